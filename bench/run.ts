@@ -1,0 +1,27 @@
+// `npm run bench [section]`: prints the performance figures the issues name, each against a peer
+// measured in the same run where one exists. A measurement, never a test: nothing asserts times.
+import { benchBots } from './bots.bench.js';
+import { benchDashboardSize } from './dashboard-size.bench.js';
+import { benchEngine } from './engine.bench.js';
+import { benchHttp } from './http.bench.js';
+import { type RunningServer, startServer } from './server-process.js';
+
+const only = process.argv[2];
+const wants = (name: string) => !only || only === name;
+
+function print(title: string, lines: string[]) {
+  process.stdout.write(`\n== ${title} ==\n${lines.join('\n')}\n`);
+}
+
+if (wants('engine')) print('engine', benchEngine().lines);
+if (wants('bots')) print('bots', await benchBots());
+
+if (wants('http') || wants('dashboard')) {
+  const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));
+  try {
+    if (wants('http')) print('http', await benchHttp(server));
+    if (wants('dashboard')) print('dashboard', await benchDashboardSize(server));
+  } finally {
+    await server.stop();
+  }
+}

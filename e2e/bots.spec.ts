@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { chooseOption } from './antd';
+import { signedInUser } from './session';
+
+const screensDir = '.test-output/screens';
+mkdirSync(screensDir, { recursive: true });
+
+/** Grants VIP through the admin CLI, which hands the command to the running server. */
+function grantVip(email: string) {
+  execFileSync('npm', ['run', 'admin', '--', 'grant-vip', '--email', email, '--days', '30'], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+    stdio: 'pipe',
+  });
+}
+
+async function paperAccount(request: APIRequestContext, access: string, name: string) {
+  const answer = await request.post('/api/auth/apis/', {
+    headers: { authorization: `Bearer ${access}` },
+    data: { name, exchange: 'binance', is_paper: true, default_leverage: 2 },
+  });
+  expect(answer.status()).toBe(201);
+  return ((await answer.json()) as { id: number }).id;
+}
+
+async function confirmDialog(page: Page) {
+  await page
+    .getByRole('dialog')
+    .last()
+    .locator('.ant-btn-primary, .ant-btn-dangerous')
+    .last()
+    .click();
+}
+
+test('a VIP user creates a bot on a paper account, starts it and watches the operation log', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const { email, access } = await signedInUser(page, request, 'vip');
+  grantVip(email);
+  await paperAccount(request, access, 'Paper bots');
+
+  await page.goto('/dashboard');
+  await page.getByTestId('bot-create').click();
+  await chooseOption(page, 'bot-form-account', 'Paper bots');
+  await chooseOption(page, 'bot-form-symbol', 'BTC/USDT:USDT');
+  await chooseOption(page, 'bot-form-timeframe', '1m');
+  await page.getByTestId('bot-form-amount').fill('100');
+  await page.getByTestId('bot-form-submit').click();
+
+  const row = page.locator('[data-testid="bot-row"][data-symbol="BTC/USDT:USDT"]');
+  await expect(row).toHaveAttribute('data-status', 'created');
+  await row.getByTestId('bot-start').click();
+  await confirmDialog(page);
+  await expect(row).toHaveAttribute('data-status', 'running');
+  await expect(row.getByTestId('bot-live')).toBeVisible();
+
+  // Creating and starting the bot are two user actions on its symbol in the operation log.
+  const log = page.getByTestId('operation-log');
+  const botActions = log
+    .locator('[data-testid="operation-log-row"][data-type="user_action"]')
+    .filter({ hasText: 'BTC/USDT:USDT' });
+  await expect(botActions).toHaveCount(2, { timeout: 15_000 });
+  await page.screenshot({ path: `${screensDir}/bots-1280.png`, fullPage: true });
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect(row).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+    true,
+  );
+  await page.screenshot({ path: `${screensDir}/bots-375.png`, fullPage: true });
+});
+
+test('a user without VIP is told that starting a bot needs VIP', async ({ page, request }) => {
+  const { access } = await signedInUser(page, request, 'novip');
+  const accountId = await paperAccount(request, access, 'Paper no VIP');
+  const created = await request.post('/api/trading/bots/', {
+    headers: { authorization: `Bearer ${access}` },
+    data: {
+      exchange_api: accountId,
+      strategy: 1,
+      symbol: 'ETH/USDT:USDT',
+      timeframe: '1h',
+      trade_amount: 50,
+    },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto('/dashboard');
+  const row = page.locator('[data-testid="bot-row"][data-symbol="ETH/USDT:USDT"]');
+  await expect(row).toHaveAttribute('data-status', 'created');
+  await row.getByTestId('bot-start').click();
+  await expect(page.getByTestId('bot-vip-required')).toBeVisible();
+  await expect(row).toHaveAttribute('data-status', 'created');
+});

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { EXCHANGES } from './limits.js';
+
+// Exchange API accounts (document 1 §2 "API management", §3 "Exchange API", §7 /auth/apis/) and
+// the account overview (§2 "Account overview", §3 "Exchange account (overview)").
+
+export const ACCOUNT_TYPES = ['classic', 'unified'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+/** `net` is shown as one-way. */
+export const POSITION_MODES = ['hedge', 'net'] as const;
+export type PositionMode = (typeof POSITION_MODES)[number];
+
+export const LEVERAGE_MIN = 1;
+export const LEVERAGE_MAX = 125;
+export const ACCOUNT_NAME_MAX_LENGTH = 50;
+export const API_CREDENTIAL_MAX_LENGTH = 256;
+export const PAPER_BALANCE_DEFAULT = 10_000;
+export const PAPER_BALANCE_MAX = 100_000_000;
+/** The account overview and its balance chart (document 1 §9). */
+export const ACCOUNT_OVERVIEW_REFRESH_MS = 30_000;
+export const BALANCE_CHART_POINTS = 30;
+
+const credential = z
+  .string()
+  .trim()
+  .min(1, { message: 'This field is required' })
+  .max(API_CREDENTIAL_MAX_LENGTH);
+const leverage = z.coerce
+  .number()
+  .int({ message: 'Leverage must be a whole number' })
+  .min(LEVERAGE_MIN, { message: `Leverage must be between ${LEVERAGE_MIN} and ${LEVERAGE_MAX}` })
+  .max(LEVERAGE_MAX, { message: `Leverage must be between ${LEVERAGE_MIN} and ${LEVERAGE_MAX}` });
+
+/**
+ * POST /auth/apis/. Live accounts need api_key and api_secret, OKX also api_password (its
+ * passphrase); api_password is dropped for other exchanges. Paper accounts (`is_paper`) need no
+ * keys and start with `paper_balance` virtual USDT. Cross-field rules are checked by the server
+ * and answered as field errors.
+ */
+export const exchangeApiCreateRequest = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: 'This field is required' })
+    .max(ACCOUNT_NAME_MAX_LENGTH),
+  exchange: z.enum(EXCHANGES),
+  account_type: z.enum(ACCOUNT_TYPES).default('classic'),
+  api_key: credential.optional(),
+  api_secret: credential.optional(),
+  api_password: z.string().trim().max(API_CREDENTIAL_MAX_LENGTH).optional(),
+  is_testnet: z.boolean().default(false),
+  is_paper: z.boolean().default(false),
+  position_mode: z.enum(POSITION_MODES).default('hedge'),
+  default_leverage: leverage,
+  paper_balance: z.number().positive().max(PAPER_BALANCE_MAX).optional(),
+  is_active: z.boolean().default(true),
+});
+export type ExchangeApiCreateRequest = z.infer<typeof exchangeApiCreateRequest>;
+
+/** PATCH /auth/apis/{id}/: the editable fields, each optional; new keys replace the stored ones. */
+export const exchangeApiUpdateRequest = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: 'This field is required' })
+    .max(ACCOUNT_NAME_MAX_LENGTH)
+    .optional(),
+  account_type: z.enum(ACCOUNT_TYPES).optional(),
+  api_key: credential.optional(),
+  api_secret: credential.optional(),
+  api_password: z.string().trim().max(API_CREDENTIAL_MAX_LENGTH).optional(),
+  is_testnet: z.boolean().optional(),
+  position_mode: z.enum(POSITION_MODES).optional(),
+  default_leverage: leverage.optional(),
+  is_active: z.boolean().optional(),
+});
+export type ExchangeApiUpdateRequest = z.infer<typeof exchangeApiUpdateRequest>;
+
+/** An exchange API account as answered: the key masked (first 4 … last 4), never a secret. */
+export const exchangeApi = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  exchange: z.enum(EXCHANGES),
+  account_type: z.enum(ACCOUNT_TYPES),
+  is_testnet: z.boolean(),
+  is_paper: z.boolean(),
+  position_mode: z.enum(POSITION_MODES),
+  default_leverage: z.number().int(),
+  is_active: z.boolean(),
+  /** Masked, e.g. "abcd…wxyz"; null for paper accounts. */
+  api_key: z.string().nullable(),
+  has_api_password: z.boolean(),
+  /** Virtual USDT of a paper account (decimal string); null for live accounts. */
+  paper_balance: z.string().nullable(),
+  /** The last error reaching the exchange, cleared by the next success. */
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ExchangeApi = z.infer<typeof exchangeApi>;
+export const exchangeApiList = z.object({ results: z.array(exchangeApi), count: z.number().int() });
+export type ExchangeApiList = z.infer<typeof exchangeApiList>;
+
+export const connectionTestResponse = z.object({ success: z.boolean(), message: z.string() });
+export type ConnectionTestResponse = z.infer<typeof connectionTestResponse>;
+
+/** What the exchange tells about the key; null where it does not say. */
+export const keyPermissions = z.object({
+  can_trade: z.boolean().nullable(),
+  can_withdraw: z.boolean().nullable(),
+  ip_restricted: z.boolean().nullable(),
+});
+export const validateResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  permissions: keyPermissions,
+  /** E.g. a key that can withdraw: we recommend a trade-only key with an IP allowlist. */
+  warnings: z.array(z.string()),
+});
+export type ValidateResponse = z.infer<typeof validateResponse>;
+
+export const currencyBalance = z.object({ total: z.number(), free: z.number(), used: z.number() });
+export type CurrencyBalance = z.infer<typeof currencyBalance>;
+export const balanceResponse = z.object({
+  success: z.boolean(),
+  balance: z.record(z.string(), currencyBalance),
+  message: z.string(),
+});
+export type BalanceResponse = z.infer<typeof balanceResponse>;
+
+export const accountPosition = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  side: z.enum(['long', 'short']),
+  /** Unrealised P&L in USDT. */
+  pnl: z.number(),
+  contracts: z.number(),
+  entry_price: z.number(),
+  mark_price: z.number().nullable(),
+  leverage: z.number().nullable(),
+});
+export type AccountPosition = z.infer<typeof accountPosition>;
+
+export const balanceSnapshot = z.object({
+  time: z.string(),
+  balance: z.number(),
+  daily_pnl: z.number(),
+});
+export type BalanceSnapshot = z.infer<typeof balanceSnapshot>;
+
+export const accountOverview = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  exchange: z.enum(EXCHANGES),
+  account_type: z.enum(ACCOUNT_TYPES),
+  is_testnet: z.boolean(),
+  is_paper: z.boolean(),
+  position_mode: z.enum(POSITION_MODES),
+  default_leverage: z.number().int(),
+  is_active: z.boolean(),
+  /** USDT; null when the account could not be loaded (see `error`). */
+  balance: currencyBalance.nullable(),
+  daily_pnl: z.number(),
+  daily_pnl_percent: z.number(),
+  positions: z.array(accountPosition),
+  /** Oldest first, at most BALANCE_CHART_POINTS unless asked otherwise. */
+  snapshots: z.array(balanceSnapshot),
+  error: z.string().nullable(),
+});
+export type AccountOverview = z.infer<typeof accountOverview>;
+
+export const accountsOverviewResponse = z.object({
+  accounts: z.array(accountOverview),
+  total: z.object({ balance: z.number(), daily_pnl: z.number(), daily_pnl_percent: z.number() }),
+});
+export type AccountsOverviewResponse = z.infer<typeof accountsOverviewResponse>;

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { ACCOUNT_TYPES, POSITION_MODES } from './accounts.js';
+import { EXCHANGES, TIMEFRAMES } from './limits.js';
+
+// Trading bots and the operation log (document 1 §2 bot list and dialog, §3 Bot, Bot position,
+// Operation log entry, §4 bot status, §5 bot form, §7, §8, §9).
+
+export const BOT_STATUSES = ['created', 'stopped', 'running', 'error'] as const;
+export type BotStatus = (typeof BOT_STATUSES)[number];
+export const BOT_ACTIONS = ['start', 'stop'] as const;
+export type BotAction = (typeof BOT_ACTIONS)[number];
+
+export const TRADE_AMOUNT_MIN = 10;
+export const TRADE_AMOUNT_DEFAULT = 100;
+export const TRADE_AMOUNT_STEP = 0.01;
+export const TRADE_AMOUNT_MAX = 10_000_000;
+export const STOP_LOSS_MIN = 0.1;
+export const STOP_LOSS_MAX = 50;
+export const TAKE_PROFIT_MIN = 0.1;
+export const TAKE_PROFIT_MAX = 100;
+export const BOT_LIST_REFRESH_MS = 30_000;
+export const OPERATION_LOG_REFRESH_MS = 5_000;
+
+/** What a create error contains when the bot already exists (document 1 §7). */
+export const BOT_EXISTS_MARKER = '已存在';
+
+export const BOT_MESSAGES = {
+  alreadyExists: '该交易所账户上已存在此交易对的机器人',
+  alreadyExistsDetails: 'One bot per exchange account and symbol.',
+  alreadyExistsSuggestion: 'Stop or delete the existing bot, or choose another symbol or account.',
+  vipRequired: 'VIP membership is required to start a bot',
+  stopBeforeDelete: 'Please stop the bot before deleting',
+  unknownAccount: 'Exchange account not found',
+  unknownStrategy: 'Unknown strategy',
+} as const;
+
+/** A number with at most two decimals (the form's step 0.01). */
+const cents = z.number().refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, {
+  message: 'At most two decimals',
+});
+
+export const botCreateRequest = z.strictObject({
+  exchange_api: z.number().int().positive(),
+  /** The strategy's id from GET /trading/strategies/. */
+  strategy: z.number().int().positive(),
+  symbol: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[A-Z0-9]+\/[A-Z0-9]+(:[A-Z0-9]+)?$/, { message: 'Unknown symbol format' }),
+  timeframe: z.enum(TIMEFRAMES),
+  trade_amount: cents.pipe(
+    z
+      .number()
+      .min(TRADE_AMOUNT_MIN, { message: `Trade amount must be at least ${TRADE_AMOUNT_MIN} USDT` })
+      .max(TRADE_AMOUNT_MAX),
+  ),
+  stop_loss_percentage: z.number().min(STOP_LOSS_MIN).max(STOP_LOSS_MAX).nullable().optional(),
+  take_profit_percentage: z
+    .number()
+    .min(TAKE_PROFIT_MIN)
+    .max(TAKE_PROFIT_MAX)
+    .nullable()
+    .optional(),
+});
+export type BotCreateRequest = z.infer<typeof botCreateRequest>;
+
+export const botPosition = z.object({
+  id: z.number().int(),
+  side: z.enum(['long', 'short']),
+  /** Base-asset quantity. */
+  amount: z.number(),
+  entry_price: z.number(),
+  stop_loss: z.number().nullable(),
+  take_profit: z.number().nullable(),
+  unrealized_pnl: z.number(),
+  unrealized_pnl_percentage: z.number(),
+});
+export type BotPosition = z.infer<typeof botPosition>;
+
+export const bot = z.object({
+  id: z.number().int(),
+  symbol: z.string(),
+  exchange: z.enum(EXCHANGES),
+  exchange_api: z.number().int(),
+  exchange_api_name: z.string(),
+  account_type: z.enum(ACCOUNT_TYPES),
+  position_mode: z.enum(POSITION_MODES),
+  is_paper: z.boolean(),
+  strategy: z.number().int(),
+  strategy_type: z.string(),
+  strategy_name: z.string(),
+  timeframe: z.enum(TIMEFRAMES),
+  trade_amount: z.number(),
+  stop_loss_percentage: z.number().nullable(),
+  take_profit_percentage: z.number().nullable(),
+  status: z.enum(BOT_STATUSES),
+  /** VIP active: starting needs it. */
+  can_start: z.boolean(),
+  data_fresh: z.boolean(),
+  total_trades: z.number().int(),
+  winning_trades: z.number().int(),
+  losing_trades: z.number().int(),
+  /** Percent. */
+  win_rate: z.number(),
+  /** Realised, net of fees, USDT. */
+  total_profit_loss: z.number(),
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+  last_trade_at: z.string().nullable(),
+  open_positions: z.array(botPosition),
+  created_at: z.string(),
+});
+export type Bot = z.infer<typeof bot>;
+export const botList = z.object({ results: z.array(bot), count: z.number().int() });
+export type BotList = z.infer<typeof botList>;
+
+/** Answer of create, start and stop: the spec's `success` envelope around the bot. */
+export const botActionResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  bot: bot.optional(),
+});
+export type BotActionResponse = z.infer<typeof botActionResponse>;
+
+/** The '已存在' error of a second bot on the same account and symbol (HTTP 409). */
+export const botExistsError = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  code: z.string(),
+  details: z.string(),
+  suggestion: z.string(),
+  existing_bot: z.object({ id: z.number().int(), status: z.enum(BOT_STATUSES) }),
+});
+
+export const OPERATION_LOG_TYPES = [
+  'user_action',
+  'bot_action',
+  'trade',
+  'error',
+  'system',
+] as const;
+export type OperationLogType = (typeof OPERATION_LOG_TYPES)[number];
+
+export const operationLogQuery = z.strictObject({
+  type: z.enum(OPERATION_LOG_TYPES).optional(),
+  bot: z.coerce.number().int().positive().optional(),
+  /** ISO time: entries at or after it. */
+  since: z.iso.datetime({ offset: true }).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type OperationLogQuery = z.infer<typeof operationLogQuery>;
+
+export const operationLogEntry = z.object({
+  id: z.number().int(),
+  type: z.enum(OPERATION_LOG_TYPES),
+  bot_id: z.number().int().nullable(),
+  bot_symbol: z.string().nullable(),
+  message: z.string(),
+  /** Structured facts of the entry; `pnl` on closing trades. */
+  details: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export type OperationLogEntry = z.infer<typeof operationLogEntry>;
+export const operationLogList = z.object({
+  results: z.array(operationLogEntry),
+  count: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type OperationLogList = z.infer<typeof operationLogList>;

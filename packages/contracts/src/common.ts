@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import {
+  CODE_LENGTH,
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from './limits.js';
+
+export const idSchema = z.coerce.number().int().positive();
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(EMAIL_MAX_LENGTH)
+  .pipe(z.email({ message: 'Enter a valid e-mail address' }));
+
+/** Digits with an optional leading +, 6 to 20 digits (international numbers). */
+export const phoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9]{6,20}$/, { message: 'Enter a valid phone number' });
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, {
+    message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  })
+  .max(PASSWORD_MAX_LENGTH, {
+    message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
+  });
+
+/** A login password is checked against the stored hash, so only its size is bounded here. */
+export const loginPasswordSchema = z
+  .string()
+  .min(1, { message: 'This field is required' })
+  .max(PASSWORD_MAX_LENGTH, {
+    message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
+  });
+
+export const codeSchema = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), { message: `Code must be ${CODE_LENGTH} digits` });
+
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ results: z.array(item), count: z.number().int() });

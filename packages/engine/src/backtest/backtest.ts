@@ -1,0 +1,247 @@
+// Event-free, single-pass backtest over columnar candles. Per candle i, in this order:
+//   1. at the open: act on the signal decided at candle i-1's close (exit and/or entry);
+//   2. inside the candle: stop-loss, then take-profit, of the open position (entry candle too);
+//   3. at the close: mark equity to the close into a preallocated Float64Array.
+// The loop allocates nothing per candle; trades go to a preallocated columnar log and become
+// objects only when `trades` is first read.
+import type { Candles } from '../candles.js';
+import type {
+  BacktestOptions,
+  BacktestResult,
+  BacktestSignals,
+  BacktestTrade,
+} from './backtest.types.js';
+import { describeAssumptions, resolveOptions } from './backtest-options.js';
+import { summarise } from './backtest-summary.js';
+import {
+  createTradeLog,
+  EXIT_END_OF_DATA,
+  EXIT_SIGNAL,
+  EXIT_STOP_LOSS,
+  EXIT_TAKE_PROFIT,
+  type TradeLog,
+  tradesFromLog,
+} from './trade-log.js';
+
+const LONG = 1;
+const SHORT = -1;
+const FLAT = 0;
+
+/**
+ * Runs `signals` over `candles`. Pure and deterministic. A signal on the last candle is never
+ * acted on (there is no next open); a position still open after the last candle is closed at
+ * the last close (reason end_of_data, slippage and fee charged, like freqtrade's force exit),
+ * so `final_balance` equals the last equity point. Gaps: a candle that opens beyond the stop
+ * (or the target) exits at its open. Market fills (signal, stop-loss, end-of-data) pay
+ * slippage; take-profit is a resting limit order filled at its price. No liquidation model.
+ */
+export function runBacktest(
+  candles: Candles,
+  signals: BacktestSignals,
+  options: BacktestOptions = {},
+): BacktestResult {
+  const settings = resolveOptions(options);
+  const { open, high, low, close, time } = candles;
+  const candleTotal = close.length;
+  const equity =
+    options.equityOut && options.equityOut.length >= candleTotal
+      ? options.equityOut.subarray(0, candleTotal)
+      : new Float64Array(candleTotal);
+
+  const { feeRate, leverage, positionSizeFraction } = settings;
+  const slipUp = 1 + settings.slippageBps / 10_000;
+  const slipDown = 1 - settings.slippageBps / 10_000;
+  const hasStop = settings.stopLossPercent !== null;
+  const hasTake = settings.takeProfitPercent !== null;
+  const hasStopOrTake = hasStop || hasTake;
+  const stopShare = (settings.stopLossPercent ?? 0) / 100;
+  const takeShare = (settings.takeProfitPercent ?? 0) / 100;
+  const canLong = settings.direction !== 'short_only';
+  const canShort = settings.direction !== 'long_only';
+  const buys = signals.buy_signals;
+  const sells = signals.sell_signals;
+
+  assertAscending(buys, 'buy_signals');
+  assertAscending(sells, 'sell_signals');
+
+  // Every trade needs an entry and every entry a signal, so this capacity is never exceeded.
+  const log = createTradeLog(buys.length + sells.length);
+  // The open position lives in locals (no closures, no per-candle object access).
+  let side = FLAT;
+  let amount = 0;
+  let entryPrice = 0;
+  let entryFee = 0;
+  let margin = 0;
+  let entryIndex = -1;
+  let stopPrice = Number.NaN;
+  let takePrice = Number.NaN;
+  let balance = settings.initialBalance; // realised; equity = balance + unrealised pnl
+  let buyCursor = 0;
+  let sellCursor = 0;
+  let nextBuy = buys.length > 0 ? buys[0]! : Number.POSITIVE_INFINITY;
+  let nextSell = sells.length > 0 ? sells[0]! : Number.POSITIVE_INFINITY;
+
+  for (let i = 0; i < candleTotal; i++) {
+    const candleOpen = open[i]!;
+    const signalIndex = i - 1; // the signal decided at the previous close acts at this open
+    if (signalIndex >= nextBuy || signalIndex >= nextSell) {
+      let isBuy = false;
+      let isSell = false;
+      while (nextBuy <= signalIndex) {
+        if (nextBuy === signalIndex) isBuy = true;
+        buyCursor++;
+        nextBuy = buyCursor < buys.length ? buys[buyCursor]! : Number.POSITIVE_INFINITY;
+      }
+      while (nextSell <= signalIndex) {
+        if (nextSell === signalIndex) isSell = true;
+        sellCursor++;
+        nextSell = sellCursor < sells.length ? sells[sellCursor]! : Number.POSITIVE_INFINITY;
+      }
+      // A buy and a sell on the same candle cancel out.
+      if (isBuy !== isSell) {
+        const signalSide = isBuy ? LONG : SHORT;
+        const fillPrice = candleOpen * (isBuy ? slipUp : slipDown);
+        if (side === -signalSide) {
+          balance += writeExit(
+            log,
+            side,
+            amount,
+            entryPrice,
+            entryFee,
+            margin,
+            entryIndex,
+            i,
+            fillPrice,
+            feeRate,
+            EXIT_SIGNAL,
+          );
+          side = FLAT;
+        }
+        if (side === FLAT && balance > 0 && (isBuy ? canLong : canShort)) {
+          margin = balance * positionSizeFraction;
+          const notional = margin * leverage;
+          side = signalSide;
+          amount = notional / fillPrice;
+          entryPrice = fillPrice;
+          entryFee = notional * feeRate;
+          entryIndex = i;
+          stopPrice = hasStop ? fillPrice * (1 - side * stopShare) : Number.NaN;
+          takePrice = hasTake ? fillPrice * (1 + side * takeShare) : Number.NaN;
+          balance -= entryFee;
+        }
+      }
+    }
+
+    if (side !== FLAT && hasStopOrTake) {
+      let exitPrice = Number.NaN;
+      let reason = EXIT_STOP_LOSS;
+      if (side === LONG) {
+        if (low[i]! <= stopPrice) {
+          exitPrice = Math.min(candleOpen, stopPrice) * slipDown;
+        } else if (high[i]! >= takePrice) {
+          exitPrice = Math.max(candleOpen, takePrice);
+          reason = EXIT_TAKE_PROFIT;
+        }
+      } else if (high[i]! >= stopPrice) {
+        exitPrice = Math.max(candleOpen, stopPrice) * slipUp;
+      } else if (low[i]! <= takePrice) {
+        exitPrice = Math.min(candleOpen, takePrice);
+        reason = EXIT_TAKE_PROFIT;
+      }
+      // Comparisons with an absent (NaN) level are false, so exitPrice stays NaN.
+      if (!Number.isNaN(exitPrice)) {
+        balance += writeExit(
+          log,
+          side,
+          amount,
+          entryPrice,
+          entryFee,
+          margin,
+          entryIndex,
+          i,
+          exitPrice,
+          feeRate,
+          reason,
+        );
+        side = FLAT;
+      }
+    }
+
+    equity[i] = side === FLAT ? balance : balance + side * amount * (close[i]! - entryPrice);
+  }
+
+  if (side !== FLAT && candleTotal > 0) {
+    const last = candleTotal - 1;
+    const exitPrice = close[last]! * (side === LONG ? slipDown : slipUp);
+    balance += writeExit(
+      log,
+      side,
+      amount,
+      entryPrice,
+      entryFee,
+      margin,
+      entryIndex,
+      last,
+      exitPrice,
+      feeRate,
+      EXIT_END_OF_DATA,
+    );
+    equity[last] = balance;
+  }
+
+  let trades: BacktestTrade[] | undefined;
+  return {
+    trade_log: log,
+    // Trade objects are built on first read, so a benchmark or an optimiser that only needs
+    // the metrics never allocates them.
+    get trades() {
+      trades ??= tradesFromLog(log, time);
+      return trades;
+    },
+    equity,
+    equity_time: time,
+    ...summarise(candles, equity, log, settings, options),
+    assumptions: describeAssumptions(settings),
+  };
+}
+
+function assertAscending(indexes: readonly number[], name: string): void {
+  for (let k = 1; k < indexes.length; k++) {
+    if (!(indexes[k]! > indexes[k - 1]!)) {
+      throw new RangeError(`${name} must be strictly ascending candle indexes`);
+    }
+  }
+}
+
+/**
+ * Records a closed position in `log` and answers the change of the realised balance
+ * (gross pnl minus the exit fee; the entry fee was taken at entry).
+ */
+function writeExit(
+  log: TradeLog,
+  side: number,
+  amount: number,
+  entryPrice: number,
+  entryFee: number,
+  margin: number,
+  entryIndex: number,
+  exitIndex: number,
+  exitPrice: number,
+  feeRate: number,
+  reason: number,
+): number {
+  const exitFee = amount * exitPrice * feeRate;
+  const balanceChange = side * amount * (exitPrice - entryPrice) - exitFee;
+  const k = log.count++;
+  log.side[k] = side;
+  log.entryIndex[k] = entryIndex;
+  log.exitIndex[k] = exitIndex;
+  log.entryPrice[k] = entryPrice;
+  log.exitPrice[k] = exitPrice;
+  log.amount[k] = amount;
+  log.pnl[k] = balanceChange - entryFee;
+  log.fee[k] = entryFee + exitFee;
+  log.margin[k] = margin;
+  log.reason[k] = reason;
+  return balanceChange;
+}

@@ -1,0 +1,115 @@
+import type { Timeframe } from '@quantsquare/contracts';
+import type { TradeLog } from './trade-log.js';
+
+export type TradeDirection = 'long_short' | 'long_only' | 'short_only';
+export type PositionSide = 'long' | 'short';
+export type ExitReason = 'signal' | 'stop_loss' | 'take_profit' | 'end_of_data';
+
+/** Ascending candle indexes; a signal at i acts at candle i+1's open (StrategySignals fits). */
+export interface BacktestSignals {
+  readonly buy_signals: readonly number[];
+  readonly sell_signals: readonly number[];
+}
+
+export interface BacktestOptions {
+  /** Fee per side as a share of notional; default PLATFORM_FEE_RATE (0.0005 = 0.05%). */
+  readonly feeRate?: number;
+  /** Market fills move against us by this many basis points; default 0. */
+  readonly slippageBps?: number;
+  /** Stop-loss distance from the entry price in percent (2 = 2%); null/0 = none. */
+  readonly stopLossPercent?: number | null;
+  /** Take-profit distance from the entry price in percent; null/0 = none. */
+  readonly takeProfitPercent?: number | null;
+  /** Default long_short. */
+  readonly direction?: TradeDirection;
+  /** Notional = margin × leverage; default 1. */
+  readonly leverage?: number;
+  /** Margin of each position as a share of equity at entry; default 1 (all of it). */
+  readonly positionSizeFraction?: number;
+  /** Default 10,000 (USDT). */
+  readonly initialBalance?: number;
+  /** Annualises the Sharpe ratio; without it the spacing of the first two candles is used. */
+  readonly timeframe?: Timeframe;
+  /** Preallocated buffer (length ≥ candle count) for the equity curve; reused, not copied. */
+  readonly equityOut?: Float64Array;
+}
+
+export interface BacktestTrade {
+  readonly side: PositionSide;
+  readonly entry_index: number;
+  readonly exit_index: number;
+  /** Open time (ms) of the candle whose open filled the entry. */
+  readonly entry_time: number;
+  /** Open time (ms) of the candle in which the exit happened. */
+  readonly exit_time: number;
+  /** Fill prices, slippage included. */
+  readonly entry_price: number;
+  readonly exit_price: number;
+  /** Position size in base currency. */
+  readonly amount: number;
+  /** Net of both fees, in quote currency. */
+  readonly pnl: number;
+  /** pnl as a percentage of the margin put up. */
+  readonly pnl_percent: number;
+  /** Entry plus exit fee. */
+  readonly fee: number;
+  readonly reason: ExitReason;
+}
+
+export interface BacktestAssumptions {
+  readonly initial_balance: number;
+  readonly fee_rate: number;
+  readonly slippage_bps: number;
+  readonly leverage: number;
+  readonly position_size_fraction: number;
+  readonly direction: TradeDirection;
+  readonly stop_loss_percent: number | null;
+  readonly take_profit_percent: number | null;
+  readonly fill_rule: string;
+  readonly sizing_rule: string;
+  readonly stop_rule: string;
+  readonly end_of_data_rule: string;
+  readonly sharpe_rule: string;
+}
+
+export interface BacktestMetrics {
+  readonly initial_balance: number;
+  readonly final_balance: number;
+  /** Percent. */
+  readonly total_return: number;
+  /** Percent, positive, over the equity curve marked to each close. */
+  readonly max_drawdown: number;
+  /** Percent of trades with pnl > 0. */
+  readonly win_rate: number;
+  /** Annualised, per-candle returns; null when it cannot be computed. */
+  readonly sharpe_ratio: number | null;
+  /** Gross profit / gross loss; null when there is no losing trade. */
+  readonly profit_factor: number | null;
+  readonly trade_count: number;
+  /** Percent, first close to last close, no fees. */
+  readonly buy_and_hold_return: number;
+}
+
+export interface BacktestResult extends BacktestMetrics {
+  /** Closed trades as objects (built on first read from `trade_log`). */
+  readonly trades: BacktestTrade[];
+  /** Closed trades in columnar form, as the loop wrote them. */
+  readonly trade_log: TradeLog;
+  /** Equity marked to each candle's close, one value per candle. */
+  readonly equity: Float64Array;
+  /** The candles' times, aligned with `equity`. */
+  readonly equity_time: Float64Array;
+  readonly assumptions: BacktestAssumptions;
+}
+
+export interface EquityPoint {
+  readonly time: number;
+  readonly equity: number;
+}
+
+/** JSON form of a result for the API: the equity curve as points. */
+export interface BacktestReport extends BacktestMetrics {
+  readonly trades: BacktestTrade[];
+  readonly equity_curve: EquityPoint[];
+  readonly assumptions: BacktestAssumptions;
+}

@@ -1,0 +1,15 @@
+export * from './backtest/backtest.js';
+export * from './backtest/backtest.types.js';
+export * from './backtest/backtest-metrics.js';
+export { DEFAULT_INITIAL_BALANCE } from './backtest/backtest-options.js';
+export { backtestReport, equityCurvePoints } from './backtest/backtest-summary.js';
+export * from './backtest/trade-log.js';
+export * from './candles.js';
+export * from './indicators/indicators.js';
+export * from './strategies/latest-signal.js';
+export * from './strategies/signal-rules.js';
+export * from './strategies/strategies.js';
+export * from './strategies/strategy.types.js';
+export * from './strategies/strategy-json.js';
+export * from './strategies/strategy-parameters.js';
+export * from './timeframes.js';

@@ -1,0 +1,199 @@
+// Technical indicators over typed arrays: Float64Array in, Float64Array out (same length), NaN
+// where the value is not yet defined. Every function is a single O(n) pass. Leading NaNs in the
+// input (e.g. the MACD line fed to its signal EMA) are skipped: the warm-up starts at the first
+// defined value. A NaN after that point propagates.
+
+function nanArray(length: number): Float64Array {
+  return new Float64Array(length).fill(Number.NaN);
+}
+
+function firstDefinedIndex(values: Float64Array): number {
+  let i = 0;
+  while (i < values.length && Number.isNaN(values[i]!)) i++;
+  return i;
+}
+
+function assertPeriod(period: number): void {
+  if (!Number.isInteger(period) || period < 1) {
+    throw new RangeError(`period must be a positive integer, got ${period}`);
+  }
+}
+
+/** Simple moving average: mean of the last `period` values; defined from index period-1. */
+export function sma(values: Float64Array, period: number): Float64Array {
+  assertPeriod(period);
+  const out = nanArray(values.length);
+  const start = firstDefinedIndex(values);
+  let sum = 0;
+  for (let i = start; i < values.length; i++) {
+    sum += values[i]!;
+    if (i - start >= period) sum -= values[i - period]!;
+    if (i - start >= period - 1) out[i] = sum / period;
+  }
+  return out;
+}
+
+/**
+ * Exponential moving average, alpha = 2 / (period + 1), seeded with the SMA of the first
+ * `period` values (the TA-Lib convention), so it is defined from index period-1.
+ */
+export function ema(values: Float64Array, period: number): Float64Array {
+  assertPeriod(period);
+  const out = nanArray(values.length);
+  const start = firstDefinedIndex(values);
+  const alpha = 2 / (period + 1);
+  let seedSum = 0;
+  let previous = Number.NaN;
+  for (let i = start; i < values.length; i++) {
+    const value = values[i]!;
+    const offset = i - start;
+    if (offset < period) {
+      seedSum += value;
+      if (offset === period - 1) {
+        previous = seedSum / period;
+        out[i] = previous;
+      }
+    } else {
+      previous = previous + alpha * (value - previous);
+      out[i] = previous;
+    }
+  }
+  return out;
+}
+
+/**
+ * Relative strength index with Wilder smoothing: the first average gain/loss is the mean over
+ * the first `period` changes, then avg = (avg * (period - 1) + change) / period. Defined from
+ * index `period`. No losses gives 100, no movement at all gives 50.
+ */
+export function rsi(values: Float64Array, period: number): Float64Array {
+  assertPeriod(period);
+  const out = nanArray(values.length);
+  const start = firstDefinedIndex(values);
+  let averageGain = 0;
+  let averageLoss = 0;
+  for (let i = start + 1; i < values.length; i++) {
+    const change = values[i]! - values[i - 1]!;
+    const gain = Math.max(change, 0);
+    const loss = change < 0 ? -change : 0;
+    const changeIndex = i - start; // 1-based count of changes seen
+    if (changeIndex <= period) {
+      averageGain += gain / period;
+      averageLoss += loss / period;
+      if (changeIndex < period) continue;
+    } else {
+      averageGain = (averageGain * (period - 1) + gain) / period;
+      averageLoss = (averageLoss * (period - 1) + loss) / period;
+    }
+    out[i] = rsiFromAverages(averageGain, averageLoss);
+  }
+  return out;
+}
+
+function rsiFromAverages(averageGain: number, averageLoss: number): number {
+  if (averageLoss === 0) return averageGain === 0 ? 50 : 100;
+  return 100 - 100 / (1 + averageGain / averageLoss);
+}
+
+export interface MacdSeries {
+  /** EMA(fast) - EMA(slow); defined from index slowPeriod-1. */
+  readonly line: Float64Array;
+  /** EMA(signalPeriod) of the line; defined from index slowPeriod+signalPeriod-2. */
+  readonly signal: Float64Array;
+  /** line - signal. */
+  readonly histogram: Float64Array;
+}
+
+export function macd(
+  values: Float64Array,
+  fastPeriod: number,
+  slowPeriod: number,
+  signalPeriod: number,
+): MacdSeries {
+  const fast = ema(values, fastPeriod);
+  const slow = ema(values, slowPeriod);
+  const line = nanArray(values.length);
+  for (let i = 0; i < values.length; i++) line[i] = fast[i]! - slow[i]!;
+  const signal = ema(line, signalPeriod);
+  const histogram = nanArray(values.length);
+  for (let i = 0; i < values.length; i++) histogram[i] = line[i]! - signal[i]!;
+  return { line, signal, histogram };
+}
+
+export interface BollingerBands {
+  readonly middle: Float64Array;
+  readonly upper: Float64Array;
+  readonly lower: Float64Array;
+}
+
+/**
+ * Bollinger bands: middle = SMA(period), upper/lower = middle ± stdDevMultiplier × population
+ * standard deviation of the same window. The window variance is updated in O(1) per step with
+ * a Welford-style add/remove (no sum-of-squares cancellation).
+ */
+export function bollinger(
+  values: Float64Array,
+  period: number,
+  stdDevMultiplier: number,
+): BollingerBands {
+  assertPeriod(period);
+  const middle = nanArray(values.length);
+  const upper = nanArray(values.length);
+  const lower = nanArray(values.length);
+  const start = firstDefinedIndex(values);
+  let mean = 0;
+  let squaredDeviations = 0; // sum of (x - mean)^2 over the window
+  for (let i = start; i < values.length; i++) {
+    const value = values[i]!;
+    const offset = i - start;
+    if (offset < period) {
+      const delta = value - mean;
+      mean += delta / (offset + 1);
+      squaredDeviations += delta * (value - mean);
+    } else {
+      const removed = values[i - period]!;
+      const previousMean = mean;
+      mean += (value - removed) / period;
+      squaredDeviations += (value - removed) * (value - mean + removed - previousMean);
+      if (squaredDeviations < 0) squaredDeviations = 0;
+    }
+    if (offset >= period - 1) {
+      const deviation = Math.sqrt(squaredDeviations / period) * stdDevMultiplier;
+      middle[i] = mean;
+      upper[i] = mean + deviation;
+      lower[i] = mean - deviation;
+    }
+  }
+  return { middle, upper, lower };
+}
+
+/**
+ * Average true range with Wilder smoothing. True range needs the previous close, so it exists
+ * from index 1; the first ATR (index `period`) is the mean of TR[1..period], then
+ * atr = (atr * (period - 1) + tr) / period (the TA-Lib convention).
+ */
+export function atr(
+  high: Float64Array,
+  low: Float64Array,
+  close: Float64Array,
+  period: number,
+): Float64Array {
+  assertPeriod(period);
+  const out = nanArray(close.length);
+  let average = 0;
+  for (let i = 1; i < close.length; i++) {
+    const previousClose = close[i - 1]!;
+    const range = high[i]! - low[i]!;
+    const upMove = Math.abs(high[i]! - previousClose);
+    const downMove = Math.abs(low[i]! - previousClose);
+    const trueRange = range > upMove ? Math.max(range, downMove) : Math.max(upMove, downMove);
+    if (i <= period) {
+      average += trueRange / period;
+      if (i < period) continue;
+    } else {
+      average = (average * (period - 1) + trueRange) / period;
+    }
+    out[i] = average;
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+import { parseArgs } from 'node:util';
+import { systemClock } from '../common/clock.js';
+import { DomainError } from '../common/errors.js';
+import { type Config, loadConfigFromEnvironment } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { acquireDataDirLock, readLiveLockHolder } from '../db/lock.js';
+import { createAdminService } from '../modules/admin/admin.service.js';
+import { sendAdminCommand } from './admin-socket.js';
+
+const USAGE = `Usage:
+  npm run admin -- create-staff --email E --password P
+  npm run admin -- grant-vip --email E --days N
+  OLD_SECRET_KEY=<previous key> npm run admin -- rotate-secret-key
+    re-encrypts stored secrets (TOTP seeds, exchange API keys) under SECRET_KEY; while the
+    server runs on the embedded database, the server's own SECRET_KEY/OLD_SECRET_KEY are used`;
+
+// The CLI's output is its interface: one line on stdout (result) or stderr (error).
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const fail = (line: string): never => {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+};
+
+/** Admin actions go to the admin_actions table; this echoes them on stderr as JSON lines. */
+const cliLog = {
+  info: (obj: Record<string, unknown>, msg: string) =>
+    process.stderr.write(`${JSON.stringify({ level: 'info', msg, ...obj })}\n`),
+};
+
+function parseCommand(argv: string[]): Record<string, unknown> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { email: { type: 'string' }, password: { type: 'string' }, days: { type: 'string' } },
+  });
+  const [command] = positionals;
+  if (!command) fail(USAGE);
+  return { command, ...values };
+}
+
+/** Runs the command in this process on the database (the caller holds the lock for PGlite). */
+async function runLocally(config: Config, command: Record<string, unknown>): Promise<string> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return await createAdminService({
+      db: database.db,
+      clock: systemClock,
+      log: cliLog,
+      secretKeys: { current: config.secretKey, old: config.oldSecretKey },
+    }).run(command);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let command: Record<string, unknown>;
+  try {
+    command = parseCommand(process.argv.slice(2));
+  } catch (error) {
+    return fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  const config = loadConfigFromEnvironment();
+
+  if (config.databaseUrl) {
+    print(await runLocally(config, command)); // PostgreSQL takes concurrent clients
+    return;
+  }
+  // A running server holds the embedded database: hand it the command.
+  if (readLiveLockHolder(config.dataDir) !== undefined) {
+    const reply = await sendAdminCommand(config.dataDir, command);
+    if (!reply.ok) fail(reply.error);
+    else print(reply.message);
+    return;
+  }
+  const lock = acquireDataDirLock(config.dataDir);
+  try {
+    print(await runLocally(config, command));
+  } finally {
+    lock.release();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof DomainError) fail(error.message);
+  fail(`Admin command failed: ${error instanceof Error ? error.message : String(error)}`);
+});

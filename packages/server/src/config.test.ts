@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const created: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'qs-config-'));
+  created.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ SECRET_KEY: 'k'.repeat(40), DATA_DIR: tempDir() });
+    expect(config).toMatchObject({
+      port: 8000,
+      marketData: 'auto',
+      nodeEnv: 'development',
+      databaseUrl: undefined,
+    });
+    expect(config.webDistDir.endsWith(path.join('packages', 'web', 'dist'))).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('generates DATA_DIR/secret.key with mode 0600 on first start and reuses it', () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, 'secret.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.secretKey);
+    expect(loadConfig({ DATA_DIR: dataDir }).secretKey).toBe(first.secretKey);
+  });
+
+  it('derives the JWT secret from SECRET_KEY unless JWT_SECRET is set', () => {
+    const a = loadConfig({ SECRET_KEY: 'a'.repeat(40) });
+    expect(a.jwtSecret).not.toBe(a.secretKey);
+    expect(loadConfig({ SECRET_KEY: 'a'.repeat(40) }).jwtSecret).toBe(a.jwtSecret);
+    expect(loadConfig({ SECRET_KEY: 'a'.repeat(40), JWT_SECRET: 'j'.repeat(40) }).jwtSecret).toBe(
+      'j'.repeat(40),
+    );
+  });
+
+  it('demands SECRET_KEY in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(ConfigError);
+  });
+
+  it('refuses invalid values with a readable message', () => {
+    expect(() => loadConfig({ SECRET_KEY: 'k'.repeat(40), PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ SECRET_KEY: 'k'.repeat(40), MARKET_DATA: 'maybe' })).toThrow(
+      /MARKET_DATA/,
+    );
+  });
+});

@@ -1,0 +1,142 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AUTH_IP_RATE_PER_MINUTE, REQUEST_BODY_LIMIT_BYTES } from '@quantsquare/contracts';
+import { z } from 'zod';
+
+// The one file that reads process.env. Everything else receives a frozen Config.
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(8000)),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: optionalString,
+  TEST_DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+  JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+  /** The previous SECRET_KEY, read only by `admin rotate-secret-key` to decrypt old values. */
+  OLD_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+  PAPER_SLIPPAGE_BPS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1000).default(2)),
+  MARKET_DATA: z.preprocess(
+    emptyToUndefined,
+    z.enum(['auto', 'live', 'simulated']).default('auto'),
+  ),
+  SMTP_URL: optionalString,
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['development', 'production', 'test']).default('development'),
+  ),
+  WEB_DIST_DIR: optionalString,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  ),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly testDatabaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly secretKey: string;
+  readonly jwtSecret: string;
+  /** The previous SECRET_KEY during a key rotation (see `admin rotate-secret-key`). */
+  readonly oldSecretKey: string | undefined;
+  /** Paper accounts fill market orders this many basis points away from the feed's price. */
+  readonly paperSlippageBps: number;
+  readonly marketData: 'auto' | 'live' | 'simulated';
+  readonly smtpUrl: string | undefined;
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly isProduction: boolean;
+  readonly webDistDir: string;
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  /** Sign-in calls per IP per minute (a constant of the spec; tests raise it). */
+  readonly authIpRatePerMinute: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads DATA_DIR/secret.key, creating it (mode 0600) on first start. */
+function readOrCreateSecretKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length >= 32) return key;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+function deriveJwtSecret(secretKey: string): string {
+  return Buffer.from(hkdfSync('sha256', secretKey, 'quantsquare', 'jwt-signing-v1', 32)).toString(
+    'base64url',
+  );
+}
+
+/**
+ * Builds the config from an environment object. `generateSecret: false` (tests) demands
+ * SECRET_KEY instead of touching the data dir.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  options: { generateSecret?: boolean } = {},
+): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${details}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
+    throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
+  }
+  let secretKey = e.SECRET_KEY;
+  if (!secretKey) {
+    if (options.generateSecret === false) throw new ConfigError('SECRET_KEY is required');
+    secretKey = readOrCreateSecretKey(dataDir);
+  }
+  return Object.freeze({
+    port: e.PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    testDatabaseUrl: e.TEST_DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    secretKey,
+    jwtSecret: e.JWT_SECRET ?? deriveJwtSecret(secretKey),
+    oldSecretKey: e.OLD_SECRET_KEY,
+    paperSlippageBps: e.PAPER_SLIPPAGE_BPS,
+    marketData: e.MARKET_DATA,
+    smtpUrl: e.SMTP_URL,
+    nodeEnv: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'packages/web/dist')),
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    bodyLimitBytes: REQUEST_BODY_LIMIT_BYTES,
+    authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
+  });
+}
+
+/** The process's own environment: the only place `process.env` is read. */
+export function loadConfigFromEnvironment(): Config {
+  return loadConfig(process.env);
+}
+
+/** Tests only: the PostgreSQL server whose databases tests may create and drop. */
+export function testDatabaseUrlFromEnvironment(): string | undefined {
+  const value = process.env.TEST_DATABASE_URL?.trim();
+  return value ? value : undefined;
+}
+
+export const SERVER_PACKAGE_JSON = path.join(REPO_ROOT, 'packages/server/package.json');

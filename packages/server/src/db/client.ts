@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { DatabaseHandle } from './database.js';
+import * as schema from './schema/index.js';
+
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../drizzle',
+);
+
+/** Wraps an open PGlite; `migrate` applies the SQL migrations first. */
+export async function openPglite(
+  client: PGlite,
+  options: { migrate: boolean },
+): Promise<DatabaseHandle> {
+  const db = drizzlePglite({ client, schema });
+  if (options.migrate) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+export async function openPostgres(
+  url: string,
+  options: { migrate: boolean },
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzlePg({ client: pool, schema });
+  try {
+    if (options.migrate) await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+/** PGlite file-backed under DATA_DIR/pgdata (the caller holds the data-dir lock), or PostgreSQL. */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, { migrate: true });
+  const dir = path.join(options.dataDir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create({ dataDir: dir });
+  try {
+    return await openPglite(client, { migrate: true });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}

@@ -1,0 +1,39 @@
+import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users.schema.js';
+
+/** One-time codes, stored as an HMAC bound to channel, target and action; never plaintext. */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: serial('id').primaryKey(),
+    channel: text('channel', { enum: ['email', 'phone'] }).notNull(),
+    target: text('target').notNull(),
+    action: text('action', { enum: ['login', 'register'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('verification_codes_target_idx').on(t.channel, t.target, t.createdAt)],
+);
+
+/** One row per login; the refresh token carries the session id and the current token id. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    currentJti: text('current_jti').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export type VerificationCodeRow = typeof verificationCodes.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;

@@ -1,0 +1,69 @@
+import nodemailer from 'nodemailer';
+import type { OutboxRepository } from '../modules/system/outbox.repository.js';
+
+/** The minimal logger the delivery adapters use (pino/fastify's logger fits). */
+export interface DeliveryLogger {
+  info(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface OutgoingMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** The one-time code carried by the text, kept for the dev outbox only. */
+  code?: string;
+}
+
+export interface Mailer {
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+/** SMS delivery; the default writes the outbox, a real provider plugs in here. */
+export interface SmsProvider {
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+export function createSmtpMailer(
+  smtpUrl: string,
+  from = 'QuantSquare <no-reply@quantsquare.local>',
+): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+    },
+  };
+}
+
+function outboxWriter(channel: 'email' | 'sms', outbox: OutboxRepository, log: DeliveryLogger) {
+  return async (message: OutgoingMessage) => {
+    const row = await outbox.insert({
+      channel,
+      to: message.to,
+      subject: message.subject,
+      body: message.text,
+      code: message.code ?? null,
+    });
+    // The code itself is never logged.
+    log.info(
+      { outboxId: row.id, channel, to: message.to },
+      `${channel} message written to the outbox`,
+    );
+  };
+}
+
+export function createOutboxMailer(outbox: OutboxRepository, log: DeliveryLogger): Mailer {
+  return { send: outboxWriter('email', outbox, log) };
+}
+
+export function createOutboxSmsProvider(
+  outbox: OutboxRepository,
+  log: DeliveryLogger,
+): SmsProvider {
+  return { send: outboxWriter('sms', outbox, log) };
+}

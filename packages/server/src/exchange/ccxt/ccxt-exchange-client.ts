@@ -1,0 +1,373 @@
+import type { Exchange } from '@quantsquare/contracts';
+import ccxt, { type Exchange as CcxtExchange } from 'ccxt';
+import {
+  EXCHANGE_CAPABILITIES,
+  type ExchangeCapabilities,
+  type PositionMode,
+} from '../exchange-capabilities.js';
+import {
+  type Balances,
+  ExchangeAdapterError,
+  type ExchangeClient,
+  type ExchangeOrder,
+  type ExchangePosition,
+  type ExchangeTrade,
+  type KeyPermissions,
+  type MarketFacts,
+  type OrderRequest,
+} from '../exchange-client.js';
+import {
+  isAmbiguousSend,
+  isClockSkew,
+  isDuplicateClientOrderId,
+  isOrderNotFound,
+  pinnedKindOf,
+  redact,
+  translateCcxtError,
+} from './ccxt-errors.js';
+import {
+  type Market,
+  toBalances,
+  toCcxtAmount,
+  toExchangeOrder,
+  toExchangeTrade,
+  toMarketFacts,
+  toPosition,
+} from './ccxt-mapping.js';
+import { isTriggerType, orderParams } from './ccxt-order-params.js';
+import { readPermissions } from './ccxt-permissions.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  realSleep,
+  type Sleep,
+  withReadRetries,
+} from './read-retry.js';
+
+export interface ExchangeLogger {
+  warn(details: object, message: string): void;
+}
+
+export interface CcxtExchangeClientOptions {
+  readonly exchange: Exchange;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  /** The OKX passphrase; required where the capability table says so. */
+  readonly apiPassword?: string | null;
+  /** Uses the exchange's sandbox / demo trading (ccxt setSandboxMode(true)). */
+  readonly isTestnet: boolean;
+  readonly positionMode: PositionMode;
+  /** Base URL of a stand-in for the exchange's REST API (tests), e.g. http://127.0.0.1:4321. */
+  readonly urlsOverride?: string;
+  readonly timeoutMs?: number;
+  readonly sleep?: Sleep;
+  readonly now?: () => number;
+  readonly logger?: ExchangeLogger;
+  readonly retryPolicy?: RetryPolicy;
+}
+
+const CCXT_CLASSES = { binanceusdm: ccxt.binanceusdm, okx: ccxt.okx } as const;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilities): CcxtExchange {
+  const instance = new CCXT_CLASSES[caps.ccxtId]({
+    apiKey: options.apiKey,
+    secret: options.apiSecret,
+    password: options.apiPassword ?? undefined,
+    enableRateLimit: true,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // ccxt never retries on its own: what is safe to retry is decided here.
+    options: { ...caps.ccxtOptions, maxRetriesOnFailure: 0 },
+  });
+  Object.assign(instance.has, caps.ccxtHas);
+  if (options.isTestnet) instance.setSandboxMode(true);
+  if (options.urlsOverride !== undefined) {
+    const api = instance.urls.api as Record<string, string>;
+    for (const [key, path] of Object.entries(caps.apiUrlPaths)) {
+      api[key] = `${options.urlsOverride}${path}`;
+    }
+  }
+  return instance;
+}
+
+/** Retry-After of the last answer (ccxt keeps its headers), in milliseconds. */
+function retryAfterMsOf(instance: CcxtExchange): number | null {
+  const headers = instance.last_response_headers ?? {};
+  const value = headers['Retry-After'] ?? headers['retry-after'];
+  if (value === undefined) return null;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
+}
+
+/**
+ * The ccxt implementation of ExchangeClient (binance USDⓈ-M, okx swaps). One ccxt instance,
+ * markets loaded once, rate limit on, ccxt's own retries off. Reads retry `unavailable` and
+ * `rate_limited` with capped backoff; createOrder sends once and, when the outcome is unknown
+ * (timeout, 5xx) or the exchange says the client id exists, looks the order up by client id.
+ * Clock skew (Binance -1021, OKX 50102, ccxt InvalidNonce): the request was refused unread, so
+ * we re-sync with the exchange's time (ccxt loadTimeDifference) and resend it once.
+ */
+export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): ExchangeClient {
+  const caps = EXCHANGE_CAPABILITIES[options.exchange];
+  const secrets = [options.apiKey, options.apiSecret, options.apiPassword ?? ''];
+  if (caps.needsPassphrase && !options.apiPassword) {
+    throw new ExchangeAdapterError('invalid_key', `${options.exchange} needs the API passphrase`);
+  }
+  if (options.isTestnet && !caps.hasTestnet) {
+    throw new ExchangeAdapterError('invalid_key', `${options.exchange} has no testnet`);
+  }
+  const instance = buildCcxt(options, caps);
+  const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? Date.now;
+  const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  let marketsLoading: Promise<void> | undefined;
+  let mustReloadMarkets = false;
+
+  const translate = (error: unknown, action: string) =>
+    translateCcxtError(error, {
+      exchange: options.exchange,
+      action,
+      secrets,
+      caps,
+      retryAfterMs: retryAfterMsOf(instance),
+    });
+
+  /** One request, re-sent once after a clock re-sync if the exchange said our time is off. */
+  async function withClockResync<T>(action: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isClockSkew(error, caps)) throw error;
+      options.logger?.warn({ exchange: options.exchange, action }, 'clock skew; re-syncing');
+      await instance.loadTimeDifference();
+      return await run();
+    }
+  }
+
+  /** A read (or idempotent write): translated, clock-resynced, retried with backoff. */
+  function read<T>(action: string, run: () => Promise<T>): Promise<T> {
+    return withReadRetries(
+      async () => {
+        try {
+          return await withClockResync(action, run);
+        } catch (error) {
+          throw translate(error, action);
+        }
+      },
+      policy,
+      sleep,
+    );
+  }
+
+  function loadMarkets(): Promise<void> {
+    if (!marketsLoading) {
+      marketsLoading = read('load markets', async () => {
+        try {
+          await instance.loadMarkets(mustReloadMarkets);
+        } catch (error) {
+          // ccxt keeps a failed load's promise; the next try must ask it to reload.
+          mustReloadMarkets = true;
+          throw error;
+        }
+      }).catch((error: unknown) => {
+        marketsLoading = undefined;
+        throw error;
+      });
+    }
+    return marketsLoading;
+  }
+
+  async function marketOf(symbol: string): Promise<Market> {
+    await loadMarkets();
+    const market = instance.markets?.[symbol];
+    if (market?.swap !== true) {
+      throw new ExchangeAdapterError(
+        'invalid_order',
+        `${options.exchange}: no swap market ${symbol}`,
+      );
+    }
+    return market;
+  }
+
+  const marketOfLoaded = (symbol: string): Market | undefined => instance.markets?.[symbol];
+
+  /** One book's answer for a client order id: regular orders, or trigger (algo) orders. */
+  async function lookUp(
+    market: Market,
+    clientOrderId: string,
+    isTrigger: boolean,
+  ): Promise<ExchangeOrder | null> {
+    const params = isTrigger
+      ? { ...caps.triggerBook.lookupParams, clientOrderId }
+      : { clientOrderId };
+    const order = await read('fetch order', async () => {
+      try {
+        return await instance.fetchOrder('', market.symbol, params);
+      } catch (error) {
+        if (isOrderNotFound(error, caps)) return null;
+        throw error;
+      }
+    });
+    return order === null ? null : toExchangeOrder(order, market, caps, now());
+  }
+
+  async function fetchOrderByClientId(
+    symbol: string,
+    clientOrderId: string,
+  ): Promise<ExchangeOrder | null> {
+    const market = await marketOf(symbol);
+    return (
+      (await lookUp(market, clientOrderId, false)) ?? (await lookUp(market, clientOrderId, true))
+    );
+  }
+
+  async function lookUpAfter(
+    request: OrderRequest,
+    reason: string,
+    cause: unknown,
+  ): Promise<ExchangeOrder> {
+    options.logger?.warn(
+      {
+        exchange: options.exchange,
+        clientOrderId: request.clientOrderId,
+        reason: redact(cause instanceof Error ? cause.message : String(cause), secrets),
+      },
+      `create order: ${reason}; looking the order up by client id`,
+    );
+    let found: ExchangeOrder | null = null;
+    try {
+      const market = await marketOf(request.symbol);
+      found = await lookUp(market, request.clientOrderId, isTriggerType(request.type));
+    } catch (lookupError) {
+      const detail = lookupError instanceof Error ? lookupError.message : String(lookupError);
+      throw new ExchangeAdapterError(
+        'unknown_outcome',
+        redact(
+          `${options.exchange} create order ${request.clientOrderId}: ${reason}; lookup failed: ${detail}`,
+          secrets,
+        ),
+      );
+    }
+    if (found) return found;
+    throw new ExchangeAdapterError(
+      'unknown_outcome',
+      `${options.exchange} create order ${request.clientOrderId}: ${reason}; not found by client id`,
+    );
+  }
+
+  async function createOrder(request: OrderRequest): Promise<ExchangeOrder> {
+    if (!caps.clientOrderId.pattern.test(request.clientOrderId)) {
+      throw new ExchangeAdapterError(
+        'invalid_order',
+        `${options.exchange}: client order id must match ${caps.clientOrderId.pattern.source}`,
+      );
+    }
+    const params = orderParams(request, caps, options.positionMode);
+    const market = await marketOf(request.symbol);
+    const amount = toCcxtAmount(request.amount, market, caps);
+    const ccxtType = request.type === 'limit' ? 'limit' : 'market';
+    let order: Awaited<ReturnType<CcxtExchange['createOrder']>>;
+    try {
+      order = await withClockResync('create order', () =>
+        instance.createOrder(market.symbol, ccxtType, request.side, amount, request.price, params),
+      );
+    } catch (error) {
+      if (isDuplicateClientOrderId(error, caps)) {
+        return lookUpAfter(request, 'client order id already used', error);
+      }
+      if (pinnedKindOf(error, caps) === undefined && isAmbiguousSend(error))
+        return lookUpAfter(request, 'outcome unknown', error);
+      throw translate(error, 'create order');
+    }
+    return toExchangeOrder(order, market, caps, now(), {
+      clientOrderId: request.clientOrderId,
+      side: request.side,
+      type: request.type,
+      amount: request.amount,
+      reduceOnly: request.reduceOnly ?? false,
+    });
+  }
+
+  return {
+    exchange: options.exchange,
+    isPaper: false,
+    loadMarkets,
+    async marketFacts(symbol: string): Promise<MarketFacts> {
+      return toMarketFacts(await marketOf(symbol), caps);
+    },
+    async fetchBalance(): Promise<Balances> {
+      await loadMarkets();
+      return toBalances(await read('fetch balance', () => instance.fetchBalance()));
+    },
+    async fetchPositions(symbols?: readonly string[]): Promise<ExchangePosition[]> {
+      const wanted = symbols ? await Promise.all(symbols.map(marketOf)) : undefined;
+      const positions = await read('fetch positions', () =>
+        instance.fetchPositions(wanted?.map((market) => market.symbol)),
+      );
+      const out: ExchangePosition[] = [];
+      for (const position of positions) {
+        const market = position.symbol ? marketOfLoaded(position.symbol) : undefined;
+        const mapped = market ? toPosition(position, market, caps) : null;
+        if (mapped) out.push(mapped);
+      }
+      return out;
+    },
+    async setLeverage(symbol: string, leverage: number): Promise<void> {
+      const market = await marketOf(symbol);
+      await read('set leverage', () =>
+        instance.setLeverage(leverage, market.symbol, { ...caps.leverageParams }),
+      );
+    },
+    createOrder,
+    fetchOrderByClientId,
+    async cancelOrder(symbol: string, orderId: string): Promise<void> {
+      const market = await marketOf(symbol);
+      // Cancelling twice is harmless, so a cancel retries like a read. An id unknown to the
+      // regular book may be a trigger order's.
+      await read('cancel order', async () => {
+        try {
+          await instance.cancelOrder(orderId, market.symbol);
+        } catch (error) {
+          if (!isOrderNotFound(error, caps)) throw error;
+          try {
+            await instance.cancelOrder(orderId, market.symbol, {
+              ...caps.triggerBook.lookupParams,
+            });
+          } catch (triggerError) {
+            throw isOrderNotFound(triggerError, caps) ? error : triggerError;
+          }
+        }
+      });
+    },
+    async fetchOpenOrders(symbol?: string): Promise<ExchangeOrder[]> {
+      const market = symbol ? await marketOf(symbol) : undefined;
+      if (!market) await loadMarkets();
+      const regular = await read('fetch open orders', () =>
+        instance.fetchOpenOrders(market?.symbol),
+      );
+      const triggers = await read('fetch open trigger orders', () =>
+        instance.fetchOpenOrders(market?.symbol, undefined, undefined, {
+          ...caps.triggerBook.listParams,
+        }),
+      );
+      const orders = [...regular, ...triggers];
+      const out: ExchangeOrder[] = [];
+      for (const order of orders) {
+        const orderMarket = order.symbol ? marketOfLoaded(order.symbol) : undefined;
+        if (orderMarket) out.push(toExchangeOrder(order, orderMarket, caps, now()));
+      }
+      return out;
+    },
+    async fetchMyTrades(symbol: string, sinceMs?: number): Promise<ExchangeTrade[]> {
+      const market = await marketOf(symbol);
+      const trades = await read('fetch trades', () =>
+        instance.fetchMyTrades(market.symbol, sinceMs),
+      );
+      return trades.map((trade) => toExchangeTrade(trade, market, caps));
+    },
+    async checkPermissions(): Promise<KeyPermissions> {
+      await loadMarkets();
+      return read('check permissions', () => readPermissions(instance, caps));
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import type { Exchange } from '@quantsquare/contracts';
+import type { ExchangeErrorKind, PositionSide } from './exchange-client.js';
+
+// Venue differences as data (STYLE 6): everything the ccxt adapter does differently per exchange
+// is read from this table, never from `if (exchange === 'okx')`.
+
+export type PositionMode = 'hedge' | 'net';
+
+/** How the exchange names and limits our idempotency key. */
+export interface ClientOrderIdRule {
+  /** The exchange's own parameter name (ccxt takes the unified `clientOrderId` and maps it). */
+  readonly exchangeParam: string;
+  readonly maxLength: number;
+  readonly pattern: RegExp;
+}
+
+/** Where to read what a key may do. */
+export type PermissionSource =
+  /** No futures-side endpoint says it: validate the key with a signed read, answer null (unknown). */
+  | 'validate-only'
+  /** OKX GET /api/v5/account/config: `perm` ("read_only,trade,withdraw") and `ip`. */
+  | 'okx-account-config';
+
+export interface ExchangeCapabilities {
+  /** ccxt class id. */
+  readonly ccxtId: 'binanceusdm' | 'okx';
+  /** ccxt constructor options (merged over ccxt's own). */
+  readonly ccxtOptions: Readonly<Record<string, unknown>>;
+  /** ccxt `has` overrides: fetchCurrencies off so loading markets makes no spot/asset call. */
+  readonly ccxtHas: Readonly<Record<string, boolean>>;
+  /** ccxt `urls.api` keys to point at a stand-in (tests): key → path below the base URL. */
+  readonly apiUrlPaths: Readonly<Record<string, string>>;
+  readonly needsPassphrase: boolean;
+  /** ccxt setSandboxMode(true) reaches the exchange's testnet / demo trading. */
+  readonly hasTestnet: boolean;
+  readonly clientOrderId: ClientOrderIdRule;
+  /** ccxt amounts are contracts (×contractSize = base quantity); callers always speak base. */
+  readonly amountsInContracts: boolean;
+  /** Hedge-mode order parameter: name and the values for our long/short. */
+  readonly hedgeParam: { readonly name: string; readonly values: Record<PositionSide, string> };
+  /** Whether `reduceOnly` may be sent in hedge mode (both refuse it: the side already says it). */
+  readonly isReduceOnlyAllowedInHedgeMode: boolean;
+  /** Extra parameters of setLeverage. */
+  readonly leverageParams: Readonly<Record<string, string>>;
+  readonly permissionSource: PermissionSource;
+  /** Exchange error codes meaning "an order with this client id exists": the earlier send landed. */
+  readonly duplicateClientOrderIdCodes: readonly string[];
+  /** Exchange error codes meaning "your timestamp is off": re-sync the clock, resend once. */
+  readonly clockSkewCodes: readonly string[];
+  /**
+   * Exchange error codes whose kind we pin, whatever ccxt's class: ccxt picks Binance's futures
+   * error table by hostname, so behind a proxy or a stand-in it falls back to the spot table.
+   */
+  readonly errorCodeKinds: Readonly<Record<string, ExchangeErrorKind>>;
+  /** Exchange error codes meaning "no such order" (a lookup answers null, a cancel tries on). */
+  readonly orderNotFoundCodes: readonly string[];
+  /**
+   * Trigger orders (stop/take-profit market) live in a separate book (Binance algo orders, OKX
+   * algo orders): ccxt params that reach it when looking up or cancelling, and when listing.
+   */
+  readonly triggerBook: {
+    /** Our client order id under the algo book's own name, where ccxt does not map it. */
+    readonly clientOrderIdParam: string | null;
+    readonly lookupParams: Readonly<Record<string, string | boolean>>;
+    readonly listParams: Readonly<Record<string, string | boolean>>;
+  };
+}
+
+export const EXCHANGE_CAPABILITIES: Readonly<Record<Exchange, ExchangeCapabilities>> = {
+  binance: {
+    ccxtId: 'binanceusdm',
+    ccxtOptions: {
+      defaultType: 'swap',
+      defaultSubType: 'linear',
+      fetchMarkets: { types: ['linear'] },
+      fetchCurrencies: false,
+      // We re-sync on a -1021 answer instead of an extra /time call at every markets load.
+      adjustForTimeDifference: false,
+      warnOnFetchOpenOrdersWithoutSymbol: false,
+    },
+    ccxtHas: { fetchCurrencies: false },
+    apiUrlPaths: {
+      fapiPublic: '/fapi/v1',
+      fapiPublicV2: '/fapi/v2',
+      fapiPublicV3: '/fapi/v3',
+      fapiPrivate: '/fapi/v1',
+      fapiPrivateV2: '/fapi/v2',
+      fapiPrivateV3: '/fapi/v3',
+      fapiData: '/futures/data',
+    },
+    needsPassphrase: false,
+    hasTestnet: true,
+    clientOrderId: {
+      exchangeParam: 'newClientOrderId',
+      maxLength: 36,
+      pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/,
+    },
+    amountsInContracts: false,
+    hedgeParam: { name: 'positionSide', values: { long: 'LONG', short: 'SHORT' } },
+    isReduceOnlyAllowedInHedgeMode: false,
+    leverageParams: {},
+    // GET /sapi/v1/account/apiRestrictions is a spot endpoint; we make no sapi calls.
+    permissionSource: 'validate-only',
+    // -4116 DUPLICATED_CLIENT_ORDER_ID. (-4015 is "client order id is not valid": invalid_order.)
+    duplicateClientOrderIdCodes: ['-4116'],
+    clockSkewCodes: ['-1021'],
+    errorCodeKinds: {
+      '-1003': 'rate_limited', // too many requests
+      '-1015': 'rate_limited', // too many new orders
+      '-1022': 'invalid_key', // signature not valid
+      '-2014': 'invalid_key', // API-key format invalid
+      '-2015': 'invalid_key', // invalid key, IP or permissions
+      '-2018': 'insufficient_funds', // balance insufficient
+      '-2019': 'insufficient_funds', // margin insufficient
+      '-2022': 'invalid_order', // reduce-only order rejected
+      '-4003': 'invalid_order', // quantity less than zero
+      '-4015': 'invalid_order', // client order id not valid
+      '-4061': 'invalid_order', // position side does not match the account's mode
+      '-4164': 'invalid_order', // notional below the minimum
+    },
+    // -2011 unknown order (cancel), -2013 order does not exist (query).
+    orderNotFoundCodes: ['-2011', '-2013'],
+    // ccxt sends our id as clientAlgoId itself.
+    triggerBook: {
+      clientOrderIdParam: null,
+      lookupParams: { trigger: true },
+      listParams: { trigger: true },
+    },
+  },
+  okx: {
+    ccxtId: 'okx',
+    ccxtOptions: {
+      defaultType: 'swap',
+      fetchMarkets: { types: ['swap'] },
+      // ccxt's default is the batch endpoint; one order is one POST /trade/order.
+      createOrder: 'privatePostTradeOrder',
+      defaultMarginMode: 'cross',
+      adjustForTimeDifference: false,
+    },
+    ccxtHas: { fetchCurrencies: false },
+    apiUrlPaths: { rest: '' },
+    needsPassphrase: true,
+    hasTestnet: true,
+    clientOrderId: { exchangeParam: 'clOrdId', maxLength: 32, pattern: /^[A-Za-z0-9]{1,32}$/ },
+    amountsInContracts: true,
+    hedgeParam: { name: 'posSide', values: { long: 'long', short: 'short' } },
+    isReduceOnlyAllowedInHedgeMode: false,
+    leverageParams: { mgnMode: 'cross' },
+    permissionSource: 'okx-account-config',
+    duplicateClientOrderIdCodes: ['51016'],
+    clockSkewCodes: ['50102'],
+    // ccxt's okx table does not depend on the host: nothing to pin.
+    errorCodeKinds: {},
+    // 51400 cancel: no such order; 51603 query: no such order.
+    orderNotFoundCodes: ['51400', '51603'],
+    // Our stop/take-profit orders are OKX "conditional" algo orders.
+    // ccxt sends only clOrdId to order-algo; the algo book keys on algoClOrdId.
+    triggerBook: {
+      clientOrderIdParam: 'algoClOrdId',
+      lookupParams: { trigger: true },
+      listParams: { trigger: true, ordType: 'conditional' },
+    },
+  },
+};

@@ -1,0 +1,120 @@
+import type { AccountOverview, AccountsOverviewResponse } from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../../common/clock.js';
+import { NotFound } from '../../common/errors.js';
+import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { AccountClients } from '../exchange-accounts/account-clients.js';
+import type { ExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
+import { ACCOUNT_MESSAGES } from '../exchange-accounts/exchange-accounts.service.js';
+import { exchangeErrorMessage, withTimeout } from '../exchange-accounts/exchange-call.js';
+import type { BalanceSnapshotsService } from './balance-snapshots.service.js';
+
+export interface AccountsServiceDeps {
+  readonly accounts: ExchangeAccountsRepository;
+  readonly clientFor: AccountClients;
+  readonly snapshots: BalanceSnapshotsService;
+  readonly clock: Clock;
+  /** Each account loads within this time or answers its own error. */
+  readonly accountTimeoutMs: number;
+}
+
+interface LoadedAccount {
+  readonly overview: AccountOverview;
+  readonly dayStartEquity: Decimal | null;
+}
+
+/** The account overview: every account of the user, loaded concurrently and independently. */
+export function createAccountsService(deps: AccountsServiceDeps) {
+  const { clock } = deps;
+
+  async function load(account: ExchangeAccountRow): Promise<LoadedAccount> {
+    const base = {
+      id: account.id,
+      name: account.name,
+      exchange: account.exchange,
+      account_type: account.accountType,
+      is_testnet: account.isTestnet,
+      is_paper: account.isPaper,
+      position_mode: account.positionMode,
+      default_leverage: account.defaultLeverage,
+      is_active: account.isActive,
+    };
+    const snapshots = await deps.snapshots.chart(account.id);
+    try {
+      const client = deps.clientFor(account);
+      const [balances, positions] = await withTimeout(
+        Promise.all([client.fetchBalance(), client.fetchPositions()]),
+        deps.accountTimeoutMs,
+      );
+      const usdt = balances.USDT ?? { total: 0, free: 0, used: 0 };
+      const daily = await deps.snapshots.dailyPnl(account.id, new Decimal(usdt.total), clock.now());
+      return {
+        dayStartEquity: daily.dayStartEquity,
+        overview: {
+          ...base,
+          balance: { total: usdt.total, free: usdt.free, used: usdt.used },
+          daily_pnl: daily.dailyPnl.toNumber(),
+          daily_pnl_percent: daily.dailyPnlPercent.toDecimalPlaces(4).toNumber(),
+          positions: positions.map((p) => ({
+            id: `${account.id}:${p.symbol}:${p.side}`,
+            symbol: p.symbol,
+            side: p.side,
+            pnl: p.unrealizedPnl,
+            contracts: p.amount,
+            entry_price: p.entryPrice,
+            mark_price: p.markPrice,
+            leverage: p.leverage,
+          })),
+          snapshots,
+          error: null,
+        },
+      };
+    } catch (error) {
+      return {
+        dayStartEquity: null,
+        overview: {
+          ...base,
+          balance: null,
+          daily_pnl: 0,
+          daily_pnl_percent: 0,
+          positions: [],
+          snapshots,
+          error: exchangeErrorMessage(error),
+        },
+      };
+    }
+  }
+
+  return {
+    async overview(userId: number): Promise<AccountsOverviewResponse> {
+      const rows = await deps.accounts.listForUser(userId);
+      const loaded = await Promise.all(rows.map(load));
+      let balance = new Decimal(0);
+      let dailyPnl = new Decimal(0);
+      let dayStart = new Decimal(0);
+      for (const { overview, dayStartEquity } of loaded) {
+        if (!overview.balance) continue;
+        balance = balance.plus(overview.balance.total);
+        dailyPnl = dailyPnl.plus(overview.daily_pnl);
+        if (dayStartEquity) dayStart = dayStart.plus(dayStartEquity);
+      }
+      return {
+        accounts: loaded.map((a) => a.overview),
+        total: {
+          balance: balance.toNumber(),
+          daily_pnl: dailyPnl.toNumber(),
+          daily_pnl_percent: dayStart.gt(0)
+            ? dailyPnl.dividedBy(dayStart).times(100).toDecimalPlaces(4).toNumber()
+            : 0,
+        },
+      };
+    },
+
+    async refresh(userId: number, id: number): Promise<AccountOverview> {
+      const account = await deps.accounts.findOwned(userId, id);
+      if (!account) throw new NotFound(ACCOUNT_MESSAGES.notFound);
+      return (await load(account)).overview;
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;

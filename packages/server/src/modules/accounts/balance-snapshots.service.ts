@@ -1,0 +1,71 @@
+import { BALANCE_CHART_POINTS, type BalanceSnapshot } from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { AccountClients } from '../exchange-accounts/account-clients.js';
+import { withTimeout } from '../exchange-accounts/exchange-call.js';
+import type { BalanceSnapshotsRepository } from './balance-snapshots.repository.js';
+import { tradingDayStart } from './trading-day.js';
+
+export interface DailyPnl {
+  readonly dailyPnl: Decimal;
+  /** Relative to the equity of the day's first snapshot; 0 without one. */
+  readonly dailyPnlPercent: Decimal;
+  readonly dayStartEquity: Decimal | null;
+}
+
+/** USDT equity: the balance total, which the clients report including unrealised P&L. */
+export async function accountEquity(
+  clientFor: AccountClients,
+  account: ExchangeAccountRow,
+  timeoutMs: number,
+): Promise<Decimal> {
+  const balances = await withTimeout(clientFor(account).fetchBalance(), timeoutMs);
+  return new Decimal(balances.USDT?.total ?? 0);
+}
+
+export function createBalanceSnapshotsService(deps: {
+  repo: BalanceSnapshotsRepository;
+  clientFor: AccountClients;
+  exchangeTimeoutMs: number;
+}) {
+  const { repo } = deps;
+
+  async function dailyPnl(accountId: number, equity: Decimal, at: Date): Promise<DailyPnl> {
+    const first = await repo.firstSince(accountId, tradingDayStart(at));
+    if (!first) {
+      return { dailyPnl: new Decimal(0), dailyPnlPercent: new Decimal(0), dayStartEquity: null };
+    }
+    const start = new Decimal(first.equity);
+    const pnl = equity.minus(start);
+    return {
+      dailyPnl: pnl,
+      dailyPnlPercent: start.gt(0) ? pnl.dividedBy(start).times(100) : new Decimal(0),
+      dayStartEquity: start,
+    };
+  }
+
+  return {
+    dailyPnl,
+    /** Records the account's equity at `takenAt`; answers false if that instant was recorded. */
+    async record(account: ExchangeAccountRow, takenAt: Date): Promise<boolean> {
+      const equity = await accountEquity(deps.clientFor, account, deps.exchangeTimeoutMs);
+      const daily = await dailyPnl(account.id, equity, takenAt);
+      return repo.insert({
+        accountId: account.id,
+        takenAt,
+        equity: equity.toString(),
+        dailyPnl: daily.dailyPnl.toString(),
+      });
+    },
+    /** The balance chart: the newest points, oldest first. */
+    async chart(accountId: number, points = BALANCE_CHART_POINTS): Promise<BalanceSnapshot[]> {
+      const rows = await repo.latest(accountId, points);
+      return rows.map((row) => ({
+        time: row.takenAt.toISOString(),
+        balance: Number(row.equity),
+        daily_pnl: Number(row.dailyPnl),
+      }));
+    },
+  };
+}
+export type BalanceSnapshotsService = ReturnType<typeof createBalanceSnapshotsService>;

@@ -1,0 +1,150 @@
+import { emailSchema, passwordSchema } from '@quantsquare/contracts';
+import { z } from 'zod';
+import type { Clock } from '../../common/clock.js';
+import { BadRequest, NotFound, ValidationFailed } from '../../common/errors.js';
+import { createSecretBox } from '../../common/secret-box.js';
+import type { Database } from '../../db/database.js';
+import { createAuthRepository } from '../auth/auth.repository.js';
+import { createUserAccount } from '../auth/user-accounts.service.js';
+import { createAdminRepository } from './admin.repository.js';
+import { planSecretRotation } from './secret-rotation.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The commands of `npm run admin`, as the CLI sends them (also over the admin socket). */
+export const adminCommand = z.discriminatedUnion('command', [
+  z.strictObject({
+    command: z.literal('create-staff'),
+    email: emailSchema,
+    password: passwordSchema,
+  }),
+  z.strictObject({
+    command: z.literal('grant-vip'),
+    email: emailSchema,
+    days: z.coerce.number().int().min(1).max(36500),
+  }),
+  z.strictObject({ command: z.literal('rotate-secret-key') }),
+]);
+export type AdminCommand = z.infer<typeof adminCommand>;
+
+export interface AdminLogger {
+  info(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface AdminSecretKeys {
+  /** SECRET_KEY: every secret ends up encrypted under it. */
+  readonly current: string;
+  /** OLD_SECRET_KEY: the key the secrets were encrypted with before SECRET_KEY changed. */
+  readonly old: string | undefined;
+}
+
+export function createAdminService(deps: {
+  db: Database;
+  clock: Clock;
+  log: AdminLogger;
+  secretKeys?: AdminSecretKeys;
+}) {
+  const users = createAuthRepository(deps.db);
+  const actions = createAdminRepository(deps.db);
+  const { clock } = deps;
+
+  async function record(action: string, targetUserId: number, changes: Record<string, unknown>) {
+    await actions.recordAction({ action, targetUserId, changes, createdAt: clock.now() });
+    deps.log.info({ action, targetUserId, changes }, 'admin action');
+  }
+
+  async function createStaff(email: string, password: string): Promise<string> {
+    const existing = await users.findUserByEmail(email);
+    if (existing) {
+      if (existing.isStaff) return `${email} is already staff (user ${existing.id})`;
+      await users.updateUser(existing.id, { isStaff: true });
+      await record('promote-staff', existing.id, { is_staff: { from: false, to: true } });
+      return `Promoted existing user ${email} (id ${existing.id}) to staff`;
+    }
+    const user = await createUserAccount(users, clock, {
+      email,
+      phone: null,
+      password,
+      invitedById: null,
+      isStaff: true,
+    });
+    await record('create-staff', user.id, { created: true, is_staff: true });
+    return `Created staff user ${email} (id ${user.id})`;
+  }
+
+  /** Extends VIP by `days` from the later of now and the current expiry. */
+  async function grantVip(email: string, days: number): Promise<string> {
+    const user = await users.findUserByEmail(email);
+    if (!user) throw new NotFound(`No user with e-mail ${email}`);
+    const now = clock.now();
+    const base = user.vipExpiresAt && user.vipExpiresAt > now ? user.vipExpiresAt : now;
+    const expiresAt = new Date(base.getTime() + days * DAY_MS);
+    await users.updateUser(user.id, { isVip: true, vipExpiresAt: expiresAt });
+    await record('grant-vip', user.id, {
+      days,
+      vip_expires_at: {
+        from: user.vipExpiresAt?.toISOString() ?? null,
+        to: expiresAt.toISOString(),
+      },
+    });
+    return `VIP of ${email} now expires at ${expiresAt.toISOString()}`;
+  }
+
+  /**
+   * Re-encrypts every stored secret (TOTP seeds, exchange keys) under SECRET_KEY; values only
+   * OLD_SECRET_KEY opens are re-sealed. All or nothing: one unreadable value aborts the run.
+   */
+  async function rotateSecretKey(): Promise<string> {
+    const keys = deps.secretKeys;
+    if (!keys) throw new BadRequest('secret_keys_missing', 'No secret key configured');
+    const current = createSecretBox(keys.current);
+    const old = keys.old ? createSecretBox(keys.old) : undefined;
+    const plan = planSecretRotation(await actions.storedSecrets(), current, old);
+    if (plan.unreadable.length > 0) {
+      throw new BadRequest(
+        'secret_unreadable',
+        `${plan.unreadable.length} secret(s) open with neither SECRET_KEY nor OLD_SECRET_KEY ` +
+          `(${plan.unreadable.slice(0, 5).join(', ')}); nothing was changed. ` +
+          'Set OLD_SECRET_KEY to the previous key.',
+      );
+    }
+    await actions.replaceSecrets(plan.reencrypted);
+    const changes = { reencrypted: plan.reencrypted.size, already_current: plan.alreadyCurrent };
+    await actions.recordAction({
+      action: 'rotate-secret-key',
+      targetUserId: null,
+      changes,
+      createdAt: clock.now(),
+    });
+    deps.log.info({ action: 'rotate-secret-key', changes }, 'admin action');
+    return `Re-encrypted ${plan.reencrypted.size} secret(s) under the current key; ${plan.alreadyCurrent} already current`;
+  }
+
+  return {
+    /** Runs one command and answers a one-line result; bad input throws ValidationFailed. */
+    async run(input: unknown): Promise<string> {
+      const parsed = adminCommand.safeParse(input);
+      if (!parsed.success) {
+        const fields: Record<string, string[]> = {};
+        for (const issue of parsed.error.issues) {
+          const key = issue.path.join('.') || 'command';
+          fields[key] = [...(fields[key] ?? []), issue.message];
+        }
+        const text = Object.entries(fields)
+          .map(([k, v]) => `${k}: ${v.join(', ')}`)
+          .join('; ');
+        throw new ValidationFailed(fields, `Invalid command: ${text}`);
+      }
+      const command = parsed.data;
+      switch (command.command) {
+        case 'create-staff':
+          return createStaff(command.email, command.password);
+        case 'grant-vip':
+          return grantVip(command.email, command.days);
+        case 'rotate-secret-key':
+          return rotateSecretKey();
+      }
+    },
+  };
+}
+export type AdminService = ReturnType<typeof createAdminService>;

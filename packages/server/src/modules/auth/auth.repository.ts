@@ -1,0 +1,225 @@
+import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import {
+  type NewUserRow,
+  type SessionRow,
+  sessions,
+  type UserRow,
+  users,
+  type VerificationCodeRow,
+  verificationCodes,
+} from '../../db/schema/index.js';
+
+export type CodeChannel = 'email' | 'phone';
+export type CodeAction = 'login' | 'register';
+
+export function createAuthRepository(db: Database) {
+  const firstOrUndefined = <T>(rows: T[]): T | undefined => rows[0];
+
+  return {
+    // users
+    async findUserById(id: number): Promise<UserRow | undefined> {
+      return firstOrUndefined(await db.select().from(users).where(eq(users.id, id)).limit(1));
+    },
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      return firstOrUndefined(await db.select().from(users).where(eq(users.email, email)).limit(1));
+    },
+    async findUserByPhone(phone: string): Promise<UserRow | undefined> {
+      return firstOrUndefined(await db.select().from(users).where(eq(users.phone, phone)).limit(1));
+    },
+    async findUserByInvitationCode(code: string): Promise<UserRow | undefined> {
+      return firstOrUndefined(
+        await db.select().from(users).where(eq(users.invitationCode, code)).limit(1),
+      );
+    },
+    async isInvitationCodeTaken(code: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.invitationCode, code))
+        .limit(1);
+      return rows.length > 0;
+    },
+    /** Inserts a user; answers undefined when a unique column (email, phone, username) is taken. */
+    async insertUser(values: NewUserRow): Promise<UserRow | undefined> {
+      const rows = await db.insert(users).values(values).onConflictDoNothing().returning();
+      return rows[0];
+    },
+    async updateUser(id: number, values: Partial<NewUserRow>): Promise<UserRow | undefined> {
+      return firstOrUndefined(
+        await db.update(users).set(values).where(eq(users.id, id)).returning(),
+      );
+    },
+    /** Sets the TOTP last step only if the step is newer, so a step is accepted once even under races. */
+    async claimTotpStep(
+      id: number,
+      step: number,
+      values: Partial<NewUserRow> = {},
+    ): Promise<boolean> {
+      const rows = await db
+        .update(users)
+        .set({ ...values, totpLastStep: step })
+        .where(
+          and(
+            eq(users.id, id),
+            sql`(${users.totpLastStep} is null or ${users.totpLastStep} < ${step})`,
+          ),
+        )
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+
+    // verification codes
+    async insertCode(values: {
+      channel: CodeChannel;
+      target: string;
+      action: CodeAction;
+      codeHash: string;
+      createdAt: Date;
+      expiresAt: Date;
+    }): Promise<VerificationCodeRow> {
+      const [row] = await db.insert(verificationCodes).values(values).returning();
+      return row!;
+    },
+    async deleteCode(id: number): Promise<void> {
+      await db.delete(verificationCodes).where(eq(verificationCodes.id, id));
+    },
+    async latestCodeForTarget(
+      channel: CodeChannel,
+      target: string,
+    ): Promise<VerificationCodeRow | undefined> {
+      return firstOrUndefined(
+        await db
+          .select()
+          .from(verificationCodes)
+          .where(and(eq(verificationCodes.channel, channel), eq(verificationCodes.target, target)))
+          .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
+          .limit(1),
+      );
+    },
+    async codesSince(
+      channel: CodeChannel,
+      target: string,
+      since: Date,
+    ): Promise<{ n: number; oldest: Date | null }> {
+      const [row] = await db
+        .select({ n: count(), oldest: sql<string | null>`min(${verificationCodes.createdAt})` })
+        .from(verificationCodes)
+        .where(
+          and(
+            eq(verificationCodes.channel, channel),
+            eq(verificationCodes.target, target),
+            gt(verificationCodes.createdAt, since),
+          ),
+        );
+      return { n: Number(row?.n ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
+    },
+    /** The newest usable code of (channel, target, action): older ones are superseded. */
+    async activeCode(
+      channel: CodeChannel,
+      target: string,
+      action: CodeAction,
+    ): Promise<VerificationCodeRow | undefined> {
+      return firstOrUndefined(
+        await db
+          .select()
+          .from(verificationCodes)
+          .where(
+            and(
+              eq(verificationCodes.channel, channel),
+              eq(verificationCodes.target, target),
+              eq(verificationCodes.action, action),
+              isNull(verificationCodes.consumedAt),
+            ),
+          )
+          .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
+          .limit(1),
+      );
+    },
+    async supersedeCodes(
+      channel: CodeChannel,
+      target: string,
+      action: CodeAction,
+      at: Date,
+    ): Promise<void> {
+      await db
+        .update(verificationCodes)
+        .set({ consumedAt: at })
+        .where(
+          and(
+            eq(verificationCodes.channel, channel),
+            eq(verificationCodes.target, target),
+            eq(verificationCodes.action, action),
+            isNull(verificationCodes.consumedAt),
+          ),
+        );
+    },
+    async countCodeAttempt(id: number): Promise<void> {
+      await db
+        .update(verificationCodes)
+        .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+        .where(eq(verificationCodes.id, id));
+    },
+    /** Marks a code used; false when it was already consumed (a concurrent use). */
+    async consumeCode(id: number, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(verificationCodes)
+        .set({ consumedAt: at })
+        .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt)))
+        .returning({ id: verificationCodes.id });
+      return rows.length > 0;
+    },
+
+    // sessions
+    async insertSession(values: {
+      userId: number;
+      currentJti: string;
+      createdAt: Date;
+    }): Promise<SessionRow> {
+      const [row] = await db
+        .insert(sessions)
+        .values({ ...values, lastUsedAt: values.createdAt })
+        .returning();
+      return row!;
+    },
+    async findSession(id: number): Promise<SessionRow | undefined> {
+      return firstOrUndefined(await db.select().from(sessions).where(eq(sessions.id, id)).limit(1));
+    },
+    /** Moves a live session from one token id to the next; false when `fromJti` is no longer current. */
+    async rotateSession(id: number, fromJti: string, toJti: string, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(sessions)
+        .set({ currentJti: toJti, lastUsedAt: at })
+        .where(
+          and(eq(sessions.id, id), eq(sessions.currentJti, fromJti), isNull(sessions.revokedAt)),
+        )
+        .returning({ id: sessions.id });
+      return rows.length > 0;
+    },
+    async revokeSession(id: number, at: Date, reason: string): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: at, revokedReason: reason })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    },
+    async revokeOtherSessions(
+      userId: number,
+      keepSessionId: number,
+      at: Date,
+      reason: string,
+    ): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: at, revokedReason: reason })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            ne(sessions.id, keepSessionId),
+            isNull(sessions.revokedAt),
+          ),
+        );
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

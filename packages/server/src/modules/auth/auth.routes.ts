@@ -1,0 +1,196 @@
+import {
+  AUTH_MESSAGES,
+  accountSecurity,
+  apiErrorSchema,
+  changePasswordRequest,
+  googleCodeRequest,
+  loginRequest,
+  loginResponse,
+  messageResponse,
+  phoneLoginRequest,
+  phoneRegisterRequest,
+  profile,
+  profileUpdateRequest,
+  refreshRequest,
+  registerRequest,
+  registerResponse,
+  sendCodeRequest,
+  sendCodeResponse,
+  tokenPair,
+  twoFactorEnableResponse,
+} from '@quantsquare/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Unauthorized } from '../../common/errors.js';
+import type { AuthService } from './auth.service.js';
+import type { CodesService } from './codes.service.js';
+import type { AuthContext, TokensService } from './tokens.service.js';
+import type { TotpService } from './totp.service.js';
+
+export interface AuthRoutesDeps {
+  auth: AuthService;
+  codes: CodesService;
+  tokens: TokensService;
+  totp: TotpService;
+  /** Sign-in calls per IP per minute. */
+  ipRatePerMinute: number;
+}
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema };
+
+export const authRoutes =
+  (deps: AuthRoutesDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { auth, codes, tokens, totp } = deps;
+    const signIn = { rateLimit: { max: deps.ipRatePerMinute, timeWindow: 60_000 } };
+    const tags = ['auth'];
+
+    // Authentication runs before body validation: an anonymous call answers 401, not a field error.
+    const authenticated = new WeakMap<FastifyRequest, AuthContext>();
+    const preValidation = async (request: FastifyRequest) => {
+      const header = request.headers.authorization;
+      const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+      if (!match?.[1]) throw new Unauthorized(AUTH_MESSAGES.notAuthenticated);
+      authenticated.set(request, await tokens.authenticate(match[1]));
+    };
+    const requireAuth = (request: FastifyRequest): AuthContext => {
+      const context = authenticated.get(request);
+      if (!context) throw new Unauthorized(AUTH_MESSAGES.notAuthenticated);
+      return context;
+    };
+    const bearer = [{ bearerAuth: [] }];
+
+    app.post(
+      '/auth/send-code/',
+      {
+        config: signIn,
+        schema: { tags, body: sendCodeRequest, response: { 200: sendCodeResponse, ...errors } },
+      },
+      async (request) => codes.send(request.body),
+    );
+    app.post(
+      '/auth/login/',
+      {
+        config: signIn,
+        schema: { tags, body: loginRequest, response: { 200: loginResponse, ...errors } },
+      },
+      async (request) => auth.login(request.body),
+    );
+    app.post(
+      '/auth/phone-login/',
+      {
+        config: signIn,
+        schema: { tags, body: phoneLoginRequest, response: { 200: loginResponse, ...errors } },
+      },
+      async (request) => auth.phoneLogin(request.body),
+    );
+    app.post(
+      '/auth/register/',
+      {
+        config: signIn,
+        schema: { tags, body: registerRequest, response: { 201: registerResponse, ...errors } },
+      },
+      async (request, reply) => reply.status(201).send(await auth.register(request.body)),
+    );
+    app.post(
+      '/auth/phone-register/',
+      {
+        config: signIn,
+        schema: {
+          tags,
+          body: phoneRegisterRequest,
+          response: { 201: registerResponse, ...errors },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await auth.phoneRegister(request.body)),
+    );
+    app.post(
+      '/auth/refresh/',
+      {
+        config: signIn,
+        schema: { tags, body: refreshRequest, response: { 200: tokenPair, ...errors } },
+      },
+      async (request) => tokens.refresh(request.body.refresh),
+    );
+    app.post(
+      '/auth/logout/',
+      { schema: { tags, body: refreshRequest, response: { 200: messageResponse, ...errors } } },
+      async (request) => {
+        await tokens.logout(request.body.refresh);
+        return { success: true, message: 'Logged out' };
+      },
+    );
+    app.get(
+      '/auth/account-security/',
+      {
+        preValidation,
+        schema: { tags, security: bearer, response: { 200: accountSecurity, ...errors } },
+      },
+      async (request) => auth.accountSecurity(requireAuth(request)),
+    );
+    app.get(
+      '/auth/profile/',
+      { preValidation, schema: { tags, security: bearer, response: { 200: profile, ...errors } } },
+      async (request) => auth.profile(requireAuth(request)),
+    );
+    app.put(
+      '/auth/profile/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security: bearer,
+          body: profileUpdateRequest,
+          response: { 200: profile, ...errors },
+        },
+      },
+      async (request) => auth.updateProfile(requireAuth(request), request.body),
+    );
+    app.post(
+      '/auth/change-password/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security: bearer,
+          body: changePasswordRequest,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => auth.changePassword(requireAuth(request), request.body),
+    );
+    app.post(
+      '/auth/2fa/enable/',
+      {
+        preValidation,
+        schema: { tags, security: bearer, response: { 200: twoFactorEnableResponse, ...errors } },
+      },
+      async (request) => totp.enable(requireAuth(request).userId),
+    );
+    app.post(
+      '/auth/2fa/verify/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security: bearer,
+          body: googleCodeRequest,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => totp.verify(requireAuth(request).userId, request.body.google_code),
+    );
+    app.post(
+      '/auth/2fa/disable/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security: bearer,
+          body: googleCodeRequest,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => totp.disable(requireAuth(request).userId, request.body.google_code),
+    );
+  };

@@ -1,0 +1,177 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  AUTH_MESSAGES,
+  CODE_COOLDOWN_SECONDS,
+  CODE_DAILY_LIMIT,
+  CODE_LENGTH,
+  CODE_MAX_ATTEMPTS,
+  CODE_TTL_SECONDS,
+  ERROR_CODES,
+  type SendCodeRequest,
+  type SendCodeResponse,
+} from '@quantsquare/contracts';
+import type { Clock } from '../../common/clock.js';
+import { BadRequest, RateLimited, ValidationFailed } from '../../common/errors.js';
+import { deriveKey } from '../../common/keys.js';
+import type { Mailer, SmsProvider } from '../../delivery/delivery.adapters.js';
+import type { AuthRepository, CodeAction, CodeChannel } from './auth.repository.js';
+import { parseEmail, parsePhone } from './identity.parser.js';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+export interface CodeLogger {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+export function createCodesService(deps: {
+  repo: AuthRepository;
+  clock: Clock;
+  secretKey: string;
+  mailer: Mailer;
+  smsProvider: SmsProvider;
+  log: CodeLogger;
+}) {
+  const { repo, clock } = deps;
+  const hmacKey = deriveKey(deps.secretKey, 'verification-code-v1');
+
+  // The hash binds the code to where and why it was sent: a code for one purpose never opens another.
+  const hashCode = (channel: CodeChannel, target: string, action: CodeAction, code: string) =>
+    createHmac('sha256', hmacKey).update(`${channel}\n${target}\n${action}\n${code}`).digest('hex');
+
+  async function enforceSendLimits(channel: CodeChannel, target: string, now: Date): Promise<void> {
+    const latest = await repo.latestCodeForTarget(channel, target);
+    if (latest) {
+      const elapsed = (now.getTime() - latest.createdAt.getTime()) / 1000;
+      if (elapsed < CODE_COOLDOWN_SECONDS) {
+        const wait = Math.ceil(CODE_COOLDOWN_SECONDS - elapsed);
+        throw new RateLimited(
+          `Please wait ${wait} seconds before requesting another code`,
+          wait,
+          ERROR_CODES.codeCooldown,
+        );
+      }
+    }
+    // Daily limit over a rolling 24 h window (not a calendar day): no burst at midnight.
+    const since = new Date(now.getTime() - DAY_SECONDS * 1000);
+    const { n, oldest } = await repo.codesSince(channel, target, since);
+    if (n >= CODE_DAILY_LIMIT) {
+      const wait = oldest
+        ? (oldest.getTime() + DAY_SECONDS * 1000 - now.getTime()) / 1000
+        : DAY_SECONDS;
+      throw new RateLimited(
+        `Daily limit of ${CODE_DAILY_LIMIT} codes reached for this target, try again later`,
+        wait,
+        ERROR_CODES.codeDailyLimit,
+      );
+    }
+  }
+
+  async function checkRegistration(channel: CodeChannel, target: string, action: CodeAction) {
+    const user =
+      channel === 'email' ? await repo.findUserByEmail(target) : await repo.findUserByPhone(target);
+    if (action === 'login' && !user) {
+      throw new BadRequest(
+        ERROR_CODES.notRegistered,
+        channel === 'email' ? AUTH_MESSAGES.emailNotRegistered : AUTH_MESSAGES.userNotFound,
+        { redirect_to: 'register' },
+      );
+    }
+    if (action === 'register' && user) {
+      throw new BadRequest(
+        ERROR_CODES.alreadyRegistered,
+        channel === 'email'
+          ? AUTH_MESSAGES.emailAlreadyRegistered
+          : AUTH_MESSAGES.phoneAlreadyRegistered,
+      );
+    }
+  }
+
+  return {
+    async send(request: SendCodeRequest): Promise<SendCodeResponse> {
+      const channel = request.type;
+      const parsed = channel === 'email' ? parseEmail(request.target) : parsePhone(request.target);
+      if (!parsed.ok) throw ValidationFailed.field('target', parsed.message);
+      const target = parsed.value;
+      const now = clock.now();
+
+      await checkRegistration(channel, target, request.action);
+      await enforceSendLimits(channel, target, now);
+
+      const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
+      await repo.supersedeCodes(channel, target, request.action, now);
+      const row = await repo.insertCode({
+        channel,
+        target,
+        action: request.action,
+        codeHash: hashCode(channel, target, request.action, code),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
+      });
+      const minutes = Math.round(CODE_TTL_SECONDS / 60);
+      const text = `Your QuantSquare verification code is ${code}. It expires in ${minutes} minutes.`;
+      try {
+        if (channel === 'email') {
+          await deps.mailer.send({
+            to: target,
+            subject: 'Your QuantSquare verification code',
+            text,
+            code,
+          });
+        } else {
+          await deps.smsProvider.send({
+            to: target,
+            subject: 'QuantSquare verification code',
+            text,
+            code,
+          });
+        }
+      } catch (error) {
+        // A code that never arrived must not count toward the cooldown or the daily limit.
+        await repo.deleteCode(row.id);
+        deps.log.warn({ err: error, channel, to: target }, 'code delivery failed');
+        throw new BadRequest(ERROR_CODES.sendFailed, AUTH_MESSAGES.sendFailed);
+      }
+      return {
+        success: true,
+        message:
+          channel === 'email'
+            ? 'Verification code sent to your e-mail'
+            : 'Verification code sent by SMS',
+        cooldown_seconds: CODE_COOLDOWN_SECONDS,
+        expires_in_seconds: CODE_TTL_SECONDS,
+      };
+    },
+
+    /**
+     * Checks a code without consuming it (a login may still ask for the Google code).
+     * A wrong code counts an attempt; the CODE_MAX_ATTEMPTS-th wrong try burns the code.
+     * Answers the code id to consume later, or undefined when it does not match.
+     */
+    async check(
+      channel: CodeChannel,
+      target: string,
+      action: CodeAction,
+      code: string,
+    ): Promise<number | undefined> {
+      const now = clock.now();
+      const active = await repo.activeCode(channel, target, action);
+      if (!active || active.expiresAt <= now || active.attempts >= CODE_MAX_ATTEMPTS)
+        return undefined;
+      const expected = Buffer.from(active.codeHash, 'hex');
+      const given = Buffer.from(hashCode(channel, target, action, code), 'hex');
+      if (!timingSafeEqual(expected, given)) {
+        await repo.countCodeAttempt(active.id);
+        if (active.attempts + 1 >= CODE_MAX_ATTEMPTS) await repo.consumeCode(active.id, now);
+        return undefined;
+      }
+      return active.id;
+    },
+
+    /** Single use: false when someone else consumed it first. */
+    async consume(codeId: number): Promise<boolean> {
+      return repo.consumeCode(codeId, clock.now());
+    },
+  };
+}
+
+export type CodesService = ReturnType<typeof createCodesService>;

@@ -1,0 +1,85 @@
+import type { Bot, BotPosition } from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { BotPositionRow, BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import { strategyByType } from './strategy-catalog.js';
+
+const numberOrNull = (value: string | null): number | null =>
+  value === null ? null : Number(value);
+
+/**
+ * A position marked to `price`: pnl = side × amount × (price − entry); the percentage is of the
+ * margin, amount × entry / leverage. Without a price the position is marked at its entry.
+ */
+export function toBotPosition(
+  row: BotPositionRow,
+  price: number | undefined,
+  leverage: number,
+): BotPosition {
+  const amount = new Decimal(row.amount);
+  const entry = new Decimal(row.entryPrice);
+  const direction = row.side === 'long' ? 1 : -1;
+  const pnl =
+    price === undefined
+      ? new Decimal(0)
+      : amount.times(new Decimal(price).minus(entry)).times(direction);
+  const margin = amount.times(entry).dividedBy(Math.max(1, leverage));
+  const percentage = margin.isZero() ? new Decimal(0) : pnl.dividedBy(margin).times(100);
+  return {
+    id: row.id,
+    side: row.side,
+    amount: amount.toNumber(),
+    entry_price: entry.toNumber(),
+    stop_loss: numberOrNull(row.stopLoss),
+    take_profit: numberOrNull(row.takeProfit),
+    unrealized_pnl: pnl.toDecimalPlaces(8).toNumber(),
+    unrealized_pnl_percentage: percentage.toDecimalPlaces(4).toNumber(),
+  };
+}
+
+export interface BotView {
+  readonly canStart: boolean;
+  readonly dataFresh: boolean;
+  readonly positions: readonly BotPositionRow[];
+  /** The feed's latest price of the bot's symbol, when known. */
+  readonly price: number | undefined;
+}
+
+export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): Bot {
+  const strategy = strategyByType(row.strategyType);
+  const winRate =
+    row.totalTrades > 0
+      ? new Decimal(row.winningTrades).dividedBy(row.totalTrades).times(100).toDecimalPlaces(2)
+      : new Decimal(0);
+  return {
+    id: row.id,
+    symbol: row.symbol,
+    exchange: account.exchange,
+    exchange_api: account.id,
+    exchange_api_name: account.name,
+    account_type: account.accountType,
+    position_mode: account.positionMode,
+    is_paper: account.isPaper,
+    strategy: strategy?.id ?? 0,
+    strategy_type: row.strategyType,
+    strategy_name: strategy?.name ?? row.strategyType,
+    timeframe: row.timeframe,
+    trade_amount: Number(row.tradeAmount),
+    stop_loss_percentage: numberOrNull(row.stopLossPercentage),
+    take_profit_percentage: numberOrNull(row.takeProfitPercentage),
+    status: row.status,
+    can_start: view.canStart,
+    data_fresh: view.dataFresh,
+    total_trades: row.totalTrades,
+    winning_trades: row.winningTrades,
+    losing_trades: row.losingTrades,
+    win_rate: winRate.toNumber(),
+    total_profit_loss: Number(row.totalProfitLoss),
+    last_error: row.lastError,
+    last_error_at: row.lastErrorAt?.toISOString() ?? null,
+    last_trade_at: row.lastTradeAt?.toISOString() ?? null,
+    open_positions: view.positions.map((position) =>
+      toBotPosition(position, view.price, account.defaultLeverage),
+    ),
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,107 @@
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import {
+  type BotPositionRow,
+  type BotRow,
+  botPositions,
+  bots,
+  type ExchangeAccountRow,
+  exchangeAccounts,
+  users,
+} from '../../db/schema/index.js';
+
+export type NewBotRow = typeof bots.$inferInsert;
+
+/** A bot with the exchange account it trades on. */
+export interface BotWithAccount {
+  readonly bot: BotRow;
+  readonly account: ExchangeAccountRow;
+}
+
+export function createBotsRepository(db: Database) {
+  const withAccount = () =>
+    db
+      .select({ bot: bots, account: exchangeAccounts })
+      .from(bots)
+      .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, bots.exchangeAccountId));
+
+  return {
+    async listForUser(userId: number): Promise<BotWithAccount[]> {
+      return withAccount().where(eq(bots.userId, userId)).orderBy(asc(bots.id));
+    },
+    /** The bot if `userId` owns it; another user's bot reads as missing. */
+    async findOwned(userId: number, id: number): Promise<BotWithAccount | undefined> {
+      const [row] = await withAccount().where(and(eq(bots.userId, userId), eq(bots.id, id)));
+      return row;
+    },
+    async positionsOf(botIds: readonly number[]): Promise<BotPositionRow[]> {
+      if (botIds.length === 0) return [];
+      return db
+        .select()
+        .from(botPositions)
+        .where(inArray(botPositions.botId, [...botIds]))
+        .orderBy(asc(botPositions.id));
+    },
+    async findOwnedAccount(userId: number, id: number): Promise<ExchangeAccountRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(exchangeAccounts)
+        .where(and(eq(exchangeAccounts.userId, userId), eq(exchangeAccounts.id, id)));
+      return row;
+    },
+    async findByAccountSymbol(accountId: number, symbol: string): Promise<BotRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(bots)
+        .where(and(eq(bots.exchangeAccountId, accountId), eq(bots.symbol, symbol)));
+      return row;
+    },
+    /** Inserts unless the (account, symbol) already has a bot: then answers undefined. */
+    async insertUnlessTaken(values: NewBotRow): Promise<BotRow | undefined> {
+      const [row] = await db.insert(bots).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+    async vipOf(
+      userId: number,
+    ): Promise<{ isVip: boolean; vipExpiresAt: Date | null } | undefined> {
+      const [row] = await db
+        .select({ isVip: users.isVip, vipExpiresAt: users.vipExpiresAt })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row;
+    },
+    /** running, last error cleared, unless already running (then undefined). */
+    async markRunning(id: number, now: Date): Promise<BotRow | undefined> {
+      const [row] = await db
+        .update(bots)
+        .set({ status: 'running', lastError: null, updatedAt: now })
+        .where(and(eq(bots.id, id), ne(bots.status, 'running')))
+        .returning();
+      return row;
+    },
+    /** running → stopped; answers false when the bot was not running. */
+    async markStopped(id: number, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(bots)
+        .set({ status: 'stopped', updatedAt: now })
+        .where(and(eq(bots.id, id), eq(bots.status, 'running')))
+        .returning({ id: bots.id });
+      return rows.length > 0;
+    },
+    async markError(id: number, message: string, now: Date): Promise<void> {
+      await db
+        .update(bots)
+        .set({ status: 'error', lastError: message, lastErrorAt: now, updatedAt: now })
+        .where(eq(bots.id, id));
+    },
+    /** Deletes the bot unless it is running; answers whether it was deleted. */
+    async deleteUnlessRunning(id: number): Promise<boolean> {
+      const rows = await db
+        .delete(bots)
+        .where(and(eq(bots.id, id), ne(bots.status, 'running')))
+        .returning({ id: bots.id });
+      return rows.length > 0;
+    },
+  };
+}
+export type BotsRepository = ReturnType<typeof createBotsRepository>;

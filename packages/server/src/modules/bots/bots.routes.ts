@@ -1,0 +1,91 @@
+import {
+  apiErrorSchema,
+  BOT_ACTIONS,
+  bot,
+  botActionResponse,
+  botCreateRequest,
+  botExistsError,
+  botList,
+  messageResponse,
+} from '@quantsquare/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TokensService } from '../auth/tokens.service.js';
+import { bearerAuthentication } from '../exchange-accounts/request-auth.js';
+import type { BotsService } from './bots.service.js';
+
+/** A bot id in a path: a positive 32-bit integer (the column's range). */
+const botIdParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+const botActionParams = botIdParams.extend({ action: z.enum(BOT_ACTIONS) });
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+};
+
+/** /trading/bots/… (document 1 §7): login required; another user's bot is not found. */
+export const botsRoutes =
+  (deps: { bots: BotsService; tokens: TokensService }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const service = deps.bots;
+    const { preValidation, requireAuth, security } = bearerAuthentication(deps.tokens);
+    const tags = ['bots'];
+    const userId = (request: Parameters<typeof requireAuth>[0]) => requireAuth(request).userId;
+
+    app.get(
+      '/trading/bots/',
+      { preValidation, schema: { tags, security, response: { 200: botList, ...errors } } },
+      async (request) => service.list(userId(request)),
+    );
+    app.post(
+      '/trading/bots/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security,
+          body: botCreateRequest,
+          response: { 201: botActionResponse, 409: botExistsError.or(apiErrorSchema), ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(userId(request), request.body)),
+    );
+    app.get(
+      '/trading/bots/:id/',
+      {
+        preValidation,
+        schema: { tags, security, params: botIdParams, response: { 200: bot, ...errors } },
+      },
+      async (request) => service.get(userId(request), request.params.id),
+    );
+    // start/ and stop/ are this route's two actions (BOT_ACTIONS); anything else is a field error.
+    app.post(
+      '/trading/bots/:id/:action/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security,
+          params: botActionParams,
+          response: { 200: botActionResponse, ...errors },
+        },
+      },
+      async (request) => service.act(userId(request), request.params.id, request.params.action),
+    );
+    app.delete(
+      '/trading/bots/:id/',
+      {
+        preValidation,
+        schema: {
+          tags,
+          security,
+          params: botIdParams,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => service.remove(userId(request), request.params.id),
+    );
+  };

@@ -1,0 +1,303 @@
+import {
+  BOT_MESSAGES,
+  type Bot,
+  type BotAction,
+  type BotActionResponse,
+  type BotCreateRequest,
+  type BotList,
+  ERROR_CODES,
+} from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../../common/clock.js';
+import {
+  BadRequest,
+  Conflict,
+  DomainError,
+  type FieldErrors,
+  Forbidden,
+  NotFound,
+  ValidationFailed,
+} from '../../common/errors.js';
+import type { BotRow } from '../../db/schema/index.js';
+import type { MarketFeed } from '../../market/market.types.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import type { BotControl } from './bot-control.js';
+import { toBot } from './bots.mappers.js';
+import type { BotsRepository, BotWithAccount } from './bots.repository.js';
+import { strategyById } from './strategy-catalog.js';
+
+export const BOT_ANSWERS = {
+  created: 'Bot created successfully!',
+  started: 'Bot started successfully',
+  alreadyRunning: 'Bot is already running',
+  stopped: 'Bot stopped successfully',
+  notRunning: 'Bot is not running',
+  deleted: 'Bot deleted successfully',
+  notFound: 'Bot not found',
+  accountInactive: 'Exchange account is inactive',
+  engineFailed: 'The bot engine failed',
+} as const;
+
+export const BOT_ERROR_CODES = {
+  startFailed: 'bot_start_failed',
+  stopFailed: 'bot_stop_failed',
+  stopBeforeDelete: 'bot_running',
+} as const;
+
+/** A second bot on the same exchange account and symbol (HTTP 409, contracts botExistsError). */
+export class BotAlreadyExists extends DomainError {
+  constructor(existing: Pick<BotRow, 'id' | 'status'>) {
+    super(409, ERROR_CODES.conflict, BOT_MESSAGES.alreadyExists, undefined, {
+      success: false,
+      details: BOT_MESSAGES.alreadyExistsDetails,
+      suggestion: BOT_MESSAGES.alreadyExistsSuggestion,
+      existing_bot: { id: existing.id, status: existing.status },
+    });
+  }
+}
+
+export interface BotsServiceDeps {
+  readonly repo: BotsRepository;
+  readonly feed: MarketFeed;
+  readonly control: BotControl;
+  readonly operationLog: OperationLogWriter;
+  readonly clock: Clock;
+}
+
+const errorText = (error: unknown): string =>
+  error instanceof Error && error.message !== '' ? error.message : String(error);
+
+/**
+ * A user's trading bots: the rules of creating, starting, stopping and deleting. The engine
+ * trades (through BotControl); this service records the status and the user's actions.
+ */
+export function createBotsService(deps: BotsServiceDeps) {
+  const { repo, feed, control, operationLog, clock } = deps;
+
+  async function canStart(userId: number): Promise<boolean> {
+    const vip = await repo.vipOf(userId);
+    return vip?.isVip === true && vip.vipExpiresAt !== null && vip.vipExpiresAt > clock.now();
+  }
+
+  async function dataFresh(row: BotRow, exchange: BotWithAccount['account']['exchange']) {
+    try {
+      return (await feed.freshness(exchange, row.symbol, row.timeframe)).is_fresh;
+    } catch {
+      return false;
+    }
+  }
+
+  async function latestPrice(exchange: BotWithAccount['account']['exchange'], symbol: string) {
+    try {
+      const series = await feed.series({ exchange, symbol, timeframe: '1m', closedCount: 1 });
+      return series.forming?.close ?? series.closed.at(-1)?.close;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function present(items: readonly BotWithAccount[], userId: number): Promise<Bot[]> {
+    const isVipActive = await canStart(userId);
+    const positions = await repo.positionsOf(items.map((item) => item.bot.id));
+    return Promise.all(
+      items.map(async ({ bot, account }) => {
+        const own = positions.filter((position) => position.botId === bot.id);
+        return toBot(bot, account, {
+          canStart: isVipActive,
+          dataFresh: await dataFresh(bot, account.exchange),
+          positions: own,
+          price: own.length > 0 ? await latestPrice(account.exchange, bot.symbol) : undefined,
+        });
+      }),
+    );
+  }
+
+  async function owned(userId: number, id: number): Promise<BotWithAccount> {
+    const found = await repo.findOwned(userId, id);
+    if (!found) throw new NotFound(BOT_ANSWERS.notFound);
+    return found;
+  }
+
+  async function presentOne(userId: number, id: number): Promise<Bot> {
+    const [bot] = await present([await owned(userId, id)], userId);
+    if (!bot) throw new NotFound(BOT_ANSWERS.notFound);
+    return bot;
+  }
+
+  const logUserAction = (bot: BotRow, message: string, details: Record<string, unknown> = {}) =>
+    operationLog.record({
+      userId: bot.userId,
+      botId: bot.id,
+      type: 'user_action',
+      botSymbol: bot.symbol,
+      message,
+      details: { bot_id: bot.id, ...details },
+    });
+
+  /**
+   * Runs an engine call. The engine records its own failures (status error, last_error, an error
+   * log entry) or throws; either way the caller answers 400 with the engine's message.
+   */
+  async function runEngine(
+    userId: number,
+    bot: BotRow,
+    work: () => Promise<void>,
+    code: string,
+  ): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      const message = errorText(error);
+      await repo.markError(bot.id, message, clock.now());
+      await operationLog.record({
+        userId,
+        botId: bot.id,
+        type: 'error',
+        botSymbol: bot.symbol,
+        message,
+        details: { bot_id: bot.id },
+      });
+      throw new BadRequest(code, message);
+    }
+    const after = await repo.findOwned(userId, bot.id);
+    if (after?.bot.status === 'error') {
+      throw new BadRequest(code, after.bot.lastError ?? BOT_ANSWERS.engineFailed);
+    }
+  }
+
+  async function start(userId: number, id: number): Promise<BotActionResponse> {
+    const { bot, account } = await owned(userId, id);
+    if (!(await canStart(userId))) throw new Forbidden(BOT_MESSAGES.vipRequired);
+    if (!account.isActive)
+      throw ValidationFailed.field('exchange_api', BOT_ANSWERS.accountInactive);
+    const now = clock.now();
+    // Conditional: of two concurrent starts only one reaches the engine.
+    const marked = await repo.markRunning(id, now);
+    if (!marked) {
+      return {
+        success: true,
+        message: BOT_ANSWERS.alreadyRunning,
+        bot: await presentOne(userId, id),
+      };
+    }
+    await logUserAction(bot, `Started bot ${bot.symbol}`, { from_status: bot.status });
+    await runEngine(userId, bot, () => control.startBot(id), BOT_ERROR_CODES.startFailed);
+    return { success: true, message: BOT_ANSWERS.started, bot: await presentOne(userId, id) };
+  }
+
+  async function stop(userId: number, id: number): Promise<BotActionResponse> {
+    const { bot } = await owned(userId, id);
+    // Stopped first, so the engine never resumes the bot; then the engine closes its position.
+    if (!(await repo.markStopped(id, clock.now()))) {
+      return { success: true, message: BOT_ANSWERS.notRunning, bot: await presentOne(userId, id) };
+    }
+    await logUserAction(bot, `Stopped bot ${bot.symbol}`);
+    await runEngine(userId, bot, () => control.stopBot(id), BOT_ERROR_CODES.stopFailed);
+    return { success: true, message: BOT_ANSWERS.stopped, bot: await presentOne(userId, id) };
+  }
+
+  return {
+    async list(userId: number): Promise<BotList> {
+      const results = await present(await repo.listForUser(userId), userId);
+      return { results, count: results.length };
+    },
+
+    get: presentOne,
+
+    async create(userId: number, input: BotCreateRequest): Promise<BotActionResponse> {
+      const fields: FieldErrors = {};
+      const account = await repo.findOwnedAccount(userId, input.exchange_api);
+      if (!account) fields.exchange_api = [BOT_MESSAGES.unknownAccount];
+      else if (!account.isActive) fields.exchange_api = [BOT_ANSWERS.accountInactive];
+      const strategy = strategyById(input.strategy);
+      if (!strategy) fields.strategy = [BOT_MESSAGES.unknownStrategy];
+      if (account) {
+        const listed = await feed.symbols(account.exchange);
+        if (!listed.symbols.includes(input.symbol)) {
+          fields.symbol = [`Unknown symbol ${input.symbol} on ${account.exchange}`];
+        }
+      }
+      if (!account || !strategy || Object.keys(fields).length > 0) {
+        throw new ValidationFailed(fields);
+      }
+      const existing = await repo.findByAccountSymbol(account.id, input.symbol);
+      if (existing) throw new BotAlreadyExists(existing);
+      const now = clock.now();
+      const percent = (value: number | null | undefined) =>
+        value === null || value === undefined ? null : new Decimal(value).toString();
+      const row = await repo.insertUnlessTaken({
+        userId,
+        exchangeAccountId: account.id,
+        symbol: input.symbol,
+        timeframe: input.timeframe,
+        strategyType: strategy.type,
+        strategyParameters: { ...strategy.defaults },
+        tradeAmount: new Decimal(input.trade_amount).toString(),
+        stopLossPercentage: percent(input.stop_loss_percentage),
+        takeProfitPercentage: percent(input.take_profit_percentage),
+        status: 'created',
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (!row) {
+        // Another request created the same (account, symbol) bot in between.
+        const winner = await repo.findByAccountSymbol(account.id, input.symbol);
+        if (winner) throw new BotAlreadyExists(winner);
+        throw new Conflict(BOT_MESSAGES.alreadyExists);
+      }
+      await logUserAction(row, `Created bot ${row.symbol}`, {
+        exchange_api: account.id,
+        exchange_api_name: account.name,
+        strategy_type: strategy.type,
+        timeframe: row.timeframe,
+        trade_amount: input.trade_amount,
+        stop_loss_percentage: input.stop_loss_percentage ?? null,
+        take_profit_percentage: input.take_profit_percentage ?? null,
+      });
+      return { success: true, message: BOT_ANSWERS.created, bot: await presentOne(userId, row.id) };
+    },
+
+    /** start from created, stopped or error (Restart); a running bot answers success as is. */
+    start,
+
+    /** stop a running bot (the engine closes its position); any other status answers as is. */
+    stop,
+
+    async act(userId: number, id: number, action: BotAction): Promise<BotActionResponse> {
+      return action === 'start' ? start(userId, id) : stop(userId, id);
+    },
+
+    async remove(userId: number, id: number): Promise<{ success: boolean; message: string }> {
+      const { bot } = await owned(userId, id);
+      // A stopped bot in error may still hold a position: the engine closes it (and cancels its
+      // protective orders) first, so deleting never leaves an unwatched position behind.
+      if (bot.status !== 'running' && (await repo.positionsOf([id])).length > 0) {
+        await control.stopBot(id);
+        if ((await repo.positionsOf([id])).length > 0) {
+          const after = await repo.findOwned(userId, id);
+          throw new BadRequest(
+            BOT_ERROR_CODES.stopFailed,
+            after?.bot.lastError ?? 'The open position could not be closed',
+          );
+        }
+      }
+      if (bot.status === 'running' || !(await repo.deleteUnlessRunning(id))) {
+        // Deleting missed: the bot started in between, or it is already gone.
+        if (bot.status === 'running' || (await repo.findOwned(userId, id))) {
+          throw new BadRequest(BOT_ERROR_CODES.stopBeforeDelete, BOT_MESSAGES.stopBeforeDelete);
+        }
+        throw new NotFound(BOT_ANSWERS.notFound);
+      }
+      // The bot row is gone, so the entry keeps its id in details only.
+      await operationLog.record({
+        userId,
+        type: 'user_action',
+        botSymbol: bot.symbol,
+        message: `Deleted bot ${bot.symbol}`,
+        details: { bot_id: bot.id },
+      });
+      return { success: true, message: BOT_ANSWERS.deleted };
+    },
+  };
+}
+export type BotsService = ReturnType<typeof createBotsService>;

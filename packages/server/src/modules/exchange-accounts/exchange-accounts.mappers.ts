@@ -1,0 +1,32 @@
+import type { ExchangeApi } from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { ExchangeAccountRow } from '../../db/schema/index.js';
+
+const SHORT_KEY_LENGTH = 8;
+
+/** First 4 … last 4 characters; a key of 8 characters or fewer shows nothing of itself. */
+export function maskApiKey(apiKey: string): string {
+  if (apiKey.length <= SHORT_KEY_LENGTH) return '****';
+  return `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
+}
+
+/** An account as answered: never a secret, the key only masked. */
+export function toExchangeApi(row: ExchangeAccountRow): ExchangeApi {
+  return {
+    id: row.id,
+    name: row.name,
+    exchange: row.exchange,
+    account_type: row.accountType,
+    is_testnet: row.isTestnet,
+    is_paper: row.isPaper,
+    position_mode: row.positionMode,
+    default_leverage: row.defaultLeverage,
+    is_active: row.isActive,
+    api_key: row.isPaper ? null : row.apiKeyMasked,
+    has_api_password: row.apiPasswordEncrypted !== null,
+    paper_balance: row.isPaper ? new Decimal(row.paperBalance ?? '0').toString() : null,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,283 @@
+import {
+  type BalanceResponse,
+  type ConnectionTestResponse,
+  type ExchangeApi,
+  type ExchangeApiCreateRequest,
+  type ExchangeApiList,
+  type ExchangeApiUpdateRequest,
+  PAPER_BALANCE_DEFAULT,
+  type ValidateResponse,
+} from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../../common/clock.js';
+import { NotFound, ValidationFailed } from '../../common/errors.js';
+import type { SecretBox } from '../../common/secret-box.js';
+import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import { EXCHANGE_CAPABILITIES } from '../../exchange/exchange-capabilities.js';
+import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.service.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import type { AccountClients } from './account-clients.js';
+import { maskApiKey, toExchangeApi } from './exchange-accounts.mappers.js';
+import type {
+  ExchangeAccountChanges,
+  ExchangeAccountsRepository,
+} from './exchange-accounts.repository.js';
+import { exchangeErrorMessage, withTimeout } from './exchange-call.js';
+
+export const ACCOUNT_MESSAGES = {
+  notFound: 'Exchange API not found',
+  required: 'This field is required',
+  connectionSuccessful: 'Connection successful',
+  keyValid: 'API key is valid',
+  balanceFetched: 'Balance fetched',
+  deleted: 'API deleted',
+  withdrawWarning:
+    'This key can withdraw funds: we recommend a trade-only key with an IP allowlist',
+  noIpAllowlistWarning: 'This key has no IP allowlist: we recommend restricting it to your server',
+} as const;
+
+export interface ExchangeAccountsLogger {
+  warn(details: object, message: string): void;
+}
+
+export interface ExchangeAccountsServiceDeps {
+  readonly repo: ExchangeAccountsRepository;
+  readonly secretBox: SecretBox;
+  readonly clientFor: AccountClients;
+  readonly snapshots: BalanceSnapshotsService;
+  readonly clock: Clock;
+  readonly exchangeTimeoutMs: number;
+  readonly log: ExchangeAccountsLogger;
+  /** The user's create, update and delete are written to the operation log (never a key). */
+  readonly operationLog?: OperationLogWriter | undefined;
+}
+
+const needsPassphrase = (exchange: ExchangeAccountRow['exchange']) =>
+  EXCHANGE_CAPABILITIES[exchange].needsPassphrase;
+
+/**
+ * Exchange API accounts of a user. Ownership is part of every lookup: another user's account
+ * is "not found". Paper accounts ignore any keys sent (they have none to store).
+ */
+export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps) {
+  const { repo, secretBox, clock } = deps;
+
+  async function owned(userId: number, id: number): Promise<ExchangeAccountRow> {
+    const row = await repo.findOwned(userId, id);
+    if (!row) throw new NotFound(ACCOUNT_MESSAGES.notFound);
+    return row;
+  }
+
+  /** Runs an exchange call for the account, recording or clearing its last_error. */
+  async function reach<T>(
+    account: ExchangeAccountRow,
+    work: () => Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+    try {
+      // Building the client may throw too (e.g. missing passphrase): same answer as a failed call.
+      const value = await withTimeout(Promise.resolve().then(work), deps.exchangeTimeoutMs);
+      if (account.lastError !== null) await repo.setLastError(account.id, null, clock.now());
+      return { ok: true, value };
+    } catch (error) {
+      const message = exchangeErrorMessage(error);
+      deps.log.warn({ accountId: account.id, err: error }, 'exchange call failed');
+      await repo.setLastError(account.id, message, clock.now());
+      return { ok: false, message };
+    }
+  }
+
+  function encryptedKeys(input: {
+    api_key?: string | undefined;
+    api_secret?: string | undefined;
+    api_password?: string | undefined;
+  }): ExchangeAccountChanges {
+    const changes: ExchangeAccountChanges = {};
+    if (input.api_key !== undefined) {
+      changes.apiKeyEncrypted = secretBox.encrypt(input.api_key);
+      changes.apiKeyMasked = maskApiKey(input.api_key);
+    }
+    if (input.api_secret !== undefined) {
+      changes.apiSecretEncrypted = secretBox.encrypt(input.api_secret);
+    }
+    if (input.api_password !== undefined && input.api_password !== '') {
+      changes.apiPasswordEncrypted = secretBox.encrypt(input.api_password);
+    }
+    return changes;
+  }
+
+  async function recordCreationSnapshot(account: ExchangeAccountRow): Promise<void> {
+    // The first snapshot gives a new account its day start; an unreachable exchange only
+    // delays that to the next hourly snapshot.
+    try {
+      await deps.snapshots.record(account, clock.now());
+    } catch (error) {
+      deps.log.warn({ accountId: account.id, err: error }, 'first balance snapshot failed');
+    }
+  }
+
+  async function logUserAction(
+    userId: number,
+    message: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await deps.operationLog?.record({ userId, type: 'user_action', message, details });
+  }
+
+  return {
+    async list(userId: number): Promise<ExchangeApiList> {
+      const rows = await repo.listForUser(userId);
+      return { results: rows.map(toExchangeApi), count: rows.length };
+    },
+
+    async get(userId: number, id: number): Promise<ExchangeApi> {
+      return toExchangeApi(await owned(userId, id));
+    },
+
+    async create(userId: number, input: ExchangeApiCreateRequest): Promise<ExchangeApi> {
+      const now = clock.now();
+      let keys: ExchangeAccountChanges = {};
+      if (!input.is_paper) {
+        const fields: Record<string, string[]> = {};
+        if (!input.api_key) fields.api_key = [ACCOUNT_MESSAGES.required];
+        if (!input.api_secret) fields.api_secret = [ACCOUNT_MESSAGES.required];
+        if (needsPassphrase(input.exchange) && !input.api_password) {
+          fields.api_password = [ACCOUNT_MESSAGES.required];
+        }
+        if (Object.keys(fields).length > 0) throw new ValidationFailed(fields);
+        keys = encryptedKeys({
+          api_key: input.api_key,
+          api_secret: input.api_secret,
+          // Only exchanges with a passphrase keep one; the form drops it for the others.
+          api_password: needsPassphrase(input.exchange) ? input.api_password : undefined,
+        });
+      }
+      const row = await repo.insert({
+        userId,
+        name: input.name,
+        exchange: input.exchange,
+        accountType: input.account_type,
+        isTestnet: input.is_testnet,
+        isPaper: input.is_paper,
+        positionMode: input.position_mode,
+        defaultLeverage: input.default_leverage,
+        isActive: input.is_active,
+        ...keys,
+        paperBalance: input.is_paper
+          ? new Decimal(input.paper_balance ?? PAPER_BALANCE_DEFAULT).toString()
+          : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await recordCreationSnapshot(row);
+      await logUserAction(userId, `Added exchange API ${row.name}`, {
+        exchange_api: row.id,
+        name: row.name,
+        exchange: row.exchange,
+        is_paper: row.isPaper,
+      });
+      return toExchangeApi(row);
+    },
+
+    async update(
+      userId: number,
+      id: number,
+      input: ExchangeApiUpdateRequest,
+    ): Promise<ExchangeApi> {
+      const current = await owned(userId, id);
+      const keyChanges = current.isPaper
+        ? {}
+        : encryptedKeys({
+            api_key: input.api_key,
+            api_secret: input.api_secret,
+            api_password: needsPassphrase(current.exchange) ? input.api_password : undefined,
+          });
+      const changes: ExchangeAccountChanges = {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.account_type !== undefined ? { accountType: input.account_type } : {}),
+        ...(input.is_testnet !== undefined ? { isTestnet: input.is_testnet } : {}),
+        ...(input.position_mode !== undefined ? { positionMode: input.position_mode } : {}),
+        ...(input.default_leverage !== undefined
+          ? { defaultLeverage: input.default_leverage }
+          : {}),
+        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+        ...keyChanges,
+        // New keys deserve a fresh verdict.
+        ...(Object.keys(keyChanges).length > 0 ? { lastError: null } : {}),
+        updatedAt: clock.now(),
+      };
+      const row = await repo.updateOwned(userId, id, changes);
+      if (!row) throw new NotFound(ACCOUNT_MESSAGES.notFound);
+      await logUserAction(userId, `Updated exchange API ${row.name}`, {
+        exchange_api: row.id,
+        name: row.name,
+        // Field names only: new keys are never written to the log.
+        changed: Object.keys(input).filter(
+          (key) => input[key as keyof ExchangeApiUpdateRequest] !== undefined,
+        ),
+      });
+      return toExchangeApi(row);
+    },
+
+    async remove(userId: number, id: number): Promise<{ success: boolean; message: string }> {
+      const account = await owned(userId, id);
+      if (!(await repo.deleteOwned(userId, id))) throw new NotFound(ACCOUNT_MESSAGES.notFound);
+      await logUserAction(userId, `Deleted exchange API ${account.name}`, {
+        exchange_api: account.id,
+        name: account.name,
+        exchange: account.exchange,
+      });
+      return { success: true, message: ACCOUNT_MESSAGES.deleted };
+    },
+
+    async testConnection(userId: number, id: number): Promise<ConnectionTestResponse> {
+      const account = await owned(userId, id);
+      const result = await reach(account, async () => {
+        const client = deps.clientFor(account);
+        await client.loadMarkets();
+        await client.fetchBalance();
+      });
+      return result.ok
+        ? { success: true, message: ACCOUNT_MESSAGES.connectionSuccessful }
+        : { success: false, message: result.message };
+    },
+
+    async validate(userId: number, id: number): Promise<ValidateResponse> {
+      const account = await owned(userId, id);
+      const result = await reach(account, () => deps.clientFor(account).checkPermissions());
+      if (!result.ok) {
+        return {
+          success: false,
+          message: result.message,
+          permissions: { can_trade: null, can_withdraw: null, ip_restricted: null },
+          warnings: [],
+        };
+      }
+      const permissions = result.value;
+      const warnings: string[] = [];
+      if (permissions.canWithdraw === true) warnings.push(ACCOUNT_MESSAGES.withdrawWarning);
+      if (permissions.ipRestricted === false) warnings.push(ACCOUNT_MESSAGES.noIpAllowlistWarning);
+      return {
+        success: true,
+        message: ACCOUNT_MESSAGES.keyValid,
+        permissions: {
+          can_trade: permissions.canTrade,
+          can_withdraw: permissions.canWithdraw,
+          ip_restricted: permissions.ipRestricted,
+        },
+        warnings,
+      };
+    },
+
+    async balance(userId: number, id: number): Promise<BalanceResponse> {
+      const account = await owned(userId, id);
+      const result = await reach(account, () => deps.clientFor(account).fetchBalance());
+      if (!result.ok) return { success: false, balance: {}, message: result.message };
+      const balance: BalanceResponse['balance'] = {};
+      for (const [currency, value] of Object.entries(result.value)) {
+        balance[currency] = { total: value.total, free: value.free, used: value.used };
+      }
+      return { success: true, balance, message: ACCOUNT_MESSAGES.balanceFetched };
+    },
+  };
+}
+export type ExchangeAccountsService = ReturnType<typeof createExchangeAccountsService>;

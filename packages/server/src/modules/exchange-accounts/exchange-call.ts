@@ -1,0 +1,37 @@
+import { ExchangeAdapterError, type ExchangeErrorKind } from '../../exchange/exchange-client.js';
+
+/** Each adapter error kind as the user reads it. */
+export const EXCHANGE_ERROR_MESSAGES: Record<ExchangeErrorKind, string> = {
+  invalid_key: 'Invalid API key or permissions',
+  insufficient_funds: 'Insufficient funds on the exchange account',
+  invalid_order: 'The exchange refused the request',
+  rate_limited: 'Too many requests to the exchange, try again later',
+  unavailable: 'Exchange unavailable, try again later',
+  unknown_outcome: 'The exchange did not answer in time, try again later',
+};
+const UNEXPECTED_MESSAGE = 'Exchange request failed';
+const DETAIL_MAX_LENGTH = 200;
+
+/** An adapter error as one line for the user: the kind's message and the adapter's detail. */
+export function exchangeErrorMessage(error: unknown): string {
+  if (!(error instanceof ExchangeAdapterError)) return UNEXPECTED_MESSAGE;
+  const base = EXCHANGE_ERROR_MESSAGES[error.kind];
+  const detail = error.message.trim().slice(0, DETAIL_MAX_LENGTH);
+  return detail && detail !== base ? `${base}: ${detail}` : base;
+}
+
+/** Runs an exchange call, failing with `unavailable` after `timeoutMs`. */
+export async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ExchangeAdapterError('unavailable', `No answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,262 @@
+import {
+  type BacktestRequest,
+  type BacktestResponse,
+  type DataFreshness,
+  DEFAULT_SYMBOLS,
+  EXCHANGES,
+  type Exchange,
+  type MarketDataQuery,
+  type MarketDataResponse,
+  type MarketStatusResponse,
+  type StrategyList,
+  type SymbolsResponse,
+  TIMEFRAMES,
+  type Timeframe,
+} from '@quantsquare/contracts';
+import {
+  backtestReport,
+  candlesFromRows,
+  isStrategyType,
+  runBacktest,
+  runStrategy,
+  STRATEGIES,
+  STRATEGY_TYPES,
+  type StrategyType,
+  strategySignalsToJson,
+  validateParameters,
+} from '@quantsquare/engine';
+import type { Clock } from '../../common/clock.js';
+import { ValidationFailed } from '../../common/errors.js';
+import { computeFreshness, maxAllowedDelaySeconds } from '../../market/freshness.js';
+import { ExchangeUnavailable } from '../../market/market.errors.js';
+import type { CandleSeries, MarketCandle, MarketFeed } from '../../market/market.types.js';
+import { AnswerCache } from './answer-cache.js';
+
+export interface TradingServiceDeps {
+  readonly feed: MarketFeed;
+  readonly clock: Clock;
+}
+
+/** The heavy answers are served as ready JSON bytes (built once per data version). */
+export interface TradingService {
+  strategiesJson(): Buffer;
+  symbols(exchange: Exchange): Promise<SymbolsResponse>;
+  marketDataJson(query: MarketDataQuery): Promise<Buffer>;
+  backtestJson(request: BacktestRequest): Promise<Buffer>;
+  freshness(exchange: Exchange, symbol: string, timeframe: Timeframe): Promise<DataFreshness>;
+  marketStatus(): Promise<MarketStatusResponse>;
+}
+
+const ANSWER_CACHE_ENTRIES = 500;
+
+function strategyType(value: string): StrategyType {
+  if (!isStrategyType(value)) {
+    throw ValidationFailed.field('strategy_type', `Unknown strategy type: ${value}`);
+  }
+  return value;
+}
+
+/** Strategy ids are 1..n in STRATEGY_TYPES order (stable: new strategies are appended). */
+function strategyList(): StrategyList {
+  const results = STRATEGY_TYPES.map((type, index) => {
+    const definition = STRATEGIES[type];
+    const parameters: Record<string, number> = {};
+    for (const spec of definition.parameters) parameters[spec.name] = spec.default;
+    return {
+      id: index + 1,
+      type,
+      name: definition.display_name,
+      description: definition.description,
+      parameters,
+      parameter_specs: definition.parameters.map((spec) => ({ ...spec })),
+    };
+  });
+  return { results, count: results.length };
+}
+
+/** Engine field errors keyed by parameter name → `parameters.<name>` (strategy_type as is). */
+function parameterFields(fields: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(fields)) {
+    out[name === 'strategy_type' || name === 'parameters' ? name : `parameters.${name}`] = messages;
+  }
+  return out;
+}
+
+/**
+ * The chart shows the newest `limit` candles including the forming one; signals are decided on
+ * closed candles only (no signal on the forming candle), as the backtest and the live bot use.
+ * Its lines include the forming candle, since each value depends only on candles up to its own.
+ */
+function chartWindow(series: CandleSeries, limit: number): MarketCandle[] {
+  const closedCount = series.forming ? limit - 1 : limit;
+  const closed = closedCount > 0 ? series.closed.slice(-closedCount) : [];
+  return series.forming ? [...closed, series.forming] : closed;
+}
+
+function indicatorsFor(
+  type: StrategyType,
+  candles: readonly MarketCandle[],
+  parameters: Readonly<Record<string, number>> | undefined,
+  closedCount: number,
+) {
+  const signals = strategySignalsToJson(runStrategy(type, candlesFromRows(candles), parameters));
+  const isClosed = (index: number) => index < closedCount;
+  return {
+    ma_fast: signals.indicators.ma_fast ?? [],
+    ma_slow: signals.indicators.ma_slow ?? [],
+    buy_signals: signals.buy_signals.filter(isClosed),
+    sell_signals: signals.sell_signals.filter(isClosed),
+  };
+}
+
+export function createTradingService(deps: TradingServiceDeps): TradingService {
+  const { feed, clock } = deps;
+  const strategiesJson = Buffer.from(JSON.stringify(strategyList()));
+  const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
+
+  /** A default symbol the exchange does not list is left out; an unreachable exchange is stale. */
+  const statusOf = async (
+    exchange: Exchange,
+    symbol: string,
+    timeframe: Timeframe,
+  ): Promise<DataFreshness | undefined> => {
+    try {
+      return await feed.freshness(exchange, symbol, timeframe);
+    } catch (error) {
+      if (error instanceof ValidationFailed) return undefined;
+      if (error instanceof ExchangeUnavailable) {
+        return {
+          is_fresh: false,
+          delay_seconds: 0,
+          max_allowed_delay: maxAllowedDelaySeconds(timeframe),
+          source: 'live',
+          last_candle_time: null,
+        };
+      }
+      throw error;
+    }
+  };
+
+  return {
+    strategiesJson: () => strategiesJson,
+
+    async symbols(exchange) {
+      const list = await feed.symbols(exchange);
+      return { exchange, source: list.source, symbols: [...list.symbols] };
+    },
+
+    async marketDataJson(query) {
+      const type = strategyType(query.strategy_type);
+      const { exchange, symbol, timeframe, limit } = query;
+      const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
+      const nowMs = clock.now().getTime();
+      // The freshness delay inside the answer is in whole seconds: one build per second at most.
+      const version = `${series.source}:${series.revision}:${Math.floor(nowMs / 1000)}`;
+      const key = `${exchange}|${symbol}|${timeframe}|${limit}|${type}`;
+      const cached = answers.get(key, version);
+      if (cached !== undefined) return cached;
+      const candles = chartWindow(series, limit);
+      const closedCount = series.forming ? candles.length - 1 : candles.length;
+      const newest = candles[candles.length - 1];
+      const answer: MarketDataResponse = {
+        exchange,
+        symbol,
+        timeframe,
+        source: series.source,
+        strategy_type: type,
+        candles,
+        indicators: indicatorsFor(type, candles, undefined, closedCount),
+        freshness: computeFreshness({
+          source: series.source,
+          timeframe,
+          nowMs,
+          coveredUntilMs: series.coveredUntilMs > 0 ? series.coveredUntilMs : null,
+          lastCandleTimeMs: newest?.timestamp ?? null,
+        }),
+      };
+      const json = Buffer.from(JSON.stringify(answer));
+      answers.set(key, version, json);
+      return json;
+    },
+
+    async backtestJson(request) {
+      const validation = validateParameters(request.strategy_type, request.parameters);
+      if (!validation.ok) throw new ValidationFailed(parameterFields(validation.fields));
+      const type = strategyType(request.strategy_type);
+      const { exchange, symbol, timeframe, limit } = request;
+      const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
+      // Closed candles only: the result changes when a candle closes, not while one forms.
+      const candles = series.closed.slice(-limit);
+      const newest = candles[candles.length - 1];
+      if (!newest) throw ValidationFailed.field('symbol', `No candles for ${symbol} yet`);
+      const version = `${series.source}:${newest.timestamp}:${candles.length}`;
+      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${type}|${JSON.stringify(validation.parameters)}|${JSON.stringify(request.settings ?? {})}`;
+      const cached = answers.get(key, version);
+      if (cached !== undefined) return cached;
+      const columns = candlesFromRows(candles);
+      const signals = runStrategy(type, columns, validation.parameters);
+      const settings = request.settings ?? {};
+      const result = runBacktest(columns, signals, {
+        timeframe,
+        initialBalance: settings.initial_balance,
+        feeRate: settings.fee_rate,
+        slippageBps: settings.slippage_bps,
+        stopLossPercent: settings.stop_loss_percentage,
+        takeProfitPercent: settings.take_profit_percentage,
+        direction: settings.direction,
+        leverage: settings.leverage,
+        positionSizeFraction: settings.position_size,
+      });
+      const json = strategySignalsToJson(signals);
+      const answer: BacktestResponse = {
+        exchange,
+        symbol,
+        timeframe,
+        source: series.source,
+        strategy_type: type,
+        parameters: { ...validation.parameters },
+        candles,
+        indicators: {
+          ma_fast: json.indicators.ma_fast ?? [],
+          ma_slow: json.indicators.ma_slow ?? [],
+          buy_signals: json.buy_signals,
+          sell_signals: json.sell_signals,
+        },
+        backtest: backtestReport(result),
+      };
+      const text = Buffer.from(JSON.stringify(answer));
+      answers.set(key, version, text);
+      return text;
+    },
+
+    freshness: (exchange, symbol, timeframe) => feed.freshness(exchange, symbol, timeframe),
+
+    async marketStatus() {
+      const exchanges: MarketStatusResponse['exchanges'] = {};
+      for (const exchange of EXCHANGES) {
+        let source: DataFreshness['source'] = 'simulated';
+        const symbols: MarketStatusResponse['exchanges'][string]['symbols'] = {};
+        for (const symbol of DEFAULT_SYMBOLS) {
+          const timeframes: Record<
+            string,
+            { is_fresh: boolean; delay_seconds: number; last_candle_time: number | null }
+          > = {};
+          for (const timeframe of TIMEFRAMES) {
+            const freshness = await statusOf(exchange, symbol, timeframe);
+            if (!freshness) break;
+            source = freshness.source;
+            timeframes[timeframe] = {
+              is_fresh: freshness.is_fresh,
+              delay_seconds: freshness.delay_seconds,
+              last_candle_time: freshness.last_candle_time,
+            };
+          }
+          if (Object.keys(timeframes).length > 0) symbols[symbol] = { timeframes };
+        }
+        exchanges[exchange] = { source, symbols };
+      }
+      return { exchanges };
+    },
+  };
+}

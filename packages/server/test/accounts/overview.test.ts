@@ -1,0 +1,185 @@
+import { accountOverview, accountsOverviewResponse } from '@quantsquare/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import { users } from '../../src/db/schema/index.js';
+import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
+import { createAccountServices } from '../../src/modules/accounts/account-services.js';
+import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { FixedPrices, scriptedClient, scriptedFactory } from '../helpers/exchange-doubles.js';
+import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
+
+const BTC = 'BTC/USDT:USDT';
+const prices = new FixedPrices();
+const ctx = useTestApp({
+  env: { MARKET_DATA: 'simulated' },
+  exchangeClientFactory: (deps) => scriptedFactory(deps, prices),
+});
+
+let token: string;
+let paperId: number;
+let downId: number;
+let liveId: number;
+
+beforeAll(async () => {
+  prices.set(BTC, 1000);
+  token = (await registerEmail(ctx.app, uniqueEmail('overview'))).access;
+  const make = async (body: Record<string, unknown>) =>
+    Number((await call(ctx.app, 'POST', '/api/auth/apis/', { token, body })).body.id);
+  paperId = await make({
+    name: 'Paper',
+    exchange: 'binance',
+    is_paper: true,
+    default_leverage: 10,
+    position_mode: 'net',
+  });
+  downId = await make({
+    name: 'Down',
+    exchange: 'binance',
+    api_key: 'down-key-0000001',
+    api_secret: 'secret',
+    default_leverage: 3,
+  });
+  liveId = await make({
+    name: 'Live',
+    exchange: 'okx',
+    api_key: 'good-key-0000001',
+    api_secret: 'secret',
+    api_password: 'pass',
+    default_leverage: 5,
+  });
+});
+
+describe('GET /api/trading/accounts/', () => {
+  it('answers every account; a failing one carries its error while the others load', async () => {
+    const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token });
+    expect(res.status).toBe(200);
+    const body = accountsOverviewResponse.parse(res.body);
+    expect(body.accounts.map((a) => a.id)).toEqual([paperId, downId, liveId]);
+    const [paper, down, live] = body.accounts;
+    expect(paper).toMatchObject({
+      name: 'Paper',
+      is_paper: true,
+      balance: { total: 10_000, free: 10_000, used: 0 },
+      daily_pnl: 0,
+      default_leverage: 10,
+      positions: [],
+      error: null,
+    });
+    expect(down).toMatchObject({ balance: null, positions: [], daily_pnl: 0 });
+    expect(down?.error).toMatch(/^Exchange unavailable, try again later/);
+    expect(live).toMatchObject({ balance: { total: 500, free: 400, used: 100 }, error: null });
+    expect(body.total.balance).toBe(10_500);
+  });
+
+  it('shows open positions with unrealised P&L and the daily P&L since the day start', async () => {
+    // A paper order through the same client the app uses.
+    const client = createPaperExchangeClient({
+      db: ctx.database.db,
+      clock: ctx.clock,
+      prices,
+      accountId: paperId,
+      exchange: 'binance',
+      slippageBps: 0,
+    });
+    await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 2,
+      clientOrderId: 'ov-1',
+    });
+    prices.set(BTC, 1100);
+    const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token });
+    const body = accountsOverviewResponse.parse(res.body);
+    const paper = body.accounts.find((a) => a.id === paperId);
+    expect(paper?.positions).toEqual([
+      {
+        id: `${paperId}:${BTC}:long`,
+        symbol: BTC,
+        side: 'long',
+        pnl: 200,
+        contracts: 2,
+        entry_price: 1000,
+        mark_price: 1100,
+        leverage: 10,
+      },
+    ]);
+    // Equity 10,000 - fee 1 + 200 against the creation snapshot of 10,000.
+    expect(paper?.daily_pnl).toBe(199);
+    expect(paper?.daily_pnl_percent).toBe(1.99);
+    expect(paper?.snapshots).toEqual([
+      { time: ctx.clock.now().toISOString(), balance: 10_000, daily_pnl: 0 },
+    ]);
+    expect(body.total.daily_pnl).toBe(199);
+  });
+
+  it('answers an empty overview for a user without accounts', async () => {
+    const other = (await registerEmail(ctx.app, uniqueEmail('empty'))).access;
+    const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token: other });
+    expect(res.body).toEqual({
+      accounts: [],
+      total: { balance: 0, daily_pnl: 0, daily_pnl_percent: 0 },
+    });
+  });
+});
+
+describe('POST /api/trading/accounts/{id}/refresh/', () => {
+  it('answers that one account', async () => {
+    const res = await call(ctx.app, 'POST', `/api/trading/accounts/${liveId}/refresh/`, { token });
+    expect(res.status).toBe(200);
+    expect(accountOverview.parse(res.body)).toMatchObject({ id: liveId, balance: { total: 500 } });
+    const down = await call(ctx.app, 'POST', `/api/trading/accounts/${downId}/refresh/`, { token });
+    expect(down.status).toBe(200);
+    expect(down.body).toMatchObject({ id: downId, balance: null });
+  });
+});
+
+describe('an account that does not answer', () => {
+  it('answers its timeout as its own error while the others load', async () => {
+    const [user] = await ctx.database.db
+      .insert(users)
+      .values({
+        username: 'slow@example.com',
+        passwordHash: 'x',
+        invitationCode: 'SLOW01',
+        dateJoined: ctx.clock.now(),
+      })
+      .returning();
+    const normal = scriptedFactory({ database: ctx.database, clock: ctx.clock }, prices);
+    const never = new Promise<never>(() => undefined);
+    const services = createAccountServices({
+      db: ctx.database.db,
+      clock: ctx.clock,
+      secretBox: createSecretBox(TEST_SECRET_KEY),
+      factory: (account) =>
+        account.apiKey?.startsWith('slow')
+          ? { ...scriptedClient(account.exchange, {}), fetchBalance: () => never }
+          : normal(account),
+      log: { warn: () => undefined },
+      exchangeTimeoutMs: 50,
+      accountTimeoutMs: 50,
+    });
+    const base = {
+      exchange: 'binance' as const,
+      account_type: 'classic' as const,
+      is_testnet: false,
+      position_mode: 'hedge' as const,
+      default_leverage: 1,
+      is_active: true,
+    };
+    await services.exchangeAccounts.create(user!.id, {
+      ...base,
+      name: 'Slow',
+      is_paper: false,
+      api_key: 'slow-key-123456',
+      api_secret: 's',
+    });
+    await services.exchangeAccounts.create(user!.id, { ...base, name: 'Paper', is_paper: true });
+    const overview = await services.accounts.overview(user!.id);
+    expect(overview.accounts.map((a) => [a.name, a.balance?.total ?? null, a.error])).toEqual([
+      ['Slow', null, 'Exchange unavailable, try again later: No answer within 50 ms'],
+      ['Paper', 10_000, null],
+    ]);
+    expect(overview.total.balance).toBe(10_000);
+  });
+});

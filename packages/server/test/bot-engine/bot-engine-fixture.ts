@@ -1,0 +1,196 @@
+import type { Timeframe } from '@quantsquare/contracts';
+import { eq } from 'drizzle-orm';
+import { ManualClock } from '../../src/common/clock.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import {
+  botOrders,
+  bots,
+  botTrades,
+  exchangeAccounts,
+  operationLogs,
+  paperOrders,
+  users,
+} from '../../src/db/schema/index.js';
+import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import type { MarketFeed } from '../../src/market/market.types.js';
+import { createMarketFeed } from '../../src/market/market-feed.js';
+import {
+  createExchangeClientFactory,
+  type LiveClientConstructor,
+} from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import {
+  type BotClients,
+  type BotEngine,
+  createBotClients,
+  createBotEngine,
+} from '../../src/workers/bot-engine/index.js';
+import { TEST_SECRET_KEY } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+export const SLIPPAGE_BPS = 2;
+export const ETH = 'ETH/USDT:USDT';
+
+export interface BotFixture {
+  readonly database: DatabaseHandle;
+  readonly clock: ManualClock;
+  readonly feed: MarketFeed;
+  readonly clients: BotClients;
+  readonly userId: number;
+  newEngine(): BotEngine;
+  paperAccount(options?: { leverage?: number; balance?: string }): Promise<number>;
+  liveAccount(options: { apiKey: string; apiSecret: string; leverage?: number }): Promise<number>;
+  bot(options: BotOptions): Promise<number>;
+  ordersOf(botId: number): Promise<(typeof botOrders.$inferSelect)[]>;
+  tradesOf(botId: number): Promise<(typeof botTrades.$inferSelect)[]>;
+  logsOf(botId: number): Promise<(typeof operationLogs.$inferSelect)[]>;
+  paperOrderCount(accountId: number): Promise<number>;
+  botRow(botId: number): Promise<typeof bots.$inferSelect>;
+  close(): Promise<void>;
+}
+
+export interface BotOptions {
+  readonly accountId: number;
+  readonly symbol?: string;
+  readonly timeframe?: Timeframe;
+  readonly strategyType?: string;
+  readonly parameters?: Record<string, number>;
+  readonly tradeAmount?: string;
+  readonly stopLossPercent?: string | null;
+  readonly takeProfitPercent?: string | null;
+  readonly status?: 'running' | 'stopped' | 'created';
+}
+
+/** A fresh database, a ManualClock on the simulated feed, and the engine's real clients. */
+export async function createBotFixture(
+  startMs: number,
+  createLiveClient: LiveClientConstructor = () => {
+    throw new Error('no live client in this test');
+  },
+): Promise<BotFixture> {
+  const database = await createTestDatabase();
+  const db = database.db;
+  const clock = new ManualClock(startMs);
+  const feed = createMarketFeed({ mode: 'simulated', clock });
+  const secretBox = createSecretBox(TEST_SECRET_KEY);
+  const clients = createBotClients({
+    db,
+    clock,
+    secretBox,
+    factory: createExchangeClientFactory({
+      db,
+      clock,
+      prices: feedPriceSource(feed),
+      paperSlippageBps: SLIPPAGE_BPS,
+      createLiveClient,
+    }),
+    paperSlippageBps: SLIPPAGE_BPS,
+  });
+  const [user] = await db
+    .insert(users)
+    .values({
+      username: 'bots@example.com',
+      passwordHash: 'x',
+      invitationCode: 'BOTS01',
+      dateJoined: clock.now(),
+    })
+    .returning();
+  const userId = user!.id;
+  let symbolCounter = 0;
+  const account = async (values: Partial<typeof exchangeAccounts.$inferInsert>) => {
+    const [row] = await db
+      .insert(exchangeAccounts)
+      .values({
+        userId,
+        name: `Account ${++symbolCounter}`,
+        exchange: 'binance',
+        accountType: 'classic',
+        positionMode: 'net',
+        defaultLeverage: 2,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+        ...values,
+      })
+      .returning();
+    return row!.id;
+  };
+  return {
+    database,
+    clock,
+    feed,
+    clients,
+    userId,
+    newEngine: () => createBotEngine({ db, clock, feed, clients, pollIntervalMs: 3_600_000 }),
+    paperAccount: (options = {}) =>
+      account({
+        isPaper: true,
+        paperBalance: options.balance ?? '1000000',
+        defaultLeverage: options.leverage ?? 2,
+      }),
+    liveAccount: (options) =>
+      account({
+        isPaper: false,
+        defaultLeverage: options.leverage ?? 2,
+        apiKeyEncrypted: secretBox.encrypt(options.apiKey),
+        apiSecretEncrypted: secretBox.encrypt(options.apiSecret),
+        apiKeyMasked: '****',
+      }),
+    async bot(options) {
+      const [row] = await db
+        .insert(bots)
+        .values({
+          userId,
+          exchangeAccountId: options.accountId,
+          symbol: options.symbol ?? ETH,
+          timeframe: options.timeframe ?? '1m',
+          strategyType: options.strategyType ?? 'ma_cross',
+          strategyParameters: options.parameters ?? { fast_period: 3, slow_period: 8 },
+          tradeAmount: options.tradeAmount ?? '1000',
+          stopLossPercentage: options.stopLossPercent ?? null,
+          takeProfitPercentage: options.takeProfitPercent ?? null,
+          status: options.status ?? 'running',
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
+        .returning();
+      return row!.id;
+    },
+    ordersOf: (botId) =>
+      db.select().from(botOrders).where(eq(botOrders.botId, botId)).orderBy(botOrders.id),
+    tradesOf: (botId) =>
+      db.select().from(botTrades).where(eq(botTrades.botId, botId)).orderBy(botTrades.id),
+    logsOf: (botId) =>
+      db
+        .select()
+        .from(operationLogs)
+        .where(eq(operationLogs.botId, botId))
+        .orderBy(operationLogs.id),
+    async paperOrderCount(accountId) {
+      const rows = await db
+        .select({ id: paperOrders.id })
+        .from(paperOrders)
+        .where(eq(paperOrders.accountId, accountId));
+      return rows.length;
+    },
+    async botRow(botId) {
+      const [row] = await db.select().from(bots).where(eq(bots.id, botId));
+      return row!;
+    },
+    close: () => database.close(),
+  };
+}
+
+/** Moves the clock a candle at a time (1m), polling at each close, until `isDone` or `max`. */
+export async function runCandles(
+  fixture: BotFixture,
+  engine: BotEngine,
+  max: number,
+  isDone: () => Promise<boolean> = async () => false,
+): Promise<number> {
+  for (let k = 1; k <= max; k++) {
+    fixture.clock.advanceSeconds(60);
+    await engine.tick();
+    if (await isDone()) return k;
+  }
+  return max;
+}

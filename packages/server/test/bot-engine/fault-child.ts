@@ -1,0 +1,61 @@
+// The bot engine in a process of its own, for the SIGKILL fault test: a file-backed PGlite in
+// DATA_DIR, live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from CLOCK_START_MS
+// (wall time T0_MS), so candles close every second. SETUP=1 creates the accounts and bots.
+import type { Clock } from '../../src/common/clock.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import { openDatabase } from '../../src/db/client.js';
+import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createMarketFeed } from '../../src/market/market-feed.js';
+import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { createBotClients, createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { seedLiveBots } from './live-bots.fixture.js';
+
+const env = process.env;
+const speed = Number(env.CLOCK_SPEED);
+const startMs = Number(env.CLOCK_START_MS);
+const t0 = Number(env.T0_MS);
+const clock: Clock = { now: () => new Date(startMs + (Date.now() - t0) * speed) };
+const database = await openDatabase({ databaseUrl: undefined, dataDir: env.DATA_DIR ?? '' });
+const db = database.db;
+const secretBox = createSecretBox('fault-test-secret-key-0123456789-abcdefgh');
+const feed = createMarketFeed({ mode: 'simulated', clock });
+
+if (env.SETUP === '1') {
+  await seedLiveBots(db, secretBox, clock, {
+    count: Number(env.BOT_COUNT),
+    label: 'fault',
+    parameters: { fast_period: 2, slow_period: 4 },
+  });
+}
+
+const engine = createBotEngine({
+  db,
+  clock,
+  feed,
+  pollIntervalMs: 100,
+  clients: createBotClients({
+    db,
+    clock,
+    secretBox,
+    paperSlippageBps: 2,
+    factory: createExchangeClientFactory({
+      db,
+      clock,
+      prices: feedPriceSource(feed),
+      paperSlippageBps: 2,
+      createLiveClient: (options) =>
+        createCcxtExchangeClient({ ...options, urlsOverride: env.FAKE_URL, timeoutMs: 1000 }),
+    }),
+  }),
+});
+await engine.start();
+process.stdout.write(`${JSON.stringify({ running: engine.runningBotIds() })}\n`);
+const keepAlive = setInterval(() => {}, 1000);
+process.on('SIGTERM', () => {
+  clearInterval(keepAlive);
+  void engine
+    .stop()
+    .then(() => database.close())
+    .then(() => process.exit(0));
+});

@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/common/clock.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { exchangeAccounts, users } from '../../src/db/schema/index.js';
+import { ExchangeAdapterError, type ExchangeClient } from '../../src/exchange/exchange-client.js';
+import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
+import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createMarketFeed } from '../../src/market/market-feed.js';
+import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+const BTC = 'BTC/USDT:USDT';
+const ETH = 'ETH/USDT:USDT';
+const SLIPPAGE_BPS = 2;
+const FEE_RATE = 0.0005;
+
+let database: DatabaseHandle;
+let userId: number;
+const clock = new ManualClock(Date.UTC(2026, 0, 15, 8, 0, 0));
+const prices = new FixedPrices();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      username: 'paper@example.com',
+      passwordHash: 'x',
+      invitationCode: 'PAPER1',
+      dateJoined: clock.now(),
+    })
+    .returning();
+  userId = user!.id;
+});
+afterAll(async () => {
+  await database.close();
+});
+
+async function paperAccount(
+  options: { positionMode?: 'hedge' | 'net'; balance?: string; leverage?: number } = {},
+) {
+  const [row] = await database.db
+    .insert(exchangeAccounts)
+    .values({
+      userId,
+      name: 'Paper',
+      exchange: 'binance',
+      accountType: 'classic',
+      isPaper: true,
+      positionMode: options.positionMode ?? 'hedge',
+      defaultLeverage: options.leverage ?? 10,
+      paperBalance: options.balance ?? '10000',
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    })
+    .returning();
+  return row!.id;
+}
+
+const clientFor = (accountId: number): ExchangeClient =>
+  createPaperExchangeClient({
+    db: database.db,
+    clock,
+    prices,
+    accountId,
+    exchange: 'binance',
+    slippageBps: SLIPPAGE_BPS,
+  });
+
+let orderCounter = 0;
+const market = (side: 'buy' | 'sell', amount: number, extra: Record<string, unknown> = {}) => ({
+  symbol: BTC,
+  side,
+  type: 'market' as const,
+  amount,
+  clientOrderId: `order-${++orderCounter}`,
+  ...extra,
+});
+
+async function expectAdapterError(work: Promise<unknown>, kind: string): Promise<void> {
+  const error = await work.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ExchangeAdapterError);
+  expect((error as ExchangeAdapterError).kind).toBe(kind);
+}
+
+describe('paper client fills', () => {
+  it('fills a market buy at the feed price plus slippage and charges the 0.05% fee', async () => {
+    prices.set(BTC, 50_000);
+    const client = clientFor(await paperAccount());
+    const order = await client.createOrder(market('buy', 0.1));
+    const fillPrice = 50_000 * (1 + SLIPPAGE_BPS / 10_000); // 50,010
+    expect(order).toMatchObject({
+      status: 'closed',
+      filled: 0.1,
+      averagePrice: fillPrice,
+      type: 'market',
+    });
+    expect(order.fee).toBeCloseTo(0.1 * fillPrice * FEE_RATE, 10); // 2.5005
+    const balance = await client.fetchBalance();
+    // Marked at 50,000: unrealised -1 (slippage), wallet 10,000 - 2.5005.
+    expect(balance.USDT?.total).toBeCloseTo(10_000 - 2.5005 - 1, 8);
+    expect(balance.USDT?.used).toBeCloseTo((0.1 * fillPrice) / 10, 8);
+    const trades = await client.fetchMyTrades(BTC);
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({
+      side: 'buy',
+      amount: 0.1,
+      price: fillPrice,
+      orderId: order.id,
+    });
+  });
+
+  it('fills a market sell below the feed price', async () => {
+    prices.set(BTC, 40_000);
+    const client = clientFor(await paperAccount());
+    const order = await client.createOrder(market('sell', 1));
+    expect(order.averagePrice).toBeCloseTo(40_000 * (1 - SLIPPAGE_BPS / 10_000), 8);
+    const [position] = await client.fetchPositions();
+    expect(position).toMatchObject({ side: 'short', amount: 1, leverage: 10 });
+  });
+
+  it('marks unrealised P&L to the feed and realises it on close, in decimals', async () => {
+    prices.set(BTC, 100);
+    const id = await paperAccount({ positionMode: 'net', balance: '1000', leverage: 1 });
+    const client = createPaperExchangeClient({
+      db: database.db,
+      clock,
+      prices,
+      accountId: id,
+      exchange: 'binance',
+      slippageBps: 0,
+    });
+    await client.createOrder(market('buy', 3));
+    prices.set(BTC, 110);
+    const [position] = await client.fetchPositions([BTC]);
+    expect(position).toMatchObject({
+      side: 'long',
+      amount: 3,
+      entryPrice: 100,
+      markPrice: 110,
+      unrealizedPnl: 30,
+    });
+    // 1000 - fee 0.15 + unrealised 30
+    expect((await client.fetchBalance()).USDT?.total).toBe(1029.85);
+    await client.createOrder(market('sell', 3, { reduceOnly: true }));
+    expect(await client.fetchPositions()).toEqual([]);
+    // fees 0.15 + 0.165; realised 30
+    expect((await client.fetchBalance()).USDT).toEqual({
+      total: 1029.685,
+      free: 1029.685,
+      used: 0,
+    });
+  });
+
+  it('refuses an order whose margin exceeds the free balance', async () => {
+    prices.set(BTC, 50_000);
+    const client = clientFor(await paperAccount({ balance: '100', leverage: 1 }));
+    await expectAdapterError(client.createOrder(market('buy', 1)), 'insufficient_funds');
+    expect(await client.fetchPositions()).toEqual([]);
+  });
+});
+
+describe('position modes', () => {
+  it('one-way (net): a sell against a long reduces it, and the rest opens a short', async () => {
+    prices.set(BTC, 1000);
+    const client = clientFor(await paperAccount({ positionMode: 'net' }));
+    await client.createOrder(market('buy', 2));
+    await client.createOrder(market('sell', 3));
+    const positions = await client.fetchPositions();
+    expect(positions.map((p) => [p.side, p.amount])).toEqual([['short', 1]]);
+  });
+
+  it('hedge: long and short of one symbol live side by side and close by position side', async () => {
+    prices.set(BTC, 1000);
+    const client = clientFor(await paperAccount({ positionMode: 'hedge' }));
+    await client.createOrder(market('buy', 2, { positionSide: 'long' }));
+    await client.createOrder(market('sell', 3, { positionSide: 'short' }));
+    let positions = await client.fetchPositions();
+    expect(positions.map((p) => [p.side, p.amount])).toEqual([
+      ['long', 2],
+      ['short', 3],
+    ]);
+    await client.createOrder(market('sell', 1.5, { positionSide: 'long' }));
+    positions = await client.fetchPositions();
+    expect(positions.map((p) => [p.side, p.amount])).toEqual([
+      ['long', 0.5],
+      ['short', 3],
+    ]);
+  });
+
+  it('averages the entry price when a position increases', async () => {
+    prices.set(ETH, 100);
+    const id = await paperAccount({ positionMode: 'net' });
+    const client = createPaperExchangeClient({
+      db: database.db,
+      clock,
+      prices,
+      accountId: id,
+      exchange: 'binance',
+      slippageBps: 0,
+    });
+    await client.createOrder({ ...market('buy', 1), symbol: ETH });
+    prices.set(ETH, 130);
+    await client.createOrder({ ...market('buy', 2), symbol: ETH });
+    const [position] = await client.fetchPositions([ETH]);
+    expect(position?.entryPrice).toBe(120);
+  });
+});
+
+describe('reduce-only orders', () => {
+  it('never open a position', async () => {
+    prices.set(BTC, 1000);
+    const net = clientFor(await paperAccount({ positionMode: 'net' }));
+    await expectAdapterError(
+      net.createOrder(market('sell', 1, { reduceOnly: true })),
+      'invalid_order',
+    );
+    const hedge = clientFor(await paperAccount({ positionMode: 'hedge' }));
+    await expectAdapterError(
+      hedge.createOrder(market('buy', 1, { reduceOnly: true, positionSide: 'long' })),
+      'invalid_order',
+    );
+    expect(await net.fetchPositions()).toEqual([]);
+    expect(await hedge.fetchPositions()).toEqual([]);
+  });
+
+  it('never increase or flip a position: the fill stops at the position size', async () => {
+    prices.set(BTC, 1000);
+    const client = clientFor(await paperAccount({ positionMode: 'net' }));
+    await client.createOrder(market('buy', 2));
+    await expectAdapterError(
+      client.createOrder(market('buy', 1, { reduceOnly: true })),
+      'invalid_order',
+    );
+    const order = await client.createOrder(market('sell', 5, { reduceOnly: true }));
+    expect(order.filled).toBe(2);
+    expect(await client.fetchPositions()).toEqual([]);
+  });
+});
+
+describe('idempotency, leverage, trigger orders and restarts', () => {
+  it('answers the first order to a second createOrder with the same client order id', async () => {
+    prices.set(BTC, 1000);
+    const client = clientFor(await paperAccount());
+    const request = market('buy', 1);
+    const first = await client.createOrder(request);
+    prices.set(BTC, 2000);
+    const second = await client.createOrder(request);
+    expect(second).toEqual(first);
+    expect(await client.fetchMyTrades(BTC)).toHaveLength(1);
+    expect(await client.fetchOrderByClientId(BTC, request.clientOrderId)).toEqual(first);
+    expect(await client.fetchOrderByClientId(BTC, 'never-sent')).toBeNull();
+  });
+
+  it('answers one order to concurrent sends of the same client order id', async () => {
+    prices.set(BTC, 1000);
+    const client = clientFor(await paperAccount());
+    const request = market('buy', 1);
+    const [a, b] = await Promise.all([client.createOrder(request), client.createOrder(request)]);
+    expect(a.id).toBe(b.id);
+    expect(await client.fetchMyTrades(BTC)).toHaveLength(1);
+  });
+
+  it('opens positions at the leverage set per symbol', async () => {
+    prices.set(BTC, 1000);
+    const client = clientFor(await paperAccount({ leverage: 10 }));
+    await client.setLeverage(BTC, 25);
+    await client.createOrder(market('buy', 1));
+    const [position] = await client.fetchPositions();
+    expect(position?.leverage).toBe(25);
+    expect((await client.fetchBalance()).USDT?.used).toBeCloseTo(1000.2 / 25, 8);
+    await expectAdapterError(client.setLeverage(BTC, 126), 'invalid_order');
+  });
+
+  it('keeps stop and take-profit orders open until cancelled', async () => {
+    const client = clientFor(await paperAccount());
+    const stop = await client.createOrder({
+      ...market('sell', 1),
+      type: 'stop_market',
+      triggerPrice: 900,
+      reduceOnly: true,
+    });
+    const take = await client.createOrder({
+      ...market('sell', 1),
+      type: 'take_profit_market',
+      triggerPrice: 1200,
+      reduceOnly: true,
+    });
+    expect(stop).toMatchObject({ status: 'open', filled: 0 });
+    expect((await client.fetchOpenOrders(BTC)).map((o) => o.id)).toEqual([stop.id, take.id]);
+    await client.cancelOrder(BTC, stop.id);
+    expect((await client.fetchOpenOrders()).map((o) => o.id)).toEqual([take.id]);
+    await expectAdapterError(client.cancelOrder(BTC, stop.id), 'invalid_order');
+    await expectAdapterError(
+      client.createOrder({ ...market('sell', 1), type: 'stop_market' }),
+      'invalid_order',
+    );
+  });
+
+  it('survives a restart: a new client on the same database sees the same account', async () => {
+    prices.set(BTC, 1000);
+    const id = await paperAccount({ positionMode: 'net' });
+    const before = clientFor(id);
+    const request = market('buy', 2);
+    const order = await before.createOrder(request);
+    await before.createOrder({ ...market('sell', 1), type: 'stop_market', triggerPrice: 900 });
+    const balance = await before.fetchBalance();
+
+    const after = clientFor(id);
+    expect(await after.fetchBalance()).toEqual(balance);
+    expect(await after.fetchPositions()).toEqual(await before.fetchPositions());
+    expect(await after.fetchOpenOrders()).toHaveLength(1);
+    expect(await after.createOrder(request)).toEqual(order);
+  });
+
+  it('reports a trade-only key and paper market facts', async () => {
+    const client = clientFor(await paperAccount());
+    expect(await client.checkPermissions()).toEqual({
+      canTrade: true,
+      canWithdraw: false,
+      ipRestricted: null,
+    });
+    expect(client.isPaper).toBe(true);
+    expect((await client.marketFacts(BTC)).contractSize).toBe(1);
+  });
+});
+
+describe('prices from the market feed', () => {
+  it('fills at the latest 1m close of the simulated feed', async () => {
+    const feed = createMarketFeed({ mode: 'simulated', clock });
+    const feedPrices = feedPriceSource(feed);
+    const series = await feed.series({
+      exchange: 'binance',
+      symbol: BTC,
+      timeframe: '1m',
+      closedCount: 1,
+    });
+    const latest = series.forming?.close ?? series.closed.at(-1)?.close;
+    expect(await feedPrices.lastPrice('binance', BTC)).toBe(latest);
+    const client = createPaperExchangeClient({
+      db: database.db,
+      clock,
+      prices: feedPrices,
+      accountId: await paperAccount(),
+      exchange: 'binance',
+      slippageBps: 0,
+    });
+    const order = await client.createOrder(market('buy', 0.01));
+    expect(order.averagePrice).toBe(latest);
+    await expectAdapterError(feedPrices.lastPrice('binance', 'NOPE/USDT:USDT'), 'unavailable');
+    await feed.stop();
+  });
+});

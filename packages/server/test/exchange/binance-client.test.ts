@@ -1,0 +1,468 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { API_KEY, API_SECRET, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
+import { type FakePrivateExchange, startFakeExchange } from './fake-exchange-private.js';
+
+const BTC = 'BTC/USDT:USDT';
+const ETH = 'ETH/USDT:USDT';
+const ORDER = '/fapi/v1/order';
+const ACCOUNT = '/fapi/v3/account';
+
+let fake: FakePrivateExchange;
+
+beforeEach(async () => {
+  fake = await startFakeExchange({ exchange: 'binance' });
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+describe('binance USDⓈ-M through ccxt: reads', () => {
+  it('loads markets once for concurrent callers and makes no spot or sapi call', async () => {
+    const { client } = clientAt(fake, 'binance');
+    await Promise.all([client.loadMarkets(), client.marketFacts(BTC), client.fetchBalance()]);
+    await client.marketFacts(ETH);
+    expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(1);
+    expect(fake.calls.every((call) => call.path.startsWith('/fapi/'))).toBe(true);
+  });
+
+  it('answers market facts in base quantity', async () => {
+    const { client } = clientAt(fake, 'binance');
+    expect(await client.marketFacts(BTC)).toEqual({
+      symbol: BTC,
+      contractSize: 1,
+      amountStep: 0.001,
+      priceStep: 0.1,
+      minAmount: 0.001,
+      minNotional: 100,
+      maxLeverage: null,
+    });
+  });
+
+  it('reads the USDT balance and open positions', async () => {
+    fake.state.positions = [
+      {
+        base: 'ETH',
+        side: 'short',
+        size: 1.5,
+        entryPrice: 2000,
+        markPrice: 1990,
+        unrealizedPnl: 15,
+        leverage: 5,
+      },
+    ];
+    const { client } = clientAt(fake, 'binance');
+    expect((await client.fetchBalance()).USDT).toEqual({ total: 1000, free: 800, used: 200 });
+    const positions = await client.fetchPositions();
+    expect(positions).toEqual([
+      expect.objectContaining({
+        symbol: ETH,
+        side: 'short',
+        amount: 1.5,
+        entryPrice: 2000,
+        unrealizedPnl: 15,
+      }),
+    ]);
+    const signed = fake.callsTo(ACCOUNT)[0];
+    expect(signed?.headers['x-mbx-apikey']).toBe(API_KEY);
+    expect(signed?.params.signature).toBeTruthy();
+  });
+
+  it('says nothing about key permissions but proves the key with one signed futures read', async () => {
+    const { client } = clientAt(fake, 'binance');
+    expect(await client.checkPermissions()).toEqual({
+      canTrade: null,
+      canWithdraw: null,
+      ipRestricted: null,
+    });
+    expect(fake.callsTo(ACCOUNT)).toHaveLength(1);
+    expect(fake.calls.some((call) => call.path.includes('sapi'))).toBe(false);
+  });
+
+  it('sets leverage per symbol', async () => {
+    const { client } = clientAt(fake, 'binance');
+    await client.setLeverage(BTC, 7);
+    expect(fake.callsTo('/fapi/v1/leverage', 'POST')[0]?.params).toMatchObject({
+      symbol: 'BTCUSDT',
+      leverage: '7',
+    });
+  });
+});
+
+describe('binance USDⓈ-M through ccxt: orders', () => {
+  it('places a market order with our client order id and finds it again by that id', async () => {
+    const { client } = clientAt(fake, 'binance');
+    const order = await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.5,
+      clientOrderId: 'qs-bot1-0001',
+    });
+    expect(order).toMatchObject({
+      clientOrderId: 'qs-bot1-0001',
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      status: 'closed',
+      amount: 0.5,
+      filled: 0.5,
+      averagePrice: 50_000,
+    });
+    const sent = fake.callsTo(ORDER, 'POST');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.params).toMatchObject({ newClientOrderId: 'qs-bot1-0001', quantity: '0.5' });
+    expect(sent[0]?.params.positionSide).toBeUndefined();
+    expect(await client.fetchOrderByClientId(BTC, 'qs-bot1-0001')).toMatchObject({ id: order.id });
+    expect(await client.fetchOrderByClientId(BTC, 'qs-unknown')).toBeNull();
+    const trades = await client.fetchMyTrades(BTC);
+    expect(trades).toEqual([
+      expect.objectContaining({
+        orderId: order.id,
+        side: 'buy',
+        amount: 0.5,
+        price: 50_000,
+        fee: 12.5,
+      }),
+    ]);
+  });
+
+  it('lists an open limit order and cancels it', async () => {
+    const { client } = clientAt(fake, 'binance');
+    const order = await client.createOrder({
+      symbol: ETH,
+      side: 'sell',
+      type: 'limit',
+      amount: 0.2,
+      price: 2100,
+      clientOrderId: 'qs-limit-1',
+    });
+    expect(order.status).toBe('open');
+    expect((await client.fetchOpenOrders()).map((o) => o.id)).toEqual([order.id]);
+    await client.cancelOrder(ETH, order.id);
+    expect(await client.fetchOpenOrders(ETH)).toEqual([]);
+  });
+
+  it('in hedge mode sends positionSide and leaves reduceOnly out', async () => {
+    const { client } = clientAt(fake, 'binance', { positionMode: 'hedge' });
+    await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.1,
+      clientOrderId: 'h-open',
+    });
+    await client.createOrder({
+      symbol: BTC,
+      side: 'sell',
+      type: 'market',
+      amount: 0.1,
+      reduceOnly: true,
+      clientOrderId: 'h-close',
+    });
+    const [open, close] = fake.callsTo(ORDER, 'POST');
+    expect(open?.params.positionSide).toBe('LONG');
+    expect(close?.params.positionSide).toBe('LONG');
+    expect(close?.params.reduceOnly).toBeUndefined();
+  });
+
+  it('in one-way mode sends reduceOnly', async () => {
+    const { client } = clientAt(fake, 'binance');
+    await client.createOrder({
+      symbol: BTC,
+      side: 'sell',
+      type: 'market',
+      amount: 0.1,
+      reduceOnly: true,
+      clientOrderId: 'n-close',
+    });
+    expect(fake.callsTo(ORDER, 'POST')[0]?.params.reduceOnly).toBe('true');
+  });
+
+  it('places a stop-market order in the algo book, finds, lists and cancels it', async () => {
+    const { client } = clientAt(fake, 'binance');
+    const stop = await client.createOrder({
+      symbol: BTC,
+      side: 'sell',
+      type: 'stop_market',
+      amount: 0.1,
+      triggerPrice: 45_000,
+      reduceOnly: true,
+      clientOrderId: 'qs-stop-1',
+    });
+    expect(stop).toMatchObject({
+      type: 'stop_market',
+      status: 'open',
+      amount: 0.1,
+      clientOrderId: 'qs-stop-1',
+    });
+    expect(fake.callsTo('/fapi/v1/algoOrder', 'POST')[0]?.params).toMatchObject({
+      clientAlgoId: 'qs-stop-1',
+      triggerPrice: '45000',
+      quantity: '0.1',
+      algoType: 'CONDITIONAL',
+    });
+    expect(await client.fetchOrderByClientId(BTC, 'qs-stop-1')).toMatchObject({ id: stop.id });
+    expect((await client.fetchOpenOrders(BTC)).map((o) => o.id)).toEqual([stop.id]);
+    await client.cancelOrder(BTC, stop.id);
+    expect(fake.callsTo(ORDER, 'DELETE')).toHaveLength(1);
+    expect(fake.callsTo('/fapi/v1/algoOrder', 'DELETE')).toHaveLength(1);
+    expect(await client.fetchOpenOrders(BTC)).toEqual([]);
+  });
+
+  it('refuses a client order id Binance would refuse, without calling it', async () => {
+    const { client } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(
+      client.createOrder({
+        symbol: BTC,
+        side: 'buy',
+        type: 'market',
+        amount: 0.1,
+        clientOrderId: 'bad id!',
+      }),
+    );
+    expect(error.kind).toBe('invalid_order');
+    expect(fake.callsTo(ORDER)).toHaveLength(0);
+  });
+});
+
+describe('binance USDⓈ-M through ccxt: failures', () => {
+  it('answers invalid_key on a 401 after exactly one call, without secrets in the message', async () => {
+    fake.failNext('GET', ACCOUNT, {
+      kind: 'http',
+      status: 401,
+      body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' },
+    });
+    const { client, sleeps } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(client.fetchBalance());
+    expect(error.kind).toBe('invalid_key');
+    expect(fake.callsTo(ACCOUNT)).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(error.message).not.toContain(API_KEY);
+    expect(error.message).not.toContain(API_SECRET);
+  });
+
+  it('waits what Retry-After says on a 429 and retries a read', async () => {
+    const tooMany = {
+      kind: 'http' as const,
+      status: 429,
+      body: { code: -1003, msg: 'Too many requests.' },
+      headers: { 'Retry-After': '2' },
+    };
+    fake.failNext('GET', '/fapi/v3/positionRisk', tooMany, 2);
+    const { client, sleeps } = clientAt(fake, 'binance');
+    expect(await client.fetchPositions()).toEqual([]);
+    expect(fake.callsTo('/fapi/v3/positionRisk')).toHaveLength(3);
+    expect(sleeps).toEqual([2000, 2000]);
+  });
+
+  it('gives up after three rate-limited tries and says how long to wait', async () => {
+    fake.failNext(
+      'GET',
+      ACCOUNT,
+      {
+        kind: 'http',
+        status: 429,
+        body: { code: -1003, msg: 'Too many requests.' },
+        headers: { 'Retry-After': '3' },
+      },
+      5,
+    );
+    const { client, sleeps } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(client.fetchBalance());
+    expect(error.kind).toBe('rate_limited');
+    expect(error.retryAfterMs).toBe(3000);
+    expect(fake.callsTo(ACCOUNT)).toHaveLength(3);
+    expect(sleeps).toEqual([3000, 3000]);
+  });
+
+  it('retries a timed-out read with backoff', async () => {
+    fake.failNext('GET', '/fapi/v1/openOrders', { kind: 'hang' }, 2);
+    const { client, sleeps } = clientAt(fake, 'binance');
+    expect(await client.fetchOpenOrders(BTC)).toEqual([]);
+    expect(fake.callsTo('/fapi/v1/openOrders')).toHaveLength(3);
+    expect(sleeps).toEqual([500, 1000]);
+  });
+
+  it('retries a failed markets load', async () => {
+    fake.failNext('GET', '/fapi/v1/exchangeInfo', { kind: 'http', status: 503, body: 'busy' });
+    const { client, sleeps } = clientAt(fake, 'binance');
+    expect((await client.fetchBalance()).USDT?.free).toBe(800);
+    expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(2);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it('after a createOrder timeout sends nothing again and finds the order by client id', async () => {
+    fake.failNext('POST', ORDER, { kind: 'hang-after-accept' });
+    const logged: string[] = [];
+    const { client } = clientAt(fake, 'binance', {
+      logger: { warn: (details, message) => logged.push(`${message} ${JSON.stringify(details)}`) },
+    });
+    const order = await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.25,
+      clientOrderId: 'qs-timeout-1',
+    });
+    expect(order).toMatchObject({ clientOrderId: 'qs-timeout-1', amount: 0.25, status: 'closed' });
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
+    const lookups = fake.callsTo(ORDER, 'GET');
+    expect(lookups).toHaveLength(1);
+    expect(lookups[0]?.params.origClientOrderId).toBe('qs-timeout-1');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('qs-timeout-1');
+    expect(logged[0]).not.toContain(API_SECRET);
+    expect(logged[0]).not.toMatch(/signature=[0-9a-f]/);
+  });
+
+  it('after a stop order times out looks it up in the algo book only', async () => {
+    fake.failNext('POST', '/fapi/v1/algoOrder', { kind: 'hang-after-accept' });
+    const { client } = clientAt(fake, 'binance');
+    const stop = await client.createOrder({
+      symbol: BTC,
+      side: 'sell',
+      type: 'stop_market',
+      amount: 0.1,
+      triggerPrice: 45_000,
+      clientOrderId: 'qs-stop-lost',
+    });
+    expect(stop).toMatchObject({ clientOrderId: 'qs-stop-lost', type: 'stop_market' });
+    expect(fake.callsTo('/fapi/v1/algoOrder', 'POST')).toHaveLength(1);
+    expect(fake.callsTo('/fapi/v1/algoOrder', 'GET')).toHaveLength(1);
+    expect(fake.callsTo(ORDER)).toHaveLength(0);
+  });
+
+  it('answers unknown_outcome when the timed-out order cannot be found', async () => {
+    fake.failNext('POST', ORDER, { kind: 'hang' });
+    const { client } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(
+      client.createOrder({
+        symbol: BTC,
+        side: 'buy',
+        type: 'market',
+        amount: 0.25,
+        clientOrderId: 'qs-lost',
+      }),
+    );
+    expect(error.kind).toBe('unknown_outcome');
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
+    expect(fake.callsTo(ORDER, 'GET')).toHaveLength(1);
+  });
+
+  it('answers unknown_outcome when a 5xx on create is followed by failing lookups', async () => {
+    fake.failNext('POST', ORDER, { kind: 'http', status: 502, body: 'Bad Gateway' });
+    fake.failNext('GET', ORDER, { kind: 'http', status: 503, body: 'Service Unavailable' }, 3);
+    const { client, sleeps } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(
+      client.createOrder({
+        symbol: BTC,
+        side: 'buy',
+        type: 'market',
+        amount: 0.25,
+        clientOrderId: 'qs-5xx',
+      }),
+    );
+    expect(error.kind).toBe('unknown_outcome');
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
+    expect(fake.callsTo(ORDER, 'GET')).toHaveLength(3);
+    expect(sleeps).toEqual([500, 1000]);
+  });
+
+  it('on a duplicate client order id (-4116) answers the order that already landed', async () => {
+    const { client } = clientAt(fake, 'binance');
+    const first = await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.1,
+      clientOrderId: 'qs-dup-1',
+    });
+    const again = await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.1,
+      clientOrderId: 'qs-dup-1',
+    });
+    expect(again.id).toBe(first.id);
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(2);
+    expect(fake.callsTo(ORDER, 'GET')).toHaveLength(1);
+    expect(fake.state.orders).toHaveLength(1);
+  });
+
+  it('answers rate_limited on a 429 to createOrder after one POST and no lookup', async () => {
+    fake.failNext('POST', ORDER, {
+      kind: 'http',
+      status: 429,
+      body: { code: -1015, msg: 'Too many new orders.' },
+      headers: { 'Retry-After': '5' },
+    });
+    const { client, sleeps } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(
+      client.createOrder({
+        symbol: BTC,
+        side: 'buy',
+        type: 'market',
+        amount: 0.1,
+        clientOrderId: 'qs-429',
+      }),
+    );
+    expect(error.kind).toBe('rate_limited');
+    expect(error.retryAfterMs).toBe(5000);
+    expect(fake.callsTo(ORDER)).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('does not retry an order refused for margin', async () => {
+    fake.failNext('POST', ORDER, {
+      kind: 'http',
+      status: 400,
+      body: { code: -2019, msg: 'Margin is insufficient.' },
+    });
+    const { client } = clientAt(fake, 'binance');
+    const error = await adapterErrorOf(
+      client.createOrder({
+        symbol: BTC,
+        side: 'buy',
+        type: 'market',
+        amount: 5,
+        clientOrderId: 'qs-poor',
+      }),
+    );
+    expect(error.kind).toBe('insufficient_funds');
+    expect(fake.callsTo(ORDER)).toHaveLength(1);
+  });
+
+  it('on clock skew (-1021) re-syncs with /fapi/v1/time once and resends once', async () => {
+    fake.state.serverClockOffsetMs = -60_000;
+    const { client } = clientAt(fake, 'binance');
+    expect((await client.fetchBalance()).USDT?.total).toBe(1000);
+    expect(fake.callsTo(ACCOUNT)).toHaveLength(2);
+    expect(fake.callsTo('/fapi/v1/time')).toHaveLength(1);
+    // The offset is learnt: an order is sent once.
+    await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.1,
+      clientOrderId: 'qs-skew',
+    });
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
+  });
+
+  it('resends a createOrder refused for clock skew exactly once', async () => {
+    const { client } = clientAt(fake, 'binance');
+    await client.loadMarkets();
+    fake.state.serverClockOffsetMs = 60_000;
+    await client.createOrder({
+      symbol: BTC,
+      side: 'buy',
+      type: 'market',
+      amount: 0.1,
+      clientOrderId: 'qs-skew-2',
+    });
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(2);
+    expect(fake.callsTo('/fapi/v1/time')).toHaveLength(1);
+    expect(fake.state.orders).toHaveLength(1);
+  });
+});

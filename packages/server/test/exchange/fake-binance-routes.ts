@@ -1,0 +1,340 @@
+import {
+  FAKE_PRICES,
+  type FakeOrder,
+  type FakeState,
+  placeOrder,
+  type RouteAnswer,
+  type RouteRequest,
+} from './fake-exchange-private.js';
+
+// Binance USDⓈ-M (fapi) as ccxt's binanceusdm calls it. Quantities are base asset.
+
+const PUBLIC_PATHS = new Set(['/fapi/v1/exchangeInfo', '/fapi/v1/time']);
+const RECV_WINDOW_MS = 10_000;
+
+const MARKETS = [
+  { base: 'BTC', tickSize: '0.10', stepSize: '0.001', minQty: '0.001', notional: '100' },
+  { base: 'ETH', tickSize: '0.01', stepSize: '0.001', minQty: '0.001', notional: '20' },
+];
+
+const ok = (body: unknown): RouteAnswer => ({ status: 200, body });
+const fail = (status: number, code: number, msg: string): RouteAnswer => ({
+  status,
+  body: { code, msg },
+});
+
+const baseOf = (symbol: string | undefined) => (symbol ?? '').replace(/USDT$/, '');
+
+function exchangeInfo(nowMs: number) {
+  return {
+    timezone: 'UTC',
+    serverTime: nowMs,
+    rateLimits: [],
+    assets: [],
+    symbols: MARKETS.map((m) => ({
+      symbol: `${m.base}USDT`,
+      pair: `${m.base}USDT`,
+      contractType: 'PERPETUAL',
+      deliveryDate: 4133404800000,
+      onboardDate: 1569398400000,
+      status: 'TRADING',
+      baseAsset: m.base,
+      quoteAsset: 'USDT',
+      marginAsset: 'USDT',
+      pricePrecision: 2,
+      quantityPrecision: 3,
+      baseAssetPrecision: 8,
+      quotePrecision: 8,
+      underlyingType: 'COIN',
+      triggerProtect: '0.0500',
+      filters: [
+        { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '1000000', tickSize: m.tickSize },
+        { filterType: 'LOT_SIZE', minQty: m.minQty, maxQty: '10000', stepSize: m.stepSize },
+        { filterType: 'MARKET_LOT_SIZE', minQty: m.minQty, maxQty: '1000', stepSize: m.stepSize },
+        { filterType: 'MIN_NOTIONAL', notional: m.notional },
+      ],
+      orderTypes: ['LIMIT', 'MARKET', 'STOP', 'STOP_MARKET', 'TAKE_PROFIT_MARKET'],
+      timeInForce: ['GTC', 'IOC', 'FOK', 'GTX'],
+    })),
+  };
+}
+
+function orderBody(order: FakeOrder) {
+  const status = { open: 'NEW', filled: 'FILLED', canceled: 'CANCELED' }[order.status];
+  return {
+    orderId: Number(order.id),
+    symbol: `${order.base}USDT`,
+    status,
+    clientOrderId: order.clientOrderId,
+    price: String(order.price ?? 0),
+    avgPrice: String(order.averagePrice ?? 0),
+    origQty: String(order.size),
+    executedQty: String(order.filled),
+    cumQuote: String(order.filled * (order.averagePrice ?? 0)),
+    timeInForce: 'GTC',
+    type: order.type.toUpperCase(),
+    reduceOnly: order.reduceOnly,
+    closePosition: false,
+    side: order.side.toUpperCase(),
+    positionSide: order.positionSide,
+    stopPrice: '0',
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    origType: order.type.toUpperCase(),
+    time: order.timestampMs,
+    updateTime: order.timestampMs,
+  };
+}
+
+function findOrder(state: FakeState, params: Readonly<Record<string, string>>) {
+  return state.orders.find(
+    (order) =>
+      order.triggerPrice === null &&
+      (params.origClientOrderId !== undefined
+        ? order.clientOrderId === params.origClientOrderId
+        : order.id === params.orderId),
+  );
+}
+
+function findAlgoOrder(state: FakeState, params: Readonly<Record<string, string>>) {
+  return state.orders.find(
+    (order) =>
+      order.triggerPrice !== null &&
+      (params.clientAlgoId !== undefined
+        ? order.clientOrderId === params.clientAlgoId
+        : order.id === params.algoId),
+  );
+}
+
+/** Conditional orders (Binance's algo service since 2025-12). */
+function algoBody(order: FakeOrder) {
+  return {
+    algoId: Number(order.id),
+    clientAlgoId: order.clientOrderId,
+    algoType: 'CONDITIONAL',
+    orderType: order.type === 'market' ? 'STOP_MARKET' : 'STOP',
+    symbol: `${order.base}USDT`,
+    side: order.side.toUpperCase(),
+    positionSide: order.positionSide,
+    timeInForce: 'GTC',
+    quantity: String(order.size),
+    algoStatus: { open: 'NEW', filled: 'FINISHED', canceled: 'CANCELED' }[order.status],
+    triggerPrice: String(order.triggerPrice),
+    price: '0',
+    workingType: 'CONTRACT_PRICE',
+    closePosition: false,
+    priceProtect: false,
+    reduceOnly: order.reduceOnly,
+    createTime: order.timestampMs,
+    updateTime: order.timestampMs,
+    triggerTime: 0,
+    goodTillDate: 0,
+  };
+}
+
+function account(state: FakeState, nowMs: number) {
+  const { total, free, used } = state.balance;
+  return {
+    totalInitialMargin: String(used),
+    totalWalletBalance: String(total),
+    totalMarginBalance: String(total),
+    availableBalance: String(free),
+    maxWithdrawAmount: String(free),
+    canTrade: true,
+    canWithdraw: true,
+    assets: [
+      {
+        asset: 'USDT',
+        walletBalance: String(total),
+        unrealizedProfit: '0',
+        marginBalance: String(total),
+        maintMargin: '0',
+        initialMargin: String(used),
+        positionInitialMargin: String(used),
+        openOrderInitialMargin: '0',
+        crossWalletBalance: String(total),
+        crossUnPnl: '0',
+        availableBalance: String(free),
+        maxWithdrawAmount: String(free),
+        updateTime: nowMs,
+      },
+    ],
+    positions: [],
+  };
+}
+
+function positionRisk(state: FakeState) {
+  return state.positions.map((p) => ({
+    symbol: `${p.base}USDT`,
+    positionSide: 'BOTH',
+    positionAmt: String(p.side === 'long' ? p.size : -p.size),
+    entryPrice: String(p.entryPrice),
+    breakEvenPrice: String(p.entryPrice),
+    markPrice: String(p.markPrice),
+    unRealizedProfit: String(p.unrealizedPnl),
+    liquidationPrice: '0',
+    isolatedMargin: '0',
+    notional: String((p.side === 'long' ? 1 : -1) * p.size * p.markPrice),
+    marginAsset: 'USDT',
+    isolatedWallet: '0',
+    initialMargin: String((p.size * p.markPrice) / p.leverage),
+    maintMargin: '0',
+    positionInitialMargin: '0',
+    openOrderInitialMargin: '0',
+    adl: 0,
+    bidNotional: '0',
+    askNotional: '0',
+    leverage: String(p.leverage),
+    marginType: 'cross',
+    updateTime: 0,
+  }));
+}
+
+export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAnswer {
+  const { method, path, params, nowMs } = request;
+  if (!PUBLIC_PATHS.has(path)) {
+    if (!request.headers['x-mbx-apikey'] || !params.signature) {
+      return fail(401, -2014, 'API-key format invalid.');
+    }
+    if (Math.abs(Number(params.timestamp) - nowMs) > RECV_WINDOW_MS) {
+      return fail(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
+    }
+  }
+  const route = `${method} ${path}`;
+  switch (route) {
+    case 'GET /fapi/v1/exchangeInfo':
+      return ok(exchangeInfo(nowMs));
+    case 'GET /fapi/v1/time':
+      return ok({ serverTime: nowMs });
+    case 'GET /fapi/v2/account':
+    case 'GET /fapi/v3/account':
+      return ok(account(state, nowMs));
+    case 'GET /fapi/v2/positionRisk':
+    case 'GET /fapi/v3/positionRisk':
+      return ok(positionRisk(state));
+    case 'GET /fapi/v1/leverageBracket':
+      return ok(
+        ['BTC', 'ETH'].map((base) => ({
+          symbol: `${base}USDT`,
+          brackets: [
+            {
+              bracket: 1,
+              initialLeverage: 125,
+              notionalCap: 50_000,
+              notionalFloor: 0,
+              maintMarginRatio: 0.004,
+              cum: 0,
+            },
+          ],
+        })),
+      );
+    case 'POST /fapi/v1/leverage':
+      state.leverage[baseOf(params.symbol)] = Number(params.leverage);
+      return ok({
+        leverage: Number(params.leverage),
+        maxNotionalValue: '1000000',
+        symbol: params.symbol,
+      });
+    case 'POST /fapi/v1/order': {
+      const clientOrderId = params.newClientOrderId ?? '';
+      if (state.orders.some((order) => order.clientOrderId === clientOrderId)) {
+        return fail(400, -4116, 'ClientOrderId is duplicated.');
+      }
+      const type = params.type === 'LIMIT' ? 'limit' : 'market';
+      const placed = placeOrder(state, {
+        clientOrderId,
+        base: baseOf(params.symbol),
+        side: params.side === 'SELL' ? 'sell' : 'buy',
+        type,
+        size: Number(params.quantity),
+        price: params.price ? Number(params.price) : null,
+        triggerPrice: null,
+        reduceOnly: params.reduceOnly === 'true',
+        positionSide: params.positionSide ?? 'BOTH',
+        timestampMs: nowMs,
+      });
+      return ok(orderBody(placed));
+    }
+    case 'GET /fapi/v1/order': {
+      const order = findOrder(state, params);
+      return order ? ok(orderBody(order)) : fail(400, -2013, 'Order does not exist.');
+    }
+    case 'DELETE /fapi/v1/order': {
+      const order = findOrder(state, params);
+      if (order?.status !== 'open') return fail(400, -2011, 'Unknown order sent.');
+      order.status = 'canceled';
+      return ok(orderBody(order));
+    }
+    case 'POST /fapi/v1/algoOrder': {
+      const clientOrderId = params.clientAlgoId ?? '';
+      if (state.orders.some((order) => order.clientOrderId === clientOrderId)) {
+        return fail(400, -4116, 'ClientOrderId is duplicated.');
+      }
+      const placed = placeOrder(state, {
+        clientOrderId,
+        base: baseOf(params.symbol),
+        side: params.side === 'SELL' ? 'sell' : 'buy',
+        type: 'market',
+        size: Number(params.quantity),
+        price: null,
+        triggerPrice: Number(params.triggerPrice),
+        reduceOnly: params.reduceOnly === 'true',
+        positionSide: params.positionSide ?? 'BOTH',
+        timestampMs: nowMs,
+      });
+      return ok(algoBody(placed));
+    }
+    case 'GET /fapi/v1/algoOrder': {
+      const order = findAlgoOrder(state, params);
+      return order ? ok(algoBody(order)) : fail(400, -2013, 'Order does not exist.');
+    }
+    case 'DELETE /fapi/v1/algoOrder': {
+      const order = findAlgoOrder(state, params);
+      if (order?.status !== 'open') return fail(400, -2011, 'Unknown order sent.');
+      order.status = 'canceled';
+      return ok({
+        algoId: Number(order.id),
+        clientAlgoId: order.clientOrderId,
+        code: '200',
+        msg: 'success',
+      });
+    }
+    case 'GET /fapi/v1/openAlgoOrders':
+      return ok(
+        state.orders
+          .filter((o) => o.status === 'open' && o.triggerPrice !== null)
+          .filter((o) => !params.symbol || `${o.base}USDT` === params.symbol)
+          .map(algoBody),
+      );
+    case 'GET /fapi/v1/openOrders':
+      return ok(
+        state.orders
+          .filter((o) => o.status === 'open' && o.triggerPrice === null)
+          .filter((o) => !params.symbol || `${o.base}USDT` === params.symbol)
+          .map(orderBody),
+      );
+    case 'GET /fapi/v1/userTrades':
+      return ok(
+        state.orders
+          .filter((o) => o.filled > 0 && `${o.base}USDT` === params.symbol)
+          .map((o) => ({
+            buyer: o.side === 'buy',
+            commission: String(o.filled * (o.averagePrice ?? 0) * 0.0005),
+            commissionAsset: 'USDT',
+            id: Number(o.id) + 500_000,
+            maker: false,
+            orderId: Number(o.id),
+            price: String(o.averagePrice ?? FAKE_PRICES[o.base]),
+            qty: String(o.filled),
+            quoteQty: String(o.filled * (o.averagePrice ?? 0)),
+            realizedPnl: '0',
+            side: o.side.toUpperCase(),
+            positionSide: o.positionSide,
+            symbol: params.symbol,
+            time: o.timestampMs,
+          })),
+      );
+    default:
+      return fail(404, -1, `no route ${route}`);
+  }
+}

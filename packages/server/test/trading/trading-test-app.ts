@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { ManualClock } from '../../src/common/clock.js';
+import { loadConfig } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import type { MarketFeed } from '../../src/market/market.types.js';
+import { TEST_SECRET_KEY } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+export interface TradingTestApp {
+  readonly app: FastifyInstance;
+  readonly clock: ManualClock;
+  readonly database: DatabaseHandle;
+}
+
+/**
+ * The whole app on a fresh database with an injected market feed (built from the test's clock
+ * and database), for one test file.
+ */
+export function useTradingApp(
+  makeFeed: (clock: ManualClock, database: DatabaseHandle) => MarketFeed | Promise<MarketFeed>,
+  start: Date | number = Date.UTC(2026, 0, 15, 8, 30, 0),
+): TradingTestApp {
+  let current: (TradingTestApp & { dataDir: string }) | undefined;
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'qs-test-data-'));
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        SECRET_KEY: TEST_SECRET_KEY,
+        DATA_DIR: dataDir,
+        WEB_DIST_DIR: path.join(dataDir, 'none'),
+      },
+      { generateSecret: false },
+    );
+    const database = await createTestDatabase();
+    const clock = new ManualClock(start);
+    const app = await buildApp({
+      config,
+      db: database.db,
+      databaseKind: database.kind,
+      clock,
+      logger: false,
+      marketFeed: await makeFeed(clock, database),
+    });
+    await app.ready();
+    current = { app, clock, database, dataDir };
+  });
+  afterAll(async () => {
+    await current?.app.close();
+    await current?.database.close();
+    if (current) rmSync(current.dataDir, { recursive: true, force: true });
+  });
+  const get = () => {
+    if (!current) throw new Error('The test app is used before beforeAll ran');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get clock() {
+      return get().clock;
+    },
+    get database() {
+      return get().database;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { useSyncExternalStore } from 'react';
+
+// Tokens live in localStorage under the keys `access` and `refresh` (spec: "kept on the device").
+const ACCESS_KEY = 'access';
+const REFRESH_KEY = 'refresh';
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+export function getAccessToken(): string | null {
+  return read(ACCESS_KEY);
+}
+
+export function getRefreshToken(): string | null {
+  return read(REFRESH_KEY);
+}
+
+export function setTokens(access: string, refresh: string): void {
+  localStorage.setItem(ACCESS_KEY, access);
+  localStorage.setItem(REFRESH_KEY, refresh);
+  notify();
+}
+
+export function clearTokens(): void {
+  localStorage.removeItem(ACCESS_KEY);
+  localStorage.removeItem(REFRESH_KEY);
+  notify();
+}
+
+function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  // Another tab logging in or out changes the same storage.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === ACCESS_KEY || event.key === REFRESH_KEY) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** True while an access token is stored; re-renders on login and logout. */
+export function useIsLoggedIn(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => getAccessToken() !== null,
+    () => false,
+  );
+}

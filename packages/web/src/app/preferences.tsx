@@ -1,0 +1,80 @@
+import { ConfigProvider, theme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Language, storeLanguage } from '../i18n';
+
+export type ThemeMode = 'dark' | 'light';
+const THEME_STORAGE_KEY = 'qs.theme';
+
+function readStoredTheme(): ThemeMode {
+  try {
+    return localStorage.getItem(THEME_STORAGE_KEY) === 'light' ? 'light' : 'dark';
+  } catch {
+    return 'dark';
+  }
+}
+
+interface Preferences {
+  themeMode: ThemeMode;
+  toggleTheme: () => void;
+  language: Language;
+  setLanguage: (language: Language) => void;
+}
+
+const PreferencesContext = createContext<Preferences | null>(null);
+
+export function usePreferences(): Preferences {
+  const value = useContext(PreferencesContext);
+  if (!value) throw new Error('usePreferences outside PreferencesProvider');
+  return value;
+}
+
+/** Theme (dark by default) and language, both remembered on the device; antd follows both. */
+export function PreferencesProvider({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const [themeMode, setThemeMode] = useState<ThemeMode>(readStoredTheme);
+  const language: Language = i18n.language === 'en' ? 'en' : 'zh-CN';
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = themeMode;
+    document.documentElement.lang = language;
+  }, [themeMode, language]);
+
+  const value = useMemo<Preferences>(
+    () => ({
+      themeMode,
+      toggleTheme: () =>
+        setThemeMode((current) => {
+          const next = current === 'dark' ? 'light' : 'dark';
+          try {
+            localStorage.setItem(THEME_STORAGE_KEY, next);
+          } catch {
+            // Not persisted when storage is unavailable.
+          }
+          return next;
+        }),
+      language,
+      setLanguage: (next) => {
+        storeLanguage(next);
+        void i18n.changeLanguage(next);
+      },
+    }),
+    [themeMode, language, i18n],
+  );
+
+  return (
+    <PreferencesContext.Provider value={value}>
+      <ConfigProvider
+        locale={language === 'en' ? enUS : zhCN}
+        theme={{
+          algorithm: themeMode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
+          token: { colorPrimary: '#1668dc', borderRadius: 8 },
+        }}
+      >
+        {children}
+      </ConfigProvider>
+    </PreferencesContext.Provider>
+  );
+}

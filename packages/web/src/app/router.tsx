@@ -1,0 +1,104 @@
+import { type ComponentType, lazy, type ReactNode } from 'react';
+import { Navigate, type RouteObject, useRoutes } from 'react-router';
+import { GuestOnly, RequireAuth } from './guards';
+import { AppShell } from './shell/AppShell';
+
+// Route pages load on demand so the first screen only pays for the shell.
+// Pages that show messages, notifications or confirm dialogs get antd's App provider with them.
+const withFeedbackOf = <P extends object>(page: Promise<ComponentType<P>>) =>
+  Promise.all([page, import('./feedback')]).then(([Page, feedback]) => ({
+    default: feedback.withFeedback(Page),
+  }));
+
+const LoginPage = lazy(() => withFeedbackOf(import('../pages/LoginPage').then((m) => m.LoginPage)));
+const RegisterPage = lazy(() =>
+  withFeedbackOf(import('../pages/RegisterPage').then((m) => m.RegisterPage)),
+);
+const DashboardPage = lazy(() =>
+  import('../pages/DashboardPage').then((m) => ({ default: m.DashboardPage })),
+);
+const SecurityPage = lazy(() =>
+  withFeedbackOf(import('../pages/SecurityPage').then((m) => m.SecurityPage)),
+);
+const AccountOverviewPage = lazy(() =>
+  withFeedbackOf(import('../pages/AccountOverviewPage').then((m) => m.AccountOverviewPage)),
+);
+const ApiManagementPage = lazy(() =>
+  withFeedbackOf(import('../pages/ApiManagementPage').then((m) => m.ApiManagementPage)),
+);
+const ComingSoonPage = lazy(() =>
+  import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
+);
+const NotFoundPage = lazy(() =>
+  import('../pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
+);
+const MyLayout = lazy(() =>
+  import('../features/my/MyLayout').then((m) => ({ default: m.MyLayout })),
+);
+
+const auth = (element: ReactNode) => <RequireAuth>{element}</RequireAuth>;
+const comingSoon = <ComingSoonPage />;
+
+// Both route tables of the spec. Screens of later features answer "coming soon" and stay out of
+// the navigation until they are built.
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    children: [
+      { index: true, element: <Navigate to="/dashboard" replace /> },
+      {
+        path: 'login',
+        element: (
+          <GuestOnly>
+            <LoginPage />
+          </GuestOnly>
+        ),
+      },
+      {
+        path: 'register',
+        element: (
+          <GuestOnly>
+            <RegisterPage />
+          </GuestOnly>
+        ),
+      },
+      { path: 'dashboard', element: <DashboardPage /> },
+      { path: 'strategy-square', element: comingSoon },
+      { path: 'help-center', element: comingSoon },
+      { path: 'strategy/:id', element: comingSoon },
+      { path: 'user/:userId', element: comingSoon },
+      { path: 'copy-trading/:id', element: auth(comingSoon) },
+      { path: 'deposit', element: auth(comingSoon) },
+      { path: 'withdraw', element: auth(comingSoon) },
+      { path: 'webhook-trading', element: auth(comingSoon) },
+      { path: 'webhook-trading/logs', element: auth(comingSoon) },
+      { path: 'webhook-trading/signals', element: auth(comingSoon) },
+      {
+        path: 'my',
+        element: auth(<MyLayout />),
+        children: [
+          { index: true, element: <Navigate to="/my/account" replace /> },
+          { path: 'account', element: <AccountOverviewPage /> },
+          { path: 'copy-trading', element: comingSoon },
+          { path: 'settings', element: comingSoon },
+          { path: 'profile', element: comingSoon },
+          { path: 'security', element: <SecurityPage /> },
+          { path: 'api-management', element: <ApiManagementPage /> },
+          { path: 'strategies/create', element: comingSoon },
+        ],
+      },
+      { path: 'account', element: <Navigate to="/my/account" replace /> },
+      { path: 'profile', element: <Navigate to="/my/settings" replace /> },
+      { path: 'api-management', element: <Navigate to="/my/api-management" replace /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+/**
+ * The route table in declarative mode: no route uses loaders or actions, and the data router
+ * would add its code to every screen's first load.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

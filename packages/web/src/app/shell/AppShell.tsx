@@ -1,0 +1,165 @@
+import { HomeOutlined } from '@ant-design/icons';
+import { Button, theme } from 'antd';
+import { type CSSProperties, lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useIsLoggedIn } from '../../api/tokens';
+import { Spinner } from '../Spinner';
+import { useIsMobile } from '../use-is-mobile';
+import { AppFooter } from './AppFooter';
+import { LanguageSwitch, ThemeToggle } from './HeaderControls';
+import { MobileNav } from './MobileNav';
+
+const MOBILE_NAV_HEIGHT_PX = 56;
+
+// Signed-in parts of the header load only for signed-in users.
+const BalanceAndVip = lazy(() => import('./BalanceAndVip'));
+const UserMenu = lazy(() => import('./UserMenu'));
+
+function Logo({ isCompact }: { isCompact: boolean }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  return (
+    <Link
+      to="/dashboard"
+      style={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 8,
+        color: token.colorText,
+        fontWeight: 700,
+        fontSize: isCompact ? 16 : 18,
+        // On a narrow screen the name gives way (ellipsis) to the header's controls, e.g. a VIP
+        // user's coin and VIP badges at 375 px.
+        flexShrink: isCompact ? 1 : 0,
+        minWidth: 0,
+      }}
+    >
+      <img src="/favicon.svg" alt="" width={26} height={26} style={{ flex: 'none' }} />
+      <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {t('app.name')}
+      </span>
+    </Link>
+  );
+}
+
+export function PageFallback() {
+  return (
+    <div style={{ display: 'flex', justifyContent: 'center', padding: 64 }}>
+      <Spinner />
+    </div>
+  );
+}
+
+/** Application shell (document 2 §2): header, content, footer; bottom navigation on mobile. */
+export function AppShell() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const isMobile = useIsMobile();
+  const isLoggedIn = useIsLoggedIn();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+
+  return (
+    <div
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        background: token.colorBgLayout,
+        color: token.colorText,
+        fontSize: token.fontSize,
+        lineHeight: token.lineHeight,
+        ...({
+          '--qs-link': token.colorLink,
+          '--qs-link-hover': token.colorLinkHover,
+          '--qs-link-active': token.colorLinkActive,
+        } as CSSProperties),
+      }}
+    >
+      <header
+        style={{
+          position: 'sticky',
+          top: 0,
+          zIndex: 100,
+          display: 'flex',
+          alignItems: 'center',
+          gap: isMobile ? 4 : 24,
+          paddingInline: isMobile ? 12 : 24,
+          height: isMobile ? 52 : 64,
+          lineHeight: 'normal',
+          background: token.colorBgContainer,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
+        <Logo isCompact={isMobile} />
+        {!isMobile && (
+          <nav aria-label={t('nav.mainNavigation')} style={{ flex: 1, minWidth: 0 }}>
+            <Button
+              type="text"
+              icon={<HomeOutlined />}
+              aria-current={pathname === '/dashboard' ? 'page' : undefined}
+              onClick={() => navigate('/dashboard')}
+              style={{ color: pathname === '/dashboard' ? token.colorPrimary : undefined }}
+            >
+              {t('nav.home')}
+            </Button>
+          </nav>
+        )}
+        <div
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: isMobile ? 2 : 8,
+            marginInlineStart: 'auto',
+            flexShrink: 0,
+          }}
+        >
+          {isLoggedIn && (
+            <Suspense fallback={null}>
+              <BalanceAndVip />
+            </Suspense>
+          )}
+          <LanguageSwitch />
+          <ThemeToggle />
+          {!isMobile && isLoggedIn && (
+            <Suspense fallback={null}>
+              <UserMenu />
+            </Suspense>
+          )}
+          {!isMobile && !isLoggedIn && (
+            <>
+              <Button onClick={() => navigate('/login')} data-testid="header-login">
+                {t('nav.login')}
+              </Button>
+              <Button
+                type="primary"
+                onClick={() => navigate('/register')}
+                data-testid="header-register"
+              >
+                {t('nav.register')}
+              </Button>
+            </>
+          )}
+        </div>
+      </header>
+      <main
+        style={{
+          flex: 'auto',
+          width: '100%',
+          maxWidth: 1200,
+          margin: '0 auto',
+          padding: isMobile ? '16px 12px' : '24px',
+        }}
+      >
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <div style={{ paddingBottom: isMobile ? MOBILE_NAV_HEIGHT_PX : 0 }}>
+        <AppFooter />
+      </div>
+      {isMobile && <MobileNav />}
+    </div>
+  );
+}

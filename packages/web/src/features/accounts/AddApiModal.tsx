@@ -1,0 +1,270 @@
+import {
+  ACCOUNT_NAME_MAX_LENGTH,
+  ACCOUNT_TYPES,
+  API_CREDENTIAL_MAX_LENGTH,
+  EXCHANGES,
+  LEVERAGE_MAX,
+  LEVERAGE_MIN,
+  PAPER_BALANCE_DEFAULT,
+  PAPER_BALANCE_MAX,
+  POSITION_MODES,
+} from '@quantsquare/contracts';
+import { Alert, App, Button, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCreateExchangeApi } from '../../api/accounts';
+import { ApiRequestError } from '../../api/client';
+import { fieldErrors } from '../../api/errors';
+import { type ApiFormValues, buildCreatePayload } from './account-format';
+
+const INITIAL_VALUES: Partial<ApiFormValues> = {
+  exchange: 'binance',
+  account_type: 'classic',
+  is_paper: false,
+  paper_balance: PAPER_BALANCE_DEFAULT,
+  is_testnet: false,
+  position_mode: 'hedge',
+  default_leverage: 1,
+};
+
+const FORM_FIELDS = new Set<string>([
+  'name',
+  'exchange',
+  'account_type',
+  'is_paper',
+  'paper_balance',
+  'api_key',
+  'api_secret',
+  'api_password',
+  'is_testnet',
+  'position_mode',
+  'default_leverage',
+]);
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** The Add API modal (document 1 §5 "Add API", §8 API management texts). */
+export function AddApiModal({ open, onClose }: Props) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<ApiFormValues>();
+  const create = useCreateExchangeApi();
+  const [alertText, setAlertText] = useState<string | null>(null);
+  const exchange = Form.useWatch('exchange', form) ?? INITIAL_VALUES.exchange;
+  const isPaper = Form.useWatch('is_paper', form) ?? false;
+  const required = (field: string) => ({
+    required: true,
+    whitespace: true,
+    message: t('apis.form.required', { field }),
+  });
+
+  const close = () => {
+    setAlertText(null);
+    form.resetFields();
+    create.reset();
+    onClose();
+  };
+
+  const submit = (values: ApiFormValues) => {
+    setAlertText(null);
+    create.mutate(buildCreatePayload(values), {
+      onSuccess: () => {
+        void message.success(t('apis.messages.added'));
+        close();
+      },
+      onError: (error) => {
+        const errors = fieldErrors(t, error);
+        const shown = Object.entries(errors).filter(([name]) => FORM_FIELDS.has(name));
+        form.setFields(
+          shown.map(([name, text]) => ({ name: name as keyof ApiFormValues, errors: [text] })),
+        );
+        // The spec's alert: the first api_password error, else the generic failure.
+        const isOffline = error instanceof ApiRequestError && error.kind !== 'http';
+        setAlertText(
+          errors.api_password ??
+            (isOffline
+              ? t(error.kind === 'timeout' ? 'errors.timeout' : 'errors.network')
+              : t('apis.messages.addFailed')),
+        );
+      },
+    });
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('apis.form.title')}
+      onCancel={close}
+      destroyOnHidden
+      maskClosable={false}
+      footer={[
+        <Button key="cancel" onClick={close}>
+          {t('common.cancel')}
+        </Button>,
+        <Button
+          key="submit"
+          type="primary"
+          loading={create.isPending}
+          onClick={() => form.submit()}
+          data-testid="api-form-submit"
+        >
+          {t('apis.form.submit')}
+        </Button>,
+      ]}
+    >
+      <Form<ApiFormValues>
+        form={form}
+        layout="vertical"
+        initialValues={INITIAL_VALUES}
+        onFinish={submit}
+        requiredMark
+        data-testid="api-form"
+      >
+        {alertText && (
+          <Alert
+            type="error"
+            showIcon
+            title={alertText}
+            style={{ marginBottom: 16 }}
+            data-testid="api-form-alert"
+          />
+        )}
+        <Form.Item name="name" label={t('apis.form.name')} rules={[required(t('apis.form.name'))]}>
+          <Input
+            maxLength={ACCOUNT_NAME_MAX_LENGTH}
+            placeholder={t('apis.form.namePlaceholder')}
+            data-testid="api-form-name"
+          />
+        </Form.Item>
+        <Form.Item name="exchange" label={t('apis.form.exchange')} rules={[{ required: true }]}>
+          <Select
+            data-testid="api-form-exchange"
+            options={EXCHANGES.map((value) => ({ value, label: t(`apis.exchanges.${value}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="account_type" label={t('apis.form.accountType')}>
+          <Select
+            data-testid="api-form-account-type"
+            options={ACCOUNT_TYPES.map((value) => ({
+              value,
+              label: t(`apis.accountTypes.${value}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="is_paper"
+          label={t('apis.form.paper')}
+          valuePropName="checked"
+          extra={t('apis.form.paperHelp')}
+        >
+          <Switch data-testid="api-form-paper" />
+        </Form.Item>
+        {isPaper ? (
+          <Form.Item
+            name="paper_balance"
+            label={t('apis.form.paperBalance')}
+            rules={[
+              {
+                required: true,
+                message: t('apis.form.required', { field: t('apis.form.paperBalance') }),
+              },
+            ]}
+          >
+            <InputNumber
+              min={1}
+              max={PAPER_BALANCE_MAX}
+              precision={2}
+              style={{ width: '100%' }}
+              data-testid="api-form-paper-balance"
+            />
+          </Form.Item>
+        ) : (
+          <>
+            <Alert
+              type="info"
+              showIcon
+              title={t('apis.form.keyHint')}
+              style={{ marginBottom: 16 }}
+            />
+            <Form.Item
+              name="api_key"
+              label={t('apis.form.apiKey')}
+              rules={[required(t('apis.form.apiKey'))]}
+            >
+              <Input
+                maxLength={API_CREDENTIAL_MAX_LENGTH}
+                autoComplete="off"
+                data-testid="api-form-key"
+              />
+            </Form.Item>
+            <Form.Item
+              name="api_secret"
+              label={t('apis.form.apiSecret')}
+              rules={[required(t('apis.form.apiSecret'))]}
+            >
+              <Input.Password
+                maxLength={API_CREDENTIAL_MAX_LENGTH}
+                autoComplete="new-password"
+                data-testid="api-form-secret"
+              />
+            </Form.Item>
+            {exchange === 'okx' && (
+              <Form.Item
+                name="api_password"
+                label={t('apis.form.apiPassword')}
+                extra={t('apis.form.apiPasswordHelp')}
+                rules={[required(t('apis.form.apiPassword'))]}
+              >
+                <Input.Password
+                  maxLength={API_CREDENTIAL_MAX_LENGTH}
+                  autoComplete="new-password"
+                  data-testid="api-form-password"
+                />
+              </Form.Item>
+            )}
+            <Form.Item name="is_testnet" label={t('apis.form.testnet')} valuePropName="checked">
+              <Switch data-testid="api-form-testnet" />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="position_mode" label={t('apis.form.positionMode')}>
+          <Select
+            data-testid="api-form-position-mode"
+            options={POSITION_MODES.map((value) => ({
+              value,
+              label: t(`apis.positionModes.${value}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="default_leverage"
+          label={t('apis.form.leverage')}
+          rules={[
+            {
+              required: true,
+              message: t('apis.form.required', { field: t('apis.form.leverage') }),
+            },
+            {
+              type: 'integer',
+              min: LEVERAGE_MIN,
+              max: LEVERAGE_MAX,
+              message: t('apis.form.leverageRange', { min: LEVERAGE_MIN, max: LEVERAGE_MAX }),
+            },
+          ]}
+        >
+          <InputNumber
+            min={LEVERAGE_MIN}
+            max={LEVERAGE_MAX}
+            precision={0}
+            suffix="x"
+            style={{ width: '100%' }}
+            data-testid="api-form-leverage"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,103 @@
+import {
+  type AccountType,
+  BALANCE_CHART_POINTS,
+  type BalanceSnapshot,
+  type Exchange,
+  type ExchangeApiCreateRequest,
+  PAPER_BALANCE_DEFAULT,
+  type PositionMode,
+} from '@quantsquare/contracts';
+import type { LinePoint } from '../dashboard/chart-data';
+
+// Pure helpers of the API management and account overview screens (document 1 §5, §9).
+
+/** Balances show 4 decimals (document 1 §9); '—' when not a number. */
+export function formatBalance(value: number | null | undefined, locale: string): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
+  return new Intl.NumberFormat(locale, {
+    minimumFractionDigits: 4,
+    maximumFractionDigits: 4,
+  }).format(value);
+}
+
+/** Money with 2 decimals and a leading + for gains, as P&L is shown. */
+export function formatSignedMoney(value: number | null | undefined, locale: string): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
+  const text = new Intl.NumberFormat(locale, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(value);
+  return value > 0 ? `+${text}` : text;
+}
+
+/** The tone of a P&L value: gains green, losses red, zero neutral. */
+export function pnlTone(value: number): 'up' | 'down' | 'flat' {
+  if (value > 0) return 'up';
+  if (value < 0) return 'down';
+  return 'flat';
+}
+
+/**
+ * The balance chart's points: the last `count` snapshots (document 1 §9) with a valid time and
+ * balance, one per second (the chart draws whole seconds), oldest first. The chart itself shifts
+ * the labels to UTC+8.
+ */
+export function balanceChartPoints(
+  snapshots: readonly BalanceSnapshot[],
+  count: number = BALANCE_CHART_POINTS,
+): LinePoint[] {
+  const bySecond = new Map<number, LinePoint>();
+  for (const snapshot of snapshots) {
+    const timeMs = Date.parse(snapshot.time);
+    if (!Number.isFinite(timeMs) || !Number.isFinite(snapshot.balance)) continue;
+    bySecond.set(Math.floor(timeMs / 1000), { timeMs, value: snapshot.balance });
+  }
+  const sorted = [...bySecond.values()].sort((a, b) => a.timeMs - b.timeMs);
+  return sorted.slice(Math.max(0, sorted.length - count));
+}
+
+/** What the Add API form holds. */
+export interface ApiFormValues {
+  name: string;
+  exchange: Exchange;
+  account_type: AccountType;
+  is_paper: boolean;
+  paper_balance?: number | null;
+  api_key?: string;
+  api_secret?: string;
+  api_password?: string;
+  is_testnet: boolean;
+  position_mode: PositionMode;
+  default_leverage: number;
+}
+
+/**
+ * The create payload (document 1 §5): a paper account sends no keys but its paper balance;
+ * a live one sends its keys, and api_password only for OKX.
+ */
+export function buildCreatePayload(values: ApiFormValues): ExchangeApiCreateRequest {
+  const base = {
+    name: values.name.trim(),
+    exchange: values.exchange,
+    account_type: values.account_type,
+    position_mode: values.position_mode,
+    default_leverage: values.default_leverage,
+    is_paper: values.is_paper,
+    is_active: true,
+  };
+  if (values.is_paper) {
+    return {
+      ...base,
+      is_testnet: false,
+      paper_balance: values.paper_balance ?? PAPER_BALANCE_DEFAULT,
+    };
+  }
+  const payload: ExchangeApiCreateRequest = {
+    ...base,
+    is_testnet: values.is_testnet,
+    api_key: values.api_key?.trim() ?? '',
+    api_secret: values.api_secret?.trim() ?? '',
+  };
+  if (values.exchange === 'okx') payload.api_password = values.api_password?.trim() ?? '';
+  return payload;
+}

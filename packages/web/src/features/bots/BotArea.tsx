@@ -1,0 +1,100 @@
+import '../../i18n/bots-texts';
+import { PlusOutlined } from '@ant-design/icons';
+import { Alert, App as AntApp, Button, Flex, Skeleton } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBots } from '../../api/bots';
+import { errorMessage } from '../../api/errors';
+import { Panel, Text } from '../dashboard/ui';
+import { BotCard } from './BotCard';
+import { BotCreateModal } from './BotCreateModal';
+import { OperationLog } from './OperationLog';
+import { useBotActions } from './use-bot-actions';
+
+/** The bot list with its actions and the Configure Trading Bot button (document 1 §2). */
+function BotList() {
+  const { t } = useTranslation();
+  const bots = useBots();
+  const actions = useBotActions();
+  const [isCreateOpen, setCreateOpen] = useState(false);
+  const list = bots.data?.results ?? [];
+
+  return (
+    <Panel
+      title={t('bots.title')}
+      data-testid="bot-list"
+      extra={
+        <Flex wrap gap={8} align="center">
+          <Text tone="secondary" size={12}>
+            {t('bots.autoRefresh')}
+          </Text>
+          <Button
+            type="primary"
+            size="small"
+            icon={<PlusOutlined />}
+            onClick={() => setCreateOpen(true)}
+            data-testid="bot-create"
+          >
+            {t('bots.create')}
+          </Button>
+        </Flex>
+      }
+    >
+      {bots.isPending && <Skeleton active />}
+      {bots.isError && !bots.data && (
+        <Alert
+          type="error"
+          showIcon
+          title={errorMessage(t, bots.error, t('bots.loadFailed'))}
+          action={
+            <Button size="small" onClick={() => void bots.refetch()}>
+              {t('common.retry')}
+            </Button>
+          }
+        />
+      )}
+      {bots.data && list.length === 0 && (
+        <Flex vertical align="center" gap={8} style={{ padding: '24px 8px', textAlign: 'center' }}>
+          <Text strong data-testid="bot-empty">
+            {t('bots.empty')}
+          </Text>
+          <Text tone="secondary">{t('bots.emptyHint')}</Text>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreateOpen(true)}>
+            {t('bots.create')}
+          </Button>
+        </Flex>
+      )}
+      {list.length > 0 && (
+        <Flex vertical gap={12}>
+          {list.map((bot) => (
+            <BotCard
+              key={bot.id}
+              bot={bot}
+              busy={actions.busy?.id === bot.id ? actions.busy.kind : null}
+              showVip={actions.vipBlocked.has(bot.id)}
+              onStart={actions.start}
+              onStop={actions.stop}
+              onDelete={actions.confirmDelete}
+            />
+          ))}
+        </Flex>
+      )}
+      <BotCreateModal open={isCreateOpen} onClose={() => setCreateOpen(false)} />
+    </Panel>
+  );
+}
+
+/**
+ * A signed-in user's part of /dashboard: bot list, Configure Trading Bot dialog and the operation
+ * log. Loaded lazily (with its texts) so a visitor's dashboard stays small.
+ */
+export default function BotArea() {
+  return (
+    <AntApp component={false}>
+      <Flex vertical gap={16}>
+        <BotList />
+        <OperationLog />
+      </Flex>
+    </AntApp>
+  );
+}

@@ -1,0 +1,294 @@
+import {
+  DeleteOutlined,
+  DownOutlined,
+  PauseCircleOutlined,
+  PlayCircleOutlined,
+  RedoOutlined,
+  UpOutlined,
+} from '@ant-design/icons';
+import type { Bot, BotPosition } from '@quantsquare/contracts';
+import { Alert, Button, Flex, Tag, theme } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatAmount, formatMoney, formatPercent } from '../dashboard/format';
+import { Text } from '../dashboard/ui';
+import { formatUtc8, positionModeKey } from './bot-format';
+
+const STATUS_COLORS: Record<Bot['status'], string> = {
+  created: 'blue',
+  stopped: 'default',
+  running: 'green',
+  error: 'red',
+};
+
+function pnlTone(value: number): 'success' | 'danger' | 'default' {
+  if (value > 0) return 'success';
+  if (value < 0) return 'danger';
+  return 'default';
+}
+
+function Field({
+  label,
+  wide,
+  children,
+}: {
+  label: string;
+  /** Two grid columns (times, price pairs), so they stay on one line. */
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div style={{ minWidth: 0, gridColumn: wide ? 'span 2' : undefined }}>
+      <Text tone="secondary" size={12} style={{ display: 'block' }}>
+        {label}
+      </Text>
+      <div style={{ overflowWrap: 'anywhere' }}>{children}</div>
+    </div>
+  );
+}
+
+const GRID = {
+  display: 'grid',
+  gap: '8px 16px',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(120px, 1fr))',
+} as const;
+
+/** The Live (fresh data) or Checking indicator of a running bot (§2 Bot list). */
+function LiveIndicator({ fresh }: { fresh: boolean }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const color = fresh ? token.colorSuccess : token.colorWarning;
+  return (
+    <span
+      data-testid="bot-live"
+      data-fresh={fresh}
+      title={t(fresh ? 'bots.liveHint' : 'bots.checkingHint')}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 6, color, fontSize: 12 }}
+    >
+      <span
+        className={fresh ? undefined : 'qs-pulse'}
+        style={{ width: 8, height: 8, borderRadius: '50%', background: color, flex: 'none' }}
+      />
+      {t(fresh ? 'bots.live' : 'bots.checking')}
+    </span>
+  );
+}
+
+function PositionLine({ position }: { position: BotPosition }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const tone = pnlTone(position.unrealized_pnl);
+  return (
+    <div style={GRID}>
+      <Field label={t('bots.positions.side')}>
+        <Tag color={position.side === 'long' ? 'green' : 'red'}>
+          {t(`bots.positions.${position.side}`)}
+        </Tag>
+      </Field>
+      <Field label={t('bots.positions.amount')}>{formatAmount(position.amount, locale)}</Field>
+      <Field label={t('bots.positions.entry')}>{formatAmount(position.entry_price, locale)}</Field>
+      <Field label={t('bots.positions.slTp')} wide>
+        {formatAmount(position.stop_loss, locale)} / {formatAmount(position.take_profit, locale)}
+      </Field>
+      <Field label={t('bots.positions.pnl')} wide>
+        <Text tone={tone}>
+          {formatMoney(position.unrealized_pnl, locale)} (
+          {formatPercent(position.unrealized_pnl_percentage, locale, true)})
+        </Text>
+      </Field>
+    </div>
+  );
+}
+
+interface Props {
+  bot: Bot;
+  busy: 'start' | 'stop' | 'delete' | null;
+  showVip: boolean;
+  onStart: (bot: Bot) => void;
+  onStop: (bot: Bot) => void;
+  onDelete: (bot: Bot) => void;
+}
+
+/** One bot of the list with its settings, statistics, positions and actions (§2, §4). */
+export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const locale = i18n.language;
+  const [isOpen, setOpen] = useState(false);
+  const isRunning = bot.status === 'running';
+  const percent = (value: number | null) =>
+    value === null ? t('bots.none') : formatPercent(value, locale);
+
+  return (
+    <article
+      data-testid="bot-row"
+      data-symbol={bot.symbol}
+      data-status={bot.status}
+      style={{
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadius,
+        padding: 12,
+        minWidth: 0,
+      }}
+    >
+      <Flex vertical gap={12}>
+        <Flex wrap gap={8} align="center" justify="space-between">
+          <Flex wrap gap={8} align="center" style={{ minWidth: 0 }}>
+            <Text strong size={16} style={{ overflowWrap: 'anywhere' }}>
+              {bot.symbol}
+            </Text>
+            <Tag color={STATUS_COLORS[bot.status]} style={{ marginInlineEnd: 0 }}>
+              {t(`bots.status.${bot.status}`)}
+            </Tag>
+            {bot.is_paper && <Tag style={{ marginInlineEnd: 0 }}>{t('bots.paper')}</Tag>}
+            {isRunning && <LiveIndicator fresh={bot.data_fresh} />}
+          </Flex>
+          <Flex wrap gap={8}>
+            {bot.status === 'running' ? (
+              <Button
+                size="small"
+                icon={<PauseCircleOutlined />}
+                loading={busy === 'stop'}
+                onClick={() => onStop(bot)}
+                data-testid="bot-stop"
+              >
+                {t('bots.actions.stop')}
+              </Button>
+            ) : (
+              <Button
+                size="small"
+                type="primary"
+                icon={bot.status === 'error' ? <RedoOutlined /> : <PlayCircleOutlined />}
+                loading={busy === 'start'}
+                onClick={() => onStart(bot)}
+                data-testid="bot-start"
+              >
+                {t(bot.status === 'error' ? 'bots.actions.restart' : 'bots.actions.start')}
+              </Button>
+            )}
+            <Button
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              loading={busy === 'delete'}
+              onClick={() => onDelete(bot)}
+              data-testid="bot-delete"
+            >
+              {t('bots.actions.delete')}
+            </Button>
+            <Button
+              size="small"
+              type="text"
+              icon={isOpen ? <UpOutlined /> : <DownOutlined />}
+              onClick={() => setOpen((open) => !open)}
+              aria-expanded={isOpen}
+              data-testid="bot-details"
+            >
+              {t(isOpen ? 'bots.actions.hideDetails' : 'bots.actions.details')}
+            </Button>
+          </Flex>
+        </Flex>
+
+        {showVip && !bot.can_start && (
+          <Alert
+            type="warning"
+            showIcon
+            title={<span data-testid="bot-vip-required">{t('bots.server.vipRequired')}</span>}
+          />
+        )}
+
+        <div style={GRID}>
+          <Field label={t('bots.fields.exchange')}>{t(`bots.exchanges.${bot.exchange}`)}</Field>
+          <Field label={t('bots.fields.account')}>{bot.exchange_api_name}</Field>
+          <Field label={t('bots.fields.accountType')}>
+            {t(`bots.accountTypes.${bot.account_type}`)}
+          </Field>
+          <Field label={t('bots.fields.positionMode')}>
+            {t(`bots.positionModes.${positionModeKey(bot.position_mode)}`)}
+          </Field>
+          <Field label={t('bots.fields.strategy')}>{bot.strategy_name}</Field>
+          <Field label={t('bots.fields.timeframe')}>{bot.timeframe}</Field>
+          <Field label={t('bots.fields.tradeAmount')}>
+            {t('bots.usdtValue', { value: formatMoney(bot.trade_amount, locale) })}
+          </Field>
+          <Field label={`${t('bots.fields.stopLoss')} / ${t('bots.fields.takeProfit')}`}>
+            {percent(bot.stop_loss_percentage)} / {percent(bot.take_profit_percentage)}
+          </Field>
+        </div>
+
+        <div style={GRID}>
+          <Field label={t('bots.stats.total')}>{bot.total_trades}</Field>
+          <Field label={t('bots.stats.winning')}>
+            <Text tone="success">{bot.winning_trades}</Text>
+          </Field>
+          <Field label={t('bots.stats.losing')}>
+            <Text tone="danger">{bot.losing_trades}</Text>
+          </Field>
+          <Field label={t('bots.stats.winRate')}>{formatPercent(bot.win_rate, locale)}</Field>
+          <Field label={t('bots.stats.totalPnl')}>
+            <Text tone={pnlTone(bot.total_profit_loss)}>
+              {formatMoney(bot.total_profit_loss, locale)}
+            </Text>
+          </Field>
+        </div>
+
+        <Flex wrap gap="4px 24px">
+          <span>
+            <Text tone="secondary" size={12} style={{ marginInlineEnd: 6 }}>
+              {t('bots.fields.lastErrorAt')}
+            </Text>
+            <Text tone={bot.last_error_at ? 'danger' : 'default'} size={13}>
+              {formatUtc8(bot.last_error_at)}
+            </Text>
+          </span>
+          <span>
+            <Text tone="secondary" size={12} style={{ marginInlineEnd: 6 }}>
+              {t('bots.fields.lastTradeAt')}
+            </Text>
+            <Text size={13}>{formatUtc8(bot.last_trade_at)}</Text>
+          </span>
+        </Flex>
+
+        <Flex vertical gap={8}>
+          <Text tone="secondary" size={12}>
+            {t('bots.positions.title')}
+          </Text>
+          {bot.open_positions.length === 0 ? (
+            <Text tone="secondary">{t('bots.positions.none')}</Text>
+          ) : (
+            bot.open_positions.map((position) => (
+              <PositionLine key={position.id} position={position} />
+            ))
+          )}
+        </Flex>
+
+        {isOpen && (
+          <div
+            style={{
+              ...GRID,
+              borderTop: `1px dashed ${token.colorBorderSecondary}`,
+              paddingTop: 8,
+            }}
+            data-testid="bot-details-panel"
+          >
+            <Field label={t('bots.fields.strategyType')}>{bot.strategy_type}</Field>
+            <Field label={t('bots.fields.paperAccount')}>
+              {t(bot.is_paper ? 'bots.yes' : 'bots.no')}
+            </Field>
+            <Field label={t('bots.fields.createdAt')} wide>
+              {formatUtc8(bot.created_at)}
+            </Field>
+            <Field label={t('bots.fields.exchangeApiId')}>#{bot.exchange_api}</Field>
+            <div style={{ gridColumn: '1 / -1', minWidth: 0 }}>
+              <Field label={t('bots.fields.lastError')}>
+                <Text tone={bot.last_error ? 'danger' : 'default'}>
+                  {bot.last_error ?? t('bots.none')}
+                </Text>
+              </Field>
+            </div>
+          </div>
+        )}
+      </Flex>
+    </article>
+  );
+}

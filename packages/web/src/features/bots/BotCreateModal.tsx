@@ -1,0 +1,379 @@
+import {
+  type BotCreateRequest,
+  DEFAULT_TIMEFRAME,
+  STOP_LOSS_MAX,
+  STOP_LOSS_MIN,
+  TAKE_PROFIT_MAX,
+  TAKE_PROFIT_MIN,
+  TIMEFRAMES,
+  TRADE_AMOUNT_DEFAULT,
+  TRADE_AMOUNT_MAX,
+  TRADE_AMOUNT_MIN,
+  TRADE_AMOUNT_STEP,
+} from '@quantsquare/contracts';
+import { Alert, App, Button, Form, InputNumber, Modal, Select, theme } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useExchangeApis } from '../../api/accounts';
+import { useCreateBot, useFreshnessCheck } from '../../api/bots';
+import { ApiRequestError } from '../../api/client';
+import { fieldErrors } from '../../api/errors';
+import { useStrategies, useSymbols } from '../../api/trading';
+import {
+  type BotExists,
+  type BotFormValues,
+  botServerKey,
+  buildBotPayload,
+  readBotExists,
+} from './bot-format';
+import { useBotErrorText } from './use-bot-actions';
+
+const FORM_FIELDS = new Set<string>([
+  'exchange_api',
+  'strategy',
+  'symbol',
+  'timeframe',
+  'trade_amount',
+  'stop_loss_percentage',
+  'take_profit_percentage',
+]);
+
+const INITIAL_VALUES: Partial<BotFormValues> = {
+  timeframe: DEFAULT_TIMEFRAME,
+  trade_amount: TRADE_AMOUNT_DEFAULT,
+};
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** The Configure Trading Bot dialog (document 1 §2, §4 stale data, §5 bot form, §8 texts). */
+export function BotCreateModal({ open, onClose }: Props) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { token } = theme.useToken();
+  const [form] = Form.useForm<BotFormValues>();
+  const apis = useExchangeApis();
+  const strategies = useStrategies();
+  const create = useCreateBot();
+  const checkFreshness = useFreshnessCheck();
+  const errorText = useBotErrorText();
+  const [isChecking, setChecking] = useState(false);
+  const [exists, setExists] = useState<BotExists | null>(null);
+  const [alertText, setAlertText] = useState<string | null>(null);
+
+  const accounts = apis.data?.results ?? [];
+  const hasAccount = accounts.length > 0;
+  const accountId = Form.useWatch('exchange_api', form);
+  const account = accounts.find((a) => a.id === accountId) ?? accounts[0];
+  const exchange = account?.exchange ?? 'binance';
+  const symbols = useSymbols(exchange);
+  const symbolList = symbols.data?.symbols ?? [];
+  const strategyList = strategies.data?.results ?? [];
+
+  // Defaults once the lists arrive: the first account and strategy, a symbol of the exchange.
+  useEffect(() => {
+    if (!open) return;
+    if (form.getFieldValue('exchange_api') === undefined && accounts[0]) {
+      form.setFieldValue('exchange_api', accounts[0].id);
+    }
+  }, [open, accounts, form]);
+  useEffect(() => {
+    if (!open) return;
+    if (form.getFieldValue('strategy') === undefined && strategyList[0]) {
+      form.setFieldValue('strategy', strategyList[0].id);
+    }
+  }, [open, strategyList, form]);
+  // Reads the form's live value: the watched one can lag a render behind and would then
+  // replace a symbol the user has just chosen.
+  useEffect(() => {
+    if (!open || symbolList.length === 0) return;
+    const current: unknown = form.getFieldValue('symbol');
+    if (typeof current !== 'string' || !symbolList.includes(current)) {
+      form.setFieldValue('symbol', symbolList[0]);
+    }
+  }, [open, symbolList, form]);
+
+  const close = () => {
+    setExists(null);
+    setAlertText(null);
+    form.resetFields();
+    create.reset();
+    onClose();
+  };
+
+  const askStale = (payload: BotCreateRequest, delay: number, max: number) =>
+    new Promise<boolean>((resolve) => {
+      modal.confirm({
+        title: t('bots.confirm.staleTitle'),
+        content: t('bots.confirm.staleBody', {
+          symbol: payload.symbol,
+          timeframe: payload.timeframe,
+          delay: Math.round(delay),
+          max: Math.round(max),
+        }),
+        okText: t('bots.confirm.continue'),
+        cancelText: t('common.cancel'),
+        okButtonProps: { autoInsertSpace: false },
+        cancelButtonProps: { autoInsertSpace: false },
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
+
+  const submit = async (values: BotFormValues) => {
+    setExists(null);
+    setAlertText(null);
+    const payload = buildBotPayload(values);
+    const chosen = accounts.find((a) => a.id === values.exchange_api);
+    if (!payload || !chosen) return;
+
+    setChecking(true);
+    try {
+      const freshness = await checkFreshness({
+        exchange: chosen.exchange,
+        symbol: payload.symbol,
+        timeframe: payload.timeframe,
+      });
+      if (!freshness.is_fresh) {
+        setChecking(false);
+        const proceed = await askStale(
+          payload,
+          freshness.delay_seconds,
+          freshness.max_allowed_delay,
+        );
+        if (!proceed) {
+          void message.warning(t('bots.messages.staleCancelled'));
+          return;
+        }
+      }
+    } catch {
+      // The check failing does not block creating; the user is told.
+      void message.warning(t('bots.messages.freshnessFailed'));
+    } finally {
+      setChecking(false);
+    }
+
+    create.mutate(payload, {
+      onSuccess: () => {
+        void message.success(t('bots.messages.created'));
+        close();
+      },
+      onError: (error) => {
+        const body = error instanceof ApiRequestError ? error.body : null;
+        const found = readBotExists(body);
+        if (found) {
+          setExists(found);
+          return;
+        }
+        const errors = fieldErrors(t, error);
+        const shown = Object.entries(errors).filter(([name]) => FORM_FIELDS.has(name));
+        if (shown.length > 0) {
+          form.setFields(
+            shown.map(([name, text]) => {
+              const key = botServerKey(text);
+              return {
+                name: name as keyof BotFormValues,
+                errors: [key ? t(`bots.server.${key}`, { min: TRADE_AMOUNT_MIN }) : text],
+              };
+            }),
+          );
+          return;
+        }
+        setAlertText(errorText(error, t('bots.messages.createFailed')));
+      },
+    });
+  };
+
+  const serverText = (text: string) => {
+    const key = botServerKey(text);
+    return key ? t(`bots.server.${key}`, { min: TRADE_AMOUNT_MIN }) : text;
+  };
+  const isSubmitting = isChecking || create.isPending;
+  const required = (field: string) => ({
+    required: true,
+    message: t('bots.form.required', { field }),
+  });
+
+  return (
+    <Modal
+      open={open}
+      title={t('bots.form.title')}
+      onCancel={close}
+      destroyOnHidden
+      footer={null}
+      width={520}
+    >
+      <Form<BotFormValues>
+        form={form}
+        layout="vertical"
+        initialValues={INITIAL_VALUES}
+        onFinish={(values) => void submit(values)}
+        requiredMark={false}
+        style={{ marginTop: 12 }}
+      >
+        {!apis.isPending && !hasAccount && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={t('bots.form.noAccount')}
+            description={
+              <Link to="/my/api-management" style={{ color: token.colorLink }}>
+                {t('bots.form.addAccount')}
+              </Link>
+            }
+            data-testid="bot-form-no-account"
+          />
+        )}
+        <Form.Item
+          name="exchange_api"
+          label={t('bots.form.account')}
+          rules={[required(t('bots.form.account'))]}
+        >
+          <Select
+            data-testid="bot-form-account"
+            placeholder={t('bots.form.accountPlaceholder')}
+            loading={apis.isPending}
+            options={accounts.map((a) => ({
+              value: a.id,
+              title: a.name,
+              label: `${a.name} · ${t(`bots.exchanges.${a.exchange}`)}${a.is_paper ? ` · ${t('bots.paper')}` : ''}`,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="strategy"
+          label={t('bots.form.strategy')}
+          rules={[required(t('bots.form.strategy'))]}
+        >
+          <Select
+            data-testid="bot-form-strategy"
+            placeholder={t('bots.form.strategyPlaceholder')}
+            loading={strategies.isPending}
+            options={strategyList.map((s) => ({ value: s.id, label: s.name }))}
+          />
+        </Form.Item>
+        <div style={{ display: 'grid', gap: '0 12px', gridTemplateColumns: '2fr 1fr' }}>
+          <Form.Item
+            name="symbol"
+            label={t('bots.form.symbol')}
+            rules={[required(t('bots.form.symbol'))]}
+          >
+            <Select
+              data-testid="bot-form-symbol"
+              showSearch
+              placeholder={t('bots.form.symbolPlaceholder')}
+              loading={symbols.isPending}
+              options={symbolList.map((s) => ({ value: s, label: s }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="timeframe"
+            label={t('bots.form.timeframe')}
+            rules={[required(t('bots.form.timeframe'))]}
+          >
+            <Select
+              data-testid="bot-form-timeframe"
+              options={TIMEFRAMES.map((tf) => ({ value: tf, label: tf }))}
+            />
+          </Form.Item>
+        </div>
+        <Form.Item
+          name="trade_amount"
+          label={t('bots.form.amount')}
+          rules={[{ required: true, message: t('bots.form.amountRequired') }]}
+        >
+          <InputNumber
+            data-testid="bot-form-amount"
+            min={TRADE_AMOUNT_MIN}
+            max={TRADE_AMOUNT_MAX}
+            step={TRADE_AMOUNT_STEP}
+            precision={2}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+        <div style={{ display: 'grid', gap: '0 12px', gridTemplateColumns: '1fr 1fr' }}>
+          <Form.Item
+            name="stop_loss_percentage"
+            label={t('bots.form.stopLoss')}
+            tooltip={t('bots.form.optional')}
+          >
+            <InputNumber
+              data-testid="bot-form-stop-loss"
+              min={STOP_LOSS_MIN}
+              max={STOP_LOSS_MAX}
+              step={0.1}
+              precision={1}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+          <Form.Item
+            name="take_profit_percentage"
+            label={t('bots.form.takeProfit')}
+            tooltip={t('bots.form.optional')}
+          >
+            <InputNumber
+              data-testid="bot-form-take-profit"
+              min={TAKE_PROFIT_MIN}
+              max={TAKE_PROFIT_MAX}
+              step={0.1}
+              precision={1}
+              style={{ width: '100%' }}
+            />
+          </Form.Item>
+        </div>
+        {exists && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="bot-exists-alert"
+            title={serverText(exists.error)}
+            description={
+              <>
+                {exists.details && <div>{serverText(exists.details)}</div>}
+                {exists.suggestion && <div>{serverText(exists.suggestion)}</div>}
+                {exists.existingBot && (
+                  <div>
+                    {t('bots.existing', {
+                      id: exists.existingBot.id,
+                      status: t(`bots.status.${exists.existingBot.status}`, {
+                        defaultValue: exists.existingBot.status,
+                      }),
+                    })}
+                  </div>
+                )}
+              </>
+            }
+          />
+        )}
+        {alertText && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={alertText}
+            data-testid="bot-form-error"
+          />
+        )}
+        <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8 }}>
+          <Button onClick={close} autoInsertSpace={false}>
+            {t('bots.form.cancel')}
+          </Button>
+          <Button
+            type="primary"
+            htmlType="submit"
+            loading={isSubmitting}
+            disabled={isSubmitting || !hasAccount}
+            data-testid="bot-form-submit"
+          >
+            {t('bots.form.submit')}
+          </Button>
+        </div>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,128 @@
+import {
+  BOT_EXISTS_MARKER,
+  BOT_MESSAGES,
+  type BotCreateRequest,
+  type OperationLogEntry,
+  type PositionMode,
+  type Timeframe,
+  TRADE_AMOUNT_MIN,
+} from '@quantsquare/contracts';
+
+// Pure helpers of the bot area (document 1 §2, §4, §8, §9).
+
+const UTC8_OFFSET_MS = 8 * 60 * 60 * 1000;
+
+/** An ISO time as 'YYYY-MM-DD HH:mm:ss' at UTC+8; '—' when missing or invalid. */
+export function formatUtc8(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return '—';
+  return new Date(ms + UTC8_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** `net` is shown as one-way, anything else as hedge (§3). */
+export function positionModeKey(mode: PositionMode): 'oneWay' | 'hedge' {
+  return mode === 'net' ? 'oneWay' : 'hedge';
+}
+
+/** The entry's P&L (details.pnl) when it is a number. */
+export function logPnl(entry: Pick<OperationLogEntry, 'details'>): number | null {
+  const pnl = entry.details.pnl;
+  if (typeof pnl === 'number' && Number.isFinite(pnl)) return pnl;
+  if (typeof pnl === 'string' && pnl.trim() !== '' && Number.isFinite(Number(pnl))) {
+    return Number(pnl);
+  }
+  return null;
+}
+
+/** What the Configure Trading Bot form holds. */
+export interface BotFormValues {
+  exchange_api?: number;
+  strategy?: number;
+  symbol?: string;
+  timeframe: Timeframe;
+  trade_amount?: number | null;
+  stop_loss_percentage?: number | null;
+  take_profit_percentage?: number | null;
+}
+
+/** The create payload; null when a required field is missing. Empty SL/TP are left out. */
+export function buildBotPayload(values: BotFormValues): BotCreateRequest | null {
+  const { exchange_api, strategy, symbol, timeframe, trade_amount } = values;
+  if (exchange_api === undefined || strategy === undefined || !symbol) return null;
+  if (typeof trade_amount !== 'number') return null;
+  const payload: BotCreateRequest = {
+    exchange_api,
+    strategy,
+    symbol,
+    timeframe,
+    trade_amount: Math.round(trade_amount * 100) / 100,
+  };
+  if (typeof values.stop_loss_percentage === 'number') {
+    payload.stop_loss_percentage = values.stop_loss_percentage;
+  }
+  if (typeof values.take_profit_percentage === 'number') {
+    payload.take_profit_percentage = values.take_profit_percentage;
+  }
+  return payload;
+}
+
+/** Known server texts of the bots API and their keys under `bots.server`. */
+const BOT_SERVER_TEXTS: ReadonlyArray<readonly [string, BotServerKey]> = [
+  [BOT_MESSAGES.alreadyExists, 'alreadyExists'],
+  [BOT_MESSAGES.alreadyExistsDetails, 'alreadyExistsDetails'],
+  [BOT_MESSAGES.alreadyExistsSuggestion, 'alreadyExistsSuggestion'],
+  [BOT_MESSAGES.vipRequired, 'vipRequired'],
+  [BOT_MESSAGES.stopBeforeDelete, 'stopBeforeDelete'],
+  [BOT_MESSAGES.unknownAccount, 'unknownAccount'],
+  [BOT_MESSAGES.unknownStrategy, 'unknownStrategy'],
+  [`Trade amount must be at least ${TRADE_AMOUNT_MIN} USDT`, 'tradeAmountMin'],
+  ['At most two decimals', 'twoDecimals'],
+  ['Unknown symbol format', 'symbolFormat'],
+];
+
+export type BotServerKey =
+  | 'alreadyExists'
+  | 'alreadyExistsDetails'
+  | 'alreadyExistsSuggestion'
+  | 'vipRequired'
+  | 'stopBeforeDelete'
+  | 'unknownAccount'
+  | 'unknownStrategy'
+  | 'tradeAmountMin'
+  | 'twoDecimals'
+  | 'symbolFormat';
+
+const BOT_SERVER_KEYS = new Map<string, BotServerKey>(BOT_SERVER_TEXTS);
+
+/** The `bots.server` key of a known server text, or null. */
+export function botServerKey(text: string): BotServerKey | null {
+  return BOT_SERVER_KEYS.get(text) ?? null;
+}
+
+/** The already-exists answer of a create (HTTP 409): error, details, suggestion and the existing bot. */
+export interface BotExists {
+  error: string;
+  details: string;
+  suggestion: string;
+  existingBot: { id: number; status: string } | null;
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** Reads the already-exists fields from an error body; null when the error is not that one. */
+export function readBotExists(body: unknown): BotExists | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const error = str(record.error);
+  if (!error.includes(BOT_EXISTS_MARKER)) return null;
+  const existing = record.existing_bot;
+  let existingBot: BotExists['existingBot'] = null;
+  if (typeof existing === 'object' && existing !== null) {
+    const { id, status } = existing as Record<string, unknown>;
+    if (typeof id === 'number') existingBot = { id, status: str(status) };
+  }
+  return { error, details: str(record.details), suggestion: str(record.suggestion), existingBot };
+}

@@ -1,0 +1,133 @@
+import type { Bot } from '@quantsquare/contracts';
+import { App } from 'antd';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBotAction, useDeleteBot } from '../../api/bots';
+import { ApiRequestError } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import { botServerKey } from './bot-format';
+
+/** A failed call's text: a known bots-API text translated, the server's own text, or `fallback`. */
+export function useBotErrorText() {
+  const { t } = useTranslation();
+  return useCallback(
+    (error: unknown, fallback: string): string => {
+      const text = error instanceof ApiRequestError ? error.body?.error : undefined;
+      const key = text ? botServerKey(text) : null;
+      if (key) return t(`bots.server.${key}`, { min: 10 });
+      return errorMessage(t, error, fallback);
+    },
+    [t],
+  );
+}
+
+/** Whether an error is the server's VIP-required refusal of a start. */
+function isVipRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiRequestError &&
+    error.status === 403 &&
+    botServerKey(error.body?.error ?? '') === 'vipRequired'
+  );
+}
+
+/**
+ * Start (also Restart), stop and delete of one bot with the confirmations and texts of
+ * document 1 §4 and §8. `vipBlocked` holds the bots whose start was refused for lack of VIP.
+ */
+export function useBotActions() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const action = useBotAction();
+  const remove = useDeleteBot();
+  const errorText = useBotErrorText();
+  const [busy, setBusy] = useState<{ id: number; kind: 'start' | 'stop' | 'delete' } | null>(null);
+  const [vipBlocked, setVipBlocked] = useState<ReadonlySet<number>>(new Set());
+
+  const markVip = (id: number) => setVipBlocked((current) => new Set(current).add(id));
+
+  const start = (bot: Bot) => {
+    if (!bot.can_start) {
+      markVip(bot.id);
+      void message.warning(t('bots.server.vipRequired'));
+      return;
+    }
+    const isRestart = bot.status === 'error';
+    modal.confirm({
+      title: t(isRestart ? 'bots.confirm.restartTitle' : 'bots.confirm.startTitle'),
+      content: t(isRestart ? 'bots.confirm.restartBody' : 'bots.confirm.startBody', {
+        symbol: bot.symbol,
+      }),
+      okText: t(isRestart ? 'bots.actions.restart' : 'bots.actions.start'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { autoInsertSpace: false },
+      cancelButtonProps: { autoInsertSpace: false },
+      onOk: () => {
+        setBusy({ id: bot.id, kind: 'start' });
+        return action
+          .mutateAsync({ id: bot.id, action: 'start' })
+          .then(
+            () => void message.success(t('bots.messages.started')),
+            (error: unknown) => {
+              if (isVipRefusal(error)) markVip(bot.id);
+              void message.error(errorText(error, t('bots.messages.startFailed')));
+            },
+          )
+          .finally(() => setBusy(null));
+      },
+    });
+  };
+
+  const stop = (bot: Bot) => {
+    modal.confirm({
+      title: t('bots.confirm.stopTitle'),
+      content: t('bots.confirm.stopBody', { symbol: bot.symbol }),
+      okText: t('bots.actions.stop'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true, autoInsertSpace: false },
+      cancelButtonProps: { autoInsertSpace: false },
+      onOk: () => {
+        setBusy({ id: bot.id, kind: 'stop' });
+        return action
+          .mutateAsync({ id: bot.id, action: 'stop' })
+          .then(
+            () => void message.success(t('bots.messages.stopped')),
+            (error: unknown) => void message.error(errorText(error, t('bots.messages.stopFailed'))),
+          )
+          .finally(() => setBusy(null));
+      },
+    });
+  };
+
+  const confirmDelete = (bot: Bot) => {
+    if (bot.status === 'running') {
+      void message.error(t('bots.server.stopBeforeDelete'));
+      return;
+    }
+    modal.confirm({
+      title: t('bots.confirm.deleteTitle'),
+      content: (
+        <>
+          <p style={{ margin: 0 }}>{t('bots.confirm.deleteBody', { symbol: bot.symbol })}</p>
+          <p style={{ margin: 0 }}>{t('bots.confirm.deleteIrreversible')}</p>
+        </>
+      ),
+      okText: t('bots.actions.delete'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true, autoInsertSpace: false },
+      cancelButtonProps: { autoInsertSpace: false },
+      onOk: () => {
+        setBusy({ id: bot.id, kind: 'delete' });
+        return remove
+          .mutateAsync(bot.id)
+          .then(
+            () => void message.success(t('bots.messages.deleted')),
+            (error: unknown) =>
+              void message.error(errorText(error, t('bots.messages.deleteFailed'))),
+          )
+          .finally(() => setBusy(null));
+      },
+    });
+  };
+
+  return { start, stop, confirmDelete, busy, vipBlocked };
+}

@@ -1,0 +1,64 @@
+import { ApiOutlined, SafetyOutlined, WalletOutlined } from '@ant-design/icons';
+import { Card, Menu } from 'antd';
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { PageFallback } from '../../app/shell/AppShell';
+import { useIsMobile } from '../../app/use-is-mobile';
+
+/**
+ * The /my area with its sidebar (document 2). Only entries whose screens work are listed;
+ * copy management and VIP invitation join when built.
+ */
+export function MyLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const isMobile = useIsMobile();
+  // Document 2's order: account overview, copy management, API management, VIP invitation,
+  // account security.
+  const items = [
+    { key: '/my/account', icon: <WalletOutlined />, label: t('my.accountOverview') },
+    { key: '/my/api-management', icon: <ApiOutlined />, label: t('my.apiManagement') },
+    { key: '/my/security', icon: <SafetyOutlined />, label: t('my.accountSecurity') },
+  ];
+  const menu = (
+    <Menu
+      aria-label={t('my.sidebarLabel')}
+      mode={isMobile ? 'horizontal' : 'inline'}
+      selectedKeys={[pathname]}
+      items={items}
+      onClick={({ key }) => navigate(key)}
+      style={{ borderInlineEnd: 'none', background: 'transparent' }}
+      data-testid="my-sidebar"
+    />
+  );
+  return (
+    <div
+      style={{
+        display: 'flex',
+        flexDirection: isMobile ? 'column' : 'row',
+        gap: isMobile ? 12 : 24,
+        alignItems: 'flex-start',
+      }}
+    >
+      {isMobile ? (
+        <div style={{ width: '100%' }}>{menu}</div>
+      ) : (
+        <Card
+          size="small"
+          style={{ width: 220, flexShrink: 0 }}
+          styles={{ body: { padding: 4 } }}
+          title={t('my.sidebarLabel')}
+        >
+          {menu}
+        </Card>
+      )}
+      <div style={{ flex: 1, minWidth: 0, width: '100%' }}>
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </div>
+    </div>
+  );
+}

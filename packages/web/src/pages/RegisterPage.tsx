@@ -1,0 +1,299 @@
+import {
+  CODE_COOLDOWN_SECONDS,
+  CODE_LENGTH,
+  ERROR_CODES,
+  INVITATION_CODE_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  REGISTER_NOTICE_MS,
+} from '@quantsquare/contracts';
+import { Alert, App, Button, Form, Input, Space, Tabs, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useRegister, useSendCode } from '../api/auth';
+import { apiErrorBody, errorMessage, fieldErrors } from '../api/errors';
+import { AuthCard } from '../features/auth/AuthCard';
+import { SendCodeButton } from '../features/auth/SendCodeButton';
+import { useCountdown } from '../features/auth/use-countdown';
+import { useFlash } from '../features/auth/use-flash';
+
+type RegisterMode = 'email' | 'phone';
+
+interface RegisterValues {
+  email?: string;
+  phone?: string;
+  code?: string;
+  password?: string;
+  password2?: string;
+  invitation_code?: string;
+}
+
+const FORM_FIELDS: Record<RegisterMode, readonly (keyof RegisterValues)[]> = {
+  email: ['email', 'password', 'password2', 'invitation_code'],
+  phone: ['phone', 'code', 'password', 'password2', 'invitation_code'],
+};
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const { notification } = App.useApp();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [form] = Form.useForm<RegisterValues>();
+  const [mode, setMode] = useState<RegisterMode>(() =>
+    searchParams.get('type') === 'phone' ||
+    (!searchParams.get('email') && searchParams.get('phone'))
+      ? 'phone'
+      : 'email',
+  );
+  const { flash, setFlash, clear } = useFlash();
+  const countdown = useCountdown();
+  const sendCode = useSendCode();
+  const register = useRegister();
+  const phone = Form.useWatch('phone', form);
+
+  const required: Rule = { required: true, whitespace: true, message: t('register.required') };
+
+  const changeMode = (next: RegisterMode) => {
+    setMode(next);
+    clear();
+    form.setFields(
+      (['email', 'phone', 'code', 'password', 'password2', 'invitation_code'] as const).map(
+        (name) => ({
+          name,
+          errors: [],
+        }),
+      ),
+    );
+  };
+
+  const handleSendCode = () => {
+    const target = form.getFieldValue('phone')?.trim() ?? '';
+    if (!target) {
+      setFlash({ type: 'error', text: t('login.needPhone') });
+      return;
+    }
+    sendCode.mutate(
+      { type: 'phone', target, action: 'register' },
+      {
+        onSuccess: (answer) => {
+          countdown.start(answer.cooldown_seconds || CODE_COOLDOWN_SECONDS);
+          setFlash({ type: 'success', text: t('register.codeSent') });
+        },
+        onError: (error) => {
+          const body = apiErrorBody(error);
+          if (body?.code === ERROR_CODES.codeCooldown && body.retry_after)
+            countdown.start(body.retry_after);
+          const perField = fieldErrors(t, error);
+          if (perField.target) form.setFields([{ name: 'phone', errors: [perField.target] }]);
+          setFlash({
+            type: 'error',
+            text: perField.target ?? errorMessage(t, error, t('errors.sendCodeFailed')),
+          });
+        },
+      },
+    );
+  };
+
+  const handleSubmit = (values: RegisterValues) => {
+    clear();
+    const password = values.password ?? '';
+    const password2 = values.password2 ?? '';
+    const invitation = values.invitation_code?.trim() || undefined;
+    const request: Parameters<typeof register.mutate>[0] =
+      mode === 'email'
+        ? {
+            mode: 'email',
+            body: {
+              email: values.email?.trim() ?? '',
+              password,
+              password2,
+              invitation_code: invitation,
+            },
+          }
+        : {
+            mode: 'phone',
+            body: {
+              phone: values.phone?.trim() ?? '',
+              code: values.code?.trim() ?? '',
+              password,
+              password2,
+              invitation_code: invitation,
+            },
+          };
+    register.mutate(request, {
+      onSuccess: (answer) => {
+        if (answer.auto_login) {
+          notification.success({
+            key: 'register-success',
+            title: t('register.successTitle'),
+            description: t('register.successBody'),
+            duration: REGISTER_NOTICE_MS / 1000,
+            props: { 'data-testid': 'register-success-notice' },
+          });
+          navigate('/my/security', { replace: true });
+          return;
+        }
+        setFlash({ type: 'success', text: t('register.successTitle') });
+        navigate('/login', { replace: true });
+      },
+      onError: (error) => {
+        const perField = fieldErrors(t, error);
+        const shown = FORM_FIELDS[mode].filter((name) => perField[name]);
+        form.setFields(shown.map((name) => ({ name, errors: [perField[name] ?? ''] })));
+        const unshown = Object.entries(perField)
+          .filter(([name]) => !shown.includes(name as keyof RegisterValues))
+          .map(([, text]) => text);
+        if (shown.length === 0 || unshown.length > 0) {
+          setFlash({
+            type: 'error',
+            text: unshown[0] ?? errorMessage(t, error, t('errors.registerFailed')),
+          });
+        }
+      },
+    });
+  };
+
+  return (
+    <AuthCard title={t('register.title')} subtitle={t('register.subtitle')}>
+      <Tabs
+        activeKey={mode}
+        onChange={(key) => changeMode(key === 'phone' ? 'phone' : 'email')}
+        centered
+        items={[
+          {
+            key: 'email',
+            label: <span data-testid="register-tab-email">{t('register.tabEmail')}</span>,
+          },
+          {
+            key: 'phone',
+            label: <span data-testid="register-tab-phone">{t('register.tabPhone')}</span>,
+          },
+        ]}
+      />
+      <Form
+        form={form}
+        name="register"
+        layout="vertical"
+        onFinish={handleSubmit}
+        initialValues={{
+          email: searchParams.get('email') ?? '',
+          phone: searchParams.get('phone') ?? '',
+        }}
+      >
+        {mode === 'email' ? (
+          <Form.Item
+            name="email"
+            label={t('register.email')}
+            rules={[required, { type: 'email', message: t('register.invalidEmail') }]}
+          >
+            <Input type="email" autoComplete="email" placeholder={t('register.emailPlaceholder')} />
+          </Form.Item>
+        ) : (
+          <>
+            <Form.Item name="phone" label={t('register.phone')} rules={[required]}>
+              <Input type="tel" autoComplete="tel" placeholder={t('register.phonePlaceholder')} />
+            </Form.Item>
+            <Form.Item label={t('register.smsCode')} htmlFor="register_code" required>
+              <Space.Compact style={{ width: '100%' }}>
+                <Form.Item
+                  name="code"
+                  noStyle
+                  rules={[
+                    required,
+                    {
+                      len: CODE_LENGTH,
+                      message: t('register.codeLength', { length: CODE_LENGTH }),
+                    },
+                  ]}
+                >
+                  <Input
+                    maxLength={CODE_LENGTH}
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    placeholder={t('register.smsCodePlaceholder')}
+                  />
+                </Form.Item>
+                <SendCodeButton
+                  hasTarget={Boolean(phone)}
+                  secondsLeft={countdown.secondsLeft}
+                  isSending={sendCode.isPending}
+                  onSend={handleSendCode}
+                  testId="send-register-sms-code"
+                />
+              </Space.Compact>
+            </Form.Item>
+          </>
+        )}
+        <Form.Item
+          name="password"
+          label={t('register.password')}
+          rules={[
+            required,
+            {
+              min: PASSWORD_MIN_LENGTH,
+              message: t('register.passwordTooShort', { min: PASSWORD_MIN_LENGTH }),
+            },
+          ]}
+        >
+          <Input.Password
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            placeholder={t('register.passwordPlaceholder', { min: PASSWORD_MIN_LENGTH })}
+          />
+        </Form.Item>
+        <Form.Item
+          name="password2"
+          label={t('register.password2')}
+          dependencies={['password']}
+          rules={[
+            required,
+            ({ getFieldValue }) => ({
+              validator: (_, value) =>
+                !value || getFieldValue('password') === value
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('register.passwordMismatch'))),
+            }),
+          ]}
+        >
+          <Input.Password
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            placeholder={t('register.password2Placeholder')}
+          />
+        </Form.Item>
+        <Form.Item name="invitation_code" label={t('register.invitationCode')}>
+          <Input
+            maxLength={INVITATION_CODE_MAX_LENGTH}
+            placeholder={t('register.invitationCodePlaceholder')}
+          />
+        </Form.Item>
+        {flash && (
+          <Alert
+            type={flash.type}
+            title={flash.text}
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="register-message"
+          />
+        )}
+        <Form.Item style={{ marginBottom: 12 }}>
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            size="large"
+            loading={register.isPending}
+            data-testid="register-submit"
+          >
+            {t('register.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Typography.Paragraph type="secondary" style={{ textAlign: 'center', marginBottom: 0 }}>
+        {t('register.haveAccount')} <Link to="/login">{t('register.goLogin')}</Link>
+      </Typography.Paragraph>
+    </AuthCard>
+  );
+}

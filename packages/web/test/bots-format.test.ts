@@ -1,0 +1,68 @@
+import { BOT_MESSAGES } from '@quantsquare/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  botServerKey,
+  buildBotPayload,
+  formatUtc8,
+  logPnl,
+  positionModeKey,
+  readBotExists,
+} from '../src/features/bots/bot-format';
+
+describe('bot helpers', () => {
+  it('shows times at UTC+8 as YYYY-MM-DD HH:mm:ss', () => {
+    expect(formatUtc8('2026-01-01T20:30:05Z')).toBe('2026-01-02 04:30:05');
+    expect(formatUtc8(null)).toBe('—');
+    expect(formatUtc8('nope')).toBe('—');
+  });
+
+  it('shows net as one-way, anything else as hedge', () => {
+    expect(positionModeKey('net')).toBe('oneWay');
+    expect(positionModeKey('hedge')).toBe('hedge');
+  });
+
+  it('reads details.pnl only when it is a number', () => {
+    expect(logPnl({ details: { pnl: -1.5 } })).toBe(-1.5);
+    expect(logPnl({ details: { pnl: '2.25' } })).toBe(2.25);
+    expect(logPnl({ details: {} })).toBeNull();
+    expect(logPnl({ details: { pnl: 'x' } })).toBeNull();
+  });
+
+  it('builds the create payload, leaving out empty SL/TP', () => {
+    expect(
+      buildBotPayload({
+        exchange_api: 3,
+        strategy: 1,
+        symbol: 'BTC/USDT:USDT',
+        timeframe: '1h',
+        trade_amount: 100.004,
+        stop_loss_percentage: null,
+        take_profit_percentage: 5,
+      }),
+    ).toEqual({
+      exchange_api: 3,
+      strategy: 1,
+      symbol: 'BTC/USDT:USDT',
+      timeframe: '1h',
+      trade_amount: 100,
+      take_profit_percentage: 5,
+    });
+    expect(buildBotPayload({ timeframe: '1h', trade_amount: 100 })).toBeNull();
+  });
+
+  it('recognises the 已存在 answer and the known server texts', () => {
+    const found = readBotExists({
+      success: false,
+      error: BOT_MESSAGES.alreadyExists,
+      code: 'conflict',
+      details: BOT_MESSAGES.alreadyExistsDetails,
+      suggestion: BOT_MESSAGES.alreadyExistsSuggestion,
+      existing_bot: { id: 7, status: 'running' },
+    });
+    expect(found?.existingBot).toEqual({ id: 7, status: 'running' });
+    expect(found?.suggestion).toBe(BOT_MESSAGES.alreadyExistsSuggestion);
+    expect(readBotExists({ error: 'other', code: 'x' })).toBeNull();
+    expect(botServerKey(BOT_MESSAGES.vipRequired)).toBe('vipRequired');
+    expect(botServerKey('something else')).toBeNull();
+  });
+});

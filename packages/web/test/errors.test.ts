@@ -1,0 +1,53 @@
+import { AUTH_MESSAGES } from '@quantsquare/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiRequestError } from '../src/api/client';
+import { errorMessage, fieldErrors } from '../src/api/errors';
+import i18n from '../src/i18n';
+
+const httpError = (body: ConstructorParameters<typeof ApiRequestError>[2]) =>
+  new ApiRequestError('http', 400, body);
+
+describe('server error texts', () => {
+  beforeAll(async () => {
+    await i18n.changeLanguage('zh-CN');
+  });
+
+  it('maps the login catalogue to translated messages', () => {
+    const zh = i18n.getFixedT('zh-CN');
+    const en = i18n.getFixedT('en');
+    const error = httpError({
+      error: AUTH_MESSAGES.invalidCredentials,
+      code: 'invalid_credentials',
+    });
+    expect(errorMessage(zh, error, 'fallback')).toBe('邮箱或密码错误');
+    expect(errorMessage(en, error, 'fallback')).toBe('Invalid email or password');
+  });
+
+  it('shows an unknown server text as given and falls back without one', () => {
+    const t = i18n.getFixedT('zh-CN');
+    expect(errorMessage(t, httpError({ error: 'Something new', code: 'x' }), 'fb')).toBe(
+      'Something new',
+    );
+    expect(errorMessage(t, new ApiRequestError('http', 502, null), 'fb')).toBe('fb');
+    expect(errorMessage(t, new Error('boom'), 'fb')).toBe('fb');
+  });
+
+  it('says how long to wait after a cooldown', () => {
+    const t = i18n.getFixedT('en');
+    const error = httpError({ error: 'Please wait', code: 'code_cooldown', retry_after: 42 });
+    expect(errorMessage(t, error, 'fb')).toContain('42');
+  });
+
+  it('keeps the first message per field, translated', () => {
+    const t = i18n.getFixedT('zh-CN');
+    const error = httpError({
+      error: 'Validation failed',
+      code: 'validation_failed',
+      fields: {
+        email: [AUTH_MESSAGES.emailAlreadyRegistered, 'second'],
+        password2: [AUTH_MESSAGES.passwordMismatch],
+      },
+    });
+    expect(fieldErrors(t, error)).toEqual({ email: '该邮箱已被注册', password2: '密码不一致' });
+  });
+});

@@ -1,0 +1,61 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { pureContractSchemas } from './build/pure-contract-schemas.ts';
+
+// antd's rc-component packages declare no `sideEffects` in their package.json, although their
+// modules only define components; without this, e.g. antd's form context pulls the whole form
+// library (rc-form, async-validator) into the first screen although no form is shown there.
+const SIDE_EFFECT_FREE_PACKAGES = /[\\/]node_modules[\\/]@rc-component[\\/]/;
+
+const apiProxyTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8000';
+
+export default defineConfig({
+  plugins: [react(), pureContractSchemas()],
+  server: {
+    proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },
+  },
+  preview: {
+    proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      // The contracts package builds zod schemas at module level; the web app only imports its
+      // types and constants, so its modules and schema builders are treated as side-effect free
+      // (see build/pure-contract-schemas.ts) and zod drops out of the bundle.
+      treeshake: {
+        moduleSideEffects: (id) =>
+          !id.includes('/packages/contracts/') && !SIDE_EFFECT_FREE_PACKAGES.test(id),
+        manualPureFunctions: ['z'],
+      },
+      output: {
+        // Stable libraries in long-cached chunks of their own.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              priority: 30,
+            },
+            { name: 'router', test: /node_modules[\\/](react-router)[\\/]/, priority: 25 },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](i18next|react-i18next|@tanstack|dayjs)[\\/]/,
+              priority: 20,
+            },
+            // The chart library is only imported by the dashboard's lazy chart modules.
+            {
+              name: 'charts',
+              test: /node_modules[\\/](lightweight-charts|fancy-canvas)[\\/]/,
+              priority: 28,
+            },
+            // antd is left to automatic splitting: components used only by lazy pages load with
+            // those pages instead of with the first screen.
+          ],
+        },
+      },
+    },
+  },
+});

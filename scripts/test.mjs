@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// `npm test`: every suite — Vitest (unit, service and HTTP tests of every package) and the
+// Playwright browser tests — then one closing line `N passed, N failed` summing them all.
+// Database tests use TEST_DATABASE_URL (PostgreSQL) when it is set, else embedded PGlite.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, '.test-output');
+const chromium = '/usr/bin/chromium';
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return result.status ?? 1;
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// The browser tests drive Debian's Chromium; install it when this machine has none.
+if (!existsSync(chromium)) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) {
+    process.stdout.write('Installing Chromium for the browser tests…\n');
+    run('sh', ['-c', 'apt-get update && apt-get install -y chromium']);
+  } else {
+    process.stdout.write(`${chromium} is missing: run \`sudo apt-get install -y chromium\`.\n`);
+  }
+}
+
+const suites = [];
+
+const vitestJson = join(outDir, 'vitest.json');
+const vitestStatus = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+const vitest = readJson(vitestJson);
+suites.push({
+  name: 'vitest',
+  passed: vitest?.numPassedTests ?? 0,
+  // A crash before the report counts as one failure so the run can never look green.
+  failed: vitest
+    ? vitest.numFailedTests + (vitestStatus !== 0 && !vitest.numFailedTests ? 1 : 0)
+    : 1,
+});
+
+const playwrightJson = join(outDir, 'playwright.json');
+const playwrightStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+});
+const playwright = readJson(playwrightJson);
+const stats = playwright?.stats;
+suites.push({
+  name: 'playwright',
+  passed: stats ? stats.expected + stats.flaky : 0,
+  failed: stats ? stats.unexpected + (playwrightStatus !== 0 && !stats.unexpected ? 1 : 0) : 1,
+});
+
+const passed = suites.reduce((sum, s) => sum + s.passed, 0);
+const failed = suites.reduce((sum, s) => sum + s.failed, 0);
+for (const s of suites) process.stdout.write(`${s.name}: ${s.passed} passed, ${s.failed} failed\n`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failed > 0 ? 1 : 0);
