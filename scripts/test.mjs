@@ -2,7 +2,7 @@
 // `npm test`: every suite — Vitest (unit, service and HTTP tests of every package) and the
 // Playwright browser tests — then one closing line `N passed, N failed` summing them all.
 // Database tests use TEST_DATABASE_URL (PostgreSQL) when it is set, else embedded PGlite.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,46 @@ function run(command, args, env = {}) {
     env: { ...process.env, ...env },
   });
   return result.status ?? 1;
+}
+
+/** Like run(), and also keeps what the command printed (to repeat its failures at the end). */
+function runCapturing(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: process.env,
+      stdio: ['inherit', 'pipe', 'pipe'],
+    });
+    const chunks = [];
+    const forward = (stream, target) =>
+      stream.on('data', (chunk) => {
+        chunks.push(chunk);
+        target.write(chunk);
+      });
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on('close', (code) =>
+      resolve({ status: code ?? 1, output: Buffer.concat(chunks).toString('utf8') }),
+    );
+  });
+}
+
+/**
+ * Vitest's failure and unhandled-error sections, without colours, so that the end of the log
+ * (all that a CI summary may keep) says what failed even after the browser tests' output.
+ */
+function failureSections(output) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
+  const lines = output.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const start = lines.findIndex((line) => /Failed Tests \d+|Unhandled Errors/.test(line));
+  if (start < 0) return '';
+  const end = lines.findIndex((line, i) => i > start && /^\s*Test Files\s/.test(line));
+  const section = lines.slice(start, end < 0 ? undefined : end);
+  const limit = 80;
+  const shown = section.slice(0, limit).join('\n');
+  return section.length > limit
+    ? `${shown}\n… (${section.length - limit} more lines above in the log)\n`
+    : `${shown}\n`;
 }
 
 function readJson(path) {
@@ -45,13 +85,14 @@ if (!existsSync(chromium)) {
 const suites = [];
 
 const vitestJson = join(outDir, 'vitest.json');
-const vitestStatus = run('npx', [
+const vitestRun = await runCapturing('npx', [
   'vitest',
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${vitestJson}`,
 ]);
+const vitestStatus = vitestRun.status;
 const vitest = readJson(vitestJson);
 suites.push({
   name: 'vitest',
@@ -73,6 +114,11 @@ suites.push({
   passed: stats ? stats.expected + stats.flaky : 0,
   failed: stats ? stats.unexpected + (playwrightStatus !== 0 && !stats.unexpected ? 1 : 0) : 1,
 });
+
+if (vitestStatus !== 0) {
+  const sections = failureSections(vitestRun.output);
+  if (sections) process.stdout.write(`\nVitest failures, repeated:\n${sections}\n`);
+}
 
 const passed = suites.reduce((sum, s) => sum + s.passed, 0);
 const failed = suites.reduce((sum, s) => sum + s.failed, 0);

@@ -36,14 +36,38 @@ export async function openPostgres(
   options: { migrate: boolean },
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A pooled connection the server drops while idle (restart, admin kill) is only discarded;
+  // the next query opens a new one. Unhandled, that event would end the process.
+  pool.on('error', (error) => {
+    process.stderr.write(`database: idle connection lost: ${error.message}\n`);
+  });
+  // pool.end() resolves once the pool has let go of its connections, before they have closed.
+  // Closing waits for the last one, so nothing (a DROP DATABASE, a process exit) cuts them off.
+  let open = 0;
+  let lastClosed: (() => void) | undefined;
+  pool.on('connect', () => {
+    open += 1;
+  });
+  pool.on('remove', () => {
+    open -= 1;
+    if (open === 0) lastClosed?.();
+  });
+  const close = async () => {
+    const allClosed = new Promise<void>((resolve) => {
+      lastClosed = resolve;
+      if (open === 0) resolve();
+    });
+    await pool.end();
+    await allClosed;
+  };
   const db = drizzlePg({ client: pool, schema });
   try {
     if (options.migrate) await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
   } catch (error) {
-    await pool.end();
+    await close();
     throw error;
   }
-  return { db, kind: 'postgres', close: () => pool.end() };
+  return { db, kind: 'postgres', close };
 }
 
 /** PGlite file-backed under DATA_DIR/pgdata (the caller holds the data-dir lock), or PostgreSQL. */
