@@ -277,6 +277,21 @@ describe('account lock', () => {
     expect((await login({ email, password: PASSWORD, email_code: fresh })).status).toBe(200);
   });
 
+  it('counts every one of 10 failed logins sent at the same time, and locks', async () => {
+    const email = uniqueEmail();
+    await registerEmail(ctx.app, email);
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        login({ email, password: 'wrong password', email_code: '123456' }),
+      ),
+    );
+    expect(attempts.map((res) => res.status)).toEqual(Array(10).fill(400));
+    const code = await freshLoginCode(ctx.app, ctx.clock, 'email', email);
+    const locked = await login({ email, password: PASSWORD, email_code: code });
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ code: 'account_locked' });
+  });
+
   it('does not lock when the failures are spread over more than the window', async () => {
     const email = uniqueEmail();
     await registerEmail(ctx.app, email);

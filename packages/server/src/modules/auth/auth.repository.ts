@@ -50,6 +50,31 @@ export function createAuthRepository(db: Database) {
         await db.update(users).set(values).where(eq(users.id, id)).returning(),
       );
     },
+    /**
+     * Counts one failed login in a single statement, so concurrent failures all count: inside the
+     * window the count grows, outside it starts again at 1, and reaching `maxFailures` resets the
+     * count and locks the account until `now + windowSeconds`.
+     */
+    async recordLoginFailure(
+      id: number,
+      now: Date,
+      windowSeconds: number,
+      maxFailures: number,
+    ): Promise<void> {
+      const windowStart = new Date(now.getTime() - windowSeconds * 1000);
+      const inWindow = sql`(${users.failedLoginWindowStart} is not null and ${users.failedLoginWindowStart} > ${windowStart})`;
+      const next = sql`(case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end)`;
+      const locks = sql`(${next} >= ${maxFailures})`;
+      const lockedUntil = new Date(now.getTime() + windowSeconds * 1000);
+      await db
+        .update(users)
+        .set({
+          failedLoginCount: sql`case when ${locks} then 0 else ${next} end`,
+          failedLoginWindowStart: sql`case when ${locks} then null when ${inWindow} then ${users.failedLoginWindowStart} else ${now} end`,
+          lockedUntil: sql`case when ${locks} then ${lockedUntil} else ${users.lockedUntil} end`,
+        })
+        .where(eq(users.id, id));
+    },
     /** Sets the TOTP last step only if the step is newer, so a step is accepted once even under races. */
     async claimTotpStep(
       id: number,

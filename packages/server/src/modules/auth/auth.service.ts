@@ -51,22 +51,7 @@ export function createAuthService(deps: {
 
   /** LOGIN_MAX_FAILURES failures inside one LOGIN_LOCK_SECONDS window lock the account for that long. */
   async function recordFailure(user: UserRow): Promise<void> {
-    const now = clock.now();
-    const start = user.failedLoginWindowStart;
-    const inWindow = start !== null && now.getTime() - start.getTime() < LOGIN_LOCK_SECONDS * 1000;
-    const failures = inWindow ? user.failedLoginCount + 1 : 1;
-    if (failures >= LOGIN_MAX_FAILURES) {
-      await repo.updateUser(user.id, {
-        failedLoginCount: 0,
-        failedLoginWindowStart: null,
-        lockedUntil: new Date(now.getTime() + LOGIN_LOCK_SECONDS * 1000),
-      });
-    } else {
-      await repo.updateUser(user.id, {
-        failedLoginCount: failures,
-        failedLoginWindowStart: inWindow ? start : now,
-      });
-    }
+    await repo.recordLoginFailure(user.id, clock.now(), LOGIN_LOCK_SECONDS, LOGIN_MAX_FAILURES);
   }
 
   /** Runs a check; when it throws, the failure counts toward the account lock. */
