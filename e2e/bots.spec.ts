@@ -63,6 +63,11 @@ test('a VIP user creates a bot on a paper account, starts it and watches the ope
     .locator('[data-testid="operation-log-row"][data-type="user_action"]')
     .filter({ hasText: 'BTC/USDT:USDT' });
   await expect(botActions).toHaveCount(2, { timeout: 15_000 });
+  // …said in the page's language (Chinese by default), not in the server's English.
+  await expect(botActions.filter({ hasText: '启动机器人 BTC/USDT:USDT' })).toHaveCount(1);
+  await expect(
+    botActions.filter({ hasText: '创建机器人 BTC/USDT:USDT（1m，100 USDT）' }),
+  ).toHaveCount(1);
   await page.screenshot({ path: `${screensDir}/bots-1280.png`, fullPage: true });
 
   await page.setViewportSize({ width: 375, height: 812 });

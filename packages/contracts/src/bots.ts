@@ -143,6 +143,30 @@ export const OPERATION_LOG_TYPES = [
 ] as const;
 export type OperationLogType = (typeof OPERATION_LOG_TYPES)[number];
 
+/**
+ * What an entry records. `message` says it in English for API clients; the web says it in the
+ * reader's language from `event` and the entry's `details` (older entries have no event).
+ */
+export const OPERATION_LOG_EVENTS = [
+  'bot_created',
+  'bot_started',
+  'bot_stopped',
+  'bot_deleted',
+  'bot_failed',
+  'api_created',
+  'api_updated',
+  'api_deleted',
+  'signal_open',
+  'signal_skipped',
+  'position_closing',
+  'trade_opened',
+  'trade_closed',
+  'order_never_sent',
+  'order_reconciled',
+  'position_mismatch',
+] as const;
+export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
+
 export const operationLogQuery = z.strictObject({
   type: z.enum(OPERATION_LOG_TYPES).optional(),
   bot: z.coerce.number().int().positive().optional(),
@@ -158,6 +182,7 @@ export const operationLogEntry = z.object({
   type: z.enum(OPERATION_LOG_TYPES),
   bot_id: z.number().int().nullable(),
   bot_symbol: z.string().nullable(),
+  event: z.enum(OPERATION_LOG_EVENTS).nullable(),
   message: z.string(),
   /** Structured facts of the entry; `pnl` on closing trades. */
   details: z.record(z.string(), z.unknown()),

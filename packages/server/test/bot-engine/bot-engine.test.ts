@@ -60,6 +60,10 @@ describe('bot runner on a paper account', () => {
     const closes = logs.filter((l) => l.type === 'trade' && l.message.startsWith('closed'));
     expect(closes.length).toBeGreaterThanOrEqual(2);
     expect(typeof closes[0]!.details.pnl).toBe('number');
+    expect(closes[0]).toMatchObject({
+      event: 'trade_closed',
+      details: { side: expect.any(String), asset: 'ETH', amount: expect.any(Number) },
+    });
 
     const trades = await fixture.tradesOf(botId);
     const row = await fixture.botRow(botId);
@@ -77,7 +81,11 @@ describe('bot runner on a paper account', () => {
     await runCandles(fixture, engine, 120, async () =>
       (await fixture.logsOf(botId)).some((l) => l.message.includes('skipped')),
     );
-    expect((await fixture.logsOf(botId)).some((l) => l.message.includes('→ skipped'))).toBe(true);
+    const skipped = (await fixture.logsOf(botId)).find((l) => l.message.includes('→ skipped'));
+    expect(skipped).toMatchObject({
+      event: 'signal_skipped',
+      details: { limit: expect.stringMatching(/^(amount|notional)$/), minimum: expect.any(Number) },
+    });
     expect(await fixture.ordersOf(botId)).toEqual([]);
     expect((await fixture.botRow(botId)).status).toBe('running');
     await engine.stop();
@@ -101,7 +109,11 @@ describe('bot runner on a paper account', () => {
     expect(failed.status).toBe('error');
     expect(failed.lastError).toMatch(/Insufficient paper balance/);
     expect(failed.lastErrorAt).not.toBeNull();
-    expect((await fixture.logsOf(poor)).some((l) => l.type === 'error')).toBe(true);
+    const failure = (await fixture.logsOf(poor)).find((l) => l.type === 'error');
+    expect(failure).toMatchObject({
+      event: 'bot_failed',
+      details: { kind: 'order', error_kind: 'insufficient_funds' },
+    });
     expect((await fixture.ordersOf(poor))[0]!.status).toBe('failed');
     expect(engine.runningBotIds()).toEqual([rich]);
     expect((await fixture.botRow(rich)).status).toBe('running');

@@ -73,6 +73,16 @@ describe('GET /api/trading/logs/', () => {
       'Updated exchange API Renamed',
       'Added exchange API Logged',
     ]);
+    // The event names what happened, for the web to say in the reader's language.
+    expect(page.results.map((entry) => entry.event)).toEqual([
+      'bot_deleted',
+      'bot_created',
+      'bot_stopped',
+      'bot_started',
+      'bot_created',
+      'api_updated',
+      'api_created',
+    ]);
     expect(page.results.every((entry) => entry.type === 'user_action')).toBe(true);
     expect(page).toMatchObject({ count: 7, page: 1, page_size: 50 });
   });

@@ -1,3 +1,4 @@
+import type { OperationLogEvent } from '@quantsquare/contracts';
 import {
   bigint,
   index,
@@ -152,6 +153,7 @@ export const operationLogs = pgTable(
       enum: ['user_action', 'bot_action', 'trade', 'error', 'system'],
     }).notNull(),
     botSymbol: text('bot_symbol'),
+    event: text('event').$type<OperationLogEvent>(),
     message: text('message').notNull(),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

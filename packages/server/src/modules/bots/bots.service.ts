@@ -6,6 +6,7 @@ import {
   type BotCreateRequest,
   type BotList,
   ERROR_CODES,
+  type OperationLogEvent,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
@@ -124,12 +125,18 @@ export function createBotsService(deps: BotsServiceDeps) {
     return bot;
   }
 
-  const logUserAction = (bot: BotRow, message: string, details: Record<string, unknown> = {}) =>
+  const logUserAction = (
+    bot: BotRow,
+    event: OperationLogEvent,
+    message: string,
+    details: Record<string, unknown> = {},
+  ) =>
     operationLog.record({
       userId: bot.userId,
       botId: bot.id,
       type: 'user_action',
       botSymbol: bot.symbol,
+      event,
       message,
       details: { bot_id: bot.id, ...details },
     });
@@ -154,6 +161,7 @@ export function createBotsService(deps: BotsServiceDeps) {
         botId: bot.id,
         type: 'error',
         botSymbol: bot.symbol,
+        event: 'bot_failed',
         message,
         details: { bot_id: bot.id },
       });
@@ -180,7 +188,9 @@ export function createBotsService(deps: BotsServiceDeps) {
         bot: await presentOne(userId, id),
       };
     }
-    await logUserAction(bot, `Started bot ${bot.symbol}`, { from_status: bot.status });
+    await logUserAction(bot, 'bot_started', `Started bot ${bot.symbol}`, {
+      from_status: bot.status,
+    });
     await runEngine(userId, bot, () => control.startBot(id), BOT_ERROR_CODES.startFailed);
     return { success: true, message: BOT_ANSWERS.started, bot: await presentOne(userId, id) };
   }
@@ -191,7 +201,7 @@ export function createBotsService(deps: BotsServiceDeps) {
     if (!(await repo.markStopped(id, clock.now()))) {
       return { success: true, message: BOT_ANSWERS.notRunning, bot: await presentOne(userId, id) };
     }
-    await logUserAction(bot, `Stopped bot ${bot.symbol}`);
+    await logUserAction(bot, 'bot_stopped', `Stopped bot ${bot.symbol}`);
     await runEngine(userId, bot, () => control.stopBot(id), BOT_ERROR_CODES.stopFailed);
     return { success: true, message: BOT_ANSWERS.stopped, bot: await presentOne(userId, id) };
   }
@@ -245,7 +255,7 @@ export function createBotsService(deps: BotsServiceDeps) {
         if (winner) throw new BotAlreadyExists(winner);
         throw new Conflict(BOT_MESSAGES.alreadyExists);
       }
-      await logUserAction(row, `Created bot ${row.symbol}`, {
+      await logUserAction(row, 'bot_created', `Created bot ${row.symbol}`, {
         exchange_api: account.id,
         exchange_api_name: account.name,
         strategy_type: strategy.type,
@@ -293,6 +303,7 @@ export function createBotsService(deps: BotsServiceDeps) {
         userId,
         type: 'user_action',
         botSymbol: bot.symbol,
+        event: 'bot_deleted',
         message: `Deleted bot ${bot.symbol}`,
         details: { bot_id: bot.id },
       });

@@ -5,6 +5,7 @@ import {
   type ExchangeApiCreateRequest,
   type ExchangeApiList,
   type ExchangeApiUpdateRequest,
+  type OperationLogEvent,
   PAPER_BALANCE_DEFAULT,
   type ValidateResponse,
 } from '@quantsquare/contracts';
@@ -117,10 +118,11 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
 
   async function logUserAction(
     userId: number,
+    event: OperationLogEvent,
     message: string,
     details: Record<string, unknown>,
   ): Promise<void> {
-    await deps.operationLog?.record({ userId, type: 'user_action', message, details });
+    await deps.operationLog?.record({ userId, type: 'user_action', event, message, details });
   }
 
   return {
@@ -169,7 +171,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         updatedAt: now,
       });
       await recordCreationSnapshot(row);
-      await logUserAction(userId, `Added exchange API ${row.name}`, {
+      await logUserAction(userId, 'api_created', `Added exchange API ${row.name}`, {
         exchange_api: row.id,
         name: row.name,
         exchange: row.exchange,
@@ -207,7 +209,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       };
       const row = await repo.updateOwned(userId, id, changes);
       if (!row) throw new NotFound(ACCOUNT_MESSAGES.notFound);
-      await logUserAction(userId, `Updated exchange API ${row.name}`, {
+      await logUserAction(userId, 'api_updated', `Updated exchange API ${row.name}`, {
         exchange_api: row.id,
         name: row.name,
         // Field names only: new keys are never written to the log.
@@ -221,7 +223,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     async remove(userId: number, id: number): Promise<{ success: boolean; message: string }> {
       const account = await owned(userId, id);
       if (!(await repo.deleteOwned(userId, id))) throw new NotFound(ACCOUNT_MESSAGES.notFound);
-      await logUserAction(userId, `Deleted exchange API ${account.name}`, {
+      await logUserAction(userId, 'api_deleted', `Deleted exchange API ${account.name}`, {
         exchange_api: account.id,
         name: account.name,
         exchange: account.exchange,

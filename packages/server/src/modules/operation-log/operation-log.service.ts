@@ -1,5 +1,6 @@
 import type {
   OperationLogEntry,
+  OperationLogEvent,
   OperationLogList,
   OperationLogQuery,
   OperationLogType,
@@ -14,6 +15,7 @@ export interface OperationLogRecord {
   readonly botId?: number | null;
   readonly type: OperationLogType;
   readonly botSymbol?: string | null;
+  readonly event: OperationLogEvent;
   readonly message: string;
   /** Structured facts (never secrets); closing trades carry `pnl`. */
   readonly details?: Record<string, unknown>;
@@ -30,6 +32,7 @@ export function toOperationLogEntry(row: OperationLogRow): OperationLogEntry {
     type: row.type,
     bot_id: row.botId,
     bot_symbol: row.botSymbol,
+    event: row.event,
     message: row.message,
     details: row.details,
     created_at: row.createdAt.toISOString(),
@@ -46,6 +49,7 @@ export function createOperationLog(deps: { repo: OperationLogRepository; clock: 
         botId: entry.botId ?? null,
         type: entry.type,
         botSymbol: entry.botSymbol ?? null,
+        event: entry.event,
         message: entry.message,
         details: entry.details ?? {},
         createdAt: clock.now(),

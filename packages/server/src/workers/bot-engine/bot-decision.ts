@@ -90,7 +90,14 @@ export function decide(signal: SignalAction | null, position: HeldPosition | nul
 
 export type Sizing =
   | { readonly ok: true; readonly amount: number }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** Which minimum the order misses: its amount or its notional (amount × price). */
+      readonly limit: 'amount' | 'notional';
+      readonly value: number;
+      readonly minimum: number;
+    };
 
 /** Amount = trade amount (margin) × leverage / price, rounded DOWN to the market's step. */
 export function orderAmount(
@@ -105,12 +112,22 @@ export function orderAmount(
   const steps = Math.floor(raw / step + 1e-9);
   const amount = Number((steps * step).toFixed(decimalsOf(step)));
   if (amount <= 0 || amount < facts.minAmount) {
-    return { ok: false, reason: `amount ${amount} is below the minimum ${facts.minAmount}` };
-  }
-  if (amount * price < facts.minNotional) {
     return {
       ok: false,
-      reason: `notional ${(amount * price).toFixed(2)} is below the minimum ${facts.minNotional}`,
+      reason: `amount ${amount} is below the minimum ${facts.minAmount}`,
+      limit: 'amount',
+      value: amount,
+      minimum: facts.minAmount,
+    };
+  }
+  if (amount * price < facts.minNotional) {
+    const notional = Number((amount * price).toFixed(2));
+    return {
+      ok: false,
+      reason: `notional ${notional.toFixed(2)} is below the minimum ${facts.minNotional}`,
+      limit: 'notional',
+      value: notional,
+      minimum: facts.minNotional,
     };
   }
   return { ok: true, amount };

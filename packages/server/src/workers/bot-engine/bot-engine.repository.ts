@@ -1,3 +1,4 @@
+import type { OperationLogEvent } from '@quantsquare/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
@@ -19,6 +20,7 @@ export interface OperationLogEntry {
   readonly botId?: number;
   readonly type: 'bot_action' | 'trade' | 'error' | 'system';
   readonly botSymbol?: string;
+  readonly event: OperationLogEvent;
   readonly message: string;
   readonly details?: Record<string, unknown>;
 }
@@ -160,6 +162,7 @@ export function createBotEngineRepository(db: Database) {
         botId: entry.botId ?? null,
         type: entry.type,
         botSymbol: entry.botSymbol ?? null,
+        event: entry.event,
         message: entry.message,
         details: entry.details ?? {},
         createdAt: at,

@@ -5,6 +5,7 @@
 // backtest's next-open fill. Between closes, paper bots check stop-loss/take-profit against the
 // forming candle's high/low and close at the touched level (see README.md).
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
+import { ExchangeAdapterError } from '../../exchange/exchange-client.js';
 import type { MarketCandle } from '../../market/market.types.js';
 import {
   type BotStrategy,
@@ -18,6 +19,15 @@ import {
 import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
 import { BotFailure, createBotTrader } from './bot-trader.js';
+
+/** An exchange error's kind goes into the log entry, so the web can say it in any language. */
+function errorFacts(error: unknown): { error_kind?: string } {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (cause instanceof ExchangeAdapterError) return { error_kind: cause.kind };
+    cause = cause.cause;
+  }
+  return {};
+}
 
 export const DEFAULT_CANDLE_LIMIT = 500;
 export const DEFAULT_BOT_POLL_INTERVAL_MS = 2000;
@@ -76,8 +86,9 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
         botId: bot.id,
         botSymbol: bot.symbol,
         type: 'error',
+        event: 'bot_failed',
         message,
-        details: { kind: error instanceof BotFailure ? 'order' : 'engine' },
+        details: { kind: error instanceof BotFailure ? 'order' : 'engine', ...errorFacts(error) },
       });
     } catch (writeError) {
       deps.logger?.error({ botId: bot.id, err: writeError }, 'could not record a bot failure');

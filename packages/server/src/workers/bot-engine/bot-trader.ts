@@ -41,10 +41,19 @@ export function createBotTrader(deps: TraderDeps) {
   const logFor = (
     bot: RunningBot,
     type: OperationLogEntry['type'],
+    event: OperationLogEntry['event'],
     message: string,
     details = {},
   ) =>
-    deps.log({ userId: bot.userId, botId: bot.id, botSymbol: bot.symbol, type, message, details });
+    deps.log({
+      userId: bot.userId,
+      botId: bot.id,
+      botSymbol: bot.symbol,
+      type,
+      event,
+      message,
+      details,
+    });
 
   async function settle(intent: BotOrderRow, order: ExchangeOrder): Promise<void> {
     await repo.updateIntent(
@@ -106,11 +115,13 @@ export function createBotTrader(deps: TraderDeps) {
         order = await client.fetchOrderByClientId(bot.symbol, clientOrderId).catch(() => null);
         if (!order) {
           await repo.updateIntent(row.id, { status: 'unknown', error: message }, clock.now());
-          throw new BotFailure(`order ${clientOrderId} outcome unknown: ${message}`);
+          throw new BotFailure(`order ${clientOrderId} outcome unknown: ${message}`, {
+            cause: error,
+          });
         }
       } else {
         await repo.updateIntent(row.id, { status: 'failed', error: message }, clock.now());
-        throw new BotFailure(`${intent.action} order failed: ${message}`);
+        throw new BotFailure(`${intent.action} order failed: ${message}`, { cause: error });
       }
     }
     await apply(order);
@@ -143,9 +154,11 @@ export function createBotTrader(deps: TraderDeps) {
     await logFor(
       bot,
       'trade',
+      'trade_opened',
       `opened ${side} ${order.filled} ${baseAsset(bot.symbol)} at ${entryPrice}`,
       {
         side,
+        asset: baseAsset(bot.symbol),
         amount: order.filled,
         price: entryPrice,
         fee: order.fee,
@@ -160,17 +173,28 @@ export function createBotTrader(deps: TraderDeps) {
     const sizing = orderAmount(bot.tradeAmount, bot.account.defaultLeverage, price, facts);
     const signal = side === 'long' ? 'buy' : 'sell';
     if (!sizing.ok) {
-      await logFor(bot, 'bot_action', `${signal} signal → skipped: ${sizing.reason}`, {
-        price,
-        reason: sizing.reason,
-      });
+      await logFor(
+        bot,
+        'bot_action',
+        'signal_skipped',
+        `${signal} signal → skipped: ${sizing.reason}`,
+        {
+          signal,
+          price,
+          reason: sizing.reason,
+          limit: sizing.limit,
+          value: sizing.value,
+          minimum: sizing.minimum,
+        },
+      );
       return;
     }
     await logFor(
       bot,
       'bot_action',
+      'signal_open',
       `${signal} signal → opening ${side} ${sizing.amount} ${baseAsset(bot.symbol)}`,
-      { side, amount: sizing.amount, price },
+      { signal, side, asset: baseAsset(bot.symbol), amount: sizing.amount, price },
     );
     const order = await sendIntent(
       bot,
@@ -211,9 +235,12 @@ export function createBotTrader(deps: TraderDeps) {
     await logFor(
       bot,
       'trade',
+      'trade_closed',
       `closed ${position.side} ${amount.toString()} ${baseAsset(bot.symbol)} at ${exitPrice.toString()} (${reason})`,
       {
         side: position.side,
+        asset: baseAsset(bot.symbol),
+        amount: amount.toNumber(),
         reason,
         price: exitPrice.toNumber(),
         pnl: pnl.toNumber(),
@@ -241,9 +268,13 @@ export function createBotTrader(deps: TraderDeps) {
     await logFor(
       bot,
       'bot_action',
+      'position_closing',
       `${reason} → closing ${position.side} ${position.amount} ${baseAsset(bot.symbol)}`,
       {
         reason,
+        side: position.side,
+        asset: baseAsset(bot.symbol),
+        amount: Number(position.amount),
         ...(paperFillPrice === undefined ? {} : { level: paperFillPrice }),
       },
     );
@@ -301,6 +332,7 @@ export function createBotTrader(deps: TraderDeps) {
           if (attempt === 2) {
             throw new BotFailure(
               `position unprotected: ${w.action} order failed: ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
             );
           }
         }
@@ -373,16 +405,23 @@ export function createBotTrader(deps: TraderDeps) {
           { status: 'failed', error: 'not at the exchange after a restart' },
           clock.now(),
         );
-        await logFor(bot, 'system', `order ${intent.clientOrderId} never reached the exchange`, {
-          client_order_id: intent.clientOrderId,
-        });
+        await logFor(
+          bot,
+          'system',
+          'order_never_sent',
+          `order ${intent.clientOrderId} never reached the exchange`,
+          { client_order_id: intent.clientOrderId },
+        );
         continue;
       }
       await settle(intent, order);
-      await logFor(bot, 'system', `reconciled order ${intent.clientOrderId}: ${order.status}`, {
-        client_order_id: intent.clientOrderId,
-        filled: order.filled,
-      });
+      await logFor(
+        bot,
+        'system',
+        'order_reconciled',
+        `reconciled order ${intent.clientOrderId}: ${order.status}`,
+        { client_order_id: intent.clientOrderId, status: order.status, filled: order.filled },
+      );
       if (order.filled <= 0 || order.status === 'open') continue;
       if (intent.action === 'open_long' || intent.action === 'open_short') {
         if (!bot.position) {
@@ -408,10 +447,13 @@ export function createBotTrader(deps: TraderDeps) {
       ? (bot.position.side === 'long' ? 1 : -1) * Number(bot.position.amount)
       : 0;
     if (Math.abs(exchangeAmount - ours) > 1e-9) {
-      await logFor(bot, 'error', `position mismatch: bot ${ours}, exchange ${exchangeAmount}`, {
-        bot_amount: ours,
-        exchange_amount: exchangeAmount,
-      });
+      await logFor(
+        bot,
+        'error',
+        'position_mismatch',
+        `position mismatch: bot ${ours}, exchange ${exchangeAmount}`,
+        { bot_amount: ours, exchange_amount: exchangeAmount },
+      );
     }
   }
 

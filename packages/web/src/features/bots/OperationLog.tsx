@@ -14,6 +14,7 @@ import { useIsMobile } from '../../app/use-is-mobile';
 import { formatMoney } from '../dashboard/format';
 import { Panel, Text } from '../dashboard/ui';
 import { formatUtc8, logPnl } from './bot-format';
+import { describeLogEntry } from './log-text';
 
 const TYPE_COLORS: Record<OperationLogType, string> = {
   user_action: 'blue',
@@ -63,8 +64,11 @@ export function OperationLog() {
     {
       key: 'message',
       title: t('bots.logs.columns.message'),
-      dataIndex: 'message',
-      render: (value: string) => <span style={{ overflowWrap: 'anywhere' }}>{value}</span>,
+      render: (_: unknown, entry: OperationLogEntry) => (
+        <span style={{ overflowWrap: 'anywhere' }} title={entry.message}>
+          {describeLogEntry(t, entry)}
+        </span>
+      ),
     },
     {
       key: 'pnl',

@@ -1,0 +1,95 @@
+import {
+  OPERATION_LOG_EVENTS,
+  type OperationLogEntry,
+  type OperationLogEvent,
+} from '@quantsquare/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeLogEntry } from '../src/features/bots/log-text';
+import i18n from '../src/i18n';
+import '../src/i18n/bots-texts';
+
+const entry = (
+  event: OperationLogEvent | null,
+  details: Record<string, unknown>,
+  message = 'server text',
+): OperationLogEntry => ({
+  id: 1,
+  type: 'bot_action',
+  bot_id: 7,
+  bot_symbol: 'BTC/USDT:USDT',
+  event,
+  message,
+  details,
+  created_at: '2026-11-21T00:00:00.000Z',
+});
+
+/** Details as the server writes them for each event. */
+const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
+  bot_created: { timeframe: '1h', trade_amount: 100 },
+  bot_started: { from_status: 'stopped' },
+  bot_stopped: {},
+  bot_deleted: { bot_id: 7 },
+  bot_failed: { kind: 'order', error_kind: 'insufficient_funds' },
+  api_created: { name: 'Main', exchange: 'binance' },
+  api_updated: { name: 'Main', changed: ['name'] },
+  api_deleted: { name: 'Main' },
+  signal_open: { signal: 'buy', side: 'long', asset: 'BTC', amount: 0.5, price: 100 },
+  signal_skipped: { signal: 'sell', limit: 'notional', value: 4.2, minimum: 5 },
+  position_closing: { reason: 'stop_loss', side: 'long', asset: 'BTC', amount: 0.5 },
+  trade_opened: { side: 'short', asset: 'BTC', amount: 0.5, price: 101.5 },
+  trade_closed: { side: 'long', asset: 'BTC', amount: 0.5, price: 99, reason: 'take_profit' },
+  order_never_sent: { client_order_id: 'qs7-abc' },
+  order_reconciled: { client_order_id: 'qs7-abc', status: 'closed', filled: 0.5 },
+  position_mismatch: { bot_amount: 0.5, exchange_amount: 0 },
+};
+
+describe('operation-log entries in the reader’s language', () => {
+  beforeAll(async () => {
+    await i18n.changeLanguage('zh-CN');
+  });
+  const zh = () => i18n.getFixedT('zh-CN');
+  const en = () => i18n.getFixedT('en');
+
+  it('says every event in Chinese and English, with no placeholder or key left', () => {
+    for (const event of OPERATION_LOG_EVENTS) {
+      for (const t of [zh(), en()]) {
+        const said = describeLogEntry(t, entry(event, SAMPLES[event]));
+        expect(said, event).not.toBe('server text');
+        expect(said, event).not.toMatch(/{{|}}|bots\.logs/);
+      }
+    }
+  });
+
+  it('translates the facts of trades and decisions', () => {
+    expect(describeLogEntry(zh(), entry('trade_closed', SAMPLES.trade_closed))).toBe(
+      '已平多 0.5 BTC，成交价 99（止盈）',
+    );
+    expect(describeLogEntry(en(), entry('trade_closed', SAMPLES.trade_closed))).toBe(
+      'Closed long 0.5 BTC at 99 (take-profit)',
+    );
+    expect(describeLogEntry(zh(), entry('signal_open', SAMPLES.signal_open))).toBe(
+      '买入信号 → 开多 0.5 BTC',
+    );
+    expect(describeLogEntry(zh(), entry('signal_skipped', SAMPLES.signal_skipped))).toBe(
+      '卖出信号 → 跳过：名义价值 4.2 USDT 低于最小值 5 USDT',
+    );
+    expect(describeLogEntry(zh(), entry('bot_created', SAMPLES.bot_created))).toBe(
+      '创建机器人 BTC/USDT:USDT（1h，100 USDT）',
+    );
+  });
+
+  it('names an exchange failure’s kind and keeps the exchange’s own words', () => {
+    const failed = entry('bot_failed', SAMPLES.bot_failed, 'open_long order failed: balance 5');
+    expect(describeLogEntry(zh(), failed)).toBe(
+      '运行出错：交易所账户余额不足（open_long order failed: balance 5）',
+    );
+    const engine = entry('bot_failed', { kind: 'engine' }, 'No candles');
+    expect(describeLogEntry(en(), engine)).toBe('Bot failed: No candles');
+  });
+
+  it('shows the server message for an entry without an event or with missing facts', () => {
+    expect(describeLogEntry(zh(), entry(null, {}))).toBe('server text');
+    expect(describeLogEntry(zh(), entry('trade_closed', { side: 'long' }))).toBe('server text');
+    expect(describeLogEntry(zh(), entry('api_created', { name: 42 }))).toBe('server text');
+  });
+});
