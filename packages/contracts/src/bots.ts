@@ -164,6 +164,7 @@ export const OPERATION_LOG_EVENTS = [
   'order_never_sent',
   'order_reconciled',
   'position_mismatch',
+  'resume_retry',
 ] as const;
 export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
 

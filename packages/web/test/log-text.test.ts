@@ -41,6 +41,7 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
   order_never_sent: { client_order_id: 'qs7-abc' },
   order_reconciled: { client_order_id: 'qs7-abc', status: 'closed', filled: 0.5 },
   position_mismatch: { bot_amount: 0.5, exchange_amount: 0 },
+  resume_retry: { attempt: 1, delay_seconds: 10, error_kind: 'unavailable' },
 };
 
 describe('operation-log entries in the reader’s language', () => {

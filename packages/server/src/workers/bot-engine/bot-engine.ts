@@ -20,14 +20,29 @@ import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
 import { BotFailure, createBotTrader } from './bot-trader.js';
 
-/** An exchange error's kind goes into the log entry, so the web can say it in any language. */
-function errorFacts(error: unknown): { error_kind?: string } {
+/** The exchange error behind a failure, following `cause` (a BotFailure wraps one). */
+function exchangeCause(error: unknown): ExchangeAdapterError | undefined {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
-    if (cause instanceof ExchangeAdapterError) return { error_kind: cause.kind };
+    if (cause instanceof ExchangeAdapterError) return cause;
     cause = cause.cause;
   }
-  return {};
+  return undefined;
 }
+
+/** An exchange error's kind goes into the log entry, so the web can say it in any language. */
+function errorFacts(error: unknown): { error_kind?: string } {
+  const cause = exchangeCause(error);
+  return cause ? { error_kind: cause.kind } : {};
+}
+
+/** Failures that pass by themselves: worth another try rather than an error state. */
+const isTransient = (error: unknown) => {
+  const kind = exchangeCause(error)?.kind;
+  return kind === 'unavailable' || kind === 'rate_limited';
+};
+
+/** 10 s, 30 s, 1 min, 2 min, 5 min, then 5 min more: about 13.5 minutes of tries in all. */
+export const DEFAULT_RESUME_RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 300_000];
 
 export const DEFAULT_CANDLE_LIMIT = 500;
 export const DEFAULT_BOT_POLL_INTERVAL_MS = 2000;
@@ -58,6 +73,10 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   const trader = createBotTrader({ repo, clock: deps.clock, clients: deps.clients, log: writeLog });
   const groups = new Map<string, FeedGroup>();
   const bots = new Map<number, RunningBot>();
+  const resumeRetryDelays = deps.resumeRetryDelaysMs ?? DEFAULT_RESUME_RETRY_DELAYS_MS;
+  /** Pending resume tries, by bot. */
+  const retries = new Map<number, NodeJS.Timeout>();
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
 
@@ -158,8 +177,18 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     group.bots.set(bot.id, bot);
   }
 
-  /** Joins the bot to its feed; it decides only on candles that close after this moment. */
-  async function join(botId: number, isResume: boolean): Promise<void> {
+  function cancelRetry(botId: number): void {
+    clearTimeout(retries.get(botId));
+    retries.delete(botId);
+  }
+
+  /**
+   * Joins the bot to its feed; it decides only on candles that close after this moment. A bot
+   * resumed at start-up whose exchange cannot be reached yet is tried again later (reconciling
+   * is idempotent); it stays `running` meanwhile and a user's stop ends the tries.
+   */
+  async function join(botId: number, isResume: boolean, attempt = 0): Promise<void> {
+    cancelRetry(botId);
     if (bots.has(botId)) return;
     const bot = await load(botId);
     if (!bot) return;
@@ -170,8 +199,41 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       await repo.setLastCandle(bot.id, bot.lastCandleTimeMs);
       attach(bot);
     } catch (error) {
+      const delay = resumeRetryDelays[attempt];
+      if (isResume && !stopped && delay !== undefined && isTransient(error)) {
+        await retryLater(bot, error, attempt, delay);
+        return;
+      }
       await fail(bot, error);
     }
+  }
+
+  async function retryLater(
+    bot: RunningBot,
+    error: unknown,
+    attempt: number,
+    delayMs: number,
+  ): Promise<void> {
+    const seconds = Math.round(delayMs / 1000);
+    const reason = error instanceof Error ? error.message : String(error);
+    deps.logger?.info({ botId: bot.id, attempt: attempt + 1, err: error }, 'bot resume deferred');
+    await writeLog({
+      userId: bot.userId,
+      botId: bot.id,
+      botSymbol: bot.symbol,
+      type: 'system',
+      event: 'resume_retry',
+      message: `exchange not reachable while resuming (${reason}); next try in ${seconds} s`,
+      details: { attempt: attempt + 1, delay_seconds: seconds, ...errorFacts(error) },
+    });
+    const timer = setTimeout(() => {
+      retries.delete(bot.id);
+      join(bot.id, true, attempt + 1).catch((joinError: unknown) =>
+        deps.logger?.error({ botId: bot.id, err: joinError }, 'bot resume failed'),
+      );
+    }, delayMs);
+    timer.unref();
+    retries.set(bot.id, timer);
   }
 
   /** One bot on a poll of its feed. */
@@ -270,6 +332,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
 
   return {
     async start() {
+      stopped = false;
       for (const id of await repo.runningBotIds()) await join(id, true);
       if (!timer) {
         timer = setInterval(() => {
@@ -284,6 +347,8 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       deps.logger?.info({ bots: bots.size, feeds: groups.size }, 'bot engine started');
     },
     async stop() {
+      stopped = true;
+      for (const id of [...retries.keys()]) cancelRetry(id);
       if (timer) clearInterval(timer);
       timer = undefined;
       await ticking;
@@ -299,6 +364,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       await join(botId, false);
     },
     async stopBot(botId) {
+      cancelRetry(botId);
       const loaded = bots.get(botId) ?? (await loadAny(botId));
       if (!loaded) return;
       // Out of the group first, so no poll queues new work; then let work in flight finish.

@@ -32,6 +32,11 @@ export interface BotEngineDeps {
   readonly candleLimit?: number;
   /** How often the timer polls the feed (candle closes and paper SL/TP prices); default 2 s. */
   readonly pollIntervalMs?: number;
+  /**
+   * Waits before each new try to resume a running bot whose exchange could not be reached at
+   * start-up (unavailable or rate-limited); when they are used up the bot goes to error.
+   */
+  readonly resumeRetryDelaysMs?: readonly number[];
 }
 
 export interface BotEngine extends BotControl {

@@ -100,6 +100,12 @@ function params(t: TFunction, entry: OperationLogEntry): Record<string, string> 
         exchange_amount: number(d.exchange_amount),
       });
       break;
+    case 'resume_retry':
+      Object.assign(values, {
+        attempt: number(d.attempt),
+        delay_seconds: number(d.delay_seconds),
+      });
+      break;
     default:
       return undefined;
   }

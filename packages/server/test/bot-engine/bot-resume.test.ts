@@ -1,0 +1,136 @@
+// A restart while an exchange cannot be reached: running bots are tried again later instead of
+// going straight to error, and a user's stop ends the tries.
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExchangeAdapterError } from '../../src/exchange/exchange-client.js';
+import type { BotClients } from '../../src/workers/bot-engine/bot-engine.types.js';
+import { createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { type BotFixture, createBotFixture } from './bot-engine-fixture.js';
+
+const START = Date.UTC(2026, 0, 18, 8, 0, 0);
+let fixture: BotFixture;
+beforeAll(async () => {
+  fixture = await createBotFixture(START);
+});
+afterAll(async () => {
+  await fixture.close();
+});
+
+/**
+ * The fixture's clients, with an outage switch for one account: while down, every position read
+ * of that account fails. (Each engine resumes every running bot of the database, earlier tests'
+ * bots too; those read as usual.)
+ */
+function outage(accountId: number, failure: () => ExchangeAdapterError) {
+  const state = { down: true, reads: 0 };
+  const clients: BotClients = (account, paperFillPrice) => {
+    const client = fixture.clients(account, paperFillPrice);
+    if (account.id !== accountId) return client;
+    return {
+      ...client,
+      fetchPositions: async (symbols) => {
+        state.reads += 1;
+        if (state.down) throw failure();
+        return client.fetchPositions(symbols);
+      },
+    };
+  };
+  return { state, clients };
+}
+
+const engineWith = (clients: BotClients, resumeRetryDelaysMs: number[]) =>
+  createBotEngine({
+    db: fixture.database.db,
+    clock: fixture.clock,
+    feed: fixture.feed,
+    clients,
+    pollIntervalMs: 3_600_000,
+    resumeRetryDelaysMs,
+  });
+
+/** Generous: the tries are milliseconds apart, but a loaded machine may be slow to run them. */
+const WAIT = { timeout: 15_000, interval: 20 };
+
+const unreachable = () => new ExchangeAdapterError('unavailable', 'connect ECONNREFUSED');
+
+describe('resuming while the exchange is unreachable', () => {
+  it('tries again later and joins the bot once the exchange answers', async () => {
+    const accountId = await fixture.paperAccount();
+    const botId = await fixture.bot({ accountId });
+    const { state, clients } = outage(accountId, unreachable);
+    const engine = engineWith(clients, [30, 30, 30]);
+    await engine.start();
+    expect(engine.runningBotIds()).not.toContain(botId);
+    expect((await fixture.botRow(botId)).status).toBe('running');
+
+    await vi.waitFor(() => expect(state.reads).toBeGreaterThanOrEqual(2), WAIT);
+    state.down = false;
+    await vi.waitFor(() => expect(engine.runningBotIds()).toContain(botId), WAIT);
+
+    const row = await fixture.botRow(botId);
+    expect(row.status).toBe('running');
+    expect(row.lastErrorAt).toBeNull();
+    const retries = (await fixture.logsOf(botId)).filter((l) => l.event === 'resume_retry');
+    expect(retries.length).toBeGreaterThanOrEqual(2);
+    expect(retries[0]).toMatchObject({
+      type: 'system',
+      details: { attempt: 1, delay_seconds: 0, error_kind: 'unavailable' },
+    });
+    expect((await fixture.logsOf(botId)).some((l) => l.type === 'error')).toBe(false);
+    await engine.stop();
+  });
+
+  it('puts the bot in error once the tries are used up', async () => {
+    const accountId = await fixture.paperAccount();
+    const botId = await fixture.bot({ accountId });
+    const { state, clients } = outage(accountId, unreachable);
+    const engine = engineWith(clients, [10, 10]);
+    await engine.start();
+    await vi.waitFor(async () => expect((await fixture.botRow(botId)).status).toBe('error'), WAIT);
+    expect(state.reads).toBe(3);
+    const logs = await fixture.logsOf(botId);
+    expect(logs.filter((l) => l.event === 'resume_retry')).toHaveLength(2);
+    expect(logs.find((l) => l.event === 'bot_failed')?.details).toMatchObject({
+      error_kind: 'unavailable',
+    });
+    expect(engine.runningBotIds()).not.toContain(botId);
+    await engine.stop();
+  });
+
+  it('does not retry an error that will not pass by itself', async () => {
+    const accountId = await fixture.paperAccount();
+    const botId = await fixture.bot({ accountId });
+    const { state, clients } = outage(
+      accountId,
+      () => new ExchangeAdapterError('invalid_key', 'Invalid API-key'),
+    );
+    const engine = engineWith(clients, [10, 10]);
+    await engine.start();
+    expect((await fixture.botRow(botId)).status).toBe('error');
+    expect(state.reads).toBe(1);
+    expect((await fixture.logsOf(botId)).some((l) => l.event === 'resume_retry')).toBe(false);
+    await engine.stop();
+  });
+
+  it('stops trying when the user stops the bot or the engine stops', async () => {
+    const accountId = await fixture.paperAccount();
+    const botId = await fixture.bot({ accountId });
+    const { state, clients } = outage(accountId, unreachable);
+    const engine = engineWith(clients, [40, 40, 40]);
+    await engine.start();
+    expect(state.reads).toBe(1);
+    await engine.stopBot(botId);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(state.reads).toBe(1);
+
+    const other = await fixture.bot({ accountId, symbol: 'BTC/USDT:USDT' });
+    const second = engineWith(clients, [40, 40, 40]);
+    await second.start();
+    const readsAtStart = state.reads;
+    await second.stop();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(state.reads).toBe(readsAtStart);
+    expect(second.runningBotIds()).not.toContain(other);
+    await engine.stop();
+  });
+});
