@@ -3,8 +3,14 @@
 // input (e.g. the MACD line fed to its signal EMA) are skipped: the warm-up starts at the first
 // defined value. A NaN after that point propagates.
 
-function nanArray(length: number): Float64Array {
-  return new Float64Array(length).fill(Number.NaN);
+/**
+ * A zeroed array whose first `definedFrom` entries are NaN. The callers write every index from
+ * `definedFrom` on, so only the undefined prefix needs filling (not all `length` entries).
+ */
+function nanArray(length: number, definedFrom = length): Float64Array {
+  const out = new Float64Array(length);
+  if (definedFrom > 0) out.fill(Number.NaN, 0, Math.min(definedFrom, length));
+  return out;
 }
 
 function firstDefinedIndex(values: Float64Array): number {
@@ -22,13 +28,19 @@ function assertPeriod(period: number): void {
 /** Simple moving average: mean of the last `period` values; defined from index period-1. */
 export function sma(values: Float64Array, period: number): Float64Array {
   assertPeriod(period);
-  const out = nanArray(values.length);
+  const length = values.length;
   const start = firstDefinedIndex(values);
+  const firstDefined = start + period - 1;
+  const out = nanArray(length, firstDefined);
   let sum = 0;
-  for (let i = start; i < values.length; i++) {
+  // Warm-up (the first full window), then the steady state without per-index branches.
+  const warmEnd = Math.min(length, firstDefined + 1);
+  for (let i = start; i < warmEnd; i++) sum += values[i]!;
+  if (warmEnd > firstDefined) out[firstDefined] = sum / period;
+  for (let i = firstDefined + 1; i < length; i++) {
     sum += values[i]!;
-    if (i - start >= period) sum -= values[i - period]!;
-    if (i - start >= period - 1) out[i] = sum / period;
+    sum -= values[i - period]!;
+    out[i] = sum / period;
   }
   return out;
 }
@@ -39,8 +51,8 @@ export function sma(values: Float64Array, period: number): Float64Array {
  */
 export function ema(values: Float64Array, period: number): Float64Array {
   assertPeriod(period);
-  const out = nanArray(values.length);
   const start = firstDefinedIndex(values);
+  const out = nanArray(values.length, start + period - 1);
   const alpha = 2 / (period + 1);
   let seedSum = 0;
   let previous = Number.NaN;
@@ -68,8 +80,8 @@ export function ema(values: Float64Array, period: number): Float64Array {
  */
 export function rsi(values: Float64Array, period: number): Float64Array {
   assertPeriod(period);
-  const out = nanArray(values.length);
   const start = firstDefinedIndex(values);
+  const out = nanArray(values.length, start + period);
   let averageGain = 0;
   let averageLoss = 0;
   for (let i = start + 1; i < values.length; i++) {
@@ -112,10 +124,10 @@ export function macd(
 ): MacdSeries {
   const fast = ema(values, fastPeriod);
   const slow = ema(values, slowPeriod);
-  const line = nanArray(values.length);
+  const line = nanArray(values.length, 0);
   for (let i = 0; i < values.length; i++) line[i] = fast[i]! - slow[i]!;
   const signal = ema(line, signalPeriod);
-  const histogram = nanArray(values.length);
+  const histogram = nanArray(values.length, 0);
   for (let i = 0; i < values.length; i++) histogram[i] = line[i]! - signal[i]!;
   return { line, signal, histogram };
 }
@@ -137,10 +149,10 @@ export function bollinger(
   stdDevMultiplier: number,
 ): BollingerBands {
   assertPeriod(period);
-  const middle = nanArray(values.length);
-  const upper = nanArray(values.length);
-  const lower = nanArray(values.length);
   const start = firstDefinedIndex(values);
+  const middle = nanArray(values.length, start + period - 1);
+  const upper = nanArray(values.length, start + period - 1);
+  const lower = nanArray(values.length, start + period - 1);
   let mean = 0;
   let squaredDeviations = 0; // sum of (x - mean)^2 over the window
   for (let i = start; i < values.length; i++) {
@@ -179,7 +191,7 @@ export function atr(
   period: number,
 ): Float64Array {
   assertPeriod(period);
-  const out = nanArray(close.length);
+  const out = nanArray(close.length, period);
   let average = 0;
   for (let i = 1; i < close.length; i++) {
     const previousClose = close[i - 1]!;

@@ -9,6 +9,7 @@ import {
   crossBelowLevel,
   crossings,
 } from './signal-rules.js';
+import { smaCrossings } from './sma-crossings.js';
 import type { StrategyDefinition, StrategyParameters } from './strategy.types.js';
 
 /** The dashboard's pair for strategies without a natural moving-average pair. */
@@ -57,11 +58,16 @@ const maCross: StrategyDefinition = {
   ],
   checkParameters: fastBelowSlow,
   compute(candles, parameters) {
-    const maFast = sma(candles.close, param(parameters, 'fast_period'));
-    const maSlow = sma(candles.close, param(parameters, 'slow_period'));
+    // pairSignals(sma(fast), sma(slow)) in one pass over the closes.
+    const { fast, slow, above, below } = smaCrossings(
+      candles.close,
+      param(parameters, 'fast_period'),
+      param(parameters, 'slow_period'),
+    );
     return {
-      ...pairSignals(maFast, maSlow),
-      indicators: { ma_fast: maFast, ma_slow: maSlow },
+      buy_signals: above,
+      sell_signals: below,
+      indicators: { ma_fast: fast, ma_slow: slow },
     };
   },
 };

@@ -1,0 +1,86 @@
+// ma_cross in one pass: both simple moving averages and their crossings. It reads the closes once
+// and never reads the two averages back, where sma + sma + crossings makes three passes.
+
+export interface SmaCrossings {
+  /** Equal, value for value, to sma(values, fastPeriod). */
+  readonly fast: Float64Array;
+  /** Equal, value for value, to sma(values, slowPeriod). */
+  readonly slow: Float64Array;
+  /** crossings(fast, slow).above */
+  readonly above: number[];
+  /** crossings(fast, slow).below */
+  readonly below: number[];
+}
+
+/**
+ * sma(values, fastPeriod), sma(values, slowPeriod) and crossings() of the two, with the same
+ * arithmetic in the same order as `sma` (so the same values to the bit) and the same crossing
+ * rule as `crossings`. Periods must be positive integers, as for `sma`.
+ */
+export function smaCrossings(
+  values: Float64Array,
+  fastPeriod: number,
+  slowPeriod: number,
+): SmaCrossings {
+  assertPeriod(fastPeriod);
+  assertPeriod(slowPeriod);
+  const length = values.length;
+  let start = 0;
+  while (start < length && Number.isNaN(values[start]!)) start++;
+  const fastFrom = start + fastPeriod - 1; // first defined index of each average
+  const slowFrom = start + slowPeriod - 1;
+  const fast = nanPrefixArray(length, fastFrom);
+  const slow = nanPrefixArray(length, slowFrom);
+  const above: number[] = [];
+  const below: number[] = [];
+  // Warm-up up to the first index where both are defined: no crossing can happen there (the
+  // previous index has an undefined average, and comparisons with NaN are false).
+  const bothFrom = Math.max(fastFrom, slowFrom);
+  const warmEnd = Math.min(length, bothFrom + 1);
+  let fastSum = 0;
+  let slowSum = 0;
+  for (let i = start; i < warmEnd; i++) {
+    const value = values[i]!;
+    fastSum += value;
+    if (i > fastFrom) fastSum -= values[i - fastPeriod]!;
+    if (i >= fastFrom) fast[i] = fastSum / fastPeriod;
+    slowSum += value;
+    if (i > slowFrom) slowSum -= values[i - slowPeriod]!;
+    if (i >= slowFrom) slow[i] = slowSum / slowPeriod;
+  }
+  if (warmEnd <= bothFrom) return { fast, slow, above, below };
+  // Steady state: both windows full. NaN differences compare false both ways, so a NaN inside
+  // the series (which the running sums carry on) never signals.
+  let previous = fast[bothFrom]! - slow[bothFrom]!;
+  for (let i = bothFrom + 1; i < length; i++) {
+    const value = values[i]!;
+    fastSum += value;
+    fastSum -= values[i - fastPeriod]!;
+    slowSum += value;
+    slowSum -= values[i - slowPeriod]!;
+    const fastValue = fastSum / fastPeriod;
+    const slowValue = slowSum / slowPeriod;
+    fast[i] = fastValue;
+    slow[i] = slowValue;
+    const current = fastValue - slowValue;
+    if (current > 0) {
+      if (previous <= 0) above.push(i);
+    } else if (current < 0 && previous >= 0) {
+      below.push(i);
+    }
+    previous = current;
+  }
+  return { fast, slow, above, below };
+}
+
+function nanPrefixArray(length: number, definedFrom: number): Float64Array {
+  const out = new Float64Array(length);
+  if (definedFrom > 0) out.fill(Number.NaN, 0, Math.min(definedFrom, length));
+  return out;
+}
+
+function assertPeriod(period: number): void {
+  if (!Number.isInteger(period) || period < 1) {
+    throw new RangeError(`period must be a positive integer, got ${period}`);
+  }
+}
