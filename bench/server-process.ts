@@ -1,7 +1,7 @@
 // Starts the product as `npm start` runs it (built SPA, API, workers) on a fresh embedded
 // database and a simulated market feed, for the benchmarks that need a live server.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,27 +13,21 @@ export interface RunningServer {
 const root = join(import.meta.dirname, '..');
 
 export async function startServer(port: number): Promise<RunningServer> {
-  if (!existsSync(join(root, 'packages/web/dist/index.html'))) {
-    spawnSync('npm', ['run', 'build', '-w', '@quantsquare/web'], { cwd: root, stdio: 'ignore' });
-  }
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'packages/server/src/main.ts')],
-    {
-      cwd: root,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'qs-bench-')),
-        DATABASE_URL: '',
-        MARKET_DATA: 'simulated',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        SECRET_KEY: 'bench-only-secret-key-0123456789abcdef',
-      },
+  // scripts/start.mjs, as `npm start`: it rebuilds the web app when it is missing or stale.
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'qs-bench-')),
+      DATABASE_URL: '',
+      MARKET_DATA: 'simulated',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SECRET_KEY: 'bench-only-secret-key-0123456789abcdef',
     },
-  );
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
