@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, '.test-output');
@@ -50,8 +51,7 @@ function runCapturing(command, args) {
  * (all that a CI summary may keep) says what failed even after the browser tests' output.
  */
 function failureSections(output) {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
-  const lines = output.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const lines = stripVTControlCharacters(output).split('\n');
   const start = lines.findIndex((line) => /Failed Tests \d+|Unhandled Errors/.test(line));
   if (start < 0) return '';
   const end = lines.findIndex((line, i) => i > start && /^\s*Test Files\s/.test(line));

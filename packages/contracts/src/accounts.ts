@@ -20,6 +20,19 @@ export const PAPER_BALANCE_MAX = 100_000_000;
 export const ACCOUNT_OVERVIEW_REFRESH_MS = 30_000;
 export const BALANCE_CHART_POINTS = 30;
 
+/**
+ * What each kind of exchange failure says to the user: the server's error texts (followed by the
+ * exchange's own detail) and the web's English for the same kinds.
+ */
+export const EXCHANGE_ERROR_MESSAGES = {
+  invalid_key: 'Invalid API key or permissions',
+  insufficient_funds: 'Insufficient funds on the exchange account',
+  invalid_order: 'The exchange refused the request',
+  rate_limited: 'Too many requests to the exchange, try again later',
+  unavailable: 'Exchange unavailable, try again later',
+  unknown_outcome: 'The exchange did not answer in time, try again later',
+} as const;
+
 const credential = z
   .string()
   .trim()

@@ -1,14 +1,8 @@
+import { EXCHANGE_ERROR_MESSAGES as MESSAGES } from '@quantsquare/contracts';
 import { ExchangeAdapterError, type ExchangeErrorKind } from '../../exchange/exchange-client.js';
 
-/** Each adapter error kind as the user reads it. */
-export const EXCHANGE_ERROR_MESSAGES: Record<ExchangeErrorKind, string> = {
-  invalid_key: 'Invalid API key or permissions',
-  insufficient_funds: 'Insufficient funds on the exchange account',
-  invalid_order: 'The exchange refused the request',
-  rate_limited: 'Too many requests to the exchange, try again later',
-  unavailable: 'Exchange unavailable, try again later',
-  unknown_outcome: 'The exchange did not answer in time, try again later',
-};
+/** Each adapter error kind as the user reads it (one text per kind, checked here). */
+export const EXCHANGE_ERROR_MESSAGES: Readonly<Record<ExchangeErrorKind, string>> = MESSAGES;
 const UNEXPECTED_MESSAGE = 'Exchange request failed';
 const DETAIL_MAX_LENGTH = 200;
 

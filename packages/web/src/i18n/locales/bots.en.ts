@@ -1,3 +1,4 @@
+import { EXCHANGE_ERROR_MESSAGES } from '@quantsquare/contracts';
 import type { BotsLocaleResources } from './bots.zh-CN';
 
 export const botsEn: BotsLocaleResources = {
@@ -191,14 +192,7 @@ export const botsEn: BotsLocaleResources = {
         notional: 'notional {{value}} USDT is below the minimum {{minimum}} USDT',
       },
       orderStatuses: { open: 'open', closed: 'filled', canceled: 'canceled', rejected: 'rejected' },
-      errorKinds: {
-        invalid_key: 'Invalid API key or permissions',
-        insufficient_funds: 'Insufficient funds on the exchange account',
-        invalid_order: 'The exchange refused the request',
-        rate_limited: 'Too many requests to the exchange, try again later',
-        unavailable: 'Exchange unavailable, try again later',
-        unknown_outcome: 'The exchange did not answer in time, try again later',
-      },
+      errorKinds: { ...EXCHANGE_ERROR_MESSAGES },
     },
   },
 };
