@@ -144,4 +144,9 @@ export class ExchangeAdapterError extends Error {
     super(message);
     this.name = 'ExchangeAdapterError';
   }
+
+  /** The failure passes by itself (unavailable, rate-limited): worth another try later. */
+  get isRetryable(): boolean {
+    return this.kind === 'unavailable' || this.kind === 'rate_limited';
+  }
 }

@@ -133,4 +133,37 @@ describe('resuming while the exchange is unreachable', () => {
     expect(second.runningBotIds()).not.toContain(other);
     await engine.stop();
   });
+
+  it('leaves the bot running when the engine stops while a resume is failing', async () => {
+    const accountId = await fixture.paperAccount();
+    const botId = await fixture.bot({ accountId });
+    let fail: () => void = () => undefined;
+    const failed = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
+    let reads = 0;
+    const clients: BotClients = (account, paperFillPrice) => {
+      const client = fixture.clients(account, paperFillPrice);
+      if (account.id !== accountId) return client;
+      return {
+        ...client,
+        fetchPositions: async () => {
+          reads += 1;
+          await failed;
+          throw unreachable();
+        },
+      };
+    };
+    const engine = engineWith(clients, [10, 10]);
+    const starting = engine.start();
+    await vi.waitFor(() => expect(reads).toBe(1), WAIT);
+    await engine.stop();
+    fail();
+    await starting;
+    // Shutting down is not the bot's failure: the next start resumes it.
+    expect((await fixture.botRow(botId)).status).toBe('running');
+    expect((await fixture.logsOf(botId)).some((l) => l.event === 'resume_retry')).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reads).toBe(1);
+  });
 });

@@ -41,8 +41,7 @@ export async function withReadRetries<T>(
       return await run();
     } catch (error) {
       if (!(error instanceof ExchangeAdapterError)) throw error;
-      const isRetryable = error.kind === 'unavailable' || error.kind === 'rate_limited';
-      if (!isRetryable || attempt >= policy.attempts) throw error;
+      if (!error.isRetryable || attempt >= policy.attempts) throw error;
       const retryAfterMs = error.kind === 'rate_limited' ? error.retryAfterMs : null;
       if (retryAfterMs !== null && retryAfterMs > policy.maxRetryAfterMs) throw error;
       await sleep(retryAfterMs ?? backoffDelayMs(policy, attempt));

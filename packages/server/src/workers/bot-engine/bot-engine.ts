@@ -35,12 +35,6 @@ function errorFacts(error: unknown): { error_kind?: string } {
   return cause ? { error_kind: cause.kind } : {};
 }
 
-/** Failures that pass by themselves: worth another try rather than an error state. */
-const isTransient = (error: unknown) => {
-  const kind = exchangeCause(error)?.kind;
-  return kind === 'unavailable' || kind === 'rate_limited';
-};
-
 /** 10 s, 30 s, 1 min, 2 min, 5 min, then 5 min more: about 13.5 minutes of tries in all. */
 export const DEFAULT_RESUME_RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 300_000];
 
@@ -200,9 +194,10 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       attach(bot);
     } catch (error) {
       const delay = resumeRetryDelays[attempt];
-      if (isResume && !stopped && delay !== undefined && isTransient(error)) {
-        await retryLater(bot, error, attempt, delay);
-        return;
+      if (isResume && exchangeCause(error)?.isRetryable) {
+        // Stopping meanwhile leaves the bot running for the next start to resume.
+        if (stopped) return;
+        if (delay !== undefined) return retryLater(bot, error, attempt, delay);
       }
       await fail(bot, error);
     }
@@ -214,18 +209,6 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     attempt: number,
     delayMs: number,
   ): Promise<void> {
-    const seconds = Math.round(delayMs / 1000);
-    const reason = error instanceof Error ? error.message : String(error);
-    deps.logger?.info({ botId: bot.id, attempt: attempt + 1, err: error }, 'bot resume deferred');
-    await writeLog({
-      userId: bot.userId,
-      botId: bot.id,
-      botSymbol: bot.symbol,
-      type: 'system',
-      event: 'resume_retry',
-      message: `exchange not reachable while resuming (${reason}); next try in ${seconds} s`,
-      details: { attempt: attempt + 1, delay_seconds: seconds, ...errorFacts(error) },
-    });
     const timer = setTimeout(() => {
       retries.delete(bot.id);
       join(bot.id, true, attempt + 1).catch((joinError: unknown) =>
@@ -234,6 +217,24 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     }, delayMs);
     timer.unref();
     retries.set(bot.id, timer);
+    const seconds = Math.round(delayMs / 1000);
+    const reason = error instanceof Error ? error.message : String(error);
+    deps.logger?.info({ botId: bot.id, attempt: attempt + 1, err: error }, 'bot resume deferred');
+    // The next try is set before the entry is written: a failing write must not end the tries
+    // (nor, at start-up, the resuming of the other bots).
+    try {
+      await writeLog({
+        userId: bot.userId,
+        botId: bot.id,
+        botSymbol: bot.symbol,
+        type: 'system',
+        event: 'resume_retry',
+        message: `exchange not reachable while resuming (${reason}); next try in ${seconds} s`,
+        details: { attempt: attempt + 1, delay_seconds: seconds, ...errorFacts(error) },
+      });
+    } catch (writeError) {
+      deps.logger?.error({ botId: bot.id, err: writeError }, 'could not record a resume retry');
+    }
   }
 
   /** One bot on a poll of its feed. */
@@ -334,6 +335,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     async start() {
       stopped = false;
       for (const id of await repo.runningBotIds()) await join(id, true);
+      if (stopped) return; // stop() came while resuming: no polling after it
       if (!timer) {
         timer = setInterval(() => {
           if (!ticking) {
