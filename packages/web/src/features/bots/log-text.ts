@@ -29,82 +29,75 @@ function named(
 function params(t: TFunction, entry: OperationLogEntry): Record<string, string> | undefined {
   const d: Details = entry.details;
   const symbol = entry.bot_symbol ?? undefined;
-  const values: Record<string, string | undefined> = {};
+  // The position an entry is about: its side, size and asset.
+  const held = () => ({
+    side: named(t, 'sides', d.side),
+    amount: number(d.amount),
+    asset: text(d.asset),
+  });
+  let values: Record<string, string | undefined>;
   switch (entry.event) {
     case 'bot_created':
-      Object.assign(values, {
-        symbol,
-        timeframe: text(d.timeframe),
-        trade_amount: number(d.trade_amount),
-      });
+      values = { symbol, timeframe: text(d.timeframe), trade_amount: number(d.trade_amount) };
       break;
     case 'bot_started':
     case 'bot_stopped':
     case 'bot_deleted':
-      values.symbol = symbol;
+      values = { symbol };
       break;
     case 'bot_failed': {
       const kind = named(t, 'errorKinds', d.error_kind);
-      values.reason =
+      const reason =
         kind && kind !== d.error_kind
           ? (t('bots.logs.failureDetail', { kind, detail: entry.message }) as string)
           : entry.message;
+      values = { reason };
       break;
     }
     case 'api_created':
     case 'api_updated':
     case 'api_deleted':
-      values.name = text(d.name);
+      values = { name: text(d.name) };
       break;
     case 'signal_open':
+      values = { ...held(), signal: named(t, 'signals', d.signal) };
+      break;
     case 'position_closing':
+      values = { ...held(), reason: named(t, 'reasons', d.reason) };
+      break;
     case 'trade_opened':
+      values = { ...held(), price: number(d.price) };
+      break;
     case 'trade_closed':
-      Object.assign(values, {
-        signal: entry.event === 'signal_open' ? named(t, 'signals', d.signal) : '',
-        reason:
-          entry.event === 'position_closing' || entry.event === 'trade_closed'
-            ? named(t, 'reasons', d.reason)
-            : '',
-        side: named(t, 'sides', d.side),
-        amount: number(d.amount),
-        asset: text(d.asset),
-        price: entry.event.startsWith('trade_') ? number(d.price) : '',
-      });
+      values = { ...held(), price: number(d.price), reason: named(t, 'reasons', d.reason) };
       break;
     case 'signal_skipped': {
       const limit = d.limit === 'amount' || d.limit === 'notional' ? d.limit : undefined;
       const value = number(d.value);
       const minimum = number(d.minimum);
-      Object.assign(values, {
+      values = {
         signal: named(t, 'signals', d.signal),
         limit:
           limit && value && minimum
             ? (t(`bots.logs.limits.${limit}`, { value, minimum }) as string)
             : undefined,
-      });
+      };
       break;
     }
     case 'order_never_sent':
-      values.client_order_id = text(d.client_order_id);
+      values = { client_order_id: text(d.client_order_id) };
       break;
     case 'order_reconciled':
-      Object.assign(values, {
+      values = {
         client_order_id: text(d.client_order_id),
         status: named(t, 'orderStatuses', d.status),
-      });
+      };
       break;
     case 'position_mismatch':
-      Object.assign(values, {
-        bot_amount: number(d.bot_amount),
-        exchange_amount: number(d.exchange_amount),
-      });
+      values = { bot_amount: number(d.bot_amount), exchange_amount: number(d.exchange_amount) };
       break;
     case 'resume_retry':
-      Object.assign(values, {
-        attempt: number(d.attempt),
-        delay_seconds: number(d.delay_seconds),
-      });
+      values = { attempt: number(d.attempt), delay_seconds: number(d.delay_seconds) };
       break;
     default:
       return undefined;
