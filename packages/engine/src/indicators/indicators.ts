@@ -3,27 +3,7 @@
 // input (e.g. the MACD line fed to its signal EMA) are skipped: the warm-up starts at the first
 // defined value. A NaN after that point propagates.
 
-/**
- * A zeroed array whose first `definedFrom` entries are NaN. The callers write every index from
- * `definedFrom` on, so only the undefined prefix needs filling (not all `length` entries).
- */
-function nanArray(length: number, definedFrom = length): Float64Array {
-  const out = new Float64Array(length);
-  if (definedFrom > 0) out.fill(Number.NaN, 0, Math.min(definedFrom, length));
-  return out;
-}
-
-function firstDefinedIndex(values: Float64Array): number {
-  let i = 0;
-  while (i < values.length && Number.isNaN(values[i]!)) i++;
-  return i;
-}
-
-function assertPeriod(period: number): void {
-  if (!Number.isInteger(period) || period < 1) {
-    throw new RangeError(`period must be a positive integer, got ${period}`);
-  }
-}
+import { assertPeriod, firstDefinedIndex, nanArray } from './series.js';
 
 /** Simple moving average: mean of the last `period` values; defined from index period-1. */
 export function sma(values: Float64Array, period: number): Float64Array {

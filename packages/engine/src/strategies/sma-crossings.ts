@@ -1,3 +1,5 @@
+import { assertPeriod, firstDefinedIndex, nanArray } from '../indicators/series.js';
+
 // ma_cross in one pass: both simple moving averages and their crossings. It reads the closes once
 // and never reads the two averages back, where sma + sma + crossings makes three passes.
 
@@ -25,12 +27,11 @@ export function smaCrossings(
   assertPeriod(fastPeriod);
   assertPeriod(slowPeriod);
   const length = values.length;
-  let start = 0;
-  while (start < length && Number.isNaN(values[start]!)) start++;
+  const start = firstDefinedIndex(values);
   const fastFrom = start + fastPeriod - 1; // first defined index of each average
   const slowFrom = start + slowPeriod - 1;
-  const fast = nanPrefixArray(length, fastFrom);
-  const slow = nanPrefixArray(length, slowFrom);
+  const fast = nanArray(length, fastFrom);
+  const slow = nanArray(length, slowFrom);
   const above: number[] = [];
   const below: number[] = [];
   // Warm-up up to the first index where both are defined: no crossing can happen there (the
@@ -71,16 +72,4 @@ export function smaCrossings(
     previous = current;
   }
   return { fast, slow, above, below };
-}
-
-function nanPrefixArray(length: number, definedFrom: number): Float64Array {
-  const out = new Float64Array(length);
-  if (definedFrom > 0) out.fill(Number.NaN, 0, Math.min(definedFrom, length));
-  return out;
-}
-
-function assertPeriod(period: number): void {
-  if (!Number.isInteger(period) || period < 1) {
-    throw new RangeError(`period must be a positive integer, got ${period}`);
-  }
 }
