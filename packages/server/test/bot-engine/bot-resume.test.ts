@@ -21,7 +21,10 @@ afterAll(async () => {
  * of that account fails. (Each engine resumes every running bot of the database, earlier tests'
  * bots too; those read as usual.)
  */
-function outage(accountId: number, failure: () => ExchangeAdapterError) {
+function outage(
+  accountId: number,
+  failure: () => ExchangeAdapterError | Promise<ExchangeAdapterError>,
+) {
   const state = { down: true, reads: 0 };
   const clients: BotClients = (account, paperFillPrice) => {
     const client = fixture.clients(account, paperFillPrice);
@@ -30,7 +33,7 @@ function outage(accountId: number, failure: () => ExchangeAdapterError) {
       ...client,
       fetchPositions: async (symbols) => {
         state.reads += 1;
-        if (state.down) throw failure();
+        if (state.down) throw await failure();
         return client.fetchPositions(symbols);
       },
     };
@@ -141,22 +144,14 @@ describe('resuming while the exchange is unreachable', () => {
     const failed = new Promise<void>((resolve) => {
       fail = resolve;
     });
-    let reads = 0;
-    const clients: BotClients = (account, paperFillPrice) => {
-      const client = fixture.clients(account, paperFillPrice);
-      if (account.id !== accountId) return client;
-      return {
-        ...client,
-        fetchPositions: async () => {
-          reads += 1;
-          await failed;
-          throw unreachable();
-        },
-      };
-    };
+    // The read fails only once the engine is stopping.
+    const { state, clients } = outage(accountId, async () => {
+      await failed;
+      return unreachable();
+    });
     const engine = engineWith(clients, [10, 10]);
     const starting = engine.start();
-    await vi.waitFor(() => expect(reads).toBe(1), WAIT);
+    await vi.waitFor(() => expect(state.reads).toBe(1), WAIT);
     await engine.stop();
     fail();
     await starting;
@@ -164,6 +159,6 @@ describe('resuming while the exchange is unreachable', () => {
     expect((await fixture.botRow(botId)).status).toBe('running');
     expect((await fixture.logsOf(botId)).some((l) => l.event === 'resume_retry')).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(reads).toBe(1);
+    expect(state.reads).toBe(1);
   });
 });
