@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
 import { ERROR_CODES } from '@quantsquare/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -10,6 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import { type Clock, systemClock } from './common/clock.js';
 import { registerErrorHandling } from './common/error-handler.js';
 import { BadRequest, RateLimited } from './common/errors.js';
@@ -24,6 +28,7 @@ import {
   type Mailer,
   type SmsProvider,
 } from './delivery/delivery.adapters.js';
+import { createInProcessEventBus, type EventBus } from './events/index.js';
 import { createCcxtExchangeClient } from './exchange/ccxt/ccxt-exchange-client.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
 import { createCandlesRepository } from './market/candles.repository.js';
@@ -53,7 +58,12 @@ import { createOutboxRepository } from './modules/system/outbox.repository.js';
 import { devOutboxRoutes, healthRoutes } from './modules/system/system.routes.js';
 import { tradingRoutes } from './modules/trading/trading.routes.js';
 import { createTradingService } from './modules/trading/trading.service.js';
+import { createImageStore, type ImageStore } from './uploads/image-store.js';
+import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { registerWebApp } from './web/web-app.plugin.js';
+
+/** Largest uploaded file (avatars, announcement images): the spec's 5 MB. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 export interface AppDeps {
   config: Config;
@@ -76,6 +86,10 @@ export interface AppDeps {
    * only with one: without an engine a bot could be marked running while nothing trades.
    */
   botControl?: BotControl;
+  /** The platform's events; in-process by default (main.ts picks Redis when REDIS_URL is set). */
+  eventBus?: EventBus;
+  /** Uploaded images; by default stored under DATA_DIR/uploads. */
+  imageStore?: ImageStore;
 }
 
 /** Paper accounts trade on the market feed's prices; live accounts through ccxt. */
@@ -152,6 +166,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // Uploads: one file per request, never larger than the spec's limit (413 above it).
+  await app.register(multipart, {
+    limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 12 },
+  });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  const eventBus = deps.eventBus ?? createInProcessEventBus({ clock, log: app.log });
+  if (!deps.eventBus) app.addHook('onClose', async () => eventBus.close());
+  const images =
+    deps.imageStore ?? createImageStore({ uploadsDir: path.join(config.dataDir, 'uploads') });
 
   const outbox = createOutboxRepository(db, clock);
   const mailer =
@@ -172,6 +196,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createTokensService({ repo, clock, jwtSecret: config.jwtSecret });
   const totp = createTotpService({ repo, clock, secretBox });
   const auth = createAuthService({ repo, clock, codes, tokens, totp });
+  // Bearer authentication for the route modules (visitors, users and staff-only routes).
+  const isStaff: StaffCheck = async (userId) => (await repo.findUserById(userId))?.isStaff === true;
+  const authentication = bearerAuthentication(tokens, isStaff);
 
   const marketFeed =
     deps.marketFeed ??
@@ -206,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes({ databaseKind: deps.databaseKind, version: readVersion() }));
+      await api.register(uploadsRoutes({ images }));
       await api.register(
         authRoutes({ auth, codes, tokens, totp, ipRatePerMinute: config.authIpRatePerMinute }),
       );

@@ -5,6 +5,7 @@ import { createSecretBox } from './common/secret-box.js';
 import { loadConfigFromEnvironment } from './config.js';
 import { openDatabase } from './db/client.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
+import { createInProcessEventBus } from './events/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { createAccountServices } from './modules/accounts/account-services.js';
@@ -24,6 +25,11 @@ async function main(): Promise<void> {
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+    });
+    // One bus for the app and the workers (Redis across processes is the execution core's).
+    const eventBus = createInProcessEventBus({
+      clock: systemClock,
+      log: { error: (details, message) => app.log.error(details, message) },
     });
     const marketFeed = createMarketFeed({
       mode: config.marketData,
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
       marketFeed,
       exchangeClientFactory,
       botControl: botEngine,
+      eventBus,
     });
     // Probes the exchanges in the background (auto falls back to simulated data per exchange).
     marketFeed.start(app.log);
@@ -105,6 +112,7 @@ async function main(): Promise<void> {
         await botEngine.stop();
         await marketFeed.stop();
         await app.close();
+        await eventBus.close();
         await database.close();
       } finally {
         lock?.release();

@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { Mailer, SmsProvider } from '../../src/delivery/delivery.adapters.js';
+import type { EventBus } from '../../src/events/index.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
@@ -40,6 +41,8 @@ export interface TestAppOptions {
     config: Config;
     marketFeed: MarketFeed;
   }) => BotControl;
+  /** The event bus the app publishes on (in-process by default). */
+  eventBus?: EventBus;
 }
 
 export interface TestApp {
@@ -85,6 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     exchangeClientFactory: options.exchangeClientFactory?.({ database, clock, config }),
     marketFeed,
     botControl: marketFeed && options.botControl?.({ database, clock, config, marketFeed }),
+    eventBus: options.eventBus,
   });
   options.extend?.(app);
   await app.ready();

@@ -1,5 +1,4 @@
 import {
-  AUTH_MESSAGES,
   accountSecurity,
   apiErrorSchema,
   changePasswordRequest,
@@ -19,12 +18,11 @@ import {
   tokenPair,
   twoFactorEnableResponse,
 } from '@quantsquare/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Unauthorized } from '../../common/errors.js';
+import { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { AuthService } from './auth.service.js';
 import type { CodesService } from './codes.service.js';
-import type { AuthContext, TokensService } from './tokens.service.js';
+import type { TokensService } from './tokens.service.js';
 import type { TotpService } from './totp.service.js';
 
 export interface AuthRoutesDeps {
@@ -45,20 +43,7 @@ export const authRoutes =
     const signIn = { rateLimit: { max: deps.ipRatePerMinute, timeWindow: 60_000 } };
     const tags = ['auth'];
 
-    // Authentication runs before body validation: an anonymous call answers 401, not a field error.
-    const authenticated = new WeakMap<FastifyRequest, AuthContext>();
-    const preValidation = async (request: FastifyRequest) => {
-      const header = request.headers.authorization;
-      const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-      if (!match?.[1]) throw new Unauthorized(AUTH_MESSAGES.notAuthenticated);
-      authenticated.set(request, await tokens.authenticate(match[1]));
-    };
-    const requireAuth = (request: FastifyRequest): AuthContext => {
-      const context = authenticated.get(request);
-      if (!context) throw new Unauthorized(AUTH_MESSAGES.notAuthenticated);
-      return context;
-    };
-    const bearer = [{ bearerAuth: [] }];
+    const { preValidation, requireAuth, security: bearer } = bearerAuthentication(tokens);
 
     app.post(
       '/auth/send-code/',

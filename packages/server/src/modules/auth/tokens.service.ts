@@ -6,14 +6,12 @@ import {
   type TokenPair,
 } from '@quantsquare/contracts';
 import { jwtVerify, SignJWT } from 'jose';
+import type { AuthContext } from '../../common/bearer-auth.js';
 import type { Clock } from '../../common/clock.js';
 import { Unauthorized } from '../../common/errors.js';
 import type { AuthRepository } from './auth.repository.js';
 
-export interface AuthContext {
-  userId: number;
-  sessionId: number;
-}
+export type { AuthContext };
 
 type TokenType = 'access' | 'refresh';
 

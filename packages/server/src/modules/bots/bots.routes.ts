@@ -10,8 +10,8 @@ import {
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { TokensService } from '../auth/tokens.service.js';
-import { bearerAuthentication } from '../exchange-accounts/request-auth.js';
 import type { BotsService } from './bots.service.js';
 
 /** A bot id in a path: a positive 32-bit integer (the column's range). */

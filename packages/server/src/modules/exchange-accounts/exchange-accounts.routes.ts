@@ -11,9 +11,9 @@ import {
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { TokensService } from '../auth/tokens.service.js';
 import type { ExchangeAccountsService } from './exchange-accounts.service.js';
-import { bearerAuthentication } from './request-auth.js';
 
 /** An account id in a path: a positive 32-bit integer (the column's range). */
 export const accountIdParams = z.object({

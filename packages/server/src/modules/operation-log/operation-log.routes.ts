@@ -1,7 +1,7 @@
 import { apiErrorSchema, operationLogList, operationLogQuery } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { TokensService } from '../auth/tokens.service.js';
-import { bearerAuthentication } from '../exchange-accounts/request-auth.js';
 import type { OperationLogService } from './operation-log.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema };

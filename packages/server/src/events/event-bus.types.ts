@@ -1,0 +1,99 @@
+// The platform's events: what happened, for whoever listens (the bot engine, copy trading, the
+// websocket hub, the square's metrics). Publishers never call their listeners directly.
+
+/** Who an order or a position belongs to on an exchange account. */
+export type OrderOwnerKind = 'bot' | 'copy' | 'webhook' | 'manual';
+export interface OrderOwner {
+  readonly kind: OrderOwnerKind;
+  /** The bot, copy relation or webhook configuration id; the user id for `manual`. */
+  readonly id: number;
+}
+
+export interface EventPayloads {
+  /** An order of ours filled (wholly or partly) on an exchange account. */
+  OrderFilled: {
+    readonly accountId: number;
+    readonly userId: number;
+    readonly symbol: string;
+    readonly owner: OrderOwner;
+    readonly clientOrderId: string;
+    readonly exchangeOrderId: string;
+    readonly side: 'buy' | 'sell';
+    /** Base-asset quantity filled. */
+    readonly amount: number;
+    readonly price: number;
+    /** Fee paid, in quote (USDT). */
+    readonly fee: number;
+    readonly reduceOnly: boolean;
+    readonly filledAtMs: number;
+  };
+  /** An owner's position on an account and symbol changed (after a fill or a reconcile). */
+  PositionChanged: {
+    readonly accountId: number;
+    readonly userId: number;
+    readonly symbol: string;
+    readonly owner: OrderOwner;
+    /** Signed base-asset quantity: positive long, negative short, 0 flat. */
+    readonly size: number;
+    /** Average entry price; null when flat. */
+    readonly entryPrice: number | null;
+    readonly changedAtMs: number;
+  };
+  BotStatusChanged: {
+    readonly botId: number;
+    readonly userId: number;
+    readonly status: 'created' | 'stopped' | 'running' | 'error';
+    readonly error: string | null;
+  };
+  /** An exchange account's balance was read (a snapshot). */
+  BalanceChanged: {
+    readonly accountId: number;
+    readonly userId: number;
+    readonly total: number;
+    readonly free: number;
+    readonly used: number;
+    readonly atMs: number;
+  };
+  /** A user's platform-coin balance moved (the wallet's ledger). */
+  CoinBalanceChanged: {
+    readonly userId: number;
+    /** The new balance, a decimal string. */
+    readonly balance: string;
+    readonly transactionId: number;
+  };
+  AnnouncementPublished: {
+    readonly announcementId: number;
+    readonly title: string;
+    readonly type: 'normal' | 'important' | 'maintenance';
+  };
+}
+
+export type EventType = keyof EventPayloads;
+
+export interface BusEvent<K extends EventType = EventType> {
+  /** Unique per event: a subscriber that may see one twice (Redis, retries) drops repeats. */
+  readonly id: string;
+  readonly type: K;
+  /** ISO time of publication. */
+  readonly at: string;
+  readonly payload: EventPayloads[K];
+}
+
+export type EventHandler<K extends EventType> = (event: BusEvent<K>) => void | Promise<void>;
+
+export interface EventBus {
+  /**
+   * Publishes one event; `id` defaults to a random UUID (give a deterministic one where a repeat
+   * publication must be recognisable). Resolves once the event is handed to the transport; the
+   * handlers run after, never inside the publisher's call.
+   */
+  publish<K extends EventType>(type: K, payload: EventPayloads[K], id?: string): Promise<void>;
+  /** Calls `handler` for every later event of `type`; answers the unsubscribe function. */
+  subscribe<K extends EventType>(type: K, handler: EventHandler<K>): () => void;
+  /** Stops delivery and releases the transport. */
+  close(): Promise<void>;
+}
+
+export interface EventBusLogger {
+  error(details: object, message: string): void;
+}

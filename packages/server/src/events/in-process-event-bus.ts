@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../common/clock.js';
+import type {
+  BusEvent,
+  EventBus,
+  EventBusLogger,
+  EventHandler,
+  EventPayloads,
+  EventType,
+} from './event-bus.types.js';
+
+/**
+ * Events within one process. Handlers run on a later tick (a slow or failing handler never
+ * delays or breaks the publisher); a handler's error is logged and the others still run.
+ */
+export function createInProcessEventBus(deps: {
+  clock: Clock;
+  log?: EventBusLogger;
+}): EventBus & { deliver<K extends EventType>(event: BusEvent<K>): void } {
+  const handlers = new Map<EventType, Set<EventHandler<EventType>>>();
+  let isClosed = false;
+
+  function deliver<K extends EventType>(event: BusEvent<K>): void {
+    if (isClosed) return;
+    const set = handlers.get(event.type);
+    if (!set) return;
+    for (const handler of [...set]) {
+      setImmediate(() => {
+        Promise.resolve()
+          .then(() => (handler as EventHandler<K>)(event))
+          .catch((error: unknown) =>
+            deps.log?.error(
+              { err: error, event: event.type, id: event.id },
+              'event handler failed',
+            ),
+          );
+      });
+    }
+  }
+
+  return {
+    deliver,
+    async publish<K extends EventType>(type: K, payload: EventPayloads[K], id?: string) {
+      deliver({ id: id ?? randomUUID(), type, at: deps.clock.now().toISOString(), payload });
+    },
+    subscribe<K extends EventType>(type: K, handler: EventHandler<K>) {
+      const set = handlers.get(type) ?? new Set();
+      set.add(handler as EventHandler<EventType>);
+      handlers.set(type, set);
+      return () => {
+        set.delete(handler as EventHandler<EventType>);
+      };
+    },
+    async close() {
+      isClosed = true;
+      handlers.clear();
+    },
+  };
+}
