@@ -51,6 +51,10 @@ import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from './modules/exchange-accounts/exchange-client-factory.js';
+import { announcementsSocketRoutes } from './modules/help/announcements.socket.js';
+import { createHelpRepository } from './modules/help/help.repository.js';
+import { helpRoutes } from './modules/help/help.routes.js';
+import { createHelpService } from './modules/help/help.service.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { operationLogRoutes } from './modules/operation-log/operation-log.routes.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
@@ -230,6 +234,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       })
     : undefined;
 
+  const help = createHelpService({
+    repo: createHelpRepository(db),
+    clock,
+    images,
+    eventBus,
+    readerSecret: config.secretKey,
+    contact: config.contact,
+    log: app.log,
+  });
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes({ databaseKind: deps.databaseKind, version: readVersion() }));
@@ -244,10 +258,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
       await api.register(operationLogRoutes({ operationLog, tokens }));
       if (bots) await api.register(botsRoutes({ bots, tokens }));
+      await api.register(helpRoutes({ help, authentication }));
       if (!config.isProduction) await api.register(devOutboxRoutes({ outbox }));
     },
     { prefix: '/api' },
   );
+  await app.register(announcementsSocketRoutes({ eventBus }));
 
   await registerWebApp(app, { webDistDir: config.webDistDir });
   return app;

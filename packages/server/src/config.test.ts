@@ -45,6 +45,38 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the help centre contact details, with development defaults', () => {
+    const defaults = loadConfig({ SECRET_KEY: 'k'.repeat(40), PORT: '8123' });
+    expect(defaults.contact).toEqual({
+      supportEmail: 'support@quantsquare.example',
+      telegramUrl: 'https://t.me/quantsquare',
+      xUrl: 'https://x.com/quantsquare',
+      websiteUrl: 'http://localhost:8123',
+    });
+    const set = loadConfig({
+      SECRET_KEY: 'k'.repeat(40),
+      SUPPORT_EMAIL: 'care@desk.example',
+      TELEGRAM_URL: 'https://t.me/desk',
+      X_URL: 'https://x.com/desk',
+      WEBSITE_URL: 'https://desk.example',
+    });
+    expect(set.contact).toEqual({
+      supportEmail: 'care@desk.example',
+      telegramUrl: 'https://t.me/desk',
+      xUrl: 'https://x.com/desk',
+      websiteUrl: 'https://desk.example',
+    });
+  });
+
+  it.each([
+    ['SUPPORT_EMAIL', 'not an address'],
+    ['TELEGRAM_URL', 'javascript:alert(1)'],
+    ['X_URL', 'ftp://x.com/desk'],
+    ['WEBSITE_URL', 'desk.example'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ SECRET_KEY: 'k'.repeat(40), [name]: value })).toThrow(ConfigError);
+  });
+
   it('demands SECRET_KEY in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(ConfigError);
   });

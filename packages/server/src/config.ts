@@ -11,6 +11,8 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+/** An address people open in a browser: http or https only. */
+const webUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(8000)),
@@ -33,6 +35,12 @@ const envSchema = z.object({
     z.enum(['development', 'production', 'test']).default('development'),
   ),
   WEB_DIST_DIR: optionalString,
+  /** Contact details of the help centre and the site footer (GET /api/help/contact/). */
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@quantsquare.example')),
+  TELEGRAM_URL: z.preprocess(emptyToUndefined, webUrl.default('https://t.me/quantsquare')),
+  X_URL: z.preprocess(emptyToUndefined, webUrl.default('https://x.com/quantsquare')),
+  /** Defaults to this server's own address (http://localhost:PORT). */
+  WEBSITE_URL: z.preprocess(emptyToUndefined, webUrl.optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -60,6 +68,13 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Sign-in calls per IP per minute (a constant of the spec; tests raise it). */
   readonly authIpRatePerMinute: number;
+  /** The operators' channels shown in the help centre and the footer. */
+  readonly contact: {
+    readonly supportEmail: string;
+    readonly telegramUrl: string;
+    readonly xUrl: string;
+    readonly websiteUrl: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +140,12 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: REQUEST_BODY_LIMIT_BYTES,
     authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
+    contact: Object.freeze({
+      supportEmail: e.SUPPORT_EMAIL,
+      telegramUrl: e.TELEGRAM_URL,
+      xUrl: e.X_URL,
+      websiteUrl: e.WEBSITE_URL ?? `http://localhost:${e.PORT}`,
+    }),
   });
 }
 

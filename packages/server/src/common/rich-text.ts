@@ -13,6 +13,18 @@ export type RichTextProfile =
   | 'announcement';
 
 const LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'];
+
+/**
+ * An uploaded image exactly as the image store names it. Anything looser (a query, an encoded
+ * dot segment such as `%2e%2e/` that a browser resolves) could point an image at another route.
+ */
+const UPLOADED_IMAGE_URL = /^\/api\/uploads\/[a-z]+\/[a-f0-9]{32}\.(png|jpg|gif|webp)$/;
+
+/** Whether `src` names one of our stored images (the only image source rich text may use). */
+export function isUploadedImageUrl(src: string): boolean {
+  return src.startsWith(UPLOADS_URL_PREFIX) && UPLOADED_IMAGE_URL.test(src);
+}
+
 // Quill 2 writes both list kinds as <ol><li data-list="bullet|ordered">, indents and alignment
 // as classes.
 const QUILL_CLASSES = [
@@ -70,18 +82,14 @@ function options(profile: RichTextProfile): sanitizeHtml.IOptions {
       }),
     },
     // An image stays only when it is one of our uploads.
-    exclusiveFilter: (frame) =>
-      frame.tag === 'img' &&
-      !(
-        (frame.attribs.src ?? '').startsWith(UPLOADS_URL_PREFIX) &&
-        !frame.attribs.src?.includes('..')
-      ),
+    exclusiveFilter: (frame) => frame.tag === 'img' && !isUploadedImageUrl(frame.attribs.src ?? ''),
   };
 }
 
 /** The HTML with only what `profile` allows (attributes, schemes and image sources included). */
 export function sanitizeRichText(html: string, profile: RichTextProfile): string {
-  const clean = sanitizeHtml(html, options(profile));
+  // NUL cannot be stored in a PostgreSQL text column (and has no business in text anyway).
+  const clean = sanitizeHtml(html.replaceAll('\u0000', ''), options(profile));
   // data-list may only name Quill's two list kinds.
   return clean.replace(/ data-list="(?!bullet"|ordered")[^"]*"/g, '');
 }

@@ -1,14 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { UPLOADS_URL_PREFIX } from '../common/rich-text.js';
+import {
+  BitmapDecodeError,
+  decodeBmp,
+  decodeIco,
+  looksLikeBmp,
+  looksLikeIco,
+  type RgbaImage,
+} from './bitmap-decoders.js';
 
 // Uploaded images (avatars, announcement pictures): the type is decided from the bytes, never
 // from the name or the client's content type; every image is decoded and re-encoded (metadata
 // and anything hidden in the file are dropped) and stored under a name the server makes.
 
+/** What is stored and served. */
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp';
+/** What an upload may be: bitmaps and icons, which sharp cannot read, are stored as PNG. */
+export type ImageInputFormat = ImageFormat | 'bmp' | 'ico';
 export type UploadFolder = 'avatars' | 'help';
 
 export const IMAGE_CONTENT_TYPES: Record<ImageFormat, string> = {
@@ -34,7 +45,7 @@ export class UnsupportedImage extends Error {
 export interface SaveImageOptions {
   readonly folder: UploadFolder;
   /** Formats the caller accepts; anything else throws UnsupportedImage. */
-  readonly accept: readonly ImageFormat[];
+  readonly accept: readonly ImageInputFormat[];
   /** The longer side is scaled down to this many pixels (never up). */
   readonly maxSidePx: number;
 }
@@ -61,31 +72,79 @@ export interface ImageStore {
 const NAME_PATTERN = /^[a-f0-9]{32}\.(jpg|png|gif|webp)$/;
 const FOLDERS: readonly UploadFolder[] = ['avatars', 'help'];
 
+/**
+ * The sharp input for the bytes: bitmaps and icons (recognised by their bytes) decoded here to
+ * raw pixels or to the PNG an icon carries, everything else as it is. `storedAs` answers, for the
+ * format sharp then reports, the format to store, or undefined when the caller does not accept it.
+ */
+function readImage(
+  input: Buffer,
+  accept: readonly ImageInputFormat[],
+): { image: (animated?: boolean) => Sharp; storedAs: (found: string) => ImageFormat | undefined } {
+  const open =
+    (bytes: Buffer, raw?: RgbaImage) =>
+    (animated = false) =>
+      sharp(bytes, {
+        limitInputPixels: MAX_INPUT_PIXELS,
+        animated,
+        ...(raw ? { raw: { width: raw.width, height: raw.height, channels: 4 as const } } : {}),
+      });
+  // Decoded pixels reach sharp as 'raw' (an icon's own PNG as 'png'); both are stored as PNG.
+  const asPng = (expected: string) => (found: string) =>
+    found === expected ? ('png' as const) : undefined;
+  const refuse = (format: ImageInputFormat) => {
+    if (!accept.includes(format)) throw new UnsupportedImage(`format ${format} is not accepted`);
+  };
+  try {
+    if (looksLikeBmp(input)) {
+      refuse('bmp');
+      const bitmap = decodeBmp(input);
+      return { image: open(bitmap.rgba, bitmap), storedAs: asPng('raw') };
+    }
+    if (looksLikeIco(input)) {
+      refuse('ico');
+      const icon = decodeIco(input);
+      return 'kind' in icon
+        ? { image: open(icon.png), storedAs: asPng('png') }
+        : { image: open(icon.rgba, icon), storedAs: asPng('raw') };
+    }
+  } catch (error) {
+    if (error instanceof BitmapDecodeError) throw new UnsupportedImage(error.message);
+    throw error;
+  }
+  return {
+    image: open(input),
+    storedAs: (found) =>
+      (accept as readonly string[]).includes(found) && found in EXTENSIONS
+        ? (found as ImageFormat)
+        : undefined,
+  };
+}
+
 export function createImageStore(deps: { uploadsDir: string }): ImageStore {
   const urlFor = (folder: UploadFolder, name: string) => `${UPLOADS_URL_PREFIX}${folder}/${name}`;
 
   return {
     async save(input, options) {
+      const decoded = readImage(input, options.accept);
       let metadata: Metadata;
       try {
-        metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+        metadata = await decoded.image().metadata();
       } catch {
         throw new UnsupportedImage('not an image');
       }
       const format = metadata.format as string | undefined;
-      if (!format || !(options.accept as readonly string[]).includes(format)) {
+      const imageFormat = format ? decoded.storedAs(format) : undefined;
+      if (!imageFormat) {
         throw new UnsupportedImage(`format ${format ?? 'unknown'} is not accepted`);
       }
-      const imageFormat = format as ImageFormat;
       const animated = imageFormat === 'gif' || imageFormat === 'webp';
-      let pipeline = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated })
-        .rotate()
-        .resize({
-          width: options.maxSidePx,
-          height: options.maxSidePx,
-          fit: 'inside',
-          withoutEnlargement: true,
-        });
+      let pipeline = decoded.image(animated).rotate().resize({
+        width: options.maxSidePx,
+        height: options.maxSidePx,
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
       pipeline =
         imageFormat === 'jpeg'
           ? pipeline.jpeg({ quality: 85, mozjpeg: true })

@@ -49,6 +49,21 @@ describe('sanitizeRichText', () => {
     expect(sanitizeRichText(image, 'description')).toBe('<p></p>');
   });
 
+  it('keeps only uploads named as the image store names them', () => {
+    for (const src of [
+      '/api/uploads/help/%2e%2e/%2e%2e/auth/profile/',
+      '/api/uploads/help/0123456789abcdef0123456789abcdef.png?x=1',
+      '/api/uploads/help/0123456789abcdef0123456789abcdef.svg',
+      '/api/uploads/help/short.png',
+    ]) {
+      expect(sanitizeRichText(`<p><img src="${src}"></p>`, 'announcement')).toBe('<p></p>');
+    }
+  });
+
+  it('drops NUL characters, which the database cannot store', () => {
+    expect(sanitizeRichText('<p>a\u0000b<scr\u0000ipt></p>', 'announcement')).toBe('<p>ab</p>');
+  });
+
   it('counts what a reader sees', () => {
     expect(visibleLength('<p><b>a&amp;b</b></p><p>中文</p>')).toBe(5);
   });

@@ -1,0 +1,99 @@
+import type { WebSocket } from '@fastify/websocket';
+import { ANNOUNCEMENTS_SOCKET_PATH, type AnnouncementPublishedFrame } from '@quantsquare/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { EventBus } from '../../events/index.js';
+
+/** A connection that answers no ping for this long is dropped. */
+export const SOCKET_HEARTBEAT_MS = 30_000;
+/** Open announcement sockets per client address, and in all. */
+export const SOCKETS_PER_ADDRESS = 20;
+export const SOCKETS_MAX = 10_000;
+
+/**
+ * /ws/announcements: pushes each AnnouncementPublished to every open page, so help-centre badges
+ * update without a reload. Anyone may listen (announcements are public); nothing is sent but
+ * the new announcement's id, title and type — each page then asks for its own unread count.
+ * Clients may send `{"type":"ping"}` and get `{"type":"pong"}`.
+ */
+export const announcementsSocketRoutes =
+  (deps: { eventBus: EventBus }): FastifyPluginAsync =>
+  async (app) => {
+    const sockets = new Map<WebSocket, { address: string; isAlive: boolean }>();
+    const perAddress = new Map<string, number>();
+
+    const unsubscribe = deps.eventBus.subscribe('AnnouncementPublished', (event) => {
+      const frame: AnnouncementPublishedFrame = {
+        type: 'announcement_published',
+        data: {
+          id: event.payload.announcementId,
+          title: event.payload.title,
+          type: event.payload.type,
+        },
+      };
+      const text = JSON.stringify(frame);
+      for (const socket of sockets.keys()) {
+        if (socket.readyState === socket.OPEN) socket.send(text);
+      }
+    });
+
+    // One timer for all connections: a socket that missed the last ping is gone.
+    const heartbeat = setInterval(() => {
+      for (const [socket, state] of sockets) {
+        if (!state.isAlive) {
+          socket.terminate();
+          continue;
+        }
+        state.isAlive = false;
+        socket.ping();
+      }
+    }, SOCKET_HEARTBEAT_MS);
+    heartbeat.unref();
+
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      clearInterval(heartbeat);
+      for (const socket of sockets.keys()) socket.close(1001, 'server shutting down');
+    });
+
+    app.get(
+      ANNOUNCEMENTS_SOCKET_PATH,
+      { websocket: true, schema: { hide: true } },
+      (socket, request) => {
+        const address = request.ip;
+        const opened = perAddress.get(address) ?? 0;
+        if (sockets.size >= SOCKETS_MAX || opened >= SOCKETS_PER_ADDRESS) {
+          socket.close(1013, 'too many connections');
+          return;
+        }
+        const state = { address, isAlive: true };
+        sockets.set(socket, state);
+        perAddress.set(address, opened + 1);
+
+        socket.on('pong', () => {
+          state.isAlive = true;
+        });
+        socket.on('message', (data) => {
+          state.isAlive = true;
+          let message: unknown;
+          try {
+            message = JSON.parse(data.toString());
+          } catch {
+            return;
+          }
+          if (
+            typeof message === 'object' &&
+            message !== null &&
+            Reflect.get(message, 'type') === 'ping'
+          ) {
+            socket.send(JSON.stringify({ type: 'pong' }));
+          }
+        });
+        socket.on('close', () => {
+          if (!sockets.delete(socket)) return;
+          const left = (perAddress.get(address) ?? 1) - 1;
+          if (left > 0) perAddress.set(address, left);
+          else perAddress.delete(address);
+        });
+      },
+    );
+  };
