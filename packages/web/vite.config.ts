@@ -12,7 +12,11 @@ const apiProxyTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8000';
 export default defineConfig({
   plugins: [react(), pureContractSchemas()],
   server: {
-    proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },
+    proxy: {
+      '^/api/': { target: apiProxyTarget, changeOrigin: true },
+      // Live updates (e.g. /ws/announcements) are websockets on the page's own origin.
+      '^/ws/': { target: apiProxyTarget, changeOrigin: true, ws: true },
+    },
   },
   preview: {
     proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },

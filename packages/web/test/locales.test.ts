@@ -4,6 +4,8 @@ import { accountsZhCN } from '../src/i18n/locales/accounts.zh-CN';
 import { botsEn } from '../src/i18n/locales/bots.en';
 import { botsZhCN } from '../src/i18n/locales/bots.zh-CN';
 import { en } from '../src/i18n/locales/en';
+import { helpEn } from '../src/i18n/locales/help.en';
+import { helpZhCN } from '../src/i18n/locales/help.zh-CN';
 import { zhCN } from '../src/i18n/locales/zh-CN';
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -26,10 +28,14 @@ describe('translations', () => {
       expect(zhCN, key).not.toHaveProperty(key);
       expect(accountsZhCN, key).not.toHaveProperty(key);
     }
+    for (const key of Object.keys(helpZhCN)) {
+      for (const other of [zhCN, accountsZhCN, botsZhCN])
+        expect(other, key).not.toHaveProperty(key);
+    }
   });
 
-  const zhLeaves = leaves({ ...zhCN, ...accountsZhCN, ...botsZhCN });
-  const enLeaves = leaves({ ...en, ...accountsEn, ...botsEn });
+  const zhLeaves = leaves({ ...zhCN, ...accountsZhCN, ...botsZhCN, ...helpZhCN });
+  const enLeaves = leaves({ ...en, ...accountsEn, ...botsEn, ...helpEn });
 
   it('has the same keys in both languages', () => {
     expect([...enLeaves.keys()].sort()).toEqual([...zhLeaves.keys()].sort());

@@ -26,6 +26,9 @@ const AccountOverviewPage = lazy(() =>
 const ApiManagementPage = lazy(() =>
   withFeedbackOf(import('../pages/ApiManagementPage').then((m) => m.ApiManagementPage)),
 );
+const HelpCenterPage = lazy(() =>
+  withFeedbackOf(import('../pages/HelpCenterPage').then((m) => m.HelpCenterPage)),
+);
 const ComingSoonPage = lazy(() =>
   import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -64,7 +67,7 @@ export const routes: RouteObject[] = [
       },
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'strategy-square', element: comingSoon },
-      { path: 'help-center', element: comingSoon },
+      { path: 'help-center', element: <HelpCenterPage /> },
       { path: 'strategy/:id', element: comingSoon },
       { path: 'user/:userId', element: comingSoon },
       { path: 'copy-trading/:id', element: auth(comingSoon) },

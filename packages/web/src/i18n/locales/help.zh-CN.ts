@@ -1,0 +1,216 @@
+// Texts of the help centre (tutorial, announcements, FAQ, contact), Simplified Chinese, loaded
+// with the help centre only. `help.en.ts` must have exactly the same keys.
+export const helpZhCN = {
+  helpCenter: {
+    title: '帮助中心',
+    menuLabel: '帮助中心导航',
+    tabs: {
+      tutorial: '使用教程',
+      announcements: '系统公告',
+      faq: '常见问题',
+      contact: '联系我们',
+    },
+    unreadBadge: '{{count}} 条未读公告',
+    tutorial: {
+      title: '使用教程',
+      intro:
+        'QuantSquare 把行情分析、策略回测、自动交易机器人和跟单放在同一个平台上。按下面的章节操作，即可安全地跑通第一个策略。',
+      contents: '目录',
+      quickStart: {
+        title: '快速开始',
+        intro: '第一次使用？按顺序完成这五步：',
+        steps: {
+          s1: '注册并登录：使用邮箱或手机号注册；登录时需要输入邮箱或短信验证码。',
+          s2: '开启双重验证：在「账户安全」中绑定 Google Authenticator，保护登录和敏感操作。',
+          s3: '连接交易所：在「API 管理」中添加 Binance 或 OKX 的 API；也可以先创建一个模拟账户，无需 API 密钥，使用虚拟 USDT 交易。',
+          s4: '回测策略：在首页选择交易所、交易对和周期，查看 K 线、策略信号、资金曲线和回测结果。',
+          s5: '运行机器人：在首页的「我的交易机器人」中配置机器人并启动（启动需要有效的 VIP 会员）。',
+        },
+        action: '前往首页',
+      },
+      apiSetup: {
+        title: 'API 设置',
+        intro:
+          '平台通过交易所 API 代您查询余额和下单。API 只需要「读取」和「合约交易」权限，任何情况下都不要开启提现权限——即使 API 泄露，资金也无法被转走。',
+        binanceTitle: '在 Binance 创建 API',
+        binance: {
+          s1: '登录 Binance，进入「账户 → API 管理」，点击「创建 API」，选择「系统生成」，填写备注名（例如 QuantSquare）并完成安全验证。',
+          s2: '在 API 限制中保留「启用读取」，勾选「启用合约」（U 本位合约交易）。',
+          s3: '不要勾选「启用提现」，也不要开启「允许万向划转」。',
+          s4: '在「IP 访问限制」中选择「限制只对受信任 IP 的访问」，填入平台服务器的 IP（可向客服索取）。',
+          s5: '复制 API Key 和 Secret Key。Secret Key 只显示一次，请妥善保存，不要发给任何人。',
+        },
+        okxTitle: '在 OKX 创建 API',
+        okx: {
+          s1: '登录 OKX，进入「个人中心 → API」，点击「创建 API Key」，用途选择「API 交易」。',
+          s2: '填写备注名并设置 Passphrase（API 密码）；添加到平台时需要填写它。',
+          s3: '权限只勾选「读取」和「交易」，不要勾选「提现」。',
+          s4: '绑定 IP 地址（填入平台服务器的 IP）；绑定 IP 的 API Key 不会因长期未使用而失效。',
+          s5: '完成验证后复制 API Key、Secret Key，并记住 Passphrase。',
+        },
+        addTitle: '添加到平台',
+        add: {
+          s1: '打开「API 管理」，点击「添加 API」，填写名称，选择交易所和账户类型。',
+          s2: '粘贴 API Key 和 Secret（OKX 还需要 API 密码）；想先练手，可以开启「测试网络」，或选择「模拟账户」用虚拟资金体验。',
+          s3: '添加后点击「验证权限」：平台会检查交易权限、提现权限和 IP 白名单（部分交易所只能确认密钥可用），发现提现权限时会提示风险，请立即到交易所关闭。',
+          s4: '密钥在服务器上加密保存，页面只显示打码后的 Key。',
+        },
+        warning: '如果 API 密钥泄露，请立即在交易所删除该 API，再在平台删除对应账户。',
+        action: '前往 API 管理',
+      },
+      createStrategy: {
+        title: '创建策略',
+        intro:
+          '策略是一组买卖规则。平台内置均线交叉（MA Cross）、EMA 交叉、RSI 回归、MACD 交叉和布林带突破五种策略，回测和实盘机器人使用同一套信号代码。',
+        steps: {
+          s1: '在首页选择交易所、交易对（例如 BTC/USDT）和 K 线周期，查看行情和策略信号。',
+          s2: '查看回测结果：收益率、最大回撤、胜率、夏普比率等。回测每边按 0.05% 手续费和滑点计算；信号在 K 线收盘后确定，于下一根 K 线开盘成交。',
+          s3: '在「我的交易机器人」中点击「配置交易机器人」，选择 API 账户、策略、交易对、周期和交易金额（至少 10 USDT，是每笔仓位的保证金，名义价值 = 保证金 × 账户杠杆），按需设置止损和止盈。',
+          s4: '启动机器人（需要有效的 VIP）。同一 API 账户的同一交易对只能运行一个机器人；停止机器人会平掉它的持仓。',
+          s5: '在操作日志中查看机器人的每一次决策、成交和错误。',
+        },
+        note: '回测结果不代表未来收益。先用模拟账户或测试网络运行一段时间，确认表现后再投入真实资金。',
+        action: '前往首页',
+      },
+      squareCopy: {
+        title: '策略广场与跟单',
+        intro: '在策略广场，您可以公开自己的交易账户作为策略供他人跟随，也可以跟随其他交易者。',
+        steps: {
+          s1: '浏览策略广场：按交易所、周期筛选，按跟单人数、收益、胜率等排序，或搜索策略和用户。',
+          s2: '打开策略详情，查看收益曲线、最大回撤、持仓和实时成交，关注感兴趣的交易者。',
+          s3: '点击「跟单」，选择自己的一个可用交易账户，设置跟单金额（至少 10 USDT）和最大亏损（0 表示不限制）。',
+          s4: '选择跟单模式：正向（与带单者同方向）或反向（方向相反）。跨交易所跟单时交易对会自动转换，但合约面值可能不同。',
+          s5: '每次跟单收取 100 平台币（1 平台币 = 1 USDT），付给带单者；在「跟单管理」中可以暂停、恢复、修改或停止跟单，达到最大亏损时会自动停止。',
+        },
+        action: '前往策略广场',
+      },
+      risk: {
+        title: '风险管理',
+        intro: '加密货币合约波动剧烈，请只用能够承受损失的资金交易。',
+        items: {
+          i1: '资金分配：单个策略建议不超过总资金的 20%，在多个策略和交易对之间分散风险。',
+          i2: '止损：为每个机器人设置止损，避免单笔亏损失控；跟单时设置最大亏损。',
+          i3: '杠杆：杠杆同时放大盈利和亏损，新手建议从 1–3 倍开始。',
+          i4: '手续费：平台每笔交易收取 0.05% 手续费（VIP 更低），频繁交易的策略要把手续费计入收益。',
+          i5: '从模拟开始：先用模拟账户或测试网络验证策略，再逐步增加真实资金。',
+          i6: 'API 安全：只开启交易权限，绑定 IP 白名单，开启双重验证，定期检查 API 权限。',
+        },
+        warning: '历史收益不代表未来表现，平台不保证任何收益。',
+      },
+      faq: {
+        title: '常见问题',
+        items: {
+          vip: {
+            q: '为什么启动机器人需要 VIP？',
+            a: '机器人 7×24 小时运行，启动需要有效的 VIP 会员（365 天）。VIP 还提供不限数量的机器人、优先支持和高级策略。',
+          },
+          paper: {
+            q: '模拟账户和测试网络有什么区别？',
+            a: '模拟账户不连接交易所，按平台行情用虚拟 USDT 成交，并计入 0.05% 手续费和滑点；测试网络使用交易所官方的测试环境，需要测试网的 API 密钥。',
+          },
+          botError: {
+            q: '机器人出错了怎么办？',
+            a: '在机器人卡片和操作日志中查看错误原因。常见原因是 API 权限不足、余额不足或交易所暂时无法连接；无法连接时平台会自动重试。',
+          },
+          coins: {
+            q: '平台币是什么？',
+            a: '1 平台币 = 1 USDT，用于支付跟单费用和购买 VIP，可以充值和提现（提现最少 2 个，手续费 1 USDT）。',
+          },
+        },
+      },
+    },
+    faq: {
+      title: '常见问题',
+      items: {
+        createStrategy: {
+          q: '如何创建交易策略？',
+          a: '在首页选择交易所、交易对和周期，先查看策略信号和回测结果；然后在「我的交易机器人」中点击「配置交易机器人」，选择 API 账户、策略、交易金额以及止损止盈，创建后启动即可（启动需要有效的 VIP）。',
+        },
+        connectApi: {
+          q: '如何连接交易所 API？',
+          a: '在 Binance 或 OKX 创建只开启「读取」和「交易」权限的 API（切勿开启提现），并绑定 IP 白名单；然后在「API 管理」中点击「添加 API」，粘贴 API Key 和 Secret（OKX 还需要 Passphrase），添加后点击「验证权限」确认权限无误。详细步骤见「使用教程 → API 设置」。',
+        },
+        tradingView: {
+          q: '如何配置 TradingView 信号？',
+          a: '在「信号交易」页面创建一个 Webhook 配置，选择执行信号的交易账户，复制页面给出的 Webhook 地址和消息模板；在 TradingView 创建警报时勾选「Webhook URL」并填入该地址，把消息模板粘贴到警报消息中。警报触发后平台按配置下单，执行记录可在信号和日志页面查看。请妥善保管 Webhook 密钥，泄露后可在配置中重新生成。',
+        },
+      },
+    },
+    contact: {
+      title: '联系我们',
+      intro: '遇到问题？可以通过以下方式联系我们。',
+      email: '支持邮箱',
+      emailHint: '工作日 24 小时内回复',
+      telegram: 'Telegram 群组',
+      telegramHint: '加入社区，获取最新动态',
+      x: 'X（Twitter）',
+      xHint: '关注官方账号',
+      website: '官方网站',
+      websiteHint: '了解更多产品信息',
+      loadFailed: '加载联系方式失败',
+    },
+    announcements: {
+      title: '系统公告',
+      publish: '发布公告',
+      empty: '暂无公告',
+      loadFailed: '加载公告失败，请检查网络连接或稍后重试',
+      retry: '重试',
+      newTag: '新',
+      views: '{{count}} 次浏览',
+      author: '发布者：{{name}}',
+      types: { normal: '普通', important: '重要', maintenance: '维护' },
+      time: {
+        justNow: '刚刚',
+        minutes: '{{count}} 分钟前',
+        hours: '{{count}} 小时前',
+        days: '{{count}} 天前',
+      },
+      live: '新公告：{{title}}',
+      detail: {
+        close: '关闭',
+        edit: '编辑',
+        delete: '删除',
+        deleteTitle: '删除公告',
+        deleteConfirm: '确定删除公告「{{title}}」吗？删除后无法恢复。',
+        deleted: '公告已删除',
+        deleteFailed: '删除失败，请重试',
+        loadFailed: '加载公告内容失败',
+      },
+      form: {
+        createTitle: '发布公告',
+        editTitle: '编辑公告',
+        title: '标题',
+        titlePlaceholder: '例如：系统维护通知',
+        titleRequired: '请输入标题',
+        summary: '摘要',
+        summaryPlaceholder: '一两句话说明公告要点，显示在公告列表中',
+        summaryRequired: '请输入摘要',
+        type: '类型',
+        content: '内容',
+        contentRequired: '请输入公告内容',
+        tooLong: '最多 {{max}} 个字符',
+        submit: '发布',
+        save: '保存',
+        cancel: '取消',
+        published: '公告已发布',
+        saved: '公告已保存',
+        publishFailed: '发布失败，请重试',
+        saveFailed: '保存失败，请重试',
+        editorLoading: '正在加载编辑器…',
+        editorFailed: '编辑器加载失败',
+        imageUploading: '正在上传图片…',
+        imageTooLarge: '图片不能超过 5MB',
+        imageType: '仅支持 PNG、GIF、JPEG、BMP 或 ICO 图片',
+        imageFailed: '图片上传失败',
+        discardTitle: '放弃编辑？',
+        discardBody: '未保存的内容将会丢失。',
+        discard: '放弃',
+        keepEditing: '继续编辑',
+      },
+    },
+  },
+} as const;
+
+type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+/** The shape every language must fill. */
+export type HelpLocaleResources = Widen<typeof helpZhCN>;
