@@ -6,7 +6,7 @@ import {
   NotificationOutlined,
   QuestionCircleOutlined,
 } from '@ant-design/icons';
-import { App, Badge, Card, Menu, Typography } from 'antd';
+import { App, Badge, Button, Card, Menu, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -40,6 +40,19 @@ export function HelpCenterPage() {
     void message.info(t('helpCenter.announcements.live', { title: frame.data.title }));
   });
 
+  const select = (key: Tab) => {
+    setParams(key === 'tutorial' ? {} : { tab: key }, { replace: true });
+    window.scrollTo({ top: 0 });
+  };
+  const unreadBadge = unread > 0 && (
+    <Badge
+      count={unread}
+      overflowCount={99}
+      size="small"
+      title={t('helpCenter.unreadBadge', { count: unread })}
+      data-testid="announcements-unread-badge"
+    />
+  );
   const icons: Record<Tab, ReactNode> = {
     tutorial: <BookOutlined />,
     announcements: <NotificationOutlined />,
@@ -53,31 +66,45 @@ export function HelpCenterPage() {
       key === 'announcements' ? (
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
           {t('helpCenter.tabs.announcements')}
-          {unread > 0 && (
-            <Badge
-              count={unread}
-              overflowCount={99}
-              size="small"
-              title={t('helpCenter.unreadBadge', { count: unread })}
-              data-testid="announcements-unread-badge"
-            />
-          )}
+          {unreadBadge}
         </span>
       ) : (
         t(`helpCenter.tabs.${key}`)
       ),
   }));
 
+  // On a phone all four tabs stay in sight as a 2 × 2 grid (a horizontal menu would fold two away).
+  const mobileTabs = (
+    <nav
+      aria-label={t('helpCenter.menuLabel')}
+      style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}
+      data-testid="help-menu"
+    >
+      {TABS.map((key) => (
+        <Button
+          key={key}
+          icon={icons[key]}
+          type={key === tab ? 'primary' : 'default'}
+          aria-current={key === tab ? 'page' : undefined}
+          onClick={() => select(key)}
+          style={{ justifyContent: 'flex-start', minWidth: 0 }}
+          data-testid={`help-tab-button-${key}`}
+        >
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            {t(`helpCenter.tabs.${key}`)}
+          </span>
+          {key === 'announcements' && unreadBadge}
+        </Button>
+      ))}
+    </nav>
+  );
   const menu = (
     <Menu
       aria-label={t('helpCenter.menuLabel')}
       mode={isMobile ? 'horizontal' : 'inline'}
       selectedKeys={[tab]}
       items={items}
-      onClick={({ key }) => {
-        setParams(key === 'tutorial' ? {} : { tab: key }, { replace: true });
-        window.scrollTo({ top: 0 });
-      }}
+      onClick={({ key }) => select(key as Tab)}
       style={{ borderInlineEnd: 'none', background: 'transparent' }}
       data-testid="help-menu"
     />
@@ -94,10 +121,10 @@ export function HelpCenterPage() {
     >
       {isMobile ? (
         <div style={{ width: '100%' }}>
-          <Typography.Title level={3} style={{ margin: '0 0 4px' }}>
+          <Typography.Title level={3} style={{ margin: '0 0 12px' }}>
             {t('helpCenter.title')}
           </Typography.Title>
-          {menu}
+          {mobileTabs}
         </div>
       ) : (
         <Card

@@ -97,6 +97,7 @@ function ContentField({ value = '', onChange }: ContentFieldProps) {
           onUpload={onUpload}
           onReject={onReject}
           hasError={hasError}
+          labels={t('helpCenter.announcements.form.editor', { returnObjects: true })}
         />
       </Suspense>
     </EditorBoundary>

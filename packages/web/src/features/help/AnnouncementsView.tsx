@@ -26,10 +26,12 @@ import { publishedText, TYPE_COLORS, useNow } from './announcement-format';
 function AnnouncementRow({
   announcement,
   now,
+  isLast,
   onOpen,
 }: {
   announcement: Announcement;
   now: number;
+  isLast: boolean;
   onOpen: () => void;
 }) {
   const { t } = useTranslation();
@@ -40,7 +42,7 @@ function AnnouncementRow({
       style={{
         position: 'relative',
         padding: '14px 16px',
-        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        borderBottom: isLast ? undefined : `1px solid ${token.colorBorderSecondary}`,
       }}
       data-testid="announcement-row"
       data-id={announcement.id}
@@ -164,11 +166,12 @@ export function AnnouncementsView() {
       )}
       {results.length > 0 && (
         <Card styles={{ body: { padding: 0 } }} data-testid="announcement-list">
-          {results.map((announcement) => (
+          {results.map((announcement, index) => (
             <AnnouncementRow
               key={announcement.id}
               announcement={announcement}
               now={now}
+              isLast={index === results.length - 1}
               onOpen={() => open(announcement)}
             />
           ))}

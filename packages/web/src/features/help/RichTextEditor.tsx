@@ -53,6 +53,20 @@ export interface RichTextEditorProps {
   onReject: (reason: ImageRejection) => void;
   placeholder?: string;
   hasError?: boolean;
+  /** The toolbar's and link tooltip's texts in the reader's language. */
+  labels: EditorLabels;
+}
+
+export interface EditorLabels {
+  normal: string;
+  heading1: string;
+  heading2: string;
+  heading3: string;
+  visitUrl: string;
+  enterLink: string;
+  edit: string;
+  remove: string;
+  save: string;
 }
 
 export default function RichTextEditor(props: RichTextEditorProps) {
@@ -120,7 +134,18 @@ export default function RichTextEditor(props: RichTextEditorProps) {
     };
   }, []);
 
+  // Quill's snow theme writes its labels in English CSS; they are replaced through variables.
+  const label = (key: keyof EditorLabels) => JSON.stringify(props.labels[key]);
   const style = {
+    '--qs-ql-normal': label('normal'),
+    '--qs-ql-h1': label('heading1'),
+    '--qs-ql-h2': label('heading2'),
+    '--qs-ql-h3': label('heading3'),
+    '--qs-ql-visit': label('visitUrl'),
+    '--qs-ql-enter-link': label('enterLink'),
+    '--qs-ql-edit': label('edit'),
+    '--qs-ql-remove': label('remove'),
+    '--qs-ql-save': label('save'),
     '--qs-editor-border': props.hasError ? token.colorError : token.colorBorder,
     '--qs-editor-text': token.colorText,
     '--qs-editor-placeholder': token.colorTextPlaceholder,

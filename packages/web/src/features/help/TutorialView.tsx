@@ -25,6 +25,8 @@ function SectionCard({ id, title, children }: { id: Section; title: string; chil
       id={`tutorial-${id}`}
       title={title}
       size="small"
+      // Clear of the sticky header when jumped to from the contents.
+      style={{ scrollMarginTop: 80 }}
       styles={{ body: { paddingBlock: 16 } }}
       data-testid={`tutorial-${id}`}
     >
