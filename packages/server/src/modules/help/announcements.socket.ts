@@ -5,8 +5,10 @@ import type { EventBus } from '../../events/index.js';
 
 /** A connection that answers no ping for this long is dropped. */
 export const SOCKET_HEARTBEAT_MS = 30_000;
-/** Open announcement sockets per client address, and in all. */
-export const SOCKETS_PER_ADDRESS = 20;
+/**
+ * Open announcement sockets in all (not per address: behind a proxy every page shares one).
+ * Each costs little: no state beyond a liveness flag.
+ */
 export const SOCKETS_MAX = 10_000;
 
 /**
@@ -18,8 +20,7 @@ export const SOCKETS_MAX = 10_000;
 export const announcementsSocketRoutes =
   (deps: { eventBus: EventBus }): FastifyPluginAsync =>
   async (app) => {
-    const sockets = new Map<WebSocket, { address: string; isAlive: boolean }>();
-    const perAddress = new Map<string, number>();
+    const sockets = new Map<WebSocket, { isAlive: boolean }>();
 
     const unsubscribe = deps.eventBus.subscribe('AnnouncementPublished', (event) => {
       const frame: AnnouncementPublishedFrame = {
@@ -55,45 +56,35 @@ export const announcementsSocketRoutes =
       for (const socket of sockets.keys()) socket.close(1001, 'server shutting down');
     });
 
-    app.get(
-      ANNOUNCEMENTS_SOCKET_PATH,
-      { websocket: true, schema: { hide: true } },
-      (socket, request) => {
-        const address = request.ip;
-        const opened = perAddress.get(address) ?? 0;
-        if (sockets.size >= SOCKETS_MAX || opened >= SOCKETS_PER_ADDRESS) {
-          socket.close(1013, 'too many connections');
+    app.get(ANNOUNCEMENTS_SOCKET_PATH, { websocket: true, schema: { hide: true } }, (socket) => {
+      if (sockets.size >= SOCKETS_MAX) {
+        socket.close(1013, 'too many connections');
+        return;
+      }
+      const state = { isAlive: true };
+      sockets.set(socket, state);
+
+      socket.on('pong', () => {
+        state.isAlive = true;
+      });
+      socket.on('message', (data) => {
+        state.isAlive = true;
+        let message: unknown;
+        try {
+          message = JSON.parse(data.toString());
+        } catch {
           return;
         }
-        const state = { address, isAlive: true };
-        sockets.set(socket, state);
-        perAddress.set(address, opened + 1);
-
-        socket.on('pong', () => {
-          state.isAlive = true;
-        });
-        socket.on('message', (data) => {
-          state.isAlive = true;
-          let message: unknown;
-          try {
-            message = JSON.parse(data.toString());
-          } catch {
-            return;
-          }
-          if (
-            typeof message === 'object' &&
-            message !== null &&
-            Reflect.get(message, 'type') === 'ping'
-          ) {
-            socket.send(JSON.stringify({ type: 'pong' }));
-          }
-        });
-        socket.on('close', () => {
-          if (!sockets.delete(socket)) return;
-          const left = (perAddress.get(address) ?? 1) - 1;
-          if (left > 0) perAddress.set(address, left);
-          else perAddress.delete(address);
-        });
-      },
-    );
+        if (
+          typeof message === 'object' &&
+          message !== null &&
+          Reflect.get(message, 'type') === 'ping'
+        ) {
+          socket.send(JSON.stringify({ type: 'pong' }));
+        }
+      });
+      socket.on('close', () => {
+        sockets.delete(socket);
+      });
+    });
   };

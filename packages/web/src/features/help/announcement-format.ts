@@ -27,8 +27,11 @@ export function publishedText(t: TFunction, at: string, nowMs: number): string {
   }
 }
 
-/** The current time, moved on every `intervalMs` so relative times stay true on an open page. */
-export function useNow(intervalMs = 60_000): number {
+/**
+ * The current time, moved on every `intervalMs` so relative times stay true on an open page
+ * (10 s: "just now" turns into "1 minute ago" at most 10 s late).
+ */
+export function useNow(intervalMs = 10_000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), intervalMs);
