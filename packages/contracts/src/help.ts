@@ -29,6 +29,12 @@ export const HELP_IMAGE_MIME_TYPES = [
 export const HELP_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Stored editor images are scaled down so their longer side is at most this. */
 export const HELP_IMAGE_MAX_SIDE_PX = 1920;
+/**
+ * An uploaded image's URL exactly as the server's image store names it: the only image source
+ * rich text may use (anything looser, such as a query or an encoded `%2e%2e/`, could point an
+ * image at another route).
+ */
+export const UPLOADED_IMAGE_URL = /^\/api\/uploads\/[a-z]+\/[a-f0-9]{32}\.(png|jpg|gif|webp)$/;
 /** Link schemes the editor and the server keep. */
 export const RICH_TEXT_LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'] as const;
 

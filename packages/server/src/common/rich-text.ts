@@ -1,3 +1,4 @@
+import { UPLOADED_IMAGE_URL } from '@quantsquare/contracts';
 import sanitizeHtml from 'sanitize-html';
 
 // Every stored rich text (strategy descriptions, announcements) passes here on the server, with
@@ -13,12 +14,6 @@ export type RichTextProfile =
   | 'announcement';
 
 const LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'];
-
-/**
- * An uploaded image exactly as the image store names it. Anything looser (a query, an encoded
- * dot segment such as `%2e%2e/` that a browser resolves) could point an image at another route.
- */
-const UPLOADED_IMAGE_URL = /^\/api\/uploads\/[a-z]+\/[a-f0-9]{32}\.(png|jpg|gif|webp)$/;
 
 /** Whether `src` names one of our stored images (the only image source rich text may use). */
 export function isUploadedImageUrl(src: string): boolean {

@@ -1,4 +1,4 @@
-import { RICH_TEXT_LINK_SCHEMES } from '@quantsquare/contracts';
+import { RICH_TEXT_LINK_SCHEMES, UPLOADED_IMAGE_URL } from '@quantsquare/contracts';
 import { createElement, Fragment, type ReactNode, useMemo } from 'react';
 
 // Announcement HTML is sanitised by the server; the page still never hands it to innerHTML.
@@ -40,7 +40,6 @@ const DROPPED = new Set([
   'head',
 ]);
 const CLASS_PATTERN = /^ql-(indent-[1-8]|align-(center|right|justify))$/;
-const UPLOADED_IMAGE = /^\/api\/uploads\/[a-z]+\/[a-f0-9]{32}\.(png|jpg|gif|webp)$/;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 function safeHref(href: string | null): string | undefined {
@@ -70,7 +69,7 @@ function render(node: Node, key: number): ReactNode {
       return createElement('br', { key });
     case 'img': {
       const src = element.getAttribute('src') ?? '';
-      if (!UPLOADED_IMAGE.test(src)) return null;
+      if (!UPLOADED_IMAGE_URL.test(src)) return null;
       return createElement('img', {
         key,
         src,

@@ -2,6 +2,7 @@ import {
   HELP_IMAGE_MAX_BYTES,
   HELP_IMAGE_MIME_TYPES,
   RICH_TEXT_LINK_SCHEMES,
+  UPLOADED_IMAGE_URL,
 } from '@quantsquare/contracts';
 import { theme } from 'antd';
 import Delta from 'quill-delta';
@@ -14,7 +15,6 @@ import 'react-quill-new/dist/quill.snow.css';
 // formatting) plus image upload. Images always go to the server: picked, pasted or dropped
 // files are uploaded, and pasted images from elsewhere are dropped instead of being inlined.
 
-const UPLOADED_IMAGE = /^\/api\/uploads\/[a-z]+\/[a-f0-9]{32}\.(png|jpg|gif|webp)$/;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 interface LinkFormat {
@@ -125,7 +125,7 @@ export default function RichTextEditor(props: RichTextEditorProps) {
             'img',
             (node: Node, delta: Delta) =>
               node instanceof HTMLImageElement &&
-              UPLOADED_IMAGE.test(node.getAttribute('src') ?? '')
+              UPLOADED_IMAGE_URL.test(node.getAttribute('src') ?? '')
                 ? delta
                 : new Delta(),
           ],
