@@ -90,6 +90,14 @@ export type GoogleCodeRequest = z.infer<typeof googleCodeRequest>;
 export const profileUpdateRequest = z.strictObject({
   nickname: z.string().trim().max(NICKNAME_MAX_LENGTH).optional(),
   bio: z.string().trim().max(BIO_MAX_LENGTH).optional(),
+  /** Only the avatar the user uploaded (upload-avatar), or null / "" to remove it. */
+  avatar_url: z
+    .string()
+    .trim()
+    .max(512)
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v)),
 });
 export type ProfileUpdateRequest = z.infer<typeof profileUpdateRequest>;
 
