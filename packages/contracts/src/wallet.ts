@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { profile } from './auth.js';
 import { VIP_DURATION_DAYS, VIP_PRICE_COINS } from './limits.js';
 
 // Platform coins (document 2 §2 deposit/withdraw/profile settings, §3 Transaction, §5, §7, §9):
@@ -333,6 +334,26 @@ export const purchaseVipRequest = z
   })
   .optional();
 export type PurchaseVipRequest = z.infer<typeof purchaseVipRequest>;
+
+/** GET /auth/vip/: the price this user would pay now and their VIP state. */
+export const vipInfo = z.object({
+  price: money,
+  original_price: money,
+  promotional_price: money,
+  is_promotional: z.boolean(),
+  duration_days: z.number().int(),
+  features: z.array(z.enum(VIP_FEATURES)),
+  is_vip_active: z.boolean(),
+  vip_expires_at: z.string().nullable(),
+});
+export type VipInfo = z.infer<typeof vipInfo>;
+
+/** POST /auth/purchase-vip/ answers the new profile, the price charged and the success text. */
+export const purchaseVipResponse = profile.extend({
+  price_paid: money,
+  message: z.string(),
+});
+export type PurchaseVipResponse = z.infer<typeof purchaseVipResponse>;
 
 /** GET /auth/invitation-stats/. Rewards are decimal strings. */
 export const invitationStats = z.object({
