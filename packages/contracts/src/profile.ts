@@ -22,16 +22,16 @@ export const PROFILE_MESSAGES = {
 } as const;
 
 /** Following, followers, public strategies and copiers (zeros until the square provides them). */
-export const socialStats = z.object({
+export const socialCounts = z.object({
   following_count: z.number().int(),
   followers_count: z.number().int(),
   public_strategies_count: z.number().int(),
   total_copiers: z.number().int(),
 });
-export type SocialStats = z.infer<typeof socialStats>;
+export type SocialCounts = z.infer<typeof socialCounts>;
 
 /** GET/PUT /strategy-square/profile/: the signed-in user's own profile with its stats. */
-export const ownProfile = socialStats.extend({
+export const ownProfile = socialCounts.extend({
   user_id: z.number().int(),
   nickname: z.string(),
   bio: z.string(),

@@ -72,6 +72,7 @@ export const WALLET_MESSAGES = {
   selectNetwork: 'Please select a network',
   networkUnavailable: 'This network is not available for deposits',
   invalidAmount: 'Enter an amount in steps of 0.01',
+  belowMinimumDeposit: 'The amount is below the minimum deposit of this network',
   amountTooLarge: `The amount may not exceed ${COIN_AMOUNT_MAX}`,
   txHashRequired: 'Transaction hash is required for on-chain deposits',
   txHashInvalid: 'Invalid transaction hash for this network',
@@ -87,6 +88,7 @@ export const WALLET_MESSAGES = {
   insufficientBalance: 'Insufficient balance',
   vipActivated: 'VIP membership activated!',
   vipPriceChanged: 'The VIP price has changed; confirm the purchase again',
+  requestIdReused: 'This request_id was already used for a different request',
   requestIdInvalid: 'request_id may hold letters, digits, - and _ (at most 64)',
   invitationCodeGenerated: 'Invitation code generated',
 } as const;
@@ -95,6 +97,7 @@ export const WALLET_ERROR_CODES = {
   insufficientBalance: 'insufficient_balance',
   priceChanged: 'price_changed',
   notPending: 'not_pending',
+  requestIdReused: 'request_id_reused',
 } as const;
 
 /** The VIP price a user with this balance sees and pays (document 2 §9). */
