@@ -51,12 +51,17 @@ async function send(method: string, path: string, options: RequestOptions): Prom
   const headers: Record<string, string> = { Accept: 'application/json' };
   const access = getAccessToken();
   if (access) headers.Authorization = `Bearer ${access}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (file uploads) is sent as multipart; the browser writes its content type.
+  const isForm = options.body instanceof FormData;
+  if (options.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+  let body: BodyInit | undefined;
+  if (isForm) body = options.body as FormData;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
   try {
     return await fetch(`${API_BASE}${path}`, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body,
       signal: controller.signal,
     });
   } catch (error) {
@@ -148,4 +153,6 @@ export const api = {
   put: <T>(path: string, body?: unknown) => apiRequest<T>('PUT', path, { body: body ?? {} }),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, { body: body ?? {} }),
   delete: <T>(path: string) => apiRequest<T>('DELETE', path),
+  /** A multipart POST (file uploads). */
+  upload: <T>(path: string, form: FormData) => apiRequest<T>('POST', path, { body: form }),
 };
