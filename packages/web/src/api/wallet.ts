@@ -17,7 +17,7 @@ import {
   type WithdrawResponse,
 } from '@quantsquare/contracts';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { compareDecimal } from '../features/wallet/decimal';
 import { authKeys } from './auth';
 import { api } from './client';
@@ -243,4 +243,41 @@ export function useBalancePoll() {
       setState({ phase: 'polling', attempt: 0 });
     },
   };
+}
+
+/** How often the shell re-reads the balance while a deposit or withdrawal awaits staff. */
+export const PENDING_REQUEST_REFRESH_MS = 30_000;
+
+function hasPendingRequest(queryClient: QueryClient): boolean {
+  return queryClient
+    .getQueryCache()
+    .findAll({ queryKey: [...walletKeys.all, 'transactions'] })
+    .some((query) => {
+      const data = query.state.data as CoinBalanceResponse | undefined;
+      return (
+        data?.transactions.some(
+          (row) =>
+            (row.type === 'deposit' || row.type === 'withdraw') &&
+            (row.status === 'pending' || row.status === 'processing'),
+        ) ?? false
+      );
+    });
+}
+
+/**
+ * Whether a deposit or withdrawal this tab has seen still awaits staff (read from the cached
+ * lists, no request of its own): the shell then re-reads the balance now and then.
+ */
+export function usePendingCoinRequest(): boolean {
+  const queryClient = useQueryClient();
+  return useSyncExternalStore(
+    (listener) => queryClient.getQueryCache().subscribe(listener),
+    () => hasPendingRequest(queryClient),
+    () => false,
+  );
+}
+
+/** After the shell saw the balance move: every cached list, shown or not, is read again. */
+export function refreshCoinLists(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: walletKeys.all, refetchType: 'all' });
 }

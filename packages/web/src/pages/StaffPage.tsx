@@ -1,11 +1,12 @@
 import '../i18n/wallet-texts';
 import { LockOutlined } from '@ant-design/icons';
-import { Button, Card, Result, Skeleton, Tabs } from 'antd';
+import { Alert, Button, Card, Result, Skeleton, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useProfile } from '../api/auth';
 import { StaffQueue } from '../features/staff/StaffQueue';
 import { PageHeading } from '../features/wallet/PageHeading';
+import { walletErrorMessage } from '../features/wallet/wallet-errors';
 
 /**
  * /staff: the review queues of deposits and withdrawals (issue 10). A signed-in user who is not
@@ -23,20 +24,35 @@ export function StaffPage() {
       </Card>
     );
   }
-  if (!profile.data?.is_staff) {
+  if (profile.isError && !profile.data) {
     return (
-      <Result
-        status="403"
-        icon={<LockOutlined style={{ fontSize: 64 }} />}
-        title={t('staffConsole.refused')}
-        subTitle={t('staffConsole.refusedBody')}
-        extra={
-          <Button type="primary" onClick={() => navigate('/dashboard')}>
-            {t('staffConsole.back')}
+      <Alert
+        type="error"
+        showIcon
+        title={walletErrorMessage(t, profile.error, t('wallet.loadFailed'))}
+        action={
+          <Button size="small" onClick={() => void profile.refetch()}>
+            {t('common.retry')}
           </Button>
         }
-        data-testid="staff-refused"
       />
+    );
+  }
+  if (!profile.data?.is_staff) {
+    return (
+      <div data-testid="staff-refused">
+        <Result
+          status="403"
+          icon={<LockOutlined style={{ fontSize: 64 }} />}
+          title={t('staffConsole.refused')}
+          subTitle={t('staffConsole.refusedBody')}
+          extra={
+            <Button type="primary" onClick={() => navigate('/dashboard')}>
+              {t('staffConsole.back')}
+            </Button>
+          }
+        />
+      </div>
     );
   }
   return (

@@ -63,6 +63,7 @@ export const walletEn: WalletLocaleResources = {
       insufficientBalance: 'Insufficient balance',
       vipPriceChanged: 'The VIP price has changed; confirm the purchase again',
       requestIdInvalid: 'The request id is invalid; reload the page and try again',
+      requestIdReused: 'This request id was already used for another request; reload and try again',
       invitationInvalid: 'Invitation code does not exist',
       notPending: 'This request has already been decided; the list was refreshed',
       reasonRequired: 'A reason is required',

@@ -64,6 +64,7 @@ export const walletZhCN = {
       insufficientBalance: '余额不足',
       vipPriceChanged: 'VIP 价格已变化，请重新确认购买',
       requestIdInvalid: '请求编号无效，请刷新页面后重试',
+      requestIdReused: '该请求编号已用于其他请求，请刷新页面后重试',
       invitationInvalid: '邀请码不存在',
       notPending: '该申请已被处理，列表已刷新',
       reasonRequired: '请填写原因',
