@@ -130,18 +130,22 @@ const COIN_AMOUNT = /^\d{1,10}(\.\d{1,2})?$/;
  * string; more than 2 decimals, signs, exponents and non-numbers are refused with `message`.
  */
 export const coinAmountInput = (message: string = WALLET_MESSAGES.invalidAmount) =>
-  z.union([z.number(), z.string()]).transform((value, ctx) => {
-    const text = typeof value === 'number' ? String(value) : value.trim();
-    if (!COIN_AMOUNT.test(text)) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    if (Number(text) > COIN_AMOUNT_MAX) {
-      ctx.addIssue({ code: 'custom', message: WALLET_MESSAGES.amountTooLarge });
-      return z.NEVER;
-    }
-    return text;
-  });
+  z
+    .union([z.number(), z.string()], {
+      error: (issue) => (issue.input === undefined ? 'This field is required' : message),
+    })
+    .transform((value, ctx) => {
+      const text = typeof value === 'number' ? String(value) : value.trim();
+      if (!COIN_AMOUNT.test(text)) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      if (Number(text) > COIN_AMOUNT_MAX) {
+        ctx.addIssue({ code: 'custom', message: WALLET_MESSAGES.amountTooLarge });
+        return z.NEVER;
+      }
+      return text;
+    });
 
 /** An idempotency key chosen by the client: the same key is acted on once. */
 export const requestIdSchema = z
