@@ -100,6 +100,8 @@ export const profileUpdateRequest = z.strictObject({
     .transform((v) => (v === '' ? null : v)),
 });
 export type ProfileUpdateRequest = z.infer<typeof profileUpdateRequest>;
+/** What a client sends (before the schema's transforms). */
+export type ProfileUpdateRequestBody = z.input<typeof profileUpdateRequest>;
 
 /** The signed-in user as every auth answer carries it. Money is a decimal string. */
 export const authUser = z.object({

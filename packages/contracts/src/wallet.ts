@@ -279,6 +279,8 @@ export const depositRequest = z
     offchain_reference: v.network === 'OFFCHAIN' ? v.offchain_reference : undefined,
   }));
 export type DepositRequest = z.infer<typeof depositRequest>;
+/** What a client sends (before the schema's transforms). */
+export type DepositRequestBody = z.input<typeof depositRequest>;
 
 export const depositResponse = z.object({
   message: z.string(),
@@ -322,6 +324,7 @@ export const withdrawRequest = z
     request_id: v.request_id,
   }));
 export type WithdrawRequest = z.infer<typeof withdrawRequest>;
+export type WithdrawRequestBody = z.input<typeof withdrawRequest>;
 
 export const withdrawResponse = z.object({
   message: z.string(),
@@ -341,6 +344,7 @@ export const purchaseVipRequest = z
   })
   .optional();
 export type PurchaseVipRequest = z.infer<typeof purchaseVipRequest>;
+export type PurchaseVipRequestBody = z.input<typeof purchaseVipRequest>;
 
 /** GET /auth/vip/: the price this user would pay now and their VIP state. */
 export const vipInfo = z.object({
