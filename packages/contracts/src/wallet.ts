@@ -342,7 +342,8 @@ export const purchaseVipRequest = z
     request_id: requestIdSchema.optional(),
     expected_price: coinAmountInput().optional(),
   })
-  .optional();
+  // No body at all arrives as null or undefined.
+  .nullish();
 export type PurchaseVipRequest = z.infer<typeof purchaseVipRequest>;
 export type PurchaseVipRequestBody = z.input<typeof purchaseVipRequest>;
 
