@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD, uniquePhone } from '../helpers/auth-flows.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { adjust, newUser, useLedgerCheck } from '../helpers/wallet-flows.js';
-import { PASSWORD, uniquePhone } from '../helpers/auth-flows.js';
 
 const t = useTestApp();
 useLedgerCheck(t);

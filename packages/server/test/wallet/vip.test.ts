@@ -1,9 +1,9 @@
 import { VIP_DURATION_DAYS } from '@quantsquare/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/common/clock.js';
 import { walletTransactions } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus } from '../../src/events/index.js';
-import { ManualClock } from '../../src/common/clock.js';
 import { loginEmail } from '../helpers/auth-flows.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { adjust, balanceOf, newUser, useLedgerCheck } from '../helpers/wallet-flows.js';

@@ -42,7 +42,7 @@ export const adminCommand = z.discriminatedUnion('command', [
       .string()
       .trim()
       .regex(/^-?\d{1,10}(\.\d{1,8})?$/, { message: 'a non-zero amount, at most 8 decimals' })
-      .refine((v) => !new Decimal(v).isZero(), { message: 'a non-zero amount' }),
+      .refine((v) => Number(v) !== 0, { message: 'a non-zero amount' }),
     reason: z.string().trim().min(1, { message: 'a reason is required' }).max(500),
     /** Makes a retried command act once. */
     'request-id': requestIdSchema.optional(),
