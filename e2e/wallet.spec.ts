@@ -161,7 +161,7 @@ test('an invitee deposits, staff approve it, the invitee buys VIP and the invite
   await expect(depositRow).toHaveAttribute('data-status', 'pending');
   await expect(depositRow).toContainText(txHash);
   await depositRow.getByTestId('staff-approve').click();
-  await expect(staff.getByText('确认通过充值？')).toBeVisible();
+  await expect(staff.locator('.ant-modal-confirm-title')).toHaveText('确认通过充值？');
   await confirm(staff, 'staff-confirm-ok');
   // Approved requests leave the pending queue; the completed filter shows who decided.
   await expect(depositRow).toHaveCount(0);
@@ -225,6 +225,7 @@ test('an invitee deposits, staff approve it, the invitee buys VIP and the invite
   await expect(invitee.getByTestId('withdraw-confirm-text')).toHaveText(
     `确认通过 TRC20 提现 9.00 USDT 到 ${TRC20_ADDRESS}？`,
   );
+  await shot(invitee, 'withdraw-confirm-zh-1280');
   await confirm(invitee, 'withdraw-confirm');
   await expect(invitee.getByText('提现申请已提交！')).toBeVisible();
   await expect(invitee.getByTestId('withdraw-balance')).toContainText('40.00');
@@ -241,6 +242,7 @@ test('an invitee deposits, staff approve it, the invitee buys VIP and the invite
   await staff.getByTestId('staff-decision-ok').click();
   await expect(staff.getByText('请填写原因')).toBeVisible();
   await staff.getByTestId('staff-decision-text').fill('Address on a blocklist');
+  await shot(staff, 'staff-fail-modal-zh-1280');
   await staff.getByTestId('staff-decision-ok').click();
   await expect(withdrawalRow).toHaveCount(0);
   await staff.getByTestId('staff-filter-failed').click();
@@ -258,20 +260,21 @@ test('an invitee deposits, staff approve it, the invitee buys VIP and the invite
   );
 
   // Every wallet screen in both languages at both widths, fitting the screen.
-  const screens: Array<[Page, string, string]> = [
-    [invitee, '/deposit', 'deposit'],
-    [invitee, '/withdraw', 'withdraw'],
-    [invitee, '/my/settings', 'settings'],
-    [inviterPage, '/my/profile', 'vip-invitation'],
-    [staff, '/staff', 'staff'],
+  const screens: Array<[Page, string, string, string[]]> = [
+    [invitee, '/deposit', 'deposit', ['deposit-submit', 'recent-deposits']],
+    [invitee, '/withdraw', 'withdraw', ['withdraw-balance', 'recent-withdrawals']],
+    [invitee, '/my/settings', 'settings', ['profile-card', 'vip-card', 'profile-transactions']],
+    [inviterPage, '/my/profile', 'vip-invitation', ['vip-card', 'referrals']],
+    [staff, '/staff', 'staff', ['staff-tab-deposits']],
   ];
   for (const language of ['zh-CN', 'en'] as const) {
-    for (const [page, path, name] of screens) {
+    for (const [page, path, name, ready] of screens) {
       await page.evaluate((lng) => localStorage.setItem('qs.language', lng), language);
       for (const size of [DESKTOP, PHONE]) {
         await page.setViewportSize(size);
         await page.goto(path);
-        await expect(page.locator('.ant-skeleton')).toHaveCount(0);
+        for (const testId of ready) await expect(page.getByTestId(testId).first()).toBeVisible();
+        await expect(page.locator('.ant-skeleton, .qs-spinner, .ant-spin-spinning')).toHaveCount(0);
         expect(await fitsWidth(page), `${name} ${language} ${size.width}`).toBe(true);
         await shot(page, `${name}-${language === 'en' ? 'en' : 'zh'}-${size.width}`);
       }

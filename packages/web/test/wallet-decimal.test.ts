@@ -4,6 +4,7 @@ import {
   fromUnits,
   hasAtMostDecimals,
   subtractDecimal,
+  toRequestAmount,
   toUnits,
 } from '../src/features/wallet/decimal';
 
@@ -44,5 +45,11 @@ describe('coin decimals', () => {
     expect(hasAtMostDecimals('10.01', 2)).toBe(true);
     expect(hasAtMostDecimals('10.001', 2)).toBe(false);
     expect(hasAtMostDecimals('10', 2)).toBe(true);
+  });
+
+  it('writes amounts of answers back as requests carry them (2 decimals)', () => {
+    expect(toRequestAmount('100.00000000')).toBe('100.00');
+    expect(toRequestAmount('1.50000000')).toBe('1.50');
+    expect(toRequestAmount('0.12500000')).toBeNull();
   });
 });

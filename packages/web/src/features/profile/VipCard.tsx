@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client';
 import { usePurchaseVip, useVipInfo } from '../../api/wallet';
 import { formatUtc8 } from '../bots/bot-format';
-import { compareDecimal } from '../wallet/decimal';
+import { compareDecimal, toRequestAmount } from '../wallet/decimal';
 import { walletErrorMessage } from '../wallet/wallet-errors';
 import { formatCoinAmount } from '../wallet/wallet-format';
 
@@ -104,7 +104,10 @@ export function VipCard({ balance }: { balance: string }) {
       okButtonProps: { 'data-testid': 'vip-confirm' },
       onOk: () =>
         purchase
-          .mutateAsync({ request_id: requestId, expected_price: info.price })
+          .mutateAsync({
+            request_id: requestId,
+            expected_price: toRequestAmount(info.price) ?? info.price,
+          })
           .then(() => void message.success(t('vip.success')))
           .catch((error: unknown) => {
             if (

@@ -167,8 +167,9 @@ export function StaffQueue({ queue }: { queue: Queue }) {
     {
       title: t('staffConsole.columns.user'),
       key: 'user',
+      width: 200,
       render: (_, request) => (
-        <span style={{ wordBreak: 'break-all' }} data-testid="staff-user">
+        <span style={{ overflowWrap: 'anywhere' }} data-testid="staff-user">
           {who(request)}
         </span>
       ),
@@ -221,6 +222,7 @@ export function StaffQueue({ queue }: { queue: Queue }) {
     {
       title: t('staffConsole.columns.created'),
       key: 'created',
+      width: 170,
       render: (_, request) => (
         <span style={{ whiteSpace: 'nowrap' }}>{formatUtc8(request.created_at)}</span>
       ),
@@ -228,6 +230,7 @@ export function StaffQueue({ queue }: { queue: Queue }) {
     {
       title: t('staffConsole.columns.status'),
       key: 'status',
+      width: 90,
       render: (_, request) => (
         <Tag color={statusColor(request.status)} data-testid="staff-status">
           {t(`wallet.statuses.${request.status}`)}
@@ -294,7 +297,7 @@ export function StaffQueue({ queue }: { queue: Queue }) {
         dataSource={list.data?.results ?? []}
         loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
         locale={{ emptyText: t('staffConsole.empty') }}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1280 }}
         onRow={(request) =>
           ({
             'data-testid': 'staff-row',

@@ -123,9 +123,7 @@ export function DepositForm({
           data-testid="deposit-network"
           options={offered.map((n) => ({
             value: n,
-            label: (
-              <span data-testid={`deposit-network-${n}`}>{networks[n]?.network_name ?? n}</span>
-            ),
+            label: <span data-testid={`deposit-network-${n}`}>{t(`wallet.networks.${n}`)}</span>,
           }))}
         />
       </Form.Item>

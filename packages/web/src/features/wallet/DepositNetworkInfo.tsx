@@ -55,7 +55,15 @@ export function DepositNetworkInfo({ info }: { info: NetworkInfo }) {
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {t('deposit.networkName')}
           </Typography.Text>
-          <div data-testid="deposit-network-name">{info.network_name}</div>
+          <div data-testid="deposit-network-name">
+            {t(`wallet.networks.${info.network}`)}
+            {/* The configured name, when it says more than ours (e.g. the token). */}
+            {info.network_name !== t(`wallet.networks.${info.network}`) && (
+              <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineStart: 8 }}>
+                {info.network_name}
+              </Typography.Text>
+            )}
+          </div>
         </div>
         <div>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>

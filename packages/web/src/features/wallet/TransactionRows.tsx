@@ -1,4 +1,4 @@
-import type { WalletTransaction } from '@quantsquare/contracts';
+import type { TransactionType, WalletTransaction } from '@quantsquare/contracts';
 import { Alert, Button, Empty, Flex, Skeleton, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatUtc8 } from '../bots/bot-format';
@@ -20,6 +20,8 @@ interface TransactionRowsProps {
   testId: string;
 }
 
+const NOTE_TYPES: ReadonlySet<TransactionType> = new Set(['deposit', 'withdraw', 'adjustment']);
+
 function Detail({ transaction }: { transaction: WalletTransaction }) {
   const { t, i18n } = useTranslation();
   const parts: string[] = [];
@@ -31,19 +33,20 @@ function Detail({ transaction }: { transaction: WalletTransaction }) {
   if (transaction.type === 'withdraw') {
     if (transaction.address) parts.push(shortHash(transaction.address));
     parts.push(
-      `${t('withdraw.receive')} ${t('wallet.usdt', {
-        amount: formatCoinAmount(transaction.net_amount, i18n.language),
-      })}`,
+      t('wallet.receives', { amount: formatCoinAmount(transaction.net_amount, i18n.language) }),
     );
   }
-  if (parts.length === 0 && !transaction.note) return null;
+  // Notes people wrote (a staff reason, a support correction) are shown as written; the ones the
+  // server composes for other rows are not, as they would read in English only.
+  const note = NOTE_TYPES.has(transaction.type) ? transaction.note : null;
+  if (parts.length === 0 && !note) return null;
   return (
-    <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }}>
+    <Typography.Text type="secondary" style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
       {parts.join(' · ')}
-      {transaction.note && (
+      {note && (
         <>
           {parts.length > 0 && ' · '}
-          <span data-testid="transaction-note">{transaction.note}</span>
+          <span data-testid="transaction-note">{note}</span>
         </>
       )}
     </Typography.Text>
@@ -116,7 +119,14 @@ export function TransactionRows({
               strong
               style={{
                 fontVariantNumeric: 'tabular-nums',
-                color: transaction.direction === 'credit' ? token.colorSuccess : token.colorText,
+                // Only a credit that happened is green; a pending or failed one is not money yet.
+                color:
+                  transaction.status === 'failed'
+                    ? token.colorTextTertiary
+                    : transaction.direction === 'credit' && transaction.status === 'completed'
+                      ? token.colorSuccess
+                      : token.colorText,
+                textDecoration: transaction.status === 'failed' ? 'line-through' : undefined,
               }}
               data-testid={`${testId}-amount`}
             >

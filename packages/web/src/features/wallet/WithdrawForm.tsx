@@ -86,7 +86,7 @@ export function WithdrawForm({ balance }: { balance: string }) {
       title: t('withdraw.confirmTitle'),
       content: (
         <Flex vertical gap={8}>
-          <Typography.Text style={{ wordBreak: 'break-all' }} data-testid="withdraw-confirm-text">
+          <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="withdraw-confirm-text">
             {t('withdraw.confirm', {
               amount: withdrawReceive(value) ?? value,
               address,
@@ -182,11 +182,15 @@ export function WithdrawForm({ balance }: { balance: string }) {
         style={{ marginBottom: 16, fontVariantNumeric: 'tabular-nums' }}
       >
         <Typography.Text type="secondary">
-          {t('withdraw.fee')}: {t('wallet.usdt', { amount: WITHDRAW_FEE_USDT })}
+          {t('withdraw.feeLine', { amount: t('wallet.usdt', { amount: WITHDRAW_FEE_USDT }) })}
         </Typography.Text>
         <Typography.Text data-testid="withdraw-receive">
-          {t('withdraw.receive')}:{' '}
-          {receive === null ? '—' : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) })}
+          {t('withdraw.receiveLine', {
+            amount:
+              receive === null
+                ? '—'
+                : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) }),
+          })}
         </Typography.Text>
       </Flex>
       <Button

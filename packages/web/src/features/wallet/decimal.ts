@@ -58,3 +58,13 @@ export function hasAtMostDecimals(value: string | number, decimals: number): boo
   const step = 10n ** BigInt(SCALE_DIGITS - decimals);
   return units % step === 0n;
 }
+
+/**
+ * A decimal as a request carries amounts (at most 2 decimals): "100.00000000" → "100.00".
+ * Null when the value has more than 2 significant decimals or is not a decimal.
+ */
+export function toRequestAmount(value: string): string | null {
+  const units = toUnits(value);
+  if (units === null || !hasAtMostDecimals(value, 2)) return null;
+  return fromUnits(units);
+}
