@@ -361,3 +361,45 @@ test('a user who is not staff is refused the staff page', async ({ page, request
   await expect(page.getByTestId('staff-refused')).toBeVisible();
   await expect(page.getByText('此页面仅限工作人员访问', { exact: false })).toBeVisible();
 });
+
+test('a broken QR image is hidden, and an off-chain deposit asks for its reference', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize(PHONE);
+  await signedInUser(page, request, 'offchain');
+  // The TRC20 QR of the real answer is replaced by an image that cannot be decoded.
+  await page.route('**/api/auth/deposit/', async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const answer = await route.fetch();
+    const networks = (await answer.json()) as Record<string, { qr_code: string }>;
+    if (networks.TRC20) networks.TRC20.qr_code = 'data:image/png;base64,AAAA';
+    return route.fulfill({ response: answer, json: networks });
+  });
+  await page.goto('/deposit');
+  await page.getByTestId('deposit-network-TRC20').click();
+  await expect(page.getByTestId('deposit-address')).toBeVisible();
+  await expect(page.getByTestId('deposit-qr')).toHaveCount(0);
+  await page.getByTestId('deposit-network-BEP20').click();
+  await expect(page.getByTestId('deposit-qr')).toBeVisible();
+
+  await page.getByTestId('deposit-network-OFFCHAIN').click();
+  await expect(page.getByTestId('deposit-tx-hash')).toHaveCount(0);
+  await expect(page.getByTestId('deposit-qr')).toHaveCount(0);
+  const minimum = (await page.getByTestId('deposit-min-amount').textContent()) ?? '';
+  await page.getByTestId('deposit-amount').fill('0.5');
+  await page.getByTestId('deposit-submit').click();
+  await expect(
+    page.getByText(`充值金额不能少于 ${minimum.replace(' USDT', '')} USDT`),
+  ).toBeVisible();
+  await expect(page.getByText('链下充值需填写转账凭证')).toBeVisible();
+  await page.getByTestId('deposit-amount').fill('25.5');
+  await page.getByTestId('deposit-reference').fill(`BANK-${Date.now()}`);
+  await page.getByTestId('deposit-submit').click();
+  await expect(page.getByText('充值申请已提交', { exact: false })).toBeVisible();
+  const row = page.getByTestId('recent-deposits-row').first();
+  await expect(row).toHaveAttribute('data-status', 'pending');
+  await expect(row).toContainText('链下转账');
+  expect(await fitsWidth(page)).toBe(true);
+  await shot(page, 'deposit-offchain-zh-375');
+});

@@ -17,7 +17,8 @@ export function DepositNetworkInfo({ info }: { info: NetworkInfo }) {
   const { copied, copy } = useCopy();
   // Keyed by the image, so another network's QR gets its own chance to load.
   const [brokenQr, setBrokenQr] = useState<string | null>(null);
-  const showQr = info.qr_code !== '' && brokenQr !== info.qr_code;
+  // Off-chain, the "address" is the account or instructions to pay to: no QR code for it.
+  const showQr = !info.is_offchain && info.qr_code !== '' && brokenQr !== info.qr_code;
 
   const copyAddress = async () => {
     const ok = await copy(info.address);
@@ -67,10 +68,14 @@ export function DepositNetworkInfo({ info }: { info: NetworkInfo }) {
         </div>
         <div>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('deposit.address')}
+            {info.is_offchain ? t('deposit.account') : t('deposit.address')}
           </Typography.Text>
           <Typography.Paragraph
-            style={{ fontFamily: token.fontFamilyCode, wordBreak: 'break-all', margin: 0 }}
+            style={{
+              fontFamily: info.is_offchain ? undefined : token.fontFamilyCode,
+              overflowWrap: 'anywhere',
+              margin: 0,
+            }}
             data-testid="deposit-address"
           >
             {info.address}
@@ -82,7 +87,11 @@ export function DepositNetworkInfo({ info }: { info: NetworkInfo }) {
             style={{ marginTop: 6 }}
             data-testid="deposit-copy-address"
           >
-            {copied ? t('wallet.copied') : t('deposit.copyAddress')}
+            {copied
+              ? t('wallet.copied')
+              : info.is_offchain
+                ? t('deposit.copyAccount')
+                : t('deposit.copyAddress')}
           </Button>
         </div>
         <div>

@@ -75,6 +75,8 @@ export const walletEn: WalletLocaleResources = {
     chooseFirst: 'Choose a network to see its deposit address',
     networkName: 'Network',
     address: 'Deposit address',
+    account: 'Pay to / instructions',
+    copyAccount: 'Copy',
     copyAddress: 'Copy address',
     addressCopied: 'Address copied',
     copyAddressFailed: 'Failed to copy address',

@@ -75,6 +75,8 @@ export const walletZhCN = {
     chooseFirst: '请先选择充值网络，查看充值地址',
     networkName: '网络',
     address: '充值地址',
+    account: '收款账户 / 转账说明',
+    copyAccount: '复制',
     copyAddress: '复制地址',
     addressCopied: '地址已复制',
     copyAddressFailed: '复制地址失败',
