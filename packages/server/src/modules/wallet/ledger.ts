@@ -14,11 +14,13 @@ import type { EventBus } from '../../events/index.js';
 import { walletQueries } from './wallet.repository.js';
 
 // The ledger: the one place where users.platform_balance changes. Every operation
-// - locks the users it touches (ascending id, `for no key update`),
 // - writes its row with a business key (unique index: a repeated key is answered with the
 //   earlier row and moves nothing),
-// - moves the balance with a guarded UPDATE (`… where balance + delta >= 0`), in the same
-//   database transaction as the row; CHECK (platform_balance >= 0) stands behind both,
+// - moves the balance with a guarded UPDATE (`… where balance + delta >= 0`, which holds the
+//   user's row lock to the end of the transaction), in the same database transaction as the row;
+//   CHECK (platform_balance >= 0) stands behind it,
+// - locks every user first, in ascending id order, when it touches more than one (transfers, a
+//   VIP purchase with its referral bonus), so two operations never wait on each other in a cycle,
 // - and, once committed, publishes CoinBalanceChanged for every balance it moved.
 
 const CREDIT_TYPES: readonly TransactionType[] = ['deposit', 'referral_bonus', 'copy_earning'];
@@ -100,7 +102,10 @@ export interface BalanceChange {
 
 /** The ledger's operations inside one database transaction. */
 export interface LedgerOps {
-  /** Locks these users now (ascending id); operations lock what they touch anyway. */
+  /**
+   * Locks these users now (ascending id) and answers their balances. Work that touches several
+   * users in one transaction locks them all first, so it never waits on another in a cycle.
+   */
   lock(userIds: readonly number[]): Promise<Map<number, string>>;
   /** The user's balance, locking the row. */
   balanceOf(userId: number): Promise<string>;
@@ -180,11 +185,17 @@ function ledgerOps(db: LedgerExecutor, clock: Clock, changes: BalanceChange[]): 
     } as const;
   }
 
+  async function currentBalance(userId: number): Promise<string> {
+    const balance = await q.balanceOf(userId);
+    if (balance === undefined) throw new NotFound('User not found');
+    return balance;
+  }
+
   /** The earlier row of a used key, answered as "not applied". */
-  async function repeated(businessKey: string, balance: string): Promise<LedgerReceipt> {
+  async function repeated(businessKey: string, userId: number): Promise<LedgerReceipt> {
     const earlier = await q.findByKey(businessKey);
     if (!earlier) throw new Error(`Business key ${businessKey} neither inserted nor found`);
-    return { applied: false, transaction: earlier, balance };
+    return { applied: false, transaction: earlier, balance: await currentBalance(userId) };
   }
 
   async function move(userId: number, delta: Decimal, transactionId: number) {
@@ -201,24 +212,23 @@ function ledgerOps(db: LedgerExecutor, clock: Clock, changes: BalanceChange[]): 
     const direction = directionOf(entry.type, requested);
     if (direction !== 'credit') throw new Error('credit() records credits');
     const amount = positiveAmount(entry.amount);
-    if (entry.status === 'pending') {
-      // A request (deposit): nothing moves until staff settle it; no lock needed.
-      const row = await q.insert(rowValues(entry, direction, amount));
-      const balance = (await q.balanceOf(entry.userId)) ?? '0';
-      return row
-        ? { applied: true, transaction: row, balance }
-        : repeated(entry.businessKey, balance);
-    }
-    const balances = await lock([entry.userId]);
-    const before = balances.get(entry.userId) ?? '0';
-    if (await q.findByKey(entry.businessKey)) return repeated(entry.businessKey, before);
     const row = await q.insert(rowValues(entry, direction, amount));
-    if (!row) return repeated(entry.businessKey, before);
+    if (!row) return repeated(entry.businessKey, entry.userId);
+    if (entry.status === 'pending') {
+      // A request (deposit): nothing moves until staff settle it.
+      return { applied: true, transaction: row, balance: await currentBalance(entry.userId) };
+    }
     const balance = await move(entry.userId, amount, row.id);
     if (balance === undefined) throw new Error(`Credit of user ${entry.userId} was refused`);
     return { applied: true, transaction: row, balance };
   }
 
+  /**
+   * The row first (its business key decides a repeat, which is answered before any balance
+   * check: it was paid already), then the guarded UPDATE, which takes the user's row lock. When
+   * the balance is short the row is deleted again in this transaction, so a caller that catches
+   * the error and commits keeps nothing of it.
+   */
   async function debit(
     entry: LedgerEntry,
     options: { insufficient?: () => DomainError } = {},
@@ -226,16 +236,13 @@ function ledgerOps(db: LedgerExecutor, clock: Clock, changes: BalanceChange[]): 
     const direction = directionOf(entry.type, 'debit');
     const amount = positiveAmount(entry.amount);
     const insufficient = options.insufficient ?? (() => new InsufficientBalance());
-    const balances = await lock([entry.userId]);
-    const before = balances.get(entry.userId) ?? '0';
-    // A repeat is answered before the balance check: it was paid already.
-    if (await q.findByKey(entry.businessKey)) return repeated(entry.businessKey, before);
-    if (new Decimal(before).lt(amount)) throw insufficient();
     const row = await q.insert(rowValues(entry, direction, amount));
-    if (!row) return repeated(entry.businessKey, before);
+    if (!row) return repeated(entry.businessKey, entry.userId);
     const balance = await move(entry.userId, amount.neg(), row.id);
-    // Unreachable under the lock; the guarded UPDATE refuses rather than overdraw regardless.
-    if (balance === undefined) throw insufficient();
+    if (balance === undefined) {
+      await q.deleteRow(row.id);
+      throw insufficient();
+    }
     return { applied: true, transaction: row, balance };
   }
 

@@ -71,6 +71,11 @@ export function walletQueries(db: Database) {
       return rows[0];
     },
 
+    /** Removes a row this transaction inserted (a debit the balance could not pay). */
+    async deleteRow(id: number): Promise<void> {
+      await db.delete(walletTransactions).where(eq(walletTransactions.id, id));
+    },
+
     async findByKey(businessKey: string): Promise<WalletTransactionRow | undefined> {
       const rows = await db
         .select()
