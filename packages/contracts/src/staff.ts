@@ -21,6 +21,7 @@ export const STAFF_MESSAGES = {
   txHashRequired: 'Transaction hash is required',
   txHashInvalid: 'Invalid transaction hash for this network',
   notFound: 'Request not found',
+  ownRequest: 'Staff cannot decide their own requests; another staff member must',
 } as const;
 
 /** GET /api/staff/deposits/ and /api/staff/withdrawals/. */

@@ -64,6 +64,8 @@ export const COPIED_NOTICE_MS = 2_000;
 export const OFFCHAIN_REFERENCE_MAX_LENGTH = 128;
 export const WALLET_ADDRESS_MAX_LENGTH = 128;
 export const REQUEST_ID_MAX_LENGTH = 64;
+/** Open (pending) deposit requests one user may have at a time. */
+export const MAX_PENDING_DEPOSITS = 10;
 export const TRANSACTIONS_PAGE_SIZE_DEFAULT = 20;
 export const TRANSACTIONS_PAGE_SIZE_MAX = 100;
 
@@ -80,6 +82,7 @@ export const WALLET_MESSAGES = {
   txHashNotForOffchain: 'Off-chain deposits take a reference, not a transaction hash',
   offchainReferenceRequired: 'Reference is required for off-chain deposits',
   offchainReferenceNotForChain: 'On-chain deposits take a transaction hash, not a reference',
+  tooManyPendingDeposits: `At most ${MAX_PENDING_DEPOSITS} deposit requests may wait for review at a time`,
   depositSubmitted: 'Deposit request submitted. It will be credited within 1-24 hours.',
   invalidWithdrawalAmount: 'Invalid withdrawal amount',
   addressRequired: 'Address is required',

@@ -77,6 +77,39 @@ describe('staff access', () => {
   });
 });
 
+describe('four eyes', () => {
+  it('refuses a staff user deciding their own deposit or withdrawal', async () => {
+    const staff = await newStaff(t);
+    const colleague = await newStaff(t);
+    const deposit = await requestDeposit(staff, 15);
+    const own = await call(t.app, 'POST', `/api/staff/deposits/${deposit}/approve/`, {
+      token: staff.access,
+    });
+    expect(own.status).toBe(403);
+    expect(own.body).toMatchObject({
+      error: 'Staff cannot decide their own requests; another staff member must',
+    });
+    expect(await balanceOf(t, staff)).toBe('0.00000000');
+    expect(
+      (
+        await call(t.app, 'POST', `/api/staff/deposits/${deposit}/approve/`, {
+          token: colleague.access,
+        })
+      ).status,
+    ).toBe(200);
+    const withdrawal = await requestWithdrawal(staff, 15);
+    expect(
+      (
+        await call(t.app, 'POST', `/api/staff/withdrawals/${withdrawal}/fail/`, {
+          token: staff.access,
+          body: { reason: 'mine' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(await balanceOf(t, staff)).toBe('0.00000000');
+  });
+});
+
 describe('deposit review', () => {
   it('lists pending deposits with the user e-mail, oldest first, paged', async () => {
     const staff = await newStaff(t);

@@ -112,6 +112,23 @@ describe('POST /api/auth/deposit/', () => {
     }
   });
 
+  it('keeps at most 10 deposit requests waiting per user', async () => {
+    const user = await newUser(t);
+    for (let i = 0; i < 10; i++) {
+      const res = await call(t.app, 'POST', '/api/auth/deposit/', {
+        token: user.access,
+        body: { amount: 10, network: 'OFFCHAIN', offchain_reference: `ref ${i}` },
+      });
+      expect(res.status).toBe(201);
+    }
+    const eleventh = await call(t.app, 'POST', '/api/auth/deposit/', {
+      token: user.access,
+      body: { amount: 10, network: 'TRC20', tx_hash: trc20Hash() },
+    });
+    expect(eleventh.status).toBe(400);
+    expect(eleventh.body).toMatchObject({ code: 'too_many_pending_deposits' });
+  });
+
   it.each([
     [{ amount: 10, tx_hash: 'a'.repeat(64) }, 'network', 'Please select a network'],
     [

@@ -8,7 +8,7 @@ import {
   type TransactionStatus,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
-import { NotFound, ValidationFailed } from '../../common/errors.js';
+import { Forbidden, NotFound, ValidationFailed } from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { Ledger, Transition } from '../wallet/ledger.js';
 import { toWalletTransaction } from '../wallet/wallet.mappers.js';
@@ -56,6 +56,10 @@ export function createStaffService(deps: { db: Database; clock: Clock; ledger: L
     transition: Omit<Transition, 'type'>,
     reason: string | null,
   ): Promise<StaffRequest> {
+    // Four eyes: whoever asked for the money never decides on it.
+    const found = await q.request(type, id);
+    if (!found) throw new NotFound(STAFF_MESSAGES.notFound);
+    if (found.transaction.userId === staffUserId) throw new Forbidden(STAFF_MESSAGES.ownRequest);
     return ledger.transaction(async (ops, tx) => {
       const settled = await ops.settle(id, { ...transition, type });
       const inTx = staffQueries(tx);

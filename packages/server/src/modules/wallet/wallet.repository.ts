@@ -105,6 +105,21 @@ export function walletQueries(db: Database) {
       return rows[0];
     },
 
+    /** How many of the user's rows of this type wait for review (pending or processing). */
+    async countOpen(userId: number, type: TransactionType): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(walletTransactions)
+        .where(
+          and(
+            eq(walletTransactions.userId, userId),
+            eq(walletTransactions.type, type),
+            inArray(walletTransactions.status, ['pending', 'processing']),
+          ),
+        );
+      return Number(row?.n ?? 0);
+    },
+
     /** A user's rows, latest first. */
     async listForUser(
       userId: number,

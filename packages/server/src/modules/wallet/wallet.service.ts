@@ -5,6 +5,7 @@ import {
   type DepositInfoResponse,
   type DepositRequest,
   type DepositResponse,
+  MAX_PENDING_DEPOSITS,
   maskEmail,
   maskPhone,
   type PurchaseVipRequest,
@@ -24,7 +25,13 @@ import {
 } from '@quantsquare/contracts';
 import Decimal from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
-import { Conflict, InsufficientBalance, NotFound, ValidationFailed } from '../../common/errors.js';
+import {
+  BadRequest,
+  Conflict,
+  InsufficientBalance,
+  NotFound,
+  ValidationFailed,
+} from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { toProfile } from '../auth/auth.mappers.js';
@@ -95,6 +102,10 @@ export function createWalletService(deps: {
       if (!network) throw ValidationFailed.field('network', WALLET_MESSAGES.networkUnavailable);
       if (new Decimal(request.amount).lt(network.min_amount)) {
         throw ValidationFailed.field('amount', WALLET_MESSAGES.belowMinimumDeposit);
+      }
+      // An anti-spam bound, not an invariant: concurrent requests may pass it together.
+      if ((await q.countOpen(userId, 'deposit')) >= MAX_PENDING_DEPOSITS) {
+        throw new BadRequest('too_many_pending_deposits', WALLET_MESSAGES.tooManyPendingDeposits);
       }
       const onChain = request.network !== 'OFFCHAIN';
       const txHash = onChain ? request.tx_hash?.toLowerCase() : undefined;
