@@ -126,20 +126,27 @@ export function isTxHashFormatValid(network: ChainNetwork, hash: string): boolea
   return network === 'TRC20' ? TRC20_TX_HASH.test(hash) : BEP20_TX_HASH.test(hash);
 }
 
-const COIN_AMOUNT = /^\d{1,10}(\.\d{1,2})?$/;
+const COIN_AMOUNT_PATTERNS = {
+  2: /^\d{1,10}(\.\d{1,2})?$/,
+  8: /^\d{1,10}(\.\d{1,8})?$/,
+} as const;
 
 /**
  * An amount as a request carries it (JSON number or decimal string), answered as a decimal
- * string; more than 2 decimals, signs, exponents and non-numbers are refused with `message`.
+ * string; more than `maxDecimals` decimals, signs, exponents and non-numbers are refused with
+ * `message`.
  */
-export const coinAmountInput = (message: string = WALLET_MESSAGES.invalidAmount) =>
+export const coinAmountInput = (
+  message: string = WALLET_MESSAGES.invalidAmount,
+  maxDecimals: 2 | 8 = 2,
+) =>
   z
     .union([z.number(), z.string()], {
       error: (issue) => (issue.input === undefined ? 'This field is required' : message),
     })
     .transform((value, ctx) => {
       const text = typeof value === 'number' ? String(value) : value.trim();
-      if (!COIN_AMOUNT.test(text)) {
+      if (!COIN_AMOUNT_PATTERNS[maxDecimals].test(text)) {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;
       }
@@ -343,7 +350,8 @@ export type WithdrawResponse = z.infer<typeof withdrawResponse>;
 export const purchaseVipRequest = z
   .strictObject({
     request_id: requestIdSchema.optional(),
-    expected_price: coinAmountInput().optional(),
+    /** As /auth/vip/ answered it (8 decimals) or as typed. */
+    expected_price: coinAmountInput(WALLET_MESSAGES.invalidAmount, 8).optional(),
   })
   // No body at all arrives as null or undefined.
   .nullish();

@@ -115,7 +115,7 @@ describe('POST /api/auth/purchase-vip/', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'price_changed' });
     expect(await balanceOf(t, user)).toBe('120.00000000');
-    expect((await buy(user.access, { expected_price: '100' })).status).toBe(200);
+    expect((await buy(user.access, { expected_price: '100.00000000' })).status).toBe(200);
   });
 
   it('refuses unknown fields and bad request ids', async () => {
