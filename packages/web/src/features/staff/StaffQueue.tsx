@@ -7,7 +7,7 @@ import {
 } from '@quantsquare/contracts';
 import { Alert, App, Button, Flex, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
+import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
 import { type StaffQueue as Queue, useStaffDecision, useStaffQueue } from '../../api/staff';
@@ -298,12 +298,13 @@ export function StaffQueue({ queue }: { queue: Queue }) {
         loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
         locale={{ emptyText: t('staffConsole.empty') }}
         scroll={{ x: 1280 }}
+        // Data attributes are valid row props; the type only lists the named ones.
         onRow={(request) =>
           ({
             'data-testid': 'staff-row',
             'data-id': request.id,
             'data-status': request.status,
-          }) as object
+          }) as HTMLAttributes<HTMLElement>
         }
         pagination={{
           current: page,

@@ -6,7 +6,7 @@ import {
   OFFCHAIN_REFERENCE_MAX_LENGTH,
   WALLET_ADDRESS_MAX_LENGTH,
 } from '@quantsquare/contracts';
-import { App, Button, Empty, Form, Input, InputNumber, Radio } from 'antd';
+import { Alert, App, Button, Empty, Form, Input, InputNumber, Radio } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { type DepositBody, useSubmitDeposit } from '../../api/wallet';
@@ -100,6 +100,17 @@ export function DepositForm({
     });
   };
 
+  if (offered.length === 0) {
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        title={t('deposit.unavailable')}
+        data-testid="deposit-unavailable"
+      />
+    );
+  }
+
   return (
     <Form<DepositValues>
       form={form}
@@ -108,8 +119,14 @@ export function DepositForm({
       onFinish={send}
       requiredMark={false}
       onValuesChange={(changed) => {
-        // Another network: the proof field changes meaning, so its old value and errors go.
-        if ('network' in changed) form.resetFields(['tx_hash', 'offchain_reference']);
+        // Another network: the proof field changes meaning, so its old value and errors go, and
+        // an amount already typed is checked against the new minimum.
+        if ('network' in changed) {
+          form.resetFields(['tx_hash', 'offchain_reference']);
+          if (form.isFieldTouched('amount')) {
+            void form.validateFields(['amount']).catch(() => undefined);
+          }
+        }
       }}
     >
       <Form.Item

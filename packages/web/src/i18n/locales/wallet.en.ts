@@ -72,6 +72,7 @@ export const walletEn: WalletLocaleResources = {
       'Top up your platform coins with an on-chain or off-chain transfer. Deposits are reviewed by staff and credited within 1-24 hours.',
     network: 'Network',
     selectNetwork: 'Please select a network',
+    unavailable: 'Deposits are not available right now. Try again later or contact support.',
     chooseFirst: 'Choose a network to see its deposit address',
     networkName: 'Network',
     address: 'Deposit address',

@@ -72,6 +72,7 @@ export const walletZhCN = {
     subtitle: '通过链上转账或链下转账为平台币余额充值，人工审核后 1-24 小时内到账。',
     network: '选择网络',
     selectNetwork: '请选择网络',
+    unavailable: '充值暂不可用，请稍后再试或联系客服。',
     chooseFirst: '请先选择充值网络，查看充值地址',
     networkName: '网络',
     address: '充值地址',
