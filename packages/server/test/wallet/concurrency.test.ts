@@ -158,7 +158,7 @@ describe('concurrent staff decisions', () => {
     const winners = answers.filter((a) => a.status === 200);
     expect(winners).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(19);
-    const status = (winners[0]?.body as { status: string }).status;
+    const status = (winners[0]?.body as { status?: string } | undefined)?.status;
     expect(await balanceOf(t, user)).toBe(status === 'completed' ? '20.00000000' : '0.00000000');
   }, 120_000);
 
