@@ -248,7 +248,7 @@ export function useBalancePoll() {
 /** How often the shell re-reads the balance while a deposit or withdrawal awaits staff. */
 export const PENDING_REQUEST_REFRESH_MS = 30_000;
 
-function hasPendingRequest(queryClient: QueryClient): boolean {
+export function hasPendingRequest(queryClient: QueryClient): boolean {
   return queryClient
     .getQueryCache()
     .findAll({ queryKey: [...walletKeys.all, 'transactions'] })
