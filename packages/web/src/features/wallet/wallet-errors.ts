@@ -1,4 +1,5 @@
 import {
+  MAX_PENDING_DEPOSITS,
   PROFILE_MESSAGES,
   STAFF_MESSAGES,
   WALLET_ERROR_CODES,
@@ -33,7 +34,9 @@ const TEXTS: ReadonlyArray<readonly [string, WalletErrorKey]> = [
   [WALLET_MESSAGES.vipPriceChanged, 'vipPriceChanged'],
   [WALLET_MESSAGES.requestIdInvalid, 'requestIdInvalid'],
   [WALLET_MESSAGES.requestIdReused, 'requestIdReused'],
+  [WALLET_MESSAGES.tooManyPendingDeposits, 'tooManyPendingDeposits'],
   [STAFF_MESSAGES.notPending, 'notPending'],
+  [STAFF_MESSAGES.ownRequest, 'ownRequest'],
   [STAFF_MESSAGES.reasonRequired, 'reasonRequired'],
   [STAFF_MESSAGES.txHashRequired, 'staffTxHashRequired'],
   [STAFF_MESSAGES.notFound, 'requestNotFound'],
@@ -48,20 +51,20 @@ const KEYS = new Map<string, WalletErrorKey>(TEXTS);
 export function walletText(t: TFunction, text: string): string | null {
   const key = KEYS.get(text);
   if (!key) return null;
-  return t(`wallet.errors.${key}`);
+  return t(`wallet.errors.${key}`, { max: MAX_PENDING_DEPOSITS });
 }
 
 /** The message for a failed wallet call: ours, the shared translation, or the fallback. */
 export function walletErrorMessage(t: TFunction, error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError && error.body) {
     const { body } = error;
-    if (error.status === 403) return t('wallet.errors.staffOnly');
     if (body.code === WALLET_ERROR_CODES.notPending) return t('wallet.errors.notPending');
     if (body.code === WALLET_ERROR_CODES.insufficientBalance) {
       return t('wallet.errors.insufficientBalance');
     }
     const own = walletText(t, body.error);
     if (own) return own;
+    if (error.status === 403) return t('wallet.errors.staffOnly');
     // A validation answer names the field; its first message says more than "invalid request".
     const firstField = body.fields ? Object.values(body.fields)[0]?.[0] : undefined;
     if (firstField) return walletText(t, firstField) ?? translateServerText(t, firstField);

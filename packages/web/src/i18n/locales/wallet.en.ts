@@ -53,6 +53,9 @@ export const walletEn: WalletLocaleResources = {
       vipPriceChanged: 'The VIP price has changed; confirm the purchase again',
       requestIdInvalid: 'The request id is invalid; reload the page and try again',
       requestIdReused: 'This request id was already used for another request; reload and try again',
+      tooManyPendingDeposits:
+        'At most {{max}} deposit requests may wait for review; wait for them to be reviewed',
+      ownRequest: 'Staff cannot decide their own requests; another staff member must',
       notPending: 'This request has already been decided; the list was refreshed',
       reasonRequired: 'A reason is required',
       staffTxHashRequired: 'Transaction hash is required',

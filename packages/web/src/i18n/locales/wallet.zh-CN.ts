@@ -54,6 +54,8 @@ export const walletZhCN = {
       vipPriceChanged: 'VIP 价格已变化，请重新确认购买',
       requestIdInvalid: '请求编号无效，请刷新页面后重试',
       requestIdReused: '该请求编号已用于其他请求，请刷新页面后重试',
+      tooManyPendingDeposits: '待审核的充值申请最多 {{max}} 笔，请等待审核后再提交',
+      ownRequest: '工作人员不能处理自己的申请，请由其他工作人员处理',
       notPending: '该申请已被处理，列表已刷新',
       reasonRequired: '请填写原因',
       staffTxHashRequired: '请填写交易哈希',
