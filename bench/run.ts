@@ -5,6 +5,7 @@ import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
 import { type RunningServer, startServer } from './server-process.js';
+import { benchWallet } from './wallet.bench.js';
 
 const only = process.argv[2];
 const wants = (name: string) => !only || only === name;
@@ -15,6 +16,7 @@ function print(title: string, lines: string[]) {
 
 if (wants('engine')) print('engine', benchEngine().lines);
 if (wants('bots')) print('bots', await benchBots());
+if (wants('wallet')) print('wallet', await benchWallet());
 
 if (wants('http') || wants('dashboard')) {
   const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));

@@ -90,8 +90,18 @@ export type GoogleCodeRequest = z.infer<typeof googleCodeRequest>;
 export const profileUpdateRequest = z.strictObject({
   nickname: z.string().trim().max(NICKNAME_MAX_LENGTH).optional(),
   bio: z.string().trim().max(BIO_MAX_LENGTH).optional(),
+  /** Only the avatar the user uploaded (upload-avatar), or null / "" to remove it. */
+  avatar_url: z
+    .string()
+    .trim()
+    .max(512)
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v)),
 });
 export type ProfileUpdateRequest = z.infer<typeof profileUpdateRequest>;
+/** What a client sends (before the schema's transforms). */
+export type ProfileUpdateRequestBody = z.input<typeof profileUpdateRequest>;
 
 /** The signed-in user as every auth answer carries it. Money is a decimal string. */
 export const authUser = z.object({

@@ -5,5 +5,8 @@ export * from './common.js';
 export * from './errors.js';
 export * from './help.js';
 export * from './limits.js';
+export * from './profile.js';
+export * from './staff.js';
 export * from './system.js';
 export * from './trading.js';
+export * from './wallet.js';

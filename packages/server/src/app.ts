@@ -58,10 +58,20 @@ import { createHelpService } from './modules/help/help.service.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { operationLogRoutes } from './modules/operation-log/operation-log.routes.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
+import { profileRoutes } from './modules/profile/profile.routes.js';
+import { createProfileService } from './modules/profile/profile.service.js';
+import { type SocialStats, zeroSocialStats } from './modules/profile/social-stats.js';
+import { staffRoutes } from './modules/staff/staff.routes.js';
+import { createStaffService } from './modules/staff/staff.service.js';
 import { createOutboxRepository } from './modules/system/outbox.repository.js';
 import { devOutboxRoutes, healthRoutes } from './modules/system/system.routes.js';
 import { tradingRoutes } from './modules/trading/trading.routes.js';
 import { createTradingService } from './modules/trading/trading.service.js';
+import { createDepositNetworks } from './modules/wallet/deposit-networks.js';
+import { createInvitationsService } from './modules/wallet/invitations.service.js';
+import { createLedger } from './modules/wallet/ledger.js';
+import { walletRoutes } from './modules/wallet/wallet.routes.js';
+import { createWalletService } from './modules/wallet/wallet.service.js';
 import { createImageStore, type ImageStore } from './uploads/image-store.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { registerWebApp } from './web/web-app.plugin.js';
@@ -94,6 +104,8 @@ export interface AppDeps {
   eventBus?: EventBus;
   /** Uploaded images; by default stored under DATA_DIR/uploads. */
   imageStore?: ImageStore;
+  /** The profile's social counts (the strategy square's); zeros by default. */
+  socialStats?: SocialStats;
 }
 
 /** Paper accounts trade on the market feed's prices; live accounts through ccxt. */
@@ -199,10 +211,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const tokens = createTokensService({ repo, clock, jwtSecret: config.jwtSecret });
   const totp = createTotpService({ repo, clock, secretBox });
-  const auth = createAuthService({ repo, clock, codes, tokens, totp });
+  const profile = createProfileService({
+    db,
+    clock,
+    images,
+    socialStats: deps.socialStats ?? zeroSocialStats,
+  });
+  const auth = createAuthService({ repo, clock, codes, tokens, totp, profileEditor: profile });
   // Bearer authentication for the route modules (visitors, users and staff-only routes).
   const isStaff: StaffCheck = async (userId) => (await repo.findUserById(userId))?.isStaff === true;
   const authentication = bearerAuthentication(tokens, isStaff);
+
+  // Platform coins: the ledger alone changes balances (and announces CoinBalanceChanged).
+  const ledger = createLedger({ db, clock, events: eventBus, log: app.log });
+  const wallet = createWalletService({
+    db,
+    clock,
+    ledger,
+    networks: await createDepositNetworks(config.depositNetworks),
+  });
+  const invitations = createInvitationsService({ db, clock });
+  const staff = createStaffService({ db, clock, ledger });
 
   const marketFeed =
     deps.marketFeed ??
@@ -259,6 +288,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(operationLogRoutes({ operationLog, tokens }));
       if (bots) await api.register(botsRoutes({ bots, tokens }));
       await api.register(helpRoutes({ help, authentication }));
+      await api.register(walletRoutes({ wallet, invitations, authentication }));
+      await api.register(staffRoutes({ staff, authentication }));
+      await api.register(profileRoutes({ profile, authentication }));
       if (!config.isProduction) await api.register(devOutboxRoutes({ outbox }));
     },
     { prefix: '/api' },

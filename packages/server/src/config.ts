@@ -2,7 +2,12 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AUTH_IP_RATE_PER_MINUTE, REQUEST_BODY_LIMIT_BYTES } from '@quantsquare/contracts';
+import {
+  AUTH_IP_RATE_PER_MINUTE,
+  type DepositNetwork,
+  isAddressFormatValid,
+  REQUEST_BODY_LIMIT_BYTES,
+} from '@quantsquare/contracts';
 import { z } from 'zod';
 
 // The one file that reads process.env. Everything else receives a frozen Config.
@@ -13,6 +18,14 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 /** An address people open in a browser: http or https only. */
 const webUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+const minDepositAmount = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, { message: 'a positive amount with at most 2 decimals' })
+    .refine((v) => Number(v) > 0, { message: 'must be above 0' })
+    .default('10'),
+);
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(8000)),
@@ -41,11 +54,36 @@ const envSchema = z.object({
   X_URL: z.preprocess(emptyToUndefined, webUrl.default('https://x.com/quantsquare')),
   /** Defaults to this server's own address (http://localhost:PORT). */
   WEBSITE_URL: z.preprocess(emptyToUndefined, webUrl.optional()),
+  DEPOSIT_TRC20_ADDRESS: optionalString,
+  DEPOSIT_BEP20_ADDRESS: optionalString,
+  DEPOSIT_OFFCHAIN_ACCOUNT: optionalString,
+  DEPOSIT_TRC20_MIN_AMOUNT: minDepositAmount,
+  DEPOSIT_BEP20_MIN_AMOUNT: minDepositAmount,
+  DEPOSIT_OFFCHAIN_MIN_AMOUNT: minDepositAmount,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
 });
+
+/** Where users send coins on one deposit network, and the least they may declare. */
+export interface DepositNetworkConfig {
+  readonly network: DepositNetwork;
+  /** The chain address, or for OFFCHAIN the account or instructions users pay to. */
+  readonly address: string;
+  /** Decimal string, e.g. "10". */
+  readonly minAmount: string;
+}
+
+/**
+ * Development addresses (valid formats, nobody's wallet): outside production a network without a
+ * configured address uses these; in production it is simply not offered.
+ */
+export const DEVELOPMENT_DEPOSIT_ADDRESSES: Readonly<Record<DepositNetwork, string>> = {
+  TRC20: 'TR2PM4iffiCeZmJsX7vApnCVusyCBFTqsH',
+  BEP20: '0x842e7eac55a2d808cfaad21d4ff4eff8e008b2c6',
+  OFFCHAIN: 'QuantSquare support (development): quote your reference to support',
+};
 
 export interface Config {
   readonly port: number;
@@ -66,6 +104,8 @@ export interface Config {
   readonly webDistDir: string;
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  /** The deposit networks offered, in the order TRC20, BEP20, OFFCHAIN. */
+  readonly depositNetworks: readonly DepositNetworkConfig[];
   /** Sign-in calls per IP per minute (a constant of the spec; tests raise it). */
   readonly authIpRatePerMinute: number;
   /** The operators' channels shown in the help centre and the footer. */
@@ -99,6 +139,26 @@ function deriveJwtSecret(secretKey: string): string {
   );
 }
 
+function depositNetworksFrom(e: z.infer<typeof envSchema>): DepositNetworkConfig[] {
+  const isProduction = e.NODE_ENV === 'production';
+  const configured: [DepositNetwork, string | undefined, string][] = [
+    ['TRC20', e.DEPOSIT_TRC20_ADDRESS, e.DEPOSIT_TRC20_MIN_AMOUNT],
+    ['BEP20', e.DEPOSIT_BEP20_ADDRESS, e.DEPOSIT_BEP20_MIN_AMOUNT],
+    ['OFFCHAIN', e.DEPOSIT_OFFCHAIN_ACCOUNT, e.DEPOSIT_OFFCHAIN_MIN_AMOUNT],
+  ];
+  const networks: DepositNetworkConfig[] = [];
+  for (const [network, given, minAmount] of configured) {
+    const address =
+      given?.trim() ?? (isProduction ? undefined : DEVELOPMENT_DEPOSIT_ADDRESSES[network]);
+    if (!address) continue;
+    if (network !== 'OFFCHAIN' && !isAddressFormatValid(network, address)) {
+      throw new ConfigError(`DEPOSIT_${network}_ADDRESS is not a ${network} address`);
+    }
+    networks.push(Object.freeze({ network, address, minAmount }));
+  }
+  return networks;
+}
+
 /**
  * Builds the config from an environment object. `generateSecret: false` (tests) demands
  * SECRET_KEY instead of touching the data dir.
@@ -117,6 +177,7 @@ export function loadConfig(
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   }
+  const depositNetworks = depositNetworksFrom(e);
   let secretKey = e.SECRET_KEY;
   if (!secretKey) {
     if (options.generateSecret === false) throw new ConfigError('SECRET_KEY is required');
@@ -139,6 +200,7 @@ export function loadConfig(
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'packages/web/dist')),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: REQUEST_BODY_LIMIT_BYTES,
+    depositNetworks,
     authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
     contact: Object.freeze({
       supportEmail: e.SUPPORT_EMAIL,

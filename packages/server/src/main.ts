@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       clock: systemClock,
       log: app.log,
       secretKeys: { current: config.secretKey, old: config.oldSecretKey },
+      events: eventBus,
     });
     const adminSocket =
       database.kind === 'pglite'

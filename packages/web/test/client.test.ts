@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiRequestError, apiRequest, setAuthLostHandler } from '../src/api/client';
+import { ApiRequestError, api, apiRequest, setAuthLostHandler } from '../src/api/client';
 import { getAccessToken, getRefreshToken, setTokens } from '../src/api/tokens';
 import { MemoryStorage } from './memory-storage';
 
@@ -34,6 +34,20 @@ describe('api client', () => {
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(url).toBe('/api/auth/profile/');
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer a1');
+  });
+
+  it('sends a file upload as multipart, leaving its content type to the browser', async () => {
+    setTokens('a1', 'r1');
+    fetchMock.mockResolvedValueOnce(json(200, { avatar_url: '/api/uploads/avatars/x.png' }));
+    const form = new FormData();
+    form.append('avatar', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'me.png');
+    await api.upload('/strategy-square/profile/upload-avatar/', form);
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe(form);
+    const headers = init.headers as Record<string, string>;
+    expect(headers['Content-Type']).toBeUndefined();
+    expect(headers.Authorization).toBe('Bearer a1');
   });
 
   it('renews once for concurrent 401s, stores both rotated tokens and retries each call', async () => {

@@ -6,6 +6,8 @@ import { botsZhCN } from '../src/i18n/locales/bots.zh-CN';
 import { en } from '../src/i18n/locales/en';
 import { helpEn } from '../src/i18n/locales/help.en';
 import { helpZhCN } from '../src/i18n/locales/help.zh-CN';
+import { walletEn } from '../src/i18n/locales/wallet.en';
+import { walletZhCN } from '../src/i18n/locales/wallet.zh-CN';
 import { zhCN } from '../src/i18n/locales/zh-CN';
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -21,21 +23,26 @@ function leaves(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 describe('translations', () => {
-  // The screen bundles join the same `translation` tree, so they must not reuse its sections.
-  it('keeps the screen bundles apart from the main texts', () => {
-    for (const key of Object.keys(accountsZhCN)) expect(zhCN, key).not.toHaveProperty(key);
-    for (const key of Object.keys(botsZhCN)) {
-      expect(zhCN, key).not.toHaveProperty(key);
-      expect(accountsZhCN, key).not.toHaveProperty(key);
-    }
-    for (const key of Object.keys(helpZhCN)) {
-      for (const other of [zhCN, accountsZhCN, botsZhCN])
-        expect(other, key).not.toHaveProperty(key);
+  // Every screen bundle as [zh-CN, en]; they join the same `translation` tree.
+  const bundles: [Tree, Tree][] = [
+    [accountsZhCN, accountsEn],
+    [botsZhCN, botsEn],
+    [helpZhCN, helpEn],
+    [walletZhCN, walletEn],
+  ];
+
+  it('keeps the screen bundles apart from the main texts and from each other', () => {
+    const seen: Tree[] = [zhCN];
+    for (const [bundle] of bundles) {
+      for (const key of Object.keys(bundle)) {
+        for (const other of seen) expect(other, key).not.toHaveProperty(key);
+      }
+      seen.push(bundle);
     }
   });
 
-  const zhLeaves = leaves({ ...zhCN, ...accountsZhCN, ...botsZhCN, ...helpZhCN });
-  const enLeaves = leaves({ ...en, ...accountsEn, ...botsEn, ...helpEn });
+  const zhLeaves = leaves(Object.assign({}, zhCN, ...bundles.map(([zh]) => zh)));
+  const enLeaves = leaves(Object.assign({}, en, ...bundles.map(([, english]) => english)));
 
   it('has the same keys in both languages', () => {
     expect([...enLeaves.keys()].sort()).toEqual([...zhLeaves.keys()].sort());

@@ -10,6 +10,10 @@ import { sendAdminCommand } from './admin-socket.js';
 const USAGE = `Usage:
   npm run admin -- create-staff --email E --password P
   npm run admin -- grant-vip --email E --days N
+  npm run admin -- credit --email E --amount N --reason R [--request-id ID]
+    credits N platform coins (a negative N debits; refused below zero) as an adjustment row
+  npm run admin -- check-ledger
+    verifies every balance against the ledger; prints the users that differ and exits 1
   OLD_SECRET_KEY=<previous key> npm run admin -- rotate-secret-key
     re-encrypts stored secrets (TOTP seeds, exchange API keys) under SECRET_KEY; while the
     server runs on the embedded database, the server's own SECRET_KEY/OLD_SECRET_KEY are used`;
@@ -27,11 +31,34 @@ const cliLog = {
     process.stderr.write(`${JSON.stringify({ level: 'info', msg, ...obj })}\n`),
 };
 
+/** `--amount -5` reads as `--amount=-5` (parseArgs takes a leading dash for an option). */
+function joinNegativeAmounts(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    if (arg === '--amount' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`--amount=${next}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 function parseCommand(argv: string[]): Record<string, unknown> {
   const { positionals, values } = parseArgs({
-    args: argv,
+    args: joinNegativeAmounts(argv),
     allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' }, days: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      days: { type: 'string' },
+      amount: { type: 'string' },
+      reason: { type: 'string' },
+      'request-id': { type: 'string' },
+    },
   });
   const [command] = positionals;
   if (!command) fail(USAGE);

@@ -74,3 +74,10 @@ export class RateLimited extends DomainError {
     });
   }
 }
+
+/** A balance would go below zero (answers 400 `insufficient_balance`). */
+export class InsufficientBalance extends DomainError {
+  constructor(message = 'Insufficient balance') {
+    super(400, 'insufficient_balance', message);
+  }
+}

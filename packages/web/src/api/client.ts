@@ -51,19 +51,17 @@ async function send(method: string, path: string, options: RequestOptions): Prom
   const headers: Record<string, string> = { Accept: 'application/json' };
   const access = getAccessToken();
   if (access) headers.Authorization = `Bearer ${access}`;
-  // A FormData body (file uploads) sets its own multipart content type.
+  // A FormData body (file uploads) is sent as multipart; the browser writes its content type.
   const isForm = options.body instanceof FormData;
   if (options.body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+  let body: BodyInit | undefined;
+  if (isForm) body = options.body as FormData;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
   try {
     return await fetch(`${API_BASE}${path}`, {
       method,
       headers,
-      body:
-        options.body === undefined
-          ? undefined
-          : isForm
-            ? (options.body as FormData)
-            : JSON.stringify(options.body),
+      body,
       signal: controller.signal,
     });
   } catch (error) {
@@ -155,6 +153,6 @@ export const api = {
   put: <T>(path: string, body?: unknown) => apiRequest<T>('PUT', path, { body: body ?? {} }),
   patch: <T>(path: string, body?: unknown) => apiRequest<T>('PATCH', path, { body: body ?? {} }),
   delete: <T>(path: string) => apiRequest<T>('DELETE', path),
-  /** multipart/form-data (uploads). */
+  /** A multipart POST (file uploads). */
   upload: <T>(path: string, form: FormData) => apiRequest<T>('POST', path, { body: form }),
 };

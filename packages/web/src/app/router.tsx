@@ -29,6 +29,19 @@ const ApiManagementPage = lazy(() =>
 const HelpCenterPage = lazy(() =>
   withFeedbackOf(import('../pages/HelpCenterPage').then((m) => m.HelpCenterPage)),
 );
+const DepositPage = lazy(() =>
+  withFeedbackOf(import('../pages/DepositPage').then((m) => m.DepositPage)),
+);
+const WithdrawPage = lazy(() =>
+  withFeedbackOf(import('../pages/WithdrawPage').then((m) => m.WithdrawPage)),
+);
+const ProfileSettingsPage = lazy(() =>
+  withFeedbackOf(import('../pages/ProfileSettingsPage').then((m) => m.ProfileSettingsPage)),
+);
+const VipInvitationPage = lazy(() =>
+  withFeedbackOf(import('../pages/VipInvitationPage').then((m) => m.VipInvitationPage)),
+);
+const StaffPage = lazy(() => withFeedbackOf(import('../pages/StaffPage').then((m) => m.StaffPage)));
 const ComingSoonPage = lazy(() =>
   import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -71,8 +84,9 @@ export const routes: RouteObject[] = [
       { path: 'strategy/:id', element: comingSoon },
       { path: 'user/:userId', element: comingSoon },
       { path: 'copy-trading/:id', element: auth(comingSoon) },
-      { path: 'deposit', element: auth(comingSoon) },
-      { path: 'withdraw', element: auth(comingSoon) },
+      { path: 'deposit', element: auth(<DepositPage />) },
+      { path: 'withdraw', element: auth(<WithdrawPage />) },
+      { path: 'staff', element: auth(<StaffPage />) },
       { path: 'webhook-trading', element: auth(comingSoon) },
       { path: 'webhook-trading/logs', element: auth(comingSoon) },
       { path: 'webhook-trading/signals', element: auth(comingSoon) },
@@ -83,8 +97,8 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="/my/account" replace /> },
           { path: 'account', element: <AccountOverviewPage /> },
           { path: 'copy-trading', element: comingSoon },
-          { path: 'settings', element: comingSoon },
-          { path: 'profile', element: comingSoon },
+          { path: 'settings', element: <ProfileSettingsPage /> },
+          { path: 'profile', element: <VipInvitationPage /> },
           { path: 'security', element: <SecurityPage /> },
           { path: 'api-management', element: <ApiManagementPage /> },
           { path: 'strategies/create', element: comingSoon },

@@ -2,6 +2,7 @@ import 'i18next';
 import type { accountsZhCN } from './locales/accounts.zh-CN';
 import type { botsZhCN } from './locales/bots.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
+import type { walletZhCN } from './locales/wallet.zh-CN';
 import type { zhCN } from './locales/zh-CN';
 
 declare module 'i18next' {
@@ -9,7 +10,11 @@ declare module 'i18next' {
     defaultNS: 'translation';
     // Screen bundles (added to `translation` when their screen loads) are typed with the rest.
     resources: {
-      translation: typeof zhCN & typeof accountsZhCN & typeof botsZhCN & typeof helpZhCN;
+      translation: typeof zhCN &
+        typeof accountsZhCN &
+        typeof botsZhCN &
+        typeof helpZhCN &
+        typeof walletZhCN;
     };
   }
 }

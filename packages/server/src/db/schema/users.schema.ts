@@ -1,6 +1,9 @@
+import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   boolean,
+  check,
+  index,
   integer,
   numeric,
   pgTable,
@@ -9,36 +12,47 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  /** The sign-in name: the e-mail or the phone the account was registered with. */
-  username: text('username').notNull().unique(),
-  email: text('email').unique(),
-  phone: text('phone').unique(),
-  passwordHash: text('password_hash').notNull(),
-  nickname: text('nickname').notNull().default(''),
-  bio: text('bio').notNull().default(''),
-  avatarUrl: text('avatar_url'),
-  platformBalance: numeric('platform_balance', { precision: 20, scale: 8 }).notNull().default('0'),
-  isVip: boolean('is_vip').notNull().default(false),
-  vipExpiresAt: timestamp('vip_expires_at', { withTimezone: true }),
-  invitationCode: text('invitation_code').notNull().unique(),
-  invitedById: integer('invited_by').references((): AnyPgColumn => users.id, {
-    onDelete: 'set null',
-  }),
-  isStaff: boolean('is_staff').notNull().default(false),
-  /** google_auth_enabled and two_factor_enabled are one flag. */
-  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
-  /** TOTP seeds, encrypted with the secret box; never plaintext. */
-  totpSecret: text('totp_secret'),
-  totpPendingSecret: text('totp_pending_secret'),
-  /** Last accepted TOTP time step: a step is accepted once. */
-  totpLastStep: integer('totp_last_step'),
-  failedLoginCount: integer('failed_login_count').notNull().default(0),
-  failedLoginWindowStart: timestamp('failed_login_window_start', { withTimezone: true }),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  dateJoined: timestamp('date_joined', { withTimezone: true }).notNull(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    /** The sign-in name: the e-mail or the phone the account was registered with. */
+    username: text('username').notNull().unique(),
+    email: text('email').unique(),
+    phone: text('phone').unique(),
+    passwordHash: text('password_hash').notNull(),
+    nickname: text('nickname').notNull().default(''),
+    bio: text('bio').notNull().default(''),
+    avatarUrl: text('avatar_url'),
+    platformBalance: numeric('platform_balance', { precision: 20, scale: 8 })
+      .notNull()
+      .default('0'),
+    isVip: boolean('is_vip').notNull().default(false),
+    vipExpiresAt: timestamp('vip_expires_at', { withTimezone: true }),
+    invitationCode: text('invitation_code').notNull().unique(),
+    invitedById: integer('invited_by').references((): AnyPgColumn => users.id, {
+      onDelete: 'set null',
+    }),
+    isStaff: boolean('is_staff').notNull().default(false),
+    /** google_auth_enabled and two_factor_enabled are one flag. */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** TOTP seeds, encrypted with the secret box; never plaintext. */
+    totpSecret: text('totp_secret'),
+    totpPendingSecret: text('totp_pending_secret'),
+    /** Last accepted TOTP time step: a step is accepted once. */
+    totpLastStep: integer('totp_last_step'),
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    failedLoginWindowStart: timestamp('failed_login_window_start', { withTimezone: true }),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    dateJoined: timestamp('date_joined', { withTimezone: true }).notNull(),
+  },
+  // No balance goes below zero, whatever the concurrency (the wallet also guards every debit).
+  (t) => [
+    check('users_platform_balance_non_negative', sql`${t.platformBalance} >= 0`),
+    // The inviter's referral list and counts.
+    index('users_invited_by_idx').on(t.invitedById),
+  ],
+);
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;

@@ -1,11 +1,21 @@
-import { emailSchema, passwordSchema } from '@quantsquare/contracts';
+import { randomUUID } from 'node:crypto';
+import { emailSchema, passwordSchema, requestIdSchema } from '@quantsquare/contracts';
+import Decimal from 'decimal.js';
 import { z } from 'zod';
 import type { Clock } from '../../common/clock.js';
-import { BadRequest, NotFound, ValidationFailed } from '../../common/errors.js';
+import {
+  BadRequest,
+  InsufficientBalance,
+  NotFound,
+  ValidationFailed,
+} from '../../common/errors.js';
 import { createSecretBox } from '../../common/secret-box.js';
 import type { Database } from '../../db/database.js';
+import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createAuthRepository } from '../auth/auth.repository.js';
 import { createUserAccount } from '../auth/user-accounts.service.js';
+import { createLedger } from '../wallet/ledger.js';
+import { checkLedger, describeMismatch } from '../wallet/ledger-check.js';
 import { createAdminRepository } from './admin.repository.js';
 import { planSecretRotation } from './secret-rotation.js';
 
@@ -24,6 +34,20 @@ export const adminCommand = z.discriminatedUnion('command', [
     days: z.coerce.number().int().min(1).max(36500),
   }),
   z.strictObject({ command: z.literal('rotate-secret-key') }),
+  z.strictObject({
+    command: z.literal('credit'),
+    email: emailSchema,
+    /** Signed: a negative amount debits (refused below zero). */
+    amount: z
+      .string()
+      .trim()
+      .regex(/^-?\d{1,10}(\.\d{1,8})?$/, { message: 'a non-zero amount, at most 8 decimals' })
+      .refine((v) => Number(v) !== 0, { message: 'a non-zero amount' }),
+    reason: z.string().trim().min(1, { message: 'a reason is required' }).max(500),
+    /** Makes a retried command act once. */
+    'request-id': requestIdSchema.optional(),
+  }),
+  z.strictObject({ command: z.literal('check-ledger') }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommand>;
 
@@ -43,8 +67,15 @@ export function createAdminService(deps: {
   clock: Clock;
   log: AdminLogger;
   secretKeys?: AdminSecretKeys;
+  /** Where balance changes are announced (the server's bus); a private one otherwise. */
+  events?: EventBus;
 }) {
   const users = createAuthRepository(deps.db);
+  const ledger = createLedger({
+    db: deps.db,
+    clock: deps.clock,
+    events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
+  });
   const actions = createAdminRepository(deps.db);
   const { clock } = deps;
 
@@ -120,6 +151,60 @@ export function createAdminService(deps: {
     return `Re-encrypted ${plan.reencrypted.size} secret(s) under the current key; ${plan.alreadyCurrent} already current`;
   }
 
+  /** A support correction: an `adjustment` row naming the reason (negative debits). */
+  async function credit(
+    email: string,
+    amountText: string,
+    reason: string,
+    requestId: string | undefined,
+  ): Promise<string> {
+    const user = await users.findUserByEmail(email);
+    if (!user) throw new NotFound(`No user with e-mail ${email}`);
+    const amount = new Decimal(amountText);
+    const entry = {
+      userId: user.id,
+      type: 'adjustment' as const,
+      amount: amount.abs(),
+      businessKey: `adjustment:${requestId ?? randomUUID()}`,
+      note: reason,
+    };
+    const receipt = amount.isNegative()
+      ? await ledger.debit(entry, {
+          insufficient: () =>
+            new InsufficientBalance(
+              `Refused: ${email} holds ${new Decimal(user.platformBalance).toFixed(8)}, less than ${amount.abs().toFixed(8)}`,
+            ),
+        })
+      : await ledger.credit(entry, 'credit');
+    const row = receipt.transaction;
+    if (!receipt.applied) {
+      return `Request ${requestId} was already applied as ledger row ${row.id}; nothing changed`;
+    }
+    await record('credit', user.id, {
+      amount: amount.toFixed(8),
+      reason,
+      transaction_id: row.id,
+      balance: receipt.balance,
+    });
+    const verb = amount.isNegative() ? 'Debited' : 'Credited';
+    return `${verb} ${amount.abs().toFixed(8)} ${amount.isNegative() ? 'from' : 'to'} ${email} (user ${user.id}): balance ${new Decimal(receipt.balance).toFixed(8)}, ledger row ${row.id}`;
+  }
+
+  /** Throws (non-zero exit) listing the users whose balance differs from their ledger. */
+  async function ledgerCheck(): Promise<string> {
+    const result = await checkLedger(deps.db);
+    if (result.mismatches.length > 0) {
+      throw new BadRequest(
+        'ledger_mismatch',
+        [
+          `Ledger check failed: ${result.mismatches.length} user(s) differ from their ledger`,
+          ...result.mismatches.map(describeMismatch),
+        ].join('\n'),
+      );
+    }
+    return `Ledger clean: ${result.users} user(s), ${result.rows} ledger row(s)`;
+  }
+
   return {
     /** Runs one command and answers a one-line result; bad input throws ValidationFailed. */
     async run(input: unknown): Promise<string> {
@@ -143,6 +228,10 @@ export function createAdminService(deps: {
           return grantVip(command.email, command.days);
         case 'rotate-secret-key':
           return rotateSecretKey();
+        case 'credit':
+          return credit(command.email, command.amount, command.reason, command['request-id']);
+        case 'check-ledger':
+          return ledgerCheck();
       }
     },
   };

@@ -24,6 +24,7 @@ import {
   ValidationFailed,
 } from '../../common/errors.js';
 import type { UserRow } from '../../db/schema/index.js';
+import type { ProfileEditor } from '../profile/profile.service.js';
 import { toAccountSecurity, toAuthUser, toProfile } from './auth.mappers.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CodesService } from './codes.service.js';
@@ -38,6 +39,8 @@ export function createAuthService(deps: {
   codes: CodesService;
   tokens: TokensService;
   totp: TotpService;
+  /** The profile module's rules for nickname, bio and avatar_url (PUT /auth/profile/). */
+  profileEditor: ProfileEditor;
 }) {
   const { repo, clock, codes, tokens, totp } = deps;
 
@@ -215,15 +218,7 @@ export function createAuthService(deps: {
     },
 
     async updateProfile(auth: AuthContext, request: ProfileUpdateRequest): Promise<Profile> {
-      const changes: { nickname?: string; bio?: string } = {};
-      if (request.nickname !== undefined) changes.nickname = request.nickname;
-      if (request.bio !== undefined) changes.bio = request.bio;
-      const user =
-        Object.keys(changes).length > 0
-          ? await repo.updateUser(auth.userId, changes)
-          : await repo.findUserById(auth.userId);
-      if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
-      return toProfile(user, clock.now());
+      return toProfile(await deps.profileEditor.applyUpdate(auth.userId, request), clock.now());
     },
 
     /** A new password signs out every other session; the current one stays. */

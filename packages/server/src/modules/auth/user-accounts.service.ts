@@ -10,7 +10,8 @@ import { hashPassword } from './password.hasher.js';
 const INVITATION_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const INVITATION_LENGTH = 8;
 
-const newInvitationCode = () =>
+/** A fresh random invitation code (the wallet replaces codes with it). */
+export const newInvitationCode = (): string =>
   Array.from(
     { length: INVITATION_LENGTH },
     () => INVITATION_ALPHABET[randomInt(INVITATION_ALPHABET.length)],

@@ -1,8 +1,15 @@
 import { WalletOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { theme } from 'antd';
-import type { CSSProperties, ReactNode } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useProfile } from '../../api/auth';
+import { authApi, authKeys } from '../../api/auth';
+import { useIsLoggedIn } from '../../api/tokens';
+import {
+  PENDING_REQUEST_REFRESH_MS,
+  refreshCoinLists,
+  usePendingCoinRequest,
+} from '../../api/wallet';
 import { formatCoins } from './format';
 
 function Badge({
@@ -34,11 +41,38 @@ function Badge({
   );
 }
 
-/** "N Coins" and the VIP badge of the signed-in user (GET /auth/profile/). */
+/**
+ * The profile as the header shows it. Wallet actions of this tab refresh it at once; while a
+ * deposit or withdrawal awaits staff it is also re-read every 30 s, so a decision taken elsewhere
+ * shows up without a reload. When the balance moves, the wallet lists are read again too.
+ */
+function useLiveProfile() {
+  const queryClient = useQueryClient();
+  const isLoggedIn = useIsLoggedIn();
+  const hasPending = usePendingCoinRequest();
+  const query = useQuery({
+    queryKey: authKeys.profile(),
+    queryFn: ({ signal }) => authApi.profile(signal),
+    enabled: isLoggedIn,
+    staleTime: 30_000,
+    refetchInterval: hasPending ? PENDING_REQUEST_REFRESH_MS : false,
+  });
+  const balance = query.data?.platform_balance;
+  const previous = useRef(balance);
+  useEffect(() => {
+    if (previous.current !== undefined && balance !== undefined && previous.current !== balance) {
+      void refreshCoinLists(queryClient);
+    }
+    previous.current = balance;
+  }, [balance, queryClient]);
+  return query.data;
+}
+
+/** "N Coins" and the VIP badge of the signed-in user (GET /auth/profile/), kept live. */
 export default function BalanceAndVip() {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
-  const { data: profile } = useProfile();
+  const profile = useLiveProfile();
   if (!profile) return null;
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>

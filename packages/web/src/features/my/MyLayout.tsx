@@ -1,4 +1,5 @@
-import { ApiOutlined, SafetyOutlined, WalletOutlined } from '@ant-design/icons';
+import '../../i18n/wallet-texts';
+import { ApiOutlined, CrownOutlined, SafetyOutlined, WalletOutlined } from '@ant-design/icons';
 import { Card, Menu } from 'antd';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +9,7 @@ import { useIsMobile } from '../../app/use-is-mobile';
 
 /**
  * The /my area with its sidebar (document 2). Only entries whose screens work are listed;
- * copy management and VIP invitation join when built.
+ * copy management joins when built.
  */
 export function MyLayout() {
   const { t } = useTranslation();
@@ -20,13 +21,15 @@ export function MyLayout() {
   const items = [
     { key: '/my/account', icon: <WalletOutlined />, label: t('my.accountOverview') },
     { key: '/my/api-management', icon: <ApiOutlined />, label: t('my.apiManagement') },
+    { key: '/my/profile', icon: <CrownOutlined />, label: t('wallet.nav.vipInvitation') },
     { key: '/my/security', icon: <SafetyOutlined />, label: t('my.accountSecurity') },
   ];
   const menu = (
     <Menu
       aria-label={t('my.sidebarLabel')}
       mode={isMobile ? 'horizontal' : 'inline'}
-      selectedKeys={[pathname]}
+      // Profile settings (/my/settings) are the VIP invitation screen led by the profile.
+      selectedKeys={[pathname === '/my/settings' ? '/my/profile' : pathname]}
       items={items}
       onClick={({ key }) => navigate(key)}
       style={{ borderInlineEnd: 'none', background: 'transparent' }}

@@ -1,0 +1,289 @@
+import type { TransactionStatus, TransactionType } from '@quantsquare/contracts';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import {
+  type NewWalletTransactionRow,
+  users,
+  type WalletTransactionRow,
+  walletTransactions,
+} from '../../db/schema/index.js';
+
+// The wallet's queries. Each takes the executor it runs on: the database, or a transaction
+// (a Drizzle transaction is a database), so the ledger can run inside another module's
+// transaction. Only this module writes users.platform_balance.
+
+/** A user row as the ledger holds it under its lock. */
+export interface LockedUser {
+  id: number;
+  balance: string;
+}
+
+/** The balance formula of check-ledger: completed credits − debits not failed. */
+const ledgerBalance = sql<string>`coalesce(sum(case
+  when ${walletTransactions.direction} = 'credit' and ${walletTransactions.status} = 'completed' then ${walletTransactions.amount}
+  when ${walletTransactions.direction} = 'debit' and ${walletTransactions.status} <> 'failed' then -${walletTransactions.amount}
+  else 0 end), 0)`;
+
+export function walletQueries(db: Database) {
+  return {
+    /**
+     * Locks the users' rows in ascending id order (every ledger operation does, so two
+     * operations never wait on each other in a cycle) and answers their balances.
+     * `for no key update` still lets other tables insert rows referencing these users.
+     */
+    async lockUsers(ids: readonly number[]): Promise<Map<number, LockedUser>> {
+      const unique = [...new Set(ids)].sort((a, b) => a - b);
+      if (unique.length === 0) return new Map();
+      const rows = await db
+        .select({ id: users.id, balance: users.platformBalance })
+        .from(users)
+        .where(inArray(users.id, unique))
+        .orderBy(asc(users.id))
+        .for('no key update');
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+
+    /** Adds `delta` (negative debits) unless the balance would go below zero; answers the new one. */
+    async addToBalance(userId: number, delta: string): Promise<string | undefined> {
+      const rows = await db
+        .update(users)
+        .set({ platformBalance: sql`${users.platformBalance} + ${delta}::numeric` })
+        .where(and(eq(users.id, userId), sql`${users.platformBalance} + ${delta}::numeric >= 0`))
+        .returning({ balance: users.platformBalance });
+      return rows[0]?.balance;
+    },
+
+    async balanceOf(userId: number): Promise<string | undefined> {
+      const rows = await db
+        .select({ balance: users.platformBalance })
+        .from(users)
+        .where(eq(users.id, userId));
+      return rows[0]?.balance;
+    },
+
+    /** Inserts a ledger row; undefined when its business key exists (the unique index decides). */
+    async insert(values: NewWalletTransactionRow): Promise<WalletTransactionRow | undefined> {
+      const rows = await db
+        .insert(walletTransactions)
+        .values(values)
+        .onConflictDoNothing({ target: walletTransactions.businessKey })
+        .returning();
+      return rows[0];
+    },
+
+    /** Removes a row this transaction inserted (a debit the balance could not pay). */
+    async deleteRow(id: number): Promise<void> {
+      await db.delete(walletTransactions).where(eq(walletTransactions.id, id));
+    },
+
+    async findByKey(businessKey: string): Promise<WalletTransactionRow | undefined> {
+      const rows = await db
+        .select()
+        .from(walletTransactions)
+        .where(eq(walletTransactions.businessKey, businessKey));
+      return rows[0];
+    },
+
+    async findById(id: number): Promise<WalletTransactionRow | undefined> {
+      const rows = await db.select().from(walletTransactions).where(eq(walletTransactions.id, id));
+      return rows[0];
+    },
+
+    /** Moves a row from one of `from` to `to`; undefined when it is in none of them any more. */
+    async transition(
+      id: number,
+      from: readonly TransactionStatus[],
+      to: TransactionStatus,
+      set: { txHash?: string; note?: string },
+      now: Date,
+    ): Promise<WalletTransactionRow | undefined> {
+      const rows = await db
+        .update(walletTransactions)
+        .set({ status: to, updatedAt: now, ...set })
+        .where(and(eq(walletTransactions.id, id), inArray(walletTransactions.status, [...from])))
+        .returning();
+      return rows[0];
+    },
+
+    /** How many of the user's rows of this type wait for review (pending or processing). */
+    async countOpen(userId: number, type: TransactionType): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(walletTransactions)
+        .where(
+          and(
+            eq(walletTransactions.userId, userId),
+            eq(walletTransactions.type, type),
+            inArray(walletTransactions.status, ['pending', 'processing']),
+          ),
+        );
+      return Number(row?.n ?? 0);
+    },
+
+    /** A user's rows, latest first. */
+    async listForUser(
+      userId: number,
+      options: { type?: TransactionType; limit: number; offset: number },
+    ): Promise<{ rows: WalletTransactionRow[]; count: number }> {
+      const where = and(
+        eq(walletTransactions.userId, userId),
+        options.type ? eq(walletTransactions.type, options.type) : undefined,
+      );
+      const [rows, total] = await Promise.all([
+        db
+          .select()
+          .from(walletTransactions)
+          .where(where)
+          .orderBy(desc(walletTransactions.id))
+          .limit(options.limit)
+          .offset(options.offset),
+        db.select({ n: count() }).from(walletTransactions).where(where),
+      ]);
+      return { rows, count: Number(total[0]?.n ?? 0) };
+    },
+
+    /** Sets VIP active until `expiresAt` (the purchase's transaction holds the user's lock). */
+    async setVip(userId: number, expiresAt: Date): Promise<void> {
+      await db
+        .update(users)
+        .set({ isVip: true, vipExpiresAt: expiresAt })
+        .where(eq(users.id, userId));
+    },
+
+    async findUser(userId: number) {
+      const rows = await db.select().from(users).where(eq(users.id, userId));
+      return rows[0];
+    },
+
+    /** Replaces the user's invitation code; false when another user holds that code. */
+    async setInvitationCode(userId: number, code: string): Promise<boolean> {
+      const rows = await db
+        .update(users)
+        .set({ invitationCode: code })
+        .where(
+          and(
+            eq(users.id, userId),
+            sql`not exists (select 1 from ${users} other where other.invitation_code = ${code})`,
+          ),
+        )
+        .returning({ id: users.id })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) return [];
+          throw error;
+        });
+      return rows.length > 0;
+    },
+
+    /** The inviter's referrals, newest first, with their VIP state. */
+    async referrals(
+      inviterId: number,
+      options: { limit: number; offset: number },
+    ): Promise<{
+      rows: {
+        id: number;
+        email: string | null;
+        phone: string | null;
+        dateJoined: Date;
+        isVip: boolean;
+        vipExpiresAt: Date | null;
+      }[];
+      count: number;
+    }> {
+      const where = eq(users.invitedById, inviterId);
+      const [rows, total] = await Promise.all([
+        db
+          .select({
+            id: users.id,
+            email: users.email,
+            phone: users.phone,
+            dateJoined: users.dateJoined,
+            isVip: users.isVip,
+            vipExpiresAt: users.vipExpiresAt,
+          })
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.id))
+          .limit(options.limit)
+          .offset(options.offset),
+        db.select({ n: count() }).from(users).where(where),
+      ]);
+      return { rows, count: Number(total[0]?.n ?? 0) };
+    },
+
+    /** Referral counts: all, and those whose VIP is active at `now`. */
+    async referralCounts(inviterId: number, now: Date): Promise<{ total: number; vip: number }> {
+      const [row] = await db
+        .select({
+          total: count(),
+          vip: sql<string>`count(*) filter (where ${users.isVip} and ${users.vipExpiresAt} > ${now})`,
+        })
+        .from(users)
+        .where(eq(users.invitedById, inviterId));
+      return { total: Number(row?.total ?? 0), vip: Number(row?.vip ?? 0) };
+    },
+
+    /** Sums of the user's referral bonuses by state: credited, and not yet credited. */
+    async referralBonusSums(userId: number): Promise<{ credited: string; pending: string }> {
+      const [row] = await db
+        .select({
+          credited: sql<string>`coalesce(sum(${walletTransactions.amount}) filter (where ${walletTransactions.status} = 'completed'), 0)`,
+          pending: sql<string>`coalesce(sum(${walletTransactions.amount}) filter (where ${walletTransactions.status} in ('pending', 'processing')), 0)`,
+        })
+        .from(walletTransactions)
+        .where(
+          and(eq(walletTransactions.userId, userId), eq(walletTransactions.type, 'referral_bonus')),
+        );
+      return { credited: row?.credited ?? '0', pending: row?.pending ?? '0' };
+    },
+
+    /**
+     * Users whose stored balance differs from their ledger: balance = completed credits −
+     * debits that are pending, processing or completed. Answers at most `limit` of them.
+     */
+    async ledgerMismatches(limit: number): Promise<
+      {
+        userId: number;
+        email: string | null;
+        username: string;
+        balance: string;
+        ledger: string;
+      }[]
+    > {
+      const sums = db
+        .select({ userId: walletTransactions.userId, ledger: ledgerBalance.as('ledger') })
+        .from(walletTransactions)
+        .groupBy(walletTransactions.userId)
+        .as('sums');
+      const ledger = sql<string>`coalesce(${sums.ledger}, 0)`;
+      return db
+        .select({
+          userId: users.id,
+          email: users.email,
+          username: users.username,
+          balance: users.platformBalance,
+          ledger,
+        })
+        .from(users)
+        .leftJoin(sums, eq(sums.userId, users.id))
+        .where(sql`${users.platformBalance} <> ${ledger}`)
+        .orderBy(asc(users.id))
+        .limit(limit);
+    },
+
+    /** How many users and ledger rows check-ledger looked at. */
+    async ledgerSize(): Promise<{ users: number; rows: number }> {
+      const [u] = await db.select({ n: count() }).from(users);
+      const [t] = await db.select({ n: count() }).from(walletTransactions);
+      return { users: Number(u?.n ?? 0), rows: Number(t?.n ?? 0) };
+    },
+  };
+}
+export type WalletQueries = ReturnType<typeof walletQueries>;
+
+/** PostgreSQL's unique_violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -1,0 +1,109 @@
+import { Alert, Button, Card, Flex, Skeleton } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useProfile } from '../../api/auth';
+import { useOwnProfile } from '../../api/profile';
+import { PageHeading } from '../wallet/PageHeading';
+import { walletErrorMessage } from '../wallet/wallet-errors';
+import { CoinBalanceCard } from './CoinBalanceCard';
+import { InvitationCard } from './InvitationCard';
+import { ProfileCard } from './ProfileCard';
+import { VipCard } from './VipCard';
+
+/**
+ * Profile settings (document 2 §2): profile, VIP, coin balance and invitations. /my/settings
+ * leads with the profile; /my/profile (the sidebar's VIP invitation) with VIP and invitations.
+ */
+export function ProfileSettings({ lead }: { lead: 'profile' | 'vipInvitation' }) {
+  const { t } = useTranslation();
+  const user = useProfile();
+  const own = useOwnProfile();
+
+  const failed = user.isError ? user : own.isError ? own : null;
+  const heading =
+    lead === 'profile' ? (
+      <PageHeading title={t('settings.title')} subtitle={t('settings.subtitle')} />
+    ) : (
+      <PageHeading title={t('wallet.nav.vipInvitation')} subtitle={t('settings.subtitle')} />
+    );
+
+  if (failed && !(user.data && own.data)) {
+    return (
+      <Flex vertical gap={16}>
+        {heading}
+        <Alert
+          type="error"
+          showIcon
+          title={walletErrorMessage(t, failed.error, t('wallet.loadFailed'))}
+          action={
+            <Button size="small" onClick={() => void failed.refetch()}>
+              {t('common.retry')}
+            </Button>
+          }
+        />
+      </Flex>
+    );
+  }
+  if (!user.data || !own.data) {
+    return (
+      <Flex vertical gap={16}>
+        {heading}
+        <Card>
+          <Skeleton active avatar />
+        </Card>
+      </Flex>
+    );
+  }
+
+  const profileCard = (
+    <Card title={t('settings.info')} key="profile" data-testid="profile-card">
+      <ProfileCard own={own.data} user={user.data} />
+    </Card>
+  );
+  const vipCard = (
+    <Card key="vip">
+      <VipCard balance={user.data.platform_balance} />
+    </Card>
+  );
+  const balanceCard = (
+    <Card key="balance">
+      <CoinBalanceCard />
+    </Card>
+  );
+  const invitationCard = (
+    <Card title={t('invite.title')} key="invite" data-testid="invitation-card">
+      <InvitationCard code={user.data.invitation_code} />
+    </Card>
+  );
+  const columns: [ReactNode[], ReactNode[]] =
+    lead === 'profile'
+      ? [
+          [profileCard, invitationCard],
+          [vipCard, balanceCard],
+        ]
+      : [
+          [vipCard, invitationCard],
+          [balanceCard, profileCard],
+        ];
+
+  return (
+    <Flex vertical gap={16}>
+      {heading}
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 380px), 1fr))',
+          gap: 16,
+          alignItems: 'start',
+        }}
+      >
+        {columns.map((cards, index) => (
+          // The two columns are fixed; their order never changes while mounted.
+          <Flex vertical gap={16} key={index === 0 ? 'left' : 'right'} style={{ minWidth: 0 }}>
+            {cards}
+          </Flex>
+        ))}
+      </div>
+    </Flex>
+  );
+}

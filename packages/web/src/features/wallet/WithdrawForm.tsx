@@ -1,0 +1,207 @@
+import {
+  isAddressFormatValid,
+  WALLET_ADDRESS_MAX_LENGTH,
+  WITHDRAW_FEE_USDT,
+  WITHDRAW_MIN_AMOUNT,
+  WITHDRAW_NETWORKS,
+  type WithdrawNetwork,
+} from '@quantsquare/contracts';
+import { App, Button, Flex, Form, Input, InputNumber, Radio, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useTranslation } from 'react-i18next';
+import { useSubmitWithdrawal } from '../../api/wallet';
+import { isWithdrawAmountValid, maxWithdrawable, withdrawReceive } from './amount-rules';
+import { walletErrorMessage, walletFieldErrors } from './wallet-errors';
+import { formatCoinAmount } from './wallet-format';
+
+interface WithdrawValues {
+  network?: WithdrawNetwork;
+  address?: string;
+  amount?: string | null;
+}
+
+const FIELDS = ['network', 'address', 'amount'] as const;
+
+/**
+ * The withdrawal form (document 2 §2, §5): network TRC20 or BEP20, an address of that network,
+ * an amount of at least 2 and at most the balance; confirmed as 'Withdraw {amount−1} USDT to
+ * {address} via {network}?'. One request id per confirmed dialog, so a retried send acts once.
+ */
+export function WithdrawForm({ balance }: { balance: string }) {
+  const { t, i18n } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<WithdrawValues>();
+  const submit = useSubmitWithdrawal();
+  const network = Form.useWatch('network', form);
+  const amount = Form.useWatch('amount', form);
+  const locale = i18n.language;
+  const maximum = maxWithdrawable(balance);
+  const receive = amount && isWithdrawAmountValid(amount, balance) ? withdrawReceive(amount) : null;
+
+  const amountRule: Rule = {
+    validator: (_, value: string | null | undefined) =>
+      isWithdrawAmountValid(value, balance)
+        ? Promise.resolve()
+        : Promise.reject(new Error(t('wallet.errors.invalidWithdrawalAmount'))),
+  };
+  const addressRule: Rule = {
+    validator: (_, value: string | undefined) => {
+      const address = value?.trim() ?? '';
+      if (!address) return Promise.reject(new Error(t('wallet.errors.addressRequired')));
+      if (network && !isAddressFormatValid(network, address)) {
+        return Promise.reject(new Error(t('wallet.errors.addressInvalid')));
+      }
+      return Promise.resolve();
+    },
+  };
+
+  const send = (values: WithdrawValues, requestId: string) =>
+    submit
+      .mutateAsync({
+        amount: values.amount ?? '',
+        address: values.address?.trim() ?? '',
+        network: values.network as WithdrawNetwork,
+        request_id: requestId,
+      })
+      .then(() => {
+        void message.success(t('withdraw.success'));
+        form.resetFields(['amount', 'address']);
+      })
+      .catch((error: unknown) => {
+        const perField = walletFieldErrors(t, error);
+        form.setFields(
+          FIELDS.filter((name) => perField[name]).map((name) => ({
+            name,
+            errors: [perField[name] as string],
+          })),
+        );
+        void message.error(walletErrorMessage(t, error, t('withdraw.failed')));
+      });
+
+  const confirm = (values: WithdrawValues) => {
+    const address = values.address?.trim() ?? '';
+    const value = values.amount ?? '';
+    const requestId = crypto.randomUUID();
+    modal.confirm({
+      title: t('withdraw.confirmTitle'),
+      content: (
+        <Flex vertical gap={8}>
+          <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="withdraw-confirm-text">
+            {t('withdraw.confirm', {
+              amount: withdrawReceive(value) ?? value,
+              address,
+              network: values.network ?? '',
+            })}
+          </Typography.Text>
+          <Typography.Text type="secondary">
+            {t('withdraw.confirmDebit', {
+              amount: formatCoinAmount(value, locale),
+              fee: WITHDRAW_FEE_USDT,
+            })}
+          </Typography.Text>
+        </Flex>
+      ),
+      okText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { 'data-testid': 'withdraw-confirm' },
+      onOk: () => send(values, requestId),
+    });
+  };
+
+  return (
+    <Form<WithdrawValues>
+      form={form}
+      name="withdraw"
+      layout="vertical"
+      requiredMark={false}
+      onFinish={confirm}
+      onValuesChange={(changed) => {
+        // The address is checked against the network: re-check it when the network changes.
+        if ('network' in changed && form.getFieldValue('address')) {
+          void form.validateFields(['address']).catch(() => undefined);
+        }
+      }}
+    >
+      <Form.Item
+        name="network"
+        label={t('withdraw.network')}
+        rules={[{ required: true, message: t('wallet.errors.selectNetwork') }]}
+      >
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          data-testid="withdraw-network"
+          options={WITHDRAW_NETWORKS.map((n) => ({
+            value: n,
+            label: <span data-testid={`withdraw-network-${n}`}>{t(`wallet.networks.${n}`)}</span>,
+          }))}
+        />
+      </Form.Item>
+      <Form.Item name="address" label={t('withdraw.address')} rules={[addressRule]}>
+        <Input
+          maxLength={WALLET_ADDRESS_MAX_LENGTH}
+          placeholder={
+            network === 'BEP20'
+              ? t('withdraw.addressPlaceholderBEP20')
+              : t('withdraw.addressPlaceholderTRC20')
+          }
+          spellCheck={false}
+          autoComplete="off"
+          style={{ fontFamily: 'monospace' }}
+          data-testid="withdraw-address"
+        />
+      </Form.Item>
+      <Form.Item label={t('withdraw.amount')} required>
+        <Flex gap={8}>
+          <Form.Item name="amount" rules={[amountRule]} noStyle>
+            <InputNumber<string>
+              stringMode
+              min="0"
+              step="0.01"
+              placeholder={t('withdraw.amountPlaceholder', { min: WITHDRAW_MIN_AMOUNT })}
+              style={{ flex: 1, width: '100%' }}
+              data-testid="withdraw-amount"
+            />
+          </Form.Item>
+          <Button
+            disabled={maximum === null}
+            onClick={() => {
+              form.setFieldValue('amount', maximum);
+              void form.validateFields(['amount']).catch(() => undefined);
+            }}
+            data-testid="withdraw-all"
+          >
+            {t('withdraw.all')}
+          </Button>
+        </Flex>
+      </Form.Item>
+      <Flex
+        justify="space-between"
+        wrap
+        gap={8}
+        style={{ marginBottom: 16, fontVariantNumeric: 'tabular-nums' }}
+      >
+        <Typography.Text type="secondary">
+          {t('withdraw.feeLine', { amount: t('wallet.usdt', { amount: WITHDRAW_FEE_USDT }) })}
+        </Typography.Text>
+        <Typography.Text data-testid="withdraw-receive">
+          {t('withdraw.receiveLine', {
+            amount:
+              receive === null
+                ? '—'
+                : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) }),
+          })}
+        </Typography.Text>
+      </Flex>
+      <Button
+        type="primary"
+        htmlType="submit"
+        block
+        loading={submit.isPending}
+        data-testid="withdraw-submit"
+      >
+        {t('withdraw.submit')}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,58 @@
+import type { TransactionStatus, WalletTransaction } from '@quantsquare/contracts';
+
+// Display helpers of the wallet area. Amounts stay decimal strings: Intl formats a numeric string
+// exactly, so no value passes through a float on its way to the screen.
+
+/** A coin amount with 2 to 8 decimals (0.5 → "0.50", 100 → "100.00"); '—' when not numeric. */
+export function formatCoinAmount(value: string | null | undefined, locale: string): string {
+  if (value === null || value === undefined || !/^-?\d+(\.\d+)?$/.test(value.trim())) return '—';
+  const format = new Intl.NumberFormat(locale, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 8,
+  }) as Intl.NumberFormat & { format(value: string): string };
+  return format.format(value.trim());
+}
+
+/** "+12.50" for a credit, "−12.50" for a debit. */
+export function signedAmount(
+  transaction: Pick<WalletTransaction, 'direction' | 'amount'>,
+  locale: string,
+): string {
+  const sign = transaction.direction === 'credit' ? '+' : '−';
+  return `${sign}${formatCoinAmount(transaction.amount, locale)}`;
+}
+
+/** antd Tag colour of a transaction status. */
+export function statusColor(status: TransactionStatus): string {
+  switch (status) {
+    case 'pending':
+      return 'gold';
+    case 'processing':
+      return 'processing';
+    case 'completed':
+      return 'success';
+    case 'failed':
+      return 'error';
+  }
+}
+
+/** A long hash or address shortened for a table cell: first 8 … last 6. */
+export function shortHash(value: string | null | undefined): string {
+  if (!value) return '—';
+  return value.length <= 18 ? value : `${value.slice(0, 8)}…${value.slice(-6)}`;
+}
+
+/** What proves a deposit: its tx hash on-chain, its reference off-chain. */
+export function depositProof(
+  transaction: Pick<WalletTransaction, 'is_offchain' | 'tx_hash' | 'offchain_reference'>,
+): string | null {
+  return transaction.is_offchain ? transaction.offchain_reference : transaction.tx_hash;
+}
+
+/** The date part (YYYY-MM-DD) of an ISO time at UTC+8, as the spec shows times. */
+export function formatDateUtc8(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return '—';
+  return new Date(ms + 8 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,86 @@
+import '../i18n/wallet-texts';
+import { ReloadOutlined } from '@ant-design/icons';
+import { RECENT_DEPOSITS_SHOWN } from '@quantsquare/contracts';
+import { Alert, Button, Card, Flex, Skeleton } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useProfile } from '../api/auth';
+import { useBalancePoll, useDepositInfo, useRecentDeposits } from '../api/wallet';
+import { BalancePollNotice } from '../features/wallet/BalancePollNotice';
+import { DepositForm } from '../features/wallet/DepositForm';
+import { PageHeading, RuleList, TwoColumns } from '../features/wallet/PageHeading';
+import { TransactionRows } from '../features/wallet/TransactionRows';
+import { walletErrorMessage } from '../features/wallet/wallet-errors';
+
+/**
+ * /deposit (document 2 §2, §4, §5, §8, §9): network choice with its address, QR and minimum,
+ * the request form, the 5 latest deposits (every 30 s) and, after a submit, the balance read
+ * every 5 s until it rises or 24 reads have passed.
+ */
+export function DepositPage() {
+  const { t } = useTranslation();
+  const networks = useDepositInfo();
+  const recent = useRecentDeposits(RECENT_DEPOSITS_SHOWN);
+  const { data: profile } = useProfile();
+  const poll = useBalancePoll();
+
+  const startPolling = () => poll.begin(recent.data?.balance ?? profile?.platform_balance ?? null);
+
+  return (
+    <Flex vertical gap={16} style={{ maxWidth: 1120, marginInline: 'auto', width: '100%' }}>
+      <PageHeading title={t('deposit.title')} subtitle={t('deposit.subtitle')} />
+      <TwoColumns>
+        <Card title={t('deposit.form')}>
+          <BalancePollNotice state={poll.state} />
+          {networks.isPending && <Skeleton active />}
+          {networks.isError && (
+            <Alert
+              type="error"
+              showIcon
+              title={walletErrorMessage(t, networks.error, t('wallet.loadFailed'))}
+              action={
+                <Button size="small" onClick={() => void networks.refetch()}>
+                  {t('common.retry')}
+                </Button>
+              }
+            />
+          )}
+          {networks.data && <DepositForm networks={networks.data} onSubmitted={startPolling} />}
+        </Card>
+        <Flex vertical gap={16}>
+          <Card
+            title={t('deposit.recent')}
+            extra={
+              <Button
+                type="text"
+                size="small"
+                icon={<ReloadOutlined />}
+                loading={recent.isFetching}
+                onClick={() => void recent.refetch()}
+                aria-label={t('wallet.refresh')}
+              />
+            }
+          >
+            <TransactionRows
+              transactions={recent.data?.transactions}
+              isPending={recent.isPending}
+              error={recent.error}
+              onRetry={() => void recent.refetch()}
+              emptyText={t('wallet.empty')}
+              testId="recent-deposits"
+            />
+          </Card>
+          <Card title={t('deposit.rulesTitle')} size="small">
+            <RuleList
+              rules={[
+                t('deposit.rules.network'),
+                t('deposit.rules.minimum'),
+                t('deposit.rules.proof'),
+                t('deposit.rules.review'),
+              ]}
+            />
+          </Card>
+        </Flex>
+      </TwoColumns>
+    </Flex>
+  );
+}
