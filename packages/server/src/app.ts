@@ -219,6 +219,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.exchangeClientFactory ?? defaultExchangeClientFactory({ config, db, clock, marketFeed }),
     log: app.log,
     operationLog,
+    checkTimeoutMs: config.exchangeCheckTimeoutMs,
+    ...(deps.botControl ? { botControl: deps.botControl } : {}),
   });
   const bots = deps.botControl
     ? createBotsService({

@@ -60,7 +60,15 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Sign-in calls per IP per minute (a constant of the spec; tests raise it). */
   readonly authIpRatePerMinute: number;
+  /** A user's exchange check (test connection, validate, balance) answers within this time. */
+  readonly exchangeCheckTimeoutMs: number;
 }
+
+/**
+ * A user waits for a test connection, validate or balance: whatever the exchange does (an
+ * unreachable host, retries with backoff), the answer comes within this time.
+ */
+export const EXCHANGE_CHECK_TIMEOUT_MS = 5_000;
 
 export class ConfigError extends Error {}
 
@@ -125,6 +133,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: REQUEST_BODY_LIMIT_BYTES,
     authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
+    exchangeCheckTimeoutMs: EXCHANGE_CHECK_TIMEOUT_MS,
   });
 }
 

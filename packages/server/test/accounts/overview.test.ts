@@ -118,7 +118,7 @@ describe('GET /api/trading/accounts/', () => {
     const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token: other });
     expect(res.body).toEqual({
       accounts: [],
-      total: { balance: 0, daily_pnl: 0, daily_pnl_percent: 0 },
+      total: { balance: 0, daily_pnl: 0, daily_pnl_percent: 0, active_count: 0 },
     });
   });
 });

@@ -1,4 +1,7 @@
-import { EXCHANGE_ERROR_MESSAGES as MESSAGES } from '@quantsquare/contracts';
+import {
+  type ExchangeErrorKindCode,
+  EXCHANGE_ERROR_MESSAGES as MESSAGES,
+} from '@quantsquare/contracts';
 import { ExchangeAdapterError, type ExchangeErrorKind } from '../../exchange/exchange-client.js';
 
 /** Each adapter error kind as the user reads it (one text per kind, checked here). */
@@ -12,6 +15,14 @@ export function exchangeErrorMessage(error: unknown): string {
   const base = EXCHANGE_ERROR_MESSAGES[error.kind];
   const detail = error.message.trim().slice(0, DETAIL_MAX_LENGTH);
   return detail && detail !== base ? `${base}: ${detail}` : base;
+}
+
+/**
+ * The kind of a failure, for the web's own text. An error that is not the adapter's (a defect,
+ * not the exchange's answer) reads as `unavailable`: try again later.
+ */
+export function exchangeErrorKind(error: unknown): ExchangeErrorKindCode {
+  return error instanceof ExchangeAdapterError ? error.kind : 'unavailable';
 }
 
 /** Runs an exchange call, failing with `unavailable` after `timeoutMs`. */
