@@ -1,6 +1,11 @@
-import { HomeOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BankOutlined,
+  HomeOutlined,
+  QuestionCircleOutlined,
+} from '@ant-design/icons';
 import { Button, theme } from 'antd';
-import { type CSSProperties, lazy, Suspense } from 'react';
+import { type CSSProperties, lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useIsLoggedIn } from '../../api/tokens';
@@ -8,13 +13,70 @@ import { Spinner } from '../Spinner';
 import { useIsMobile } from '../use-is-mobile';
 import { AppFooter } from './AppFooter';
 import { LanguageSwitch, ThemeToggle } from './HeaderControls';
-import { MobileNav } from './MobileNav';
-
-const MOBILE_NAV_HEIGHT_PX = 56;
+import { MOBILE_NAV_HEIGHT_PX, MobileNav } from './MobileNav';
+import { isActive, type NavKey, PATHS, TOP_NAV, visibleEntries } from './nav-items';
+import { useShellNotice } from './shell-notice';
 
 // Signed-in parts of the header load only for signed-in users.
 const BalanceAndVip = lazy(() => import('./BalanceAndVip'));
 const UserMenu = lazy(() => import('./UserMenu'));
+const ShellNoticeView = lazy(() => import('./ShellNoticeView'));
+
+const TOP_NAV_ICONS: Partial<Record<NavKey, ReactNode>> = {
+  home: <HomeOutlined />,
+  strategySquare: <AppstoreOutlined />,
+  managementCenter: <BankOutlined />,
+  helpCenter: <QuestionCircleOutlined />,
+};
+
+/** Desktop top navigation: Home, Strategy Square, Management Center (signed in), Help Center. */
+function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { pathname } = useLocation();
+  return (
+    <nav
+      aria-label={t('nav.mainNavigation')}
+      style={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 4 }}
+    >
+      {visibleEntries(TOP_NAV, { isLoggedIn, isStaff: false }).map((entry) => {
+        const active = isActive(entry, pathname);
+        return (
+          <Link
+            key={entry.key}
+            to={entry.path}
+            data-testid={`nav-${entry.key}`}
+            aria-current={active ? 'page' : undefined}
+            style={{
+              display: 'inline-flex',
+              alignItems: 'center',
+              gap: 6,
+              padding: '5px 12px',
+              borderRadius: token.borderRadius,
+              whiteSpace: 'nowrap',
+              color: active ? token.colorPrimary : token.colorText,
+              background: active ? token.colorPrimaryBg : undefined,
+            }}
+          >
+            {TOP_NAV_ICONS[entry.key]}
+            {t(`nav.items.${entry.key}`)}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** The shell's notice (e.g. after registering), above the page until closed or timed out. */
+function ShellNoticeSlot() {
+  const notice = useShellNotice();
+  if (!notice) return null;
+  return (
+    <Suspense fallback={null}>
+      <ShellNoticeView key={notice.id} notice={notice} />
+    </Suspense>
+  );
+}
 
 function Logo({ isCompact }: { isCompact: boolean }) {
   const { t } = useTranslation();
@@ -51,14 +113,16 @@ export function PageFallback() {
   );
 }
 
-/** Application shell (document 2 §2): header, content, footer; bottom navigation on mobile. */
+/**
+ * Application shell (document 2 §2): header with the top navigation, balance, VIP badge and user
+ * menu; content; footer; on mobile (≤ 768 px) a bottom navigation instead of the top one.
+ */
 export function AppShell() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const isMobile = useIsMobile();
   const isLoggedIn = useIsLoggedIn();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
 
   return (
     <div
@@ -93,19 +157,7 @@ export function AppShell() {
         }}
       >
         <Logo isCompact={isMobile} />
-        {!isMobile && (
-          <nav aria-label={t('nav.mainNavigation')} style={{ flex: 1, minWidth: 0 }}>
-            <Button
-              type="text"
-              icon={<HomeOutlined />}
-              aria-current={pathname === '/dashboard' ? 'page' : undefined}
-              onClick={() => navigate('/dashboard')}
-              style={{ color: pathname === '/dashboard' ? token.colorPrimary : undefined }}
-            >
-              {t('nav.home')}
-            </Button>
-          </nav>
-        )}
+        {!isMobile && <TopNav isLoggedIn={isLoggedIn} />}
         <div
           style={{
             display: 'flex',
@@ -129,12 +181,12 @@ export function AppShell() {
           )}
           {!isMobile && !isLoggedIn && (
             <>
-              <Button onClick={() => navigate('/login')} data-testid="header-login">
+              <Button onClick={() => navigate(PATHS.login)} data-testid="header-login">
                 {t('nav.login')}
               </Button>
               <Button
                 type="primary"
-                onClick={() => navigate('/register')}
+                onClick={() => navigate(PATHS.register)}
                 data-testid="header-register"
               >
                 {t('nav.register')}
@@ -152,6 +204,7 @@ export function AppShell() {
           padding: isMobile ? '16px 12px' : '24px',
         }}
       >
+        <ShellNoticeSlot />
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>
