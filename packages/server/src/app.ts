@@ -5,7 +5,6 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { ERROR_CODES } from '@quantsquare/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -16,7 +15,8 @@ import {
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import { type Clock, systemClock } from './common/clock.js';
 import { registerErrorHandling } from './common/error-handler.js';
-import { BadRequest, RateLimited } from './common/errors.js';
+import { RateLimited } from './common/errors.js';
+import { refuseHostileInput } from './common/hostile-input.js';
 import { type LoggerOptions, loggerOptions } from './common/logger.js';
 import { createSecretBox } from './common/secret-box.js';
 import { type Config, SERVER_PACKAGE_JSON } from './config.js';
@@ -135,17 +135,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  // Our own JSON parser: an empty body is "no body" (POSTs without payload), bad JSON is our 400.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new BadRequest(ERROR_CODES.invalidJson, 'Malformed JSON body'), undefined);
-    }
-  });
+  // Our own JSON parser (empty body = no body; bad JSON, NUL characters and prototype keys are
+  // 400s) and the same NUL check on every URL.
+  refuseHostileInput(app);
 
   await app.register(rateLimit, {
     global: false,
