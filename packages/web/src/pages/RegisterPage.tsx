@@ -128,17 +128,15 @@ export function RegisterPage() {
         if (answer.auto_login) {
           // The notice belongs to the shell: it stays on /my/security for its 5 s (document 1
           // §2), after this screen has gone.
-          showShellNotice(
-            {
-              type: 'success',
-              title: t('register.successTitle'),
-              description: t('register.successBody', {
-                balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
-              }),
-              testId: 'register-success-notice',
-            },
-            REGISTER_NOTICE_MS,
-          );
+          showShellNotice({
+            type: 'success',
+            title: t('register.successTitle'),
+            description: t('register.successBody', {
+              balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
+            }),
+            testId: 'register-success-notice',
+            durationMs: REGISTER_NOTICE_MS,
+          });
           navigate('/my/security', { replace: true });
           return;
         }

@@ -10,32 +10,28 @@ export interface ShellNotice {
   title: string;
   description?: string;
   testId?: string;
+  /** How long it stays once it is on screen. */
+  durationMs: number;
 }
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
 let current: ShellNotice | null = null;
-let hideTimer: ReturnType<typeof setTimeout> | null = null;
 let nextId = 1;
 
 function notify(): void {
   for (const listener of listeners) listener();
 }
 
-/** Shows `notice` (replacing any other) and hides it after `durationMs`. */
-export function showShellNotice(notice: Omit<ShellNotice, 'id'>, durationMs: number): void {
-  if (hideTimer !== null) clearTimeout(hideTimer);
-  const shown: ShellNotice = { ...notice, id: nextId++ };
-  current = shown;
-  hideTimer = setTimeout(() => hideShellNotice(shown.id), durationMs);
+/** Shows `notice` (replacing any other); it hides `durationMs` after it appears on screen. */
+export function showShellNotice(notice: Omit<ShellNotice, 'id'>): void {
+  current = { ...notice, id: nextId++ };
   notify();
 }
 
 /** Hides the notice `id` (or whichever is shown when no id is given). */
 export function hideShellNotice(id?: number): void {
   if (current === null || (id !== undefined && current.id !== id)) return;
-  if (hideTimer !== null) clearTimeout(hideTimer);
-  hideTimer = null;
   current = null;
   notify();
 }
