@@ -20,6 +20,7 @@ import { useCreateBot, useFreshnessCheck } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/errors';
 import { useStrategies, useSymbols } from '../../api/trading';
+import { accountName } from '../accounts/account-format';
 import {
   type BotExists,
   type BotFormValues,
@@ -264,8 +265,15 @@ export function BotCreateModal({ open, onClose }: Props) {
             loading={apis.isPending}
             options={accounts.map((a) => ({
               value: a.id,
-              title: a.name,
-              label: `${a.name} · ${t(`bots.exchanges.${a.exchange}`)}${a.is_paper ? ` · ${t('bots.paper')}` : ''}`,
+              title: accountName(a, t('bots.experience')),
+              label: [
+                accountName(a, t('bots.experience')),
+                t(`bots.exchanges.${a.exchange}`),
+                a.is_experience ? t('bots.experience') : a.is_paper ? t('bots.paper') : null,
+              ]
+                .filter((part) => part !== null && part !== '')
+                .filter((part, index, parts) => parts.indexOf(part) === index)
+                .join(' · '),
             }))}
           />
         </Form.Item>

@@ -11,6 +11,7 @@ export const botsEn: BotsLocaleResources = {
     emptyHint: 'Pick an exchange account, a strategy and a symbol to create your first bot.',
     autoRefresh: 'Refreshes every 30 s',
     paper: 'Paper',
+    experience: 'Experience account',
     none: '—',
     status: {
       created: 'Created',

@@ -11,6 +11,7 @@ export const botsZhCN = {
     emptyHint: '选择交易所账户、策略和交易对，创建您的第一个机器人。',
     autoRefresh: '每 30 秒自动刷新',
     paper: '模拟',
+    experience: '体验账户',
     none: '—',
     status: {
       created: '已创建',
