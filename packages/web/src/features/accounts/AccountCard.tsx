@@ -3,7 +3,7 @@ import type { AccountOverview } from '@quantsquare/contracts';
 import { Alert, Button, Card, Flex, Tag, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatPercent } from '../dashboard/format';
+import { formatAmount, formatPercent, formatPrice } from '../dashboard/format';
 import { AccountLabel } from './AccountLabel';
 import { apiStatus, formatBalance, formatSignedMoney, pnlTone } from './account-format';
 import { BalanceChart } from './BalanceChart';
@@ -148,7 +148,7 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
                       </Tag>
                       <Typography.Text type="secondary">
                         {formatAmount(position.contracts, locale)} @{' '}
-                        {formatAmount(position.entry_price, locale)}
+                        {formatPrice(position.entry_price, locale)}
                       </Typography.Text>
                     </span>
                     <span

@@ -183,7 +183,13 @@ export const botsZhCN = {
       failureDetail: '{{kind}}（{{detail}}）',
       signals: { buy: '买入', sell: '卖出' },
       sides: { long: '多', short: '空' },
-      reasons: { signal: '信号', stop_loss: '止损', take_profit: '止盈', manual: '手动平仓' },
+      reasons: {
+        signal: '信号',
+        stop_loss: '止损',
+        take_profit: '止盈',
+        manual: '手动平仓',
+        api_deleted: '删除交易所 API',
+      },
       limits: {
         amount: '数量 {{value}} 低于最小下单量 {{minimum}}',
         notional: '名义价值 {{value}} USDT 低于最小值 {{minimum}} USDT',
