@@ -37,7 +37,16 @@ function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
   return (
     <nav
       aria-label={t('nav.mainNavigation')}
-      style={{ flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 4 }}
+      style={{
+        flex: 1,
+        minWidth: 0,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 4,
+        // Never under the header's controls: icons only below 1240 px (styles.css), and clipped
+        // rather than overlapping should a language's labels still not fit.
+        overflow: 'hidden',
+      }}
     >
       {visibleEntries(TOP_NAV, { isLoggedIn, isStaff: false }).map((entry) => {
         const active = isActive(entry, pathname);
@@ -47,6 +56,7 @@ function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
             to={entry.path}
             data-testid={`nav-${entry.key}`}
             aria-current={active ? 'page' : undefined}
+            title={t(`nav.items.${entry.key}`)}
             style={{
               display: 'inline-flex',
               alignItems: 'center',
@@ -59,7 +69,7 @@ function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
             }}
           >
             {TOP_NAV_ICONS[entry.key]}
-            {t(`nav.items.${entry.key}`)}
+            <span className="qs-top-nav-label">{t(`nav.items.${entry.key}`)}</span>
           </Link>
         );
       })}
