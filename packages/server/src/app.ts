@@ -36,6 +36,7 @@ import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { createAccountServices } from './modules/accounts/account-services.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { createAttemptGuard } from './modules/auth/attempt-guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -51,6 +52,7 @@ import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from './modules/exchange-accounts/exchange-client-factory.js';
+import { experienceAccountForNewUsers } from './modules/exchange-accounts/experience-account.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { operationLogRoutes } from './modules/operation-log/operation-log.routes.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
@@ -186,8 +188,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   const tokens = createTokensService({ repo, clock, jwtSecret: config.jwtSecret });
-  const totp = createTotpService({ repo, clock, secretBox });
-  const auth = createAuthService({ repo, clock, codes, tokens, totp });
+  // One account lock for every check of a secret (login, 2FA disable, password change).
+  const guard = createAttemptGuard({ repo, clock });
+  const totp = createTotpService({ repo, clock, secretBox, guard });
+  const auth = createAuthService({
+    repo,
+    clock,
+    codes,
+    tokens,
+    totp,
+    guard,
+    withNewUser: experienceAccountForNewUsers(clock),
+  });
   // Bearer authentication for the route modules (visitors, users and staff-only routes).
   const isStaff: StaffCheck = async (userId) => (await repo.findUserById(userId))?.isStaff === true;
   const authentication = bearerAuthentication(tokens, isStaff);
