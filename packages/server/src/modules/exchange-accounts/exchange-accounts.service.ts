@@ -123,11 +123,9 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
 
   /**
    * Closes the positions of the account's stopped bots through the bot engine (its own close
-   * path, which logs each fill). Answers the bots whose position was closed.
+   * path). Answers the bots whose position was closed.
    */
   async function closeStoppedPositions(
-    userId: number,
-    account: ExchangeAccountRow,
     accountBots: readonly AccountBot[],
   ): Promise<{ bot_id: number; symbol: string }[]> {
     const holding = accountBots.filter((bot) => bot.has_open_position);
@@ -135,14 +133,8 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     const control = deps.botControl;
     if (!control) throw new BadRequest(ERROR_CODES.positionCloseFailed, ACCOUNT_MESSAGES.noEngine);
     const closed: { bot_id: number; symbol: string }[] = [];
+    // The engine logs each close (the decision and the fill) as it does for a stopped bot.
     for (const bot of holding) {
-      await logUserAction(
-        userId,
-        'position_closing',
-        `Closing the position of bot ${bot.symbol} before deleting exchange API ${account.name}`,
-        { bot_id: bot.id, exchange_api: account.id, reason: 'api_deleted' },
-        { botId: bot.id, botSymbol: bot.symbol },
-      );
       try {
         await control.closePosition(bot.id);
       } catch (error) {
@@ -320,7 +312,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         });
       const running = accountBots.filter((bot) => bot.status === 'running');
       if (running.length > 0) throw refuseRunning(running);
-      const closed = await closeStoppedPositions(userId, account, accountBots);
+      const closed = await closeStoppedPositions(accountBots);
       const deletion = await repo.deleteOwnedWithBots(userId, id, async (tx, deletedBots) => {
         const writer = deps.operationLogIn?.(tx) ?? deps.operationLog;
         for (const bot of deletedBots) {

@@ -9,11 +9,21 @@ export const EXCHANGE_ERROR_MESSAGES: Readonly<Record<ExchangeErrorKind, string>
 const UNEXPECTED_MESSAGE = 'Exchange request failed';
 const DETAIL_MAX_LENGTH = 200;
 
+/** The adapter error behind a failure, following `cause` (the bot engine wraps them). */
+function adapterError(error: unknown): ExchangeAdapterError | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (cause instanceof ExchangeAdapterError) return cause;
+    cause = cause.cause;
+  }
+  return undefined;
+}
+
 /** An adapter error as one line for the user: the kind's message and the adapter's detail. */
 export function exchangeErrorMessage(error: unknown): string {
-  if (!(error instanceof ExchangeAdapterError)) return UNEXPECTED_MESSAGE;
-  const base = EXCHANGE_ERROR_MESSAGES[error.kind];
-  const detail = error.message.trim().slice(0, DETAIL_MAX_LENGTH);
+  const adapter = adapterError(error);
+  if (!adapter) return UNEXPECTED_MESSAGE;
+  const base = EXCHANGE_ERROR_MESSAGES[adapter.kind];
+  const detail = adapter.message.trim().slice(0, DETAIL_MAX_LENGTH);
   return detail && detail !== base ? `${base}: ${detail}` : base;
 }
 
@@ -22,7 +32,7 @@ export function exchangeErrorMessage(error: unknown): string {
  * not the exchange's answer) reads as `unavailable`: try again later.
  */
 export function exchangeErrorKind(error: unknown): ExchangeErrorKindCode {
-  return error instanceof ExchangeAdapterError ? error.kind : 'unavailable';
+  return adapterError(error)?.kind ?? 'unavailable';
 }
 
 /** Runs an exchange call, failing with `unavailable` after `timeoutMs`. */
