@@ -12,6 +12,11 @@ async function fitsWidth(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
+/** A visitor who closed the dashboard's welcome pop-up before (it is not what these tests see). */
+async function welcomeSeen(page: Page) {
+  await page.addInitScript(() => localStorage.setItem('qs.welcomeClosedAt', String(Date.now())));
+}
+
 async function english(page: Page) {
   await page.addInitScript(() => localStorage.setItem('qs.language', 'en'));
 }
@@ -71,6 +76,7 @@ test('the desktop navigation has the spec entries and each goes to its route', a
   request,
 }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
+  await welcomeSeen(page);
   await page.goto('/dashboard');
   await expect(page.getByTestId('nav-home')).toHaveText('首页');
   await expect(page.getByTestId('nav-strategySquare')).toHaveText('策略广场');
@@ -135,6 +141,7 @@ test('the mobile bottom navigation: visitor tabs, then the + quick actions and t
   request,
 }) => {
   await page.setViewportSize({ width: 375, height: 812 });
+  await welcomeSeen(page);
   await page.goto('/dashboard');
   const nav = page.getByTestId('mobile-nav');
   await expect(nav.getByRole('button')).toHaveText(['首页', '策略', '帮助', '登录']);
@@ -203,6 +210,7 @@ test('the footer shows the configured links, and none (without an error) until t
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
+  await welcomeSeen(page);
   await page.goto('/dashboard');
   const footer = page.getByTestId('app-footer');
   await expect(footer.getByTestId('footer-copyright')).toContainText('QuantSquare');

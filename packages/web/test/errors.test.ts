@@ -1,7 +1,8 @@
 import { AUTH_MESSAGES } from '@quantsquare/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
-import { errorMessage, fieldErrors } from '../src/api/errors';
+import { errorMessage } from '../src/api/errors';
+import { fieldErrors } from '../src/api/field-errors';
 import i18n from '../src/i18n';
 
 const httpError = (body: ConstructorParameters<typeof ApiRequestError>[2]) =>

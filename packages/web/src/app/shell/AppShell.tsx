@@ -1,39 +1,37 @@
-import {
-  AppstoreOutlined,
-  BankOutlined,
-  HomeOutlined,
-  QuestionCircleOutlined,
-} from '@ant-design/icons';
 import { Button, theme } from 'antd';
-import { type CSSProperties, lazy, type ReactNode, Suspense } from 'react';
+import { type CSSProperties, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useIsLoggedIn } from '../../api/tokens';
 import { Spinner } from '../Spinner';
 import { useIsMobile } from '../use-is-mobile';
+import { useMediaQuery } from '../use-media-query';
 import { AppFooter } from './AppFooter';
 import { LanguageSwitch, ThemeToggle } from './HeaderControls';
-import { MOBILE_NAV_HEIGHT_PX, MobileNav } from './MobileNav';
-import { isActive, type NavKey, PATHS, TOP_NAV, visibleEntries } from './nav-items';
+import { isActive, MOBILE_NAV_HEIGHT_PX, PATHS, TOP_NAV, visibleEntries } from './nav-items';
 import { useShellNotice } from './shell-notice';
 
 // Signed-in parts of the header load only for signed-in users.
 const BalanceAndVip = lazy(() => import('./BalanceAndVip'));
 const UserMenu = lazy(() => import('./UserMenu'));
 const ShellNoticeView = lazy(() => import('./ShellNoticeView'));
+// The bottom navigation loads on phones only.
+const MobileNav = lazy(() => import('./MobileNav'));
 
-const TOP_NAV_ICONS: Partial<Record<NavKey, ReactNode>> = {
-  home: <HomeOutlined />,
-  strategySquare: <AppstoreOutlined />,
-  managementCenter: <BankOutlined />,
-  helpCenter: <QuestionCircleOutlined />,
-};
+const TopNavIcon = lazy(() => import('./TopNavIcon'));
+
+/**
+ * Below this width the desktop navigation shows icons (named by title and accessible name), so it
+ * never runs under the header's balance, VIP badge and user menu; wider, it shows words only.
+ */
+const COMPACT_NAV_QUERY = '(max-width: 1240px)';
 
 /** Desktop top navigation: Home, Strategy Square, Management Center (signed in), Help Center. */
 function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { pathname } = useLocation();
+  const isCompact = useMediaQuery(COMPACT_NAV_QUERY);
   return (
     <nav
       aria-label={t('nav.mainNavigation')}
@@ -43,8 +41,7 @@ function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
         display: 'flex',
         alignItems: 'center',
         gap: 4,
-        // Never under the header's controls: icons only below 1240 px (styles.css), and clipped
-        // rather than overlapping should a language's labels still not fit.
+        // Clipped rather than running under the header's controls, whatever the labels' length.
         overflow: 'hidden',
       }}
     >
@@ -57,19 +54,25 @@ function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
             data-testid={`nav-${entry.key}`}
             aria-current={active ? 'page' : undefined}
             title={t(`nav.items.${entry.key}`)}
+            aria-label={isCompact ? t(`nav.items.${entry.key}`) : undefined}
             style={{
               display: 'inline-flex',
               alignItems: 'center',
               gap: 6,
-              padding: '5px 12px',
+              padding: isCompact ? '5px 10px' : '5px 12px',
               borderRadius: token.borderRadius,
               whiteSpace: 'nowrap',
               color: active ? token.colorPrimary : token.colorText,
               background: active ? token.colorPrimaryBg : undefined,
             }}
           >
-            {TOP_NAV_ICONS[entry.key]}
-            <span className="qs-top-nav-label">{t(`nav.items.${entry.key}`)}</span>
+            {isCompact ? (
+              <Suspense fallback={<span style={{ width: 14, height: 14 }} />}>
+                <TopNavIcon navKey={entry.key} />
+              </Suspense>
+            ) : (
+              t(`nav.items.${entry.key}`)
+            )}
           </Link>
         );
       })}
@@ -222,7 +225,11 @@ export function AppShell() {
       <div style={{ paddingBottom: isMobile ? MOBILE_NAV_HEIGHT_PX : 0 }}>
         <AppFooter />
       </div>
-      {isMobile && <MobileNav />}
+      {isMobile && (
+        <Suspense fallback={null}>
+          <MobileNav />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -12,13 +12,11 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useProfile } from '../../api/auth';
 import { useIsLoggedIn } from '../../api/tokens';
-import { isActive, type NavEntry, PATHS, TOP_NAV } from './nav-items';
+import { isActive, MOBILE_NAV_HEIGHT_PX, type NavEntry, PATHS, TOP_NAV } from './nav-items';
 import { useSignOut } from './use-sign-out';
 
 const MobileMenuDrawer = lazy(() => import('./MobileMenuDrawer'));
 const QuickActionsDrawer = lazy(() => import('./QuickActionsDrawer'));
-
-export const MOBILE_NAV_HEIGHT_PX = 56;
 
 interface NavButtonProps {
   icon: ReactNode;
@@ -98,7 +96,7 @@ const byKey = (key: NavEntry['key']) => TOP_NAV.find((e) => e.key === key) as Na
  * Mobile bottom navigation (≤ 768 px, document 2 §2): Home, Strategy and Help plus Login for
  * visitors; for signed-in users a centre '+' with the quick actions and a Menu.
  */
-export function MobileNav() {
+export default function MobileNav() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();

@@ -2,6 +2,9 @@
 // menu has, in the spec's order, and where each one goes. Entries whose screens are still being
 // built point at their routes all the same.
 
+/** Height of the mobile bottom navigation (the page keeps this much room below it). */
+export const MOBILE_NAV_HEIGHT_PX = 56;
+
 export type NavKey =
   | 'home'
   | 'strategySquare'

@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateExchangeApi } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
-import { fieldErrors } from '../../api/errors';
+import { fieldErrors } from '../../api/field-errors';
 import { type ApiFormValues, buildCreatePayload } from './account-format';
 
 const INITIAL_VALUES: Partial<ApiFormValues> = {

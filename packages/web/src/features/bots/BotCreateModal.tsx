@@ -18,7 +18,7 @@ import { Link } from 'react-router';
 import { useExchangeApis } from '../../api/accounts';
 import { useCreateBot, useFreshnessCheck } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
-import { fieldErrors } from '../../api/errors';
+import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
 import { accountName } from '../accounts/account-format';
 import {
