@@ -13,11 +13,11 @@ interface ValidationIssue {
 const origin = (params: Record<string, unknown>) => params.origin;
 
 /** The stable code of one schema issue (contracts FIELD_ERROR_CODES). */
-export function codeOfIssue(issue: ValidationIssue): string {
+export function codeOfIssue(issue: ValidationIssue, isMissing: boolean): string {
   const { params } = issue;
   switch (issue.keyword) {
     case 'invalid_type':
-      if (params.input === undefined) return FIELD_ERROR_CODES.required;
+      if (isMissing) return FIELD_ERROR_CODES.required;
       return params.expected === 'int'
         ? FIELD_ERROR_CODES.notInteger
         : FIELD_ERROR_CODES.invalidType;
@@ -55,14 +55,31 @@ export function codeOfIssue(issue: ValidationIssue): string {
   }
 }
 
+/** The value at an issue's path in what was validated (zod issues do not carry the input). */
+function valueAt(input: unknown, segments: readonly string[]): unknown {
+  let value = input;
+  for (const segment of segments) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) {
+      return undefined;
+    }
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
 /**
  * Zod issues → `{field: [messages]}` and `{field: [codes]}`; unknown keys of strict schemas are
- * reported under their own name.
+ * reported under their own name. `input` is what was validated (the body, the query…).
  */
-export function fieldsFromIssues(issues: ValidationIssue[], context: string): FieldErrorList {
+export function fieldsFromIssues(
+  issues: ValidationIssue[],
+  context: string,
+  input: unknown,
+): FieldErrorList {
   const collected = new FieldErrorList();
   for (const issue of issues) {
-    const base = issue.instancePath.split('/').filter(Boolean).join('.');
+    const segments = issue.instancePath.split('/').filter(Boolean);
+    const base = segments.join('.');
     const keys = issue.params.keys;
     if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
       for (const key of keys) {
@@ -74,11 +91,9 @@ export function fieldsFromIssues(issues: ValidationIssue[], context: string): Fi
       }
       continue;
     }
-    const message =
-      issue.keyword === 'invalid_type' && issue.params.input === undefined
-        ? 'This field is required'
-        : (issue.message ?? 'Invalid value');
-    collected.add(base || context, message, codeOfIssue(issue));
+    const isMissing = issue.keyword === 'invalid_type' && valueAt(input, segments) === undefined;
+    const message = isMissing ? 'This field is required' : (issue.message ?? 'Invalid value');
+    collected.add(base || context, message, codeOfIssue(issue, isMissing));
   }
   return collected;
 }
@@ -115,7 +130,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = error.validationContext ?? 'body';
-      const { fields, codes } = fieldsFromIssues(error.validation as ValidationIssue[], context);
+      const inputs: Record<string, unknown> = {
+        body: request.body,
+        querystring: request.query,
+        params: request.params,
+        headers: request.headers,
+      };
+      const { fields, codes } = fieldsFromIssues(
+        error.validation as ValidationIssue[],
+        context,
+        inputs[context],
+      );
       const first = Object.entries(fields)[0];
       const message = first ? `${first[0]}: ${first[1][0]}` : 'Validation failed';
       return send(400, {
