@@ -28,6 +28,7 @@ import {
   type Mailer,
   type SmsProvider,
 } from './delivery/delivery.adapters.js';
+import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import { createInProcessEventBus, type EventBus } from './events/index.js';
 import { createCcxtExchangeClient } from './exchange/ccxt/ccxt-exchange-client.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
@@ -175,7 +176,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(outbox, app.log));
-  const smsProvider = deps.smsProvider ?? createOutboxSmsProvider(outbox, app.log);
+  const smsProvider =
+    deps.smsProvider ??
+    (config.sms ? createTwilioSmsProvider(config.sms) : createOutboxSmsProvider(outbox, app.log));
+  // Channels without a real delivery write their codes to the outbox: said loudly at start-up.
+  const outboxChannels = [
+    ...(config.smtpUrl || deps.mailer ? [] : ['e-mail (set SMTP_URL)']),
+    ...(config.sms || deps.smsProvider
+      ? []
+      : ['SMS (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM)']),
+  ];
+  if (outboxChannels.length > 0) {
+    app.log.warn(
+      { channels: outboxChannels },
+      config.isProduction
+        ? `SIGN-IN CODES ARE NOT DELIVERED: ${outboxChannels.join(' and ')} codes go to the outbox table only, so users cannot receive them`
+        : `SIGN-IN CODES ARE NOT SENT: ${outboxChannels.join(' and ')} codes go to the dev outbox, readable at GET /api/dev/outbox/ from this machine only. Never expose this server like this.`,
+    );
+  }
 
   const repo = createAuthRepository(db);
   const secretBox = createSecretBox(config.secretKey);
@@ -250,7 +268,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
       await api.register(operationLogRoutes({ operationLog, tokens }));
       if (bots) await api.register(botsRoutes({ bots, tokens }));
-      if (!config.isProduction) await api.register(devOutboxRoutes({ outbox }));
+      // Only while some channel has no real delivery, and only outside production.
+      if (!config.isProduction && outboxChannels.length > 0) {
+        await api.register(devOutboxRoutes({ outbox }));
+      }
     },
     { prefix: '/api' },
   );

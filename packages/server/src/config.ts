@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AUTH_IP_RATE_PER_MINUTE, REQUEST_BODY_LIMIT_BYTES } from '@quantsquare/contracts';
 import { z } from 'zod';
+import type { TwilioSettings } from './delivery/twilio-sms.js';
 
 // The one file that reads process.env. Everything else receives a frozen Config.
 
@@ -28,6 +29,18 @@ const envSchema = z.object({
     z.enum(['auto', 'live', 'simulated']).default('auto'),
   ),
   SMTP_URL: optionalString,
+  /** Twilio SMS: all three, or none (then SMS codes go to the outbox). */
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString,
+  TWILIO_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.twilio.com')),
+  SMS_DEFAULT_COUNTRY_CODE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}$/)
+      .default('86'),
+  ),
   NODE_ENV: z.preprocess(
     emptyToUndefined,
     z.enum(['development', 'production', 'test']).default('development'),
@@ -53,6 +66,8 @@ export interface Config {
   readonly paperSlippageBps: number;
   readonly marketData: 'auto' | 'live' | 'simulated';
   readonly smtpUrl: string | undefined;
+  /** Real SMS delivery; without it SMS codes go to the outbox. */
+  readonly sms: TwilioSettings | undefined;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly isProduction: boolean;
   readonly webDistDir: string;
@@ -110,6 +125,12 @@ export function loadConfig(
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   }
+  const twilio = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM];
+  if (twilio.some((v) => v !== undefined) && !twilio.every((v) => v !== undefined)) {
+    throw new ConfigError(
+      'Twilio SMS needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM together',
+    );
+  }
   let secretKey = e.SECRET_KEY;
   if (!secretKey) {
     if (options.generateSecret === false) throw new ConfigError('SECRET_KEY is required');
@@ -127,6 +148,16 @@ export function loadConfig(
     paperSlippageBps: e.PAPER_SLIPPAGE_BPS,
     marketData: e.MARKET_DATA,
     smtpUrl: e.SMTP_URL,
+    sms:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+        ? Object.freeze({
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM,
+            apiUrl: e.TWILIO_API_URL,
+            defaultCountryCode: e.SMS_DEFAULT_COUNTRY_CODE,
+          })
+        : undefined,
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'packages/web/dist')),
