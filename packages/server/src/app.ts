@@ -19,6 +19,7 @@ import { RateLimited } from './common/errors.js';
 import { refuseHostileInput } from './common/hostile-input.js';
 import { type LoggerOptions, loggerOptions } from './common/logger.js';
 import { createSecretBox } from './common/secret-box.js';
+import { registerSecurityHeaders } from './common/security-headers.js';
 import { type Config, SERVER_PACKAGE_JSON } from './config.js';
 import type { Database, DatabaseKind } from './db/database.js';
 import {
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Our own JSON parser (empty body = no body; bad JSON, NUL characters and prototype keys are
   // 400s) and the same NUL check on every URL.
   refuseHostileInput(app);
+  await registerSecurityHeaders(app);
 
   await app.register(rateLimit, {
     global: false,
