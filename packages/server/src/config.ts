@@ -94,7 +94,7 @@ function readOrCreateSecretKey(dataDir: string): string {
     const key = readFileSync(file, 'utf8').trim();
     if (key.length >= 32) return key;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64url');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

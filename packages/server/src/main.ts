@@ -4,6 +4,7 @@ import { systemClock } from './common/clock.js';
 import { createSecretBox } from './common/secret-box.js';
 import { loadConfigFromEnvironment } from './config.js';
 import { openDatabase } from './db/client.js';
+import { OWNER_ONLY_UMASK, secureDataDir } from './db/data-dir.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { createInProcessEventBus } from './events/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
@@ -16,7 +17,10 @@ import { createBotClients, createBotEngine } from './workers/bot-engine/index.js
 import { createScheduler } from './workers/scheduler.js';
 
 async function main(): Promise<void> {
+  // Files the server creates (database, secret key, uploads, sockets) are the owner's only.
+  process.umask(OWNER_ONLY_UMASK);
   const config = loadConfigFromEnvironment();
+  secureDataDir(config.dataDir);
   // The lock guards the embedded database; PostgreSQL handles concurrency itself.
   const lock: DataDirLock | undefined = config.databaseUrl
     ? undefined
