@@ -255,3 +255,46 @@ test('deleting an exchange account lists its bots and is refused while one runs'
   };
   expect(bots.results).toHaveLength(0);
 });
+
+test('the Add API form shows the rule of an out-of-range leverage or paper balance instead of changing it', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const { access } = await signedInUser(page, request, 'add-api-form');
+  const names = async () => {
+    const answer = await request.get('/api/auth/apis/', {
+      headers: { authorization: `Bearer ${access}` },
+    });
+    return ((await answer.json()) as { results: { name: string }[] }).results.map((a) => a.name);
+  };
+  const before = await names();
+
+  await page.goto('/my/api-management');
+  await page.getByTestId('api-add').click();
+  await page.getByTestId('api-form-name').fill('Typed desk');
+  await page.getByTestId('api-form-paper').click();
+  const balance = page.getByTestId('api-form-paper-balance');
+  const leverage = page.getByTestId('api-form-leverage');
+  await balance.fill('50');
+  await leverage.fill('200');
+  await leverage.blur();
+  await expect(balance).toHaveValue('50');
+  await expect(leverage).toHaveValue('200');
+  await expect(page.getByText('模拟资金需在 100 到 100,000,000 USDT 之间')).toBeVisible();
+  await expect(page.getByText('杠杆倍数需在 1 到 125 之间')).toBeVisible();
+  await page.getByTestId('api-form-submit').click();
+  await leverage.fill('2.5');
+  await leverage.blur();
+  await expect(leverage).toHaveValue('2.5');
+  await expect(page.getByText('杠杆倍数必须为整数')).toBeVisible();
+  await page.getByTestId('api-form-submit').click();
+  await page.waitForTimeout(1000);
+  expect(await names()).toEqual(before);
+
+  await balance.fill('5000');
+  await leverage.fill('20');
+  await page.getByTestId('api-form-submit').click();
+  await expect(page.locator('[data-testid="api-row"][data-name="Typed desk"]')).toBeVisible();
+  await expect.poll(names).toContain('Typed desk');
+});

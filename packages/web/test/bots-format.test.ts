@@ -5,10 +5,10 @@ import {
   buildBotPayload,
   formatUtc8,
   logPnl,
-  numberFieldProblem,
   positionModeKey,
   readBotExists,
 } from '../src/features/bots/bot-format';
+import { numberFieldProblem } from '../src/features/forms/number-field';
 
 describe('bot helpers', () => {
   it('shows times at UTC+8 as YYYY-MM-DD HH:mm:ss', () => {

@@ -21,13 +21,12 @@ import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
 import { accountName } from '../accounts/account-format';
+import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
 import {
   type BotExists,
   type BotFormValues,
   botServerKey,
   buildBotPayload,
-  type NumberFieldRule,
-  numberFieldProblem,
   readBotExists,
 } from './bot-format';
 import { useBotErrorText } from './use-bot-actions';

@@ -67,6 +67,9 @@ export const accountsEn: AccountsLocaleResources = {
       submit: 'Add',
       required: 'Please enter {{field}}',
       leverageRange: 'Leverage must be between {{min}} and {{max}}',
+      leverageWhole: 'Leverage must be a whole number',
+      paperBalanceRange: 'The paper balance must be between {{min}} and {{max}} USDT',
+      twoDecimals: 'At most two decimals',
       keyHint: 'Use a trade-only API key with an IP allowlist; never enable withdrawals.',
     },
     messages: {

@@ -73,6 +73,9 @@ export const accountsZhCN = {
       submit: '添加',
       required: '请填写{{field}}',
       leverageRange: '杠杆倍数需在 {{min}} 到 {{max}} 之间',
+      leverageWhole: '杠杆倍数必须为整数',
+      paperBalanceRange: '模拟资金需在 {{min}} 到 {{max}} USDT 之间',
+      twoDecimals: '最多保留两位小数',
       keyHint: '建议使用仅开启交易权限并绑定 IP 白名单的 API Key，切勿开启提现权限。',
     },
     messages: {
