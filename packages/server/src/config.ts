@@ -8,7 +8,7 @@ import type { TwilioSettings } from './delivery/twilio-sms.js';
 
 // The one file that reads process.env. Everything else receives a frozen Config.
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -121,7 +121,9 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration: ${details}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.DATA_DIR);
+  // Relative to the repository root (the server's and the admin CLI's working directory under
+  // npm), so every command finds the same ./data wherever it is typed.
+  const dataDir = path.resolve(REPO_ROOT, e.DATA_DIR);
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   }
@@ -171,6 +173,22 @@ export function loadConfig(
 /** The process's own environment: the only place `process.env` is read. */
 export function loadConfigFromEnvironment(): Config {
   return loadConfig(process.env);
+}
+
+/**
+ * Where the admin CLI's database is, read before the full config (which may create a secret
+ * key in DATA_DIR): the CLI must not create anything where no database exists.
+ */
+export function databaseLocationFromEnvironment(): {
+  databaseUrl: string | undefined;
+  dataDir: string;
+} {
+  const parsed = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(process.env);
+  if (!parsed.success) throw new ConfigError('Invalid DATA_DIR or DATABASE_URL');
+  return {
+    databaseUrl: parsed.data.DATABASE_URL,
+    dataDir: path.resolve(REPO_ROOT, parsed.data.DATA_DIR),
+  };
 }
 
 /** Tests only: the PostgreSQL server whose databases tests may create and drop. */
