@@ -127,8 +127,16 @@ async function main(): Promise<void> {
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
     await app.listen({ host: '0.0.0.0', port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
     app.log.info(
-      { database: database.kind, dataDir: config.dataDir, webDistDir: config.webDistDir },
+      {
+        database: database.kind,
+        dataDir: config.dataDir,
+        webDistDir: config.webDistDir,
+        app: `http://localhost:${port}/`,
+        docs: `http://localhost:${port}/api/docs`,
+      },
       'QuantSquare server started',
     );
   } catch (error) {
