@@ -191,7 +191,6 @@ export const botsEn: BotsLocaleResources = {
         stop_loss: 'stop-loss',
         take_profit: 'take-profit',
         manual: 'manual close',
-        api_deleted: 'exchange API deleted',
       },
       limits: {
         amount: 'amount {{value}} is below the minimum order size {{minimum}}',

@@ -188,7 +188,6 @@ export const botsZhCN = {
         stop_loss: '止损',
         take_profit: '止盈',
         manual: '手动平仓',
-        api_deleted: '删除交易所 API',
       },
       limits: {
         amount: '数量 {{value}} 低于最小下单量 {{minimum}}',
