@@ -1,8 +1,6 @@
 import {
   type BalanceResponse,
-  BOT_MESSAGES,
   type ConnectionTestResponse,
-  ERROR_CODES,
   type ExchangeApi,
   type ExchangeApiCreateRequest,
   type ExchangeApiDeleteResponse,
@@ -16,7 +14,7 @@ import {
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
-import { BadRequest, NotFound, ValidationFailed } from '../../common/errors.js';
+import { NotFound, ValidationFailed } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
 import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
@@ -25,6 +23,7 @@ import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.serv
 import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { AccountClients } from './account-clients.js';
+import { createAccountDeletion } from './exchange-account-deletion.js';
 import { maskApiKey, toExchangeApi } from './exchange-accounts.mappers.js';
 import type {
   AccountBot,
@@ -39,9 +38,6 @@ export const ACCOUNT_MESSAGES = {
   connectionSuccessful: 'Connection successful',
   keyValid: 'API key is valid',
   balanceFetched: 'Balance fetched',
-  deleted: 'API deleted',
-  positionNotClosed: 'The open position could not be closed',
-  noEngine: 'Open positions can only be closed while the bot engine runs',
   withdrawWarning:
     'This key can withdraw funds: we recommend a trade-only key with an IP allowlist',
   noIpAllowlistWarning: 'This key has no IP allowlist: we recommend restricting it to your server',
@@ -118,36 +114,15 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     return byAccount;
   };
 
+  const deletion = createAccountDeletion({
+    repo,
+    botControl: deps.botControl,
+    operationLog: deps.operationLog,
+    operationLogIn: deps.operationLogIn,
+  });
+
   const present = async (row: ExchangeAccountRow): Promise<ExchangeApi> =>
     toExchangeApi(row, (await botsByAccount([row.id])).get(row.id)?.map(publicBot));
-
-  /**
-   * Closes the positions of the account's stopped bots through the bot engine (its own close
-   * path). Answers the bots whose position was closed.
-   */
-  async function closeStoppedPositions(
-    accountBots: readonly AccountBot[],
-  ): Promise<{ bot_id: number; symbol: string }[]> {
-    const holding = accountBots.filter((bot) => bot.has_open_position);
-    if (holding.length === 0) return [];
-    const control = deps.botControl;
-    if (!control) throw new BadRequest(ERROR_CODES.positionCloseFailed, ACCOUNT_MESSAGES.noEngine);
-    const closed: { bot_id: number; symbol: string }[] = [];
-    // The engine logs each close (the decision and the fill) as it does for a stopped bot.
-    for (const bot of holding) {
-      try {
-        await control.closePosition(bot.id);
-      } catch (error) {
-        throw new BadRequest(
-          ERROR_CODES.positionCloseFailed,
-          `${ACCOUNT_MESSAGES.positionNotClosed} (${bot.symbol}): ${exchangeErrorMessage(error)}`,
-          { error_kind: exchangeErrorKind(error) },
-        );
-      }
-      closed.push({ bot_id: bot.id, symbol: bot.symbol });
-    }
-    return closed;
-  }
 
   function encryptedKeys(input: {
     api_key?: string | undefined;
@@ -183,10 +158,8 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     event: OperationLogEvent,
     message: string,
     details: Record<string, unknown>,
-    bot: { botId: number; botSymbol: string } | undefined = undefined,
-    writer: OperationLogWriter | undefined = deps.operationLog,
   ): Promise<void> {
-    await writer?.record({ userId, type: 'user_action', event, message, details, ...bot });
+    await deps.operationLog?.record({ userId, type: 'user_action', event, message, details });
   }
 
   return {
@@ -300,64 +273,11 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
 
     /**
      * Refused while a bot of the account runs ('Please stop the bot before deleting', as a
-     * bot's own delete). Otherwise its stopped bots' positions are closed through the bot
-     * engine, then the account and its bots go in one transaction with their log entries.
+     * bot's own delete); see exchange-account-deletion.ts.
      */
     async remove(userId: number, id: number): Promise<ExchangeApiDeleteResponse> {
       const account = await owned(userId, id);
-      const accountBots = (await botsByAccount([id])).get(id) ?? [];
-      const refuseRunning = (running: readonly { id: number; symbol: string }[]) =>
-        new BadRequest(ERROR_CODES.botRunning, BOT_MESSAGES.stopBeforeDelete, {
-          running_bots: running.map((bot) => ({ id: bot.id, symbol: bot.symbol })),
-        });
-      const running = accountBots.filter((bot) => bot.status === 'running');
-      if (running.length > 0) throw refuseRunning(running);
-      const closed = await closeStoppedPositions(accountBots);
-      const deletion = await repo.deleteOwnedWithBots(userId, id, async (tx, deletedBots) => {
-        const writer = deps.operationLogIn?.(tx) ?? deps.operationLog;
-        for (const bot of deletedBots) {
-          await logUserAction(
-            userId,
-            'bot_deleted',
-            `Deleted bot ${bot.symbol} with exchange API ${account.name}`,
-            { bot_id: bot.id, exchange_api: account.id, reason: 'api_deleted' },
-            { botId: bot.id, botSymbol: bot.symbol },
-            writer,
-          );
-        }
-        await logUserAction(
-          userId,
-          'api_deleted',
-          `Deleted exchange API ${account.name}`,
-          {
-            exchange_api: account.id,
-            name: account.name,
-            exchange: account.exchange,
-            deleted_bots: deletedBots.map((bot) => bot.id),
-          },
-          undefined,
-          writer,
-        );
-      });
-      switch (deletion.outcome) {
-        case 'missing':
-          throw new NotFound(ACCOUNT_MESSAGES.notFound);
-        // A bot started, or opened a position, while the positions were being closed.
-        case 'running':
-          throw refuseRunning(deletion.bots);
-        case 'open_positions':
-          throw new BadRequest(
-            ERROR_CODES.positionCloseFailed,
-            `${ACCOUNT_MESSAGES.positionNotClosed} (${deletion.bots.map((bot) => bot.symbol).join(', ')})`,
-          );
-        case 'deleted':
-          return {
-            success: true,
-            message: ACCOUNT_MESSAGES.deleted,
-            deleted_bots: [...deletion.bots],
-            closed_positions: closed,
-          };
-      }
+      return deletion.remove(userId, account, (await botsByAccount([id])).get(id) ?? []);
     },
 
     async testConnection(userId: number, id: number): Promise<ConnectionTestResponse> {
