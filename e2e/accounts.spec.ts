@@ -38,8 +38,9 @@ test('a user adds a paper account, sees its balance, and finds it on the account
   const card = page.locator(`[data-testid="account-card"][data-name="${name}"]`);
   await expect(card).toBeVisible();
   await expect(card.getByTestId('account-balance-total')).toContainText('10,000');
-  await expect(page.getByTestId('accounts-total-balance')).toContainText('10,000');
-  await expect(page.getByTestId('accounts-active-count')).toContainText('1');
+  // With every new user's experience account (10,000 virtual USDT) beside it.
+  await expect(page.getByTestId('accounts-total-balance')).toContainText('20,000');
+  await expect(page.getByTestId('accounts-active-count')).toHaveText('2');
   await page.screenshot({ path: `${screensDir}/account-1280.png`, fullPage: true });
 
   await page.setViewportSize({ width: 375, height: 812 });

@@ -66,7 +66,7 @@ test('a VIP user creates a bot on a paper account, starts it and watches the ope
   // …said in the page's language (Chinese by default), not in the server's English.
   await expect(botActions.filter({ hasText: '启动机器人 BTC/USDT:USDT' })).toHaveCount(1);
   await expect(
-    botActions.filter({ hasText: '创建机器人 BTC/USDT:USDT（1m，100 USDT）' }),
+    botActions.filter({ hasText: '创建机器人 BTC/USDT:USDT（1m，100.00 USDT）' }),
   ).toHaveCount(1);
   await page.screenshot({ path: `${screensDir}/bots-1280.png`, fullPage: true });
 

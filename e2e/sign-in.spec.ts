@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { newCode, outboxIds } from './outbox';
 import { totp } from './totp';
 
@@ -10,6 +10,23 @@ const CODE_COOLDOWN_MS = 60_000;
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${screensDir}/${name}.png`, fullPage: true });
+}
+
+/**
+ * Logs out from the user menu: the login screen opens at once (the device forgets the session
+ * without waiting for the server), and the server revokes the session (its refresh token is
+ * refused afterwards).
+ */
+async function logOut(page: Page, request: APIRequestContext) {
+  const refresh = await page.evaluate(() => localStorage.getItem('refresh'));
+  expect(refresh).toBeTruthy();
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('access'))).toBeNull();
+  await expect
+    .poll(async () => (await request.post('/api/auth/refresh/', { data: { refresh } })).status())
+    .toBe(401);
 }
 
 async function hasNoHorizontalOverflow(page: Page) {
@@ -41,9 +58,7 @@ test('a new user registers, logs in with an e-mail code, turns on 2FA and is ask
   await expect(page.getByTestId('2fa-status')).toHaveAttribute('data-enabled', 'false');
 
   // Log out, then log in with password and an e-mail code read from the outbox.
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/login$/);
+  await logOut(page, request);
   await page.locator('#login_email').fill(email);
   await page.locator('#login_password').fill(password);
   let seen = await outboxIds(request, email);
@@ -75,9 +90,7 @@ test('a new user registers, logs in with an e-mail code, turns on 2FA and is ask
   await shot(page, 'security-1280');
 
   // Log out and log in again: the server now demands the Google code.
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/login$/);
+  await logOut(page, request);
   await page.waitForTimeout(Math.max(0, firstCodeSentAt + CODE_COOLDOWN_MS + 1000 - Date.now()));
   await page.locator('#login_email').fill(email);
   await page.locator('#login_password').fill(password);

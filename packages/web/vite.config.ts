@@ -28,11 +28,13 @@ export default defineConfig({
     rolldownOptions: {
       // The contracts package builds zod schemas at module level; the web app only imports its
       // types and constants, so its modules and schema builders are treated as side-effect free
-      // (see build/pure-contract-schemas.ts) and zod drops out of the bundle.
+      // (see build/pure-contract-schemas.ts) and zod drops out of the bundle. No
+      // `manualPureFunctions` by name: it matches every function of that name in every package,
+      // and `['z']` also dropped lightweight-charts' minified canvas clear `z(…)`, so the candle
+      // chart never cleared and drew each repaint over the last (issue 8, item 11).
       treeshake: {
         moduleSideEffects: (id) =>
           !id.includes('/packages/contracts/') && !SIDE_EFFECT_FREE_PACKAGES.test(id),
-        manualPureFunctions: ['z'],
       },
       output: {
         // Stable libraries in long-cached chunks of their own.

@@ -15,10 +15,31 @@ export const LEVERAGE_MAX = 125;
 export const ACCOUNT_NAME_MAX_LENGTH = 50;
 export const API_CREDENTIAL_MAX_LENGTH = 256;
 export const PAPER_BALANCE_DEFAULT = 10_000;
+/** A paper account's virtual USDT: 100 to 100,000,000, in steps of 0.01. */
+export const PAPER_BALANCE_MIN = 100;
 export const PAPER_BALANCE_MAX = 100_000_000;
+export const PAPER_BALANCE_STEP = 0.01;
+/**
+ * Every new user's paper "experience account" (the welcome pop-up's new-user bonus), created with
+ * the user and flagged `is_experience`; the web labels it in the reader's language.
+ */
+export const EXPERIENCE_ACCOUNT_BALANCE = 10_000;
+export const EXPERIENCE_ACCOUNT_NAME = 'Experience account';
 /** The account overview and its balance chart (document 1 §9). */
 export const ACCOUNT_OVERVIEW_REFRESH_MS = 30_000;
 export const BALANCE_CHART_POINTS = 30;
+
+/** The kinds of exchange failure (the server's adapter errors), answered as `error_kind`. */
+export const EXCHANGE_ERROR_KINDS = [
+  'invalid_key',
+  'insufficient_funds',
+  'invalid_order',
+  'rate_limited',
+  'unavailable',
+  'unknown_outcome',
+] as const;
+export type ExchangeErrorKindCode = (typeof EXCHANGE_ERROR_KINDS)[number];
+const errorKind = z.enum(EXCHANGE_ERROR_KINDS);
 
 /**
  * What each kind of exchange failure says to the user: the server's error texts (followed by the
@@ -38,7 +59,8 @@ const credential = z
   .trim()
   .min(1, { message: 'This field is required' })
   .max(API_CREDENTIAL_MAX_LENGTH);
-const leverage = z.coerce
+// JSON bodies are never coerced: `true`, `[5]` or `"5"` are not a leverage.
+const leverage = z
   .number()
   .int({ message: 'Leverage must be a whole number' })
   .min(LEVERAGE_MIN, { message: `Leverage must be between ${LEVERAGE_MIN} and ${LEVERAGE_MAX}` })
@@ -65,7 +87,12 @@ export const exchangeApiCreateRequest = z.strictObject({
   is_paper: z.boolean().default(false),
   position_mode: z.enum(POSITION_MODES).default('hedge'),
   default_leverage: leverage,
-  paper_balance: z.number().positive().max(PAPER_BALANCE_MAX).optional(),
+  paper_balance: z
+    .number()
+    .min(PAPER_BALANCE_MIN, { message: `Paper balance must be at least ${PAPER_BALANCE_MIN} USDT` })
+    .max(PAPER_BALANCE_MAX, { message: `Paper balance must be at most ${PAPER_BALANCE_MAX} USDT` })
+    .multipleOf(PAPER_BALANCE_STEP, { message: 'At most two decimals' })
+    .optional(),
   is_active: z.boolean().default(true),
 });
 export type ExchangeApiCreateRequest = z.infer<typeof exchangeApiCreateRequest>;
@@ -89,7 +116,22 @@ export const exchangeApiUpdateRequest = z.strictObject({
 });
 export type ExchangeApiUpdateRequest = z.infer<typeof exchangeApiUpdateRequest>;
 
-/** An exchange API account as answered: the key masked (first 4 … last 4), never a secret. */
+/** A bot on an exchange API, for the delete confirmation (what deleting the API takes along). */
+export const exchangeApiBot = z.object({
+  id: z.number().int(),
+  symbol: z.string(),
+  status: z.enum(['created', 'stopped', 'running', 'error']),
+  /** The bot holds a position: deleting the API closes it first (through the bot engine). */
+  has_open_position: z.boolean(),
+});
+export type ExchangeApiBot = z.infer<typeof exchangeApiBot>;
+
+/**
+ * An exchange API account as answered: the key masked (first 4 … last 4), never a secret.
+ * `is_active` is the status the spec shows as normal / abnormal: the user's switch
+ * (`is_enabled`, set by PATCH `is_active`) and the last check (test, validate, balance, the
+ * overview's load) did not fail.
+ */
 export const exchangeApi = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -100,13 +142,25 @@ export const exchangeApi = z.object({
   position_mode: z.enum(POSITION_MODES),
   default_leverage: z.number().int(),
   is_active: z.boolean(),
+  /** The user's on/off switch as stored (PATCH `is_active` sets it). */
+  is_enabled: z.boolean(),
+  /** Every new user's paper account with EXPERIENCE_ACCOUNT_BALANCE virtual USDT. */
+  is_experience: z.boolean(),
   /** Masked, e.g. "abcd…wxyz"; null for paper accounts. */
   api_key: z.string().nullable(),
   has_api_password: z.boolean(),
   /** Virtual USDT of a paper account (decimal string); null for live accounts. */
   paper_balance: z.string().nullable(),
-  /** The last error reaching the exchange, cleared by the next success. */
+  /** The last error reaching the exchange (English, with the exchange's detail), cleared by the next success. */
   last_error: z.string().nullable(),
+  /** The kind of that error: the web says it in the reader's language, `last_error` on demand. */
+  last_error_kind: errorKind.nullable(),
+  /** When the account was last checked (test, validate, balance, overview); null: never. */
+  last_checked_at: z.string().nullable(),
+  /** Whether that check succeeded; null: never checked. */
+  last_check_ok: z.boolean().nullable(),
+  /** The bots on this account (oldest first). */
+  bots: z.array(exchangeApiBot),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -114,7 +168,30 @@ export type ExchangeApi = z.infer<typeof exchangeApi>;
 export const exchangeApiList = z.object({ results: z.array(exchangeApi), count: z.number().int() });
 export type ExchangeApiList = z.infer<typeof exchangeApiList>;
 
-export const connectionTestResponse = z.object({ success: z.boolean(), message: z.string() });
+/**
+ * DELETE /auth/apis/{id}/: refused (400 `bot_running`, 'Please stop the bot before deleting',
+ * `running_bots`) while a bot of the account runs. Otherwise the positions of its stopped bots
+ * are closed through the bot engine (each logged; a failure answers 400
+ * `position_close_failed` with `error_kind` and deletes nothing), then the account and its
+ * bots are deleted in one transaction, each bot logged as `bot_deleted`.
+ */
+export const exchangeApiDeleteResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  deleted_bots: z.array(z.object({ id: z.number().int(), symbol: z.string() })),
+  closed_positions: z.array(z.object({ bot_id: z.number().int(), symbol: z.string() })),
+});
+export type ExchangeApiDeleteResponse = z.infer<typeof exchangeApiDeleteResponse>;
+
+/**
+ * Answers of test_connection, validate and balance. On failure `error_kind` names the kind
+ * (the web shows its own text) and `message` is the English text with the exchange's detail.
+ */
+export const connectionTestResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  error_kind: errorKind.nullable(),
+});
 export type ConnectionTestResponse = z.infer<typeof connectionTestResponse>;
 
 /** What the exchange tells about the key; null where it does not say. */
@@ -126,6 +203,7 @@ export const keyPermissions = z.object({
 export const validateResponse = z.object({
   success: z.boolean(),
   message: z.string(),
+  error_kind: errorKind.nullable(),
   permissions: keyPermissions,
   /** E.g. a key that can withdraw: we recommend a trade-only key with an IP allowlist. */
   warnings: z.array(z.string()),
@@ -138,6 +216,7 @@ export const balanceResponse = z.object({
   success: z.boolean(),
   balance: z.record(z.string(), currencyBalance),
   message: z.string(),
+  error_kind: errorKind.nullable(),
 });
 export type BalanceResponse = z.infer<typeof balanceResponse>;
 
@@ -170,7 +249,10 @@ export const accountOverview = z.object({
   is_paper: z.boolean(),
   position_mode: z.enum(POSITION_MODES),
   default_leverage: z.number().int(),
+  /** Enabled and this load (the account's latest check) succeeded; counted active. */
   is_active: z.boolean(),
+  is_enabled: z.boolean(),
+  is_experience: z.boolean(),
   /** USDT; null when the account could not be loaded (see `error`). */
   balance: currencyBalance.nullable(),
   daily_pnl: z.number(),
@@ -178,12 +260,22 @@ export const accountOverview = z.object({
   positions: z.array(accountPosition),
   /** Oldest first, at most BALANCE_CHART_POINTS unless asked otherwise. */
   snapshots: z.array(balanceSnapshot),
+  /** English text with the exchange's detail when this load failed. */
   error: z.string().nullable(),
+  /** The kind of that failure (the web's text), null when it loaded. */
+  error_kind: errorKind.nullable(),
+  last_checked_at: z.string().nullable(),
 });
 export type AccountOverview = z.infer<typeof accountOverview>;
 
 export const accountsOverviewResponse = z.object({
   accounts: z.array(accountOverview),
-  total: z.object({ balance: z.number(), daily_pnl: z.number(), daily_pnl_percent: z.number() }),
+  total: z.object({
+    balance: z.number(),
+    daily_pnl: z.number(),
+    daily_pnl_percent: z.number(),
+    /** Accounts answered with `is_active`. */
+    active_count: z.number().int(),
+  }),
 });
 export type AccountsOverviewResponse = z.infer<typeof accountsOverviewResponse>;

@@ -10,14 +10,17 @@ import { BIO_MAX_LENGTH, INVITATION_CODE_MAX_LENGTH, NICKNAME_MAX_LENGTH } from 
 
 export const CODE_CHANNELS = ['email', 'phone'] as const;
 export type CodeChannel = (typeof CODE_CHANNELS)[number];
-/** What a code is for: signing in, or proving the target when registering by phone. */
+/**
+ * What a code is for: signing in, or proving the target when registering by phone. The spec's
+ * client sends `action` only for login, so a request without it is a registration.
+ */
 export const CODE_ACTIONS = ['login', 'register'] as const;
 export type CodeAction = (typeof CODE_ACTIONS)[number];
 
 export const sendCodeRequest = z.strictObject({
   type: z.enum(CODE_CHANNELS),
   target: z.string().trim().min(1, { message: 'This field is required' }).max(254),
-  action: z.enum(CODE_ACTIONS).default('login'),
+  action: z.enum(CODE_ACTIONS).default('register'),
 });
 export type SendCodeRequest = z.infer<typeof sendCodeRequest>;
 

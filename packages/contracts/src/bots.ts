@@ -37,6 +37,7 @@ export const BOT_MESSAGES = {
 /** A number with at most two decimals (the form's step 0.01). */
 const cents = z.number().refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, {
   message: 'At most two decimals',
+  params: { code: 'invalid_step' },
 });
 
 export const botCreateRequest = z.strictObject({

@@ -4,10 +4,20 @@ import { z } from 'zod';
 export const apiErrorSchema = z.object({
   error: z.string(),
   code: z.string(),
+  /** Messages per field (the spec's lists; the first is shown on one line). */
   fields: z.record(z.string(), z.array(z.string())).optional(),
+  /**
+   * Stable machine codes per field, same keys and order as `fields` (FIELD_ERROR_CODES), so a
+   * client says each error in its own words. Every `fields` answer carries them.
+   */
+  field_codes: z.record(z.string(), z.array(z.string())).optional(),
   needs_google_auth: z.boolean().optional(),
   redirect_to: z.string().optional(),
   retry_after: z.number().int().optional(),
+  /** The exchange failure's kind (EXCHANGE_ERROR_KINDS) when an exchange call failed. */
+  error_kind: z.string().optional(),
+  /** Deleting an exchange API refused: its running bots (stop them first). */
+  running_bots: z.array(z.object({ id: z.number().int(), symbol: z.string() })).optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
@@ -38,7 +48,61 @@ export const ERROR_CODES = {
   /** An exchange could not be read; only MARKET_DATA=live answers it (auto falls back). */
   exchangeUnavailable: 'exchange_unavailable',
   internal: 'internal_error',
+  /** A bot (or an exchange API's bot) is running: stop it before deleting. */
+  botRunning: 'bot_running',
+  /** A stopped bot's position could not be closed, so nothing was deleted. */
+  positionCloseFailed: 'position_close_failed',
 } as const;
+
+/**
+ * Machine codes of field errors (`field_codes`). Schema checks map to the generic ones; the
+ * server's own rules name theirs. A client shows its own text per code (with the limits from
+ * these contracts) and may fall back to the server's message in `fields`.
+ */
+export const FIELD_ERROR_CODES = {
+  /** Missing or empty. */
+  required: 'required',
+  /** A field the call does not take (strict payloads). */
+  unknownField: 'unknown_field',
+  /** Wrong JSON type (a string where a number is expected, `true` for a number, …). */
+  invalidType: 'invalid_type',
+  notInteger: 'not_integer',
+  /** Not a multiple of the field's step (e.g. money with more than two decimals). */
+  invalidStep: 'invalid_step',
+  /** Number below the minimum / above the maximum. */
+  tooSmall: 'too_small',
+  tooBig: 'too_big',
+  /** Text shorter / longer than allowed. */
+  tooShort: 'too_short',
+  tooLong: 'too_long',
+  /** List with too few / too many entries. */
+  tooFew: 'too_few',
+  tooMany: 'too_many',
+  /** Not one of the allowed values (enums). */
+  invalidChoice: 'invalid_choice',
+  invalidEmail: 'invalid_email',
+  invalidPhone: 'invalid_phone',
+  /** Text of the wrong shape (codes, symbols, dates…). */
+  invalidFormat: 'invalid_format',
+  /** A NUL character, or a key such as `__proto__` / `constructor`. */
+  invalidCharacter: 'invalid_character',
+  forbiddenKey: 'forbidden_key',
+  /** Any other failed check of a value. */
+  invalid: 'invalid',
+  // The server's own rules.
+  passwordMismatch: 'password_mismatch',
+  emailTaken: 'email_taken',
+  phoneTaken: 'phone_taken',
+  invalidInvitationCode: 'invalid_invitation_code',
+  invalidCode: 'invalid_code',
+  oldPasswordIncorrect: 'old_password_incorrect',
+  unknownAccount: 'unknown_account',
+  accountInactive: 'account_inactive',
+  unknownStrategy: 'unknown_strategy',
+  unknownSymbol: 'unknown_symbol',
+  unknownParameter: 'unknown_parameter',
+} as const;
+export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[keyof typeof FIELD_ERROR_CODES];
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Server error texts of the spec's login/register catalogue (document 1 §8, document 2 §8). */

@@ -41,7 +41,14 @@ const symbol = z
   .min(1)
   .max(40)
   .regex(/^[A-Z0-9]+\/[A-Z0-9]+(:[A-Z0-9]+)?$/, { message: 'Unknown symbol format' });
-const limit = z.coerce.number().int().min(1).max(CANDLE_LIMIT_MAX).default(CANDLE_LIMIT_DEFAULT);
+/** Query strings are text, so their numbers are coerced; JSON bodies never are. */
+const queryLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(CANDLE_LIMIT_MAX)
+  .default(CANDLE_LIMIT_DEFAULT);
+const bodyLimit = z.number().int().min(1).max(CANDLE_LIMIT_MAX).default(CANDLE_LIMIT_DEFAULT);
 
 export const strategyParameterSpec = z.object({
   name: z.string(),
@@ -76,7 +83,7 @@ export type SymbolsResponse = z.infer<typeof symbolsResponse>;
 export const marketDataQuery = z.strictObject({
   symbol,
   timeframe: timeframe.default(DEFAULT_TIMEFRAME),
-  limit,
+  limit: queryLimit,
   exchange: exchange.default(DEFAULT_EXCHANGE),
   /** Whose signals and lines the indicators carry; ma_cross by default. */
   strategy_type: z.string().trim().max(40).default(DEFAULT_STRATEGY_TYPE),
@@ -126,7 +133,7 @@ export const marketDataResponse = z.object({
 export type MarketDataResponse = z.infer<typeof marketDataResponse>;
 
 export const backtestSettings = z.strictObject({
-  initial_balance: z.number().min(10).max(1e9).optional(),
+  initial_balance: z.number().min(10).max(1e9).multipleOf(0.01).optional(),
   fee_rate: z.number().min(0).max(0.01).optional(),
   slippage_bps: z.number().min(0).max(500).optional(),
   stop_loss_percentage: z.number().min(0.1).max(50).optional(),
@@ -145,7 +152,7 @@ export const backtestRequest = z.strictObject({
   /** Checked against the strategy's own parameter specs (400 with fields on a bad one). */
   parameters: z.record(z.string(), z.unknown()).optional(),
   exchange: exchange.default(DEFAULT_EXCHANGE),
-  limit,
+  limit: bodyLimit,
   settings: backtestSettings.optional(),
 });
 export type BacktestRequest = z.infer<typeof backtestRequest>;

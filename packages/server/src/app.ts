@@ -5,7 +5,6 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { ERROR_CODES } from '@quantsquare/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -16,9 +15,11 @@ import {
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import { type Clock, systemClock } from './common/clock.js';
 import { registerErrorHandling } from './common/error-handler.js';
-import { BadRequest, RateLimited } from './common/errors.js';
+import { RateLimited } from './common/errors.js';
+import { refuseHostileInput } from './common/hostile-input.js';
 import { type LoggerOptions, loggerOptions } from './common/logger.js';
 import { createSecretBox } from './common/secret-box.js';
+import { registerSecurityHeaders } from './common/security-headers.js';
 import { type Config, SERVER_PACKAGE_JSON } from './config.js';
 import type { Database, DatabaseKind } from './db/database.js';
 import {
@@ -28,6 +29,7 @@ import {
   type Mailer,
   type SmsProvider,
 } from './delivery/delivery.adapters.js';
+import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import { createInProcessEventBus, type EventBus } from './events/index.js';
 import { createCcxtExchangeClient } from './exchange/ccxt/ccxt-exchange-client.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
@@ -36,6 +38,7 @@ import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { createAccountServices } from './modules/accounts/account-services.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { createAttemptGuard } from './modules/auth/attempt-guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -51,6 +54,7 @@ import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from './modules/exchange-accounts/exchange-client-factory.js';
+import { experienceAccountForNewUsers } from './modules/exchange-accounts/experience-account.js';
 import { announcementsSocketRoutes } from './modules/help/announcements.socket.js';
 import { createHelpRepository } from './modules/help/help.repository.js';
 import { helpRoutes } from './modules/help/help.routes.js';
@@ -151,17 +155,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  // Our own JSON parser: an empty body is "no body" (POSTs without payload), bad JSON is our 400.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new BadRequest(ERROR_CODES.invalidJson, 'Malformed JSON body'), undefined);
-    }
-  });
+  // Our own JSON parser (empty body = no body; bad JSON, NUL characters and prototype keys are
+  // 400s) and the same NUL check on every URL.
+  refuseHostileInput(app);
+  await registerSecurityHeaders(app);
 
   await app.register(rateLimit, {
     global: false,
@@ -197,7 +194,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer =
     deps.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(outbox, app.log));
-  const smsProvider = deps.smsProvider ?? createOutboxSmsProvider(outbox, app.log);
+  const smsProvider =
+    deps.smsProvider ??
+    (config.sms ? createTwilioSmsProvider(config.sms) : createOutboxSmsProvider(outbox, app.log));
+  // Channels without a real delivery write their codes to the outbox: said loudly at start-up.
+  const outboxChannels = [
+    ...(config.smtpUrl || deps.mailer ? [] : ['e-mail (set SMTP_URL)']),
+    ...(config.sms || deps.smsProvider
+      ? []
+      : ['SMS (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM)']),
+  ];
+  if (outboxChannels.length > 0) {
+    app.log.warn(
+      { channels: outboxChannels },
+      config.isProduction
+        ? `SIGN-IN CODES ARE NOT DELIVERED: ${outboxChannels.join(' and ')} codes go to the outbox table only, so users cannot receive them`
+        : `SIGN-IN CODES ARE NOT SENT: ${outboxChannels.join(' and ')} codes go to the dev outbox, readable at GET /api/dev/outbox/ from this machine only. Never expose this server like this.`,
+    );
+  }
 
   const repo = createAuthRepository(db);
   const secretBox = createSecretBox(config.secretKey);
@@ -210,14 +224,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   const tokens = createTokensService({ repo, clock, jwtSecret: config.jwtSecret });
-  const totp = createTotpService({ repo, clock, secretBox });
+  // One account lock for every check of a secret (login, 2FA disable, password change).
+  const guard = createAttemptGuard({ repo, clock });
+  const totp = createTotpService({ repo, clock, secretBox, guard });
   const profile = createProfileService({
     db,
     clock,
     images,
     socialStats: deps.socialStats ?? zeroSocialStats,
   });
-  const auth = createAuthService({ repo, clock, codes, tokens, totp, profileEditor: profile });
+  const auth = createAuthService({
+    repo,
+    clock,
+    codes,
+    tokens,
+    totp,
+    guard,
+    profileEditor: profile,
+    withNewUser: experienceAccountForNewUsers(clock),
+  });
   // Bearer authentication for the route modules (visitors, users and staff-only routes).
   const isStaff: StaffCheck = async (userId) => (await repo.findUserById(userId))?.isStaff === true;
   const authentication = bearerAuthentication(tokens, isStaff);
@@ -252,6 +277,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.exchangeClientFactory ?? defaultExchangeClientFactory({ config, db, clock, marketFeed }),
     log: app.log,
     operationLog,
+    checkTimeoutMs: config.exchangeCheckTimeoutMs,
+    ...(deps.botControl ? { botControl: deps.botControl } : {}),
   });
   const bots = deps.botControl
     ? createBotsService({
@@ -291,7 +318,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(walletRoutes({ wallet, invitations, authentication }));
       await api.register(staffRoutes({ staff, authentication }));
       await api.register(profileRoutes({ profile, authentication }));
-      if (!config.isProduction) await api.register(devOutboxRoutes({ outbox }));
+      // Only while some channel has no real delivery, and only outside production.
+      if (!config.isProduction && outboxChannels.length > 0) {
+        await api.register(devOutboxRoutes({ outbox }));
+      }
     },
     { prefix: '/api' },
   );

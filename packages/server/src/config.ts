@@ -9,10 +9,11 @@ import {
   REQUEST_BODY_LIMIT_BYTES,
 } from '@quantsquare/contracts';
 import { z } from 'zod';
+import type { TwilioSettings } from './delivery/twilio-sms.js';
 
 // The one file that reads process.env. Everything else receives a frozen Config.
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -43,6 +44,18 @@ const envSchema = z.object({
     z.enum(['auto', 'live', 'simulated']).default('auto'),
   ),
   SMTP_URL: optionalString,
+  /** Twilio SMS: all three, or none (then SMS codes go to the outbox). */
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString,
+  TWILIO_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.twilio.com')),
+  SMS_DEFAULT_COUNTRY_CODE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}$/)
+      .default('86'),
+  ),
   NODE_ENV: z.preprocess(
     emptyToUndefined,
     z.enum(['development', 'production', 'test']).default('development'),
@@ -99,6 +112,8 @@ export interface Config {
   readonly paperSlippageBps: number;
   readonly marketData: 'auto' | 'live' | 'simulated';
   readonly smtpUrl: string | undefined;
+  /** Real SMS delivery; without it SMS codes go to the outbox. */
+  readonly sms: TwilioSettings | undefined;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly isProduction: boolean;
   readonly webDistDir: string;
@@ -115,7 +130,15 @@ export interface Config {
     readonly xUrl: string;
     readonly websiteUrl: string;
   };
+  /** A user's exchange check (test connection, validate, balance) answers within this time. */
+  readonly exchangeCheckTimeoutMs: number;
 }
+
+/**
+ * A user waits for a test connection, validate or balance: whatever the exchange does (an
+ * unreachable host, retries with backoff), the answer comes within this time.
+ */
+export const EXCHANGE_CHECK_TIMEOUT_MS = 5_000;
 
 export class ConfigError extends Error {}
 
@@ -126,7 +149,7 @@ function readOrCreateSecretKey(dataDir: string): string {
     const key = readFileSync(file, 'utf8').trim();
     if (key.length >= 32) return key;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64url');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -173,11 +196,19 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration: ${details}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.DATA_DIR);
+  // Relative to the repository root (the server's and the admin CLI's working directory under
+  // npm), so every command finds the same ./data wherever it is typed.
+  const dataDir = path.resolve(REPO_ROOT, e.DATA_DIR);
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   }
   const depositNetworks = depositNetworksFrom(e);
+  const twilio = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM];
+  if (twilio.some((v) => v !== undefined) && !twilio.every((v) => v !== undefined)) {
+    throw new ConfigError(
+      'Twilio SMS needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM together',
+    );
+  }
   let secretKey = e.SECRET_KEY;
   if (!secretKey) {
     if (options.generateSecret === false) throw new ConfigError('SECRET_KEY is required');
@@ -195,6 +226,16 @@ export function loadConfig(
     paperSlippageBps: e.PAPER_SLIPPAGE_BPS,
     marketData: e.MARKET_DATA,
     smtpUrl: e.SMTP_URL,
+    sms:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
+        ? Object.freeze({
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM,
+            apiUrl: e.TWILIO_API_URL,
+            defaultCountryCode: e.SMS_DEFAULT_COUNTRY_CODE,
+          })
+        : undefined,
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'packages/web/dist')),
@@ -208,12 +249,29 @@ export function loadConfig(
       xUrl: e.X_URL,
       websiteUrl: e.WEBSITE_URL ?? `http://localhost:${e.PORT}`,
     }),
+    exchangeCheckTimeoutMs: EXCHANGE_CHECK_TIMEOUT_MS,
   });
 }
 
 /** The process's own environment: the only place `process.env` is read. */
 export function loadConfigFromEnvironment(): Config {
   return loadConfig(process.env);
+}
+
+/**
+ * Where the admin CLI's database is, read before the full config (which may create a secret
+ * key in DATA_DIR): the CLI must not create anything where no database exists.
+ */
+export function databaseLocationFromEnvironment(): {
+  databaseUrl: string | undefined;
+  dataDir: string;
+} {
+  const parsed = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(process.env);
+  if (!parsed.success) throw new ConfigError('Invalid DATA_DIR or DATABASE_URL');
+  return {
+    databaseUrl: parsed.data.DATABASE_URL,
+    dataDir: path.resolve(REPO_ROOT, parsed.data.DATA_DIR),
+  };
 }
 
 /** Tests only: the PostgreSQL server whose databases tests may create and drop. */

@@ -4,6 +4,7 @@ import { systemClock } from './common/clock.js';
 import { createSecretBox } from './common/secret-box.js';
 import { loadConfigFromEnvironment } from './config.js';
 import { openDatabase } from './db/client.js';
+import { OWNER_ONLY_UMASK, secureDataDir } from './db/data-dir.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { createInProcessEventBus } from './events/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
@@ -16,7 +17,10 @@ import { createBotClients, createBotEngine } from './workers/bot-engine/index.js
 import { createScheduler } from './workers/scheduler.js';
 
 async function main(): Promise<void> {
+  // Files the server creates (database, secret key, uploads, sockets) are the owner's only.
+  process.umask(OWNER_ONLY_UMASK);
   const config = loadConfigFromEnvironment();
+  secureDataDir(config.dataDir);
   // The lock guards the embedded database; PostgreSQL handles concurrency itself.
   const lock: DataDirLock | undefined = config.databaseUrl
     ? undefined
@@ -124,8 +128,16 @@ async function main(): Promise<void> {
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
     await app.listen({ host: '0.0.0.0', port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
     app.log.info(
-      { database: database.kind, dataDir: config.dataDir, webDistDir: config.webDistDir },
+      {
+        database: database.kind,
+        dataDir: config.dataDir,
+        webDistDir: config.webDistDir,
+        app: `http://localhost:${port}/`,
+        docs: `http://localhost:${port}/api/docs`,
+      },
       'QuantSquare server started',
     );
   } catch (error) {

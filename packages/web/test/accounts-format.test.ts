@@ -1,7 +1,13 @@
-import { BALANCE_CHART_POINTS, type BalanceSnapshot } from '@quantsquare/contracts';
+import {
+  BALANCE_CHART_POINTS,
+  type BalanceSnapshot,
+  EXPERIENCE_ACCOUNT_NAME,
+} from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   type ApiFormValues,
+  accountName,
+  apiStatus,
   balanceChartPoints,
   buildCreatePayload,
   formatBalance,
@@ -96,5 +102,23 @@ describe('Add API payload (document 1 §5)', () => {
     for (const key of ['api_key', 'api_secret', 'api_password']) {
       expect(payload).not.toHaveProperty(key);
     }
+  });
+});
+
+describe('account names and status', () => {
+  it("says the experience account's default name in the reader's language, a renamed one as named", () => {
+    expect(accountName({ name: EXPERIENCE_ACCOUNT_NAME, is_experience: true }, '体验账户')).toBe(
+      '体验账户',
+    );
+    expect(accountName({ name: 'My trial', is_experience: true }, '体验账户')).toBe('My trial');
+    expect(accountName({ name: EXPERIENCE_ACCOUNT_NAME, is_experience: false }, '体验账户')).toBe(
+      EXPERIENCE_ACCOUNT_NAME,
+    );
+  });
+
+  it('reads normal, abnormal (last check failed) or disabled', () => {
+    expect(apiStatus({ is_active: true, is_enabled: true })).toBe('normal');
+    expect(apiStatus({ is_active: false, is_enabled: true })).toBe('abnormal');
+    expect(apiStatus({ is_active: false, is_enabled: false })).toBe('disabled');
   });
 });

@@ -8,6 +8,7 @@ import {
   positionModeKey,
   readBotExists,
 } from '../src/features/bots/bot-format';
+import { numberFieldProblem } from '../src/features/forms/number-field';
 
 describe('bot helpers', () => {
   it('shows times at UTC+8 as YYYY-MM-DD HH:mm:ss', () => {
@@ -26,6 +27,24 @@ describe('bot helpers', () => {
     expect(logPnl({ details: { pnl: '2.25' } })).toBe(2.25);
     expect(logPnl({ details: {} })).toBeNull();
     expect(logPnl({ details: { pnl: 'x' } })).toBeNull();
+  });
+
+  it('names what is wrong with an out-of-range or off-step number instead of changing it', () => {
+    const amount = { min: 10, max: 10_000_000, decimals: 2 };
+    const stopLoss = { min: 0.1, max: 50, decimals: 1 };
+    const takeProfit = { min: 0.1, max: 100, decimals: 1 };
+    expect(numberFieldProblem(5, amount)).toBe('tooSmall');
+    expect(numberFieldProblem(60, stopLoss)).toBe('tooBig');
+    expect(numberFieldProblem(150, takeProfit)).toBe('tooBig');
+    expect(numberFieldProblem(0.05, stopLoss)).toBe('tooSmall');
+    expect(numberFieldProblem(10.005, amount)).toBe('step');
+    expect(numberFieldProblem(2.55, stopLoss)).toBe('step');
+    expect(numberFieldProblem(Number.NaN, amount)).toBe('step');
+    expect(numberFieldProblem(10, amount)).toBeNull();
+    expect(numberFieldProblem(100.1, amount)).toBeNull();
+    expect(numberFieldProblem(0.3, stopLoss)).toBeNull();
+    expect(numberFieldProblem(50, stopLoss)).toBeNull();
+    expect(numberFieldProblem(100, takeProfit)).toBeNull();
   });
 
   it('builds the create payload, leaving out empty SL/TP', () => {

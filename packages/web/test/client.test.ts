@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError, api, apiRequest, setAuthLostHandler } from '../src/api/client';
-import { getAccessToken, getRefreshToken, setTokens } from '../src/api/tokens';
+import { clearTokens, getAccessToken, getRefreshToken, setTokens } from '../src/api/tokens';
 import { MemoryStorage } from './memory-storage';
 
 function json(status: number, body: unknown): Response {
@@ -91,6 +91,43 @@ describe('api client', () => {
     expect(onAuthLost).toHaveBeenCalledOnce();
     expect(getAccessToken()).toBeNull();
     expect(getRefreshToken()).toBeNull();
+  });
+
+  it('does not bring back a session that was logged out while its renewal was under way', async () => {
+    setTokens('old-access', 'old-refresh');
+    let answerRefresh: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementation((url: string) =>
+      url === '/api/auth/refresh/'
+        ? new Promise<Response>((resolve) => {
+            answerRefresh = resolve;
+          })
+        : Promise.resolve(unauthorized()),
+    );
+    const call = apiRequest('GET', '/auth/profile/').catch((e: unknown) => e);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    clearTokens(); // the user logs out
+    answerRefresh(json(200, { access: 'new-access', refresh: 'new-refresh' }));
+    expect(await call).toBeInstanceOf(ApiRequestError);
+    expect(getAccessToken()).toBeNull();
+    expect(getRefreshToken()).toBeNull();
+  });
+
+  it('does not renew a call whose session ended on this device before its 401 arrived', async () => {
+    setTokens('old-access', 'old-refresh');
+    let answerCall: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementationOnce(
+      () =>
+        new Promise<Response>((resolve) => {
+          answerCall = resolve;
+        }),
+    );
+    const call = apiRequest('GET', '/auth/profile/').catch((e: unknown) => e);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    clearTokens();
+    answerCall(unauthorized());
+    expect(await call).toMatchObject({ status: 401 });
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(getAccessToken()).toBeNull();
   });
 
   it('does not try to renew a call made without a session', async () => {

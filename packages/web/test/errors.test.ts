@@ -1,7 +1,8 @@
 import { AUTH_MESSAGES } from '@quantsquare/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
-import { errorMessage, fieldErrors } from '../src/api/errors';
+import { errorMessage } from '../src/api/errors';
+import { fieldErrors } from '../src/api/field-errors';
 import i18n from '../src/i18n';
 
 const httpError = (body: ConstructorParameters<typeof ApiRequestError>[2]) =>
@@ -49,5 +50,49 @@ describe('server error texts', () => {
       },
     });
     expect(fieldErrors(t, error)).toEqual({ email: '该邮箱已被注册', password2: '密码不一致' });
+  });
+
+  it("says each field error from its code, with the field's own limit where it has one", () => {
+    const zh = i18n.getFixedT('zh-CN');
+    const en = i18n.getFixedT('en');
+    const error = httpError({
+      error: 'Validation failed',
+      code: 'validation_failed',
+      fields: {
+        email: ['Some English sentence the web does not know'],
+        password: ['String must contain at least 8 character(s)'],
+        default_leverage: ['Number must be less than or equal to 125'],
+        paper_balance: ['Number must be greater than or equal to 100'],
+        trade_amount: ['Too many decimals'],
+      },
+      field_codes: {
+        email: ['email_taken'],
+        password: ['too_short'],
+        default_leverage: ['too_big'],
+        paper_balance: ['too_small'],
+        trade_amount: ['invalid_step'],
+      },
+    });
+    expect(fieldErrors(zh, error)).toEqual({
+      email: '该邮箱已被注册',
+      password: '密码至少需要 8 位字符',
+      default_leverage: '杠杆倍数需在 1 到 125 之间',
+      paper_balance: '模拟资金需在 100 到 100,000,000 USDT 之间',
+      trade_amount: '最多保留两位小数',
+    });
+    expect(fieldErrors(en, error).paper_balance).toBe(
+      'The paper balance must be between 100 and 100,000,000 USDT',
+    );
+  });
+
+  it('falls back to the server message for a code it does not know', () => {
+    const t = i18n.getFixedT('zh-CN');
+    const error = httpError({
+      error: 'Validation failed',
+      code: 'validation_failed',
+      fields: { symbol: ['Brand-new rule'], nickname: ['x'] },
+      field_codes: { symbol: ['some_future_code'] },
+    });
+    expect(fieldErrors(t, error)).toEqual({ symbol: 'Brand-new rule', nickname: 'x' });
   });
 });

@@ -4,6 +4,8 @@ import { accountsZhCN } from '../src/i18n/locales/accounts.zh-CN';
 import { botsEn } from '../src/i18n/locales/bots.en';
 import { botsZhCN } from '../src/i18n/locales/bots.zh-CN';
 import { en } from '../src/i18n/locales/en';
+import { fieldErrorsEn } from '../src/i18n/locales/field-errors.en';
+import { fieldErrorsZhCN } from '../src/i18n/locales/field-errors.zh-CN';
 import { helpEn } from '../src/i18n/locales/help.en';
 import { helpZhCN } from '../src/i18n/locales/help.zh-CN';
 import { walletEn } from '../src/i18n/locales/wallet.en';
@@ -29,6 +31,7 @@ describe('translations', () => {
     [botsZhCN, botsEn],
     [helpZhCN, helpEn],
     [walletZhCN, walletEn],
+    [fieldErrorsZhCN, fieldErrorsEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

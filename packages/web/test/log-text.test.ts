@@ -54,7 +54,7 @@ describe('operation-log entries in the reader’s language', () => {
   it('says every event in Chinese and English, with no placeholder or key left', () => {
     for (const event of OPERATION_LOG_EVENTS) {
       for (const t of [zh(), en()]) {
-        const said = describeLogEntry(t, entry(event, SAMPLES[event]));
+        const said = describeLogEntry(t, entry(event, SAMPLES[event]), 'en');
         expect(said, event).not.toBe('server text');
         expect(said, event).not.toMatch(/{{|}}|bots\.logs/);
       }
@@ -62,35 +62,58 @@ describe('operation-log entries in the reader’s language', () => {
   });
 
   it('translates the facts of trades and decisions', () => {
-    expect(describeLogEntry(zh(), entry('trade_closed', SAMPLES.trade_closed))).toBe(
-      '已平多 0.5 BTC，成交价 99（止盈）',
+    expect(describeLogEntry(zh(), entry('trade_closed', SAMPLES.trade_closed), 'zh-CN')).toBe(
+      '已平多 0.50000000 BTC，成交价 99.00（止盈）',
     );
-    expect(describeLogEntry(en(), entry('trade_closed', SAMPLES.trade_closed))).toBe(
-      'Closed long 0.5 BTC at 99 (take-profit)',
+    expect(describeLogEntry(en(), entry('trade_closed', SAMPLES.trade_closed), 'en')).toBe(
+      'Closed long 0.50000000 BTC at 99.00 (take-profit)',
     );
-    expect(describeLogEntry(zh(), entry('signal_open', SAMPLES.signal_open))).toBe(
-      '买入信号 → 开多 0.5 BTC',
+    expect(describeLogEntry(zh(), entry('signal_open', SAMPLES.signal_open), 'zh-CN')).toBe(
+      '买入信号 → 开多 0.50000000 BTC',
     );
-    expect(describeLogEntry(zh(), entry('signal_skipped', SAMPLES.signal_skipped))).toBe(
-      '卖出信号 → 跳过：名义价值 4.2 USDT 低于最小值 5 USDT',
+    expect(describeLogEntry(zh(), entry('signal_skipped', SAMPLES.signal_skipped), 'zh-CN')).toBe(
+      '卖出信号 → 跳过：名义价值 4.20 USDT 低于最小值 5.00 USDT',
     );
-    expect(describeLogEntry(zh(), entry('bot_created', SAMPLES.bot_created))).toBe(
-      '创建机器人 BTC/USDT:USDT（1h，100 USDT）',
+    expect(describeLogEntry(zh(), entry('bot_created', SAMPLES.bot_created), 'zh-CN')).toBe(
+      '创建机器人 BTC/USDT:USDT（1h，100.00 USDT）',
     );
+  });
+
+  it('shows prices with 2 decimals and amounts by their size (document 1 §9)', () => {
+    const fill = (amount: number, price: number) =>
+      entry('trade_opened', { side: 'long', asset: 'ETH', amount, price });
+    expect(describeLogEntry(zh(), fill(0.0304, 3285.422784), 'zh-CN')).toBe(
+      '已开多 0.03040000 ETH，成交价 3,285.42',
+    );
+    expect(describeLogEntry(en(), fill(1.5, 0.123456), 'en')).toBe(
+      'Opened long 1.5000 ETH at 0.12',
+    );
+    expect(describeLogEntry(en(), fill(1234.5678, 2), 'en')).toBe(
+      'Opened long 1,234.57 ETH at 2.00',
+    );
+    const skipped = entry('signal_skipped', {
+      signal: 'buy',
+      limit: 'amount',
+      value: 0.0004,
+      minimum: 0.001,
+    });
+    expect(describeLogEntry(en(), skipped, 'en')).toContain('0.00040000');
   });
 
   it('names an exchange failure’s kind and keeps the exchange’s own words', () => {
     const failed = entry('bot_failed', SAMPLES.bot_failed, 'open_long order failed: balance 5');
-    expect(describeLogEntry(zh(), failed)).toBe(
+    expect(describeLogEntry(zh(), failed, 'zh-CN')).toBe(
       '运行出错：交易所账户余额不足（open_long order failed: balance 5）',
     );
     const engine = entry('bot_failed', { kind: 'engine' }, 'No candles');
-    expect(describeLogEntry(en(), engine)).toBe('Bot failed: No candles');
+    expect(describeLogEntry(en(), engine, 'en')).toBe('Bot failed: No candles');
   });
 
   it('shows the server message for an entry without an event or with missing facts', () => {
-    expect(describeLogEntry(zh(), entry(null, {}))).toBe('server text');
-    expect(describeLogEntry(zh(), entry('trade_closed', { side: 'long' }))).toBe('server text');
-    expect(describeLogEntry(zh(), entry('api_created', { name: 42 }))).toBe('server text');
+    expect(describeLogEntry(zh(), entry(null, {}), 'zh-CN')).toBe('server text');
+    expect(describeLogEntry(zh(), entry('trade_closed', { side: 'long' }), 'zh-CN')).toBe(
+      'server text',
+    );
+    expect(describeLogEntry(zh(), entry('api_created', { name: 42 }), 'zh-CN')).toBe('server text');
   });
 });

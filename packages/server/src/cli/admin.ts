@@ -1,8 +1,15 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../common/clock.js';
 import { DomainError } from '../common/errors.js';
-import { type Config, loadConfigFromEnvironment } from '../config.js';
+import {
+  type Config,
+  databaseLocationFromEnvironment,
+  loadConfigFromEnvironment,
+} from '../config.js';
 import { openDatabase } from '../db/client.js';
+import { OWNER_ONLY_UMASK } from '../db/data-dir.js';
 import { acquireDataDirLock, readLiveLockHolder } from '../db/lock.js';
 import { createAdminService } from '../modules/admin/admin.service.js';
 import { sendAdminCommand } from './admin-socket.js';
@@ -65,6 +72,19 @@ function parseCommand(argv: string[]): Record<string, unknown> {
   return { command, ...values };
 }
 
+/** Says which database a command works on (stderr: stdout is the result line). */
+const tell = (line: string) => process.stderr.write(`${line}\n`);
+
+/** A PostgreSQL URL without its password, for the "which database" line. */
+function describePostgres(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname} (DATABASE_URL)`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
 /** Runs the command in this process on the database (the caller holds the lock for PGlite). */
 async function runLocally(config: Config, command: Record<string, unknown>): Promise<string> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -87,19 +107,33 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
   }
+  process.umask(OWNER_ONLY_UMASK);
+  const location = databaseLocationFromEnvironment();
+  const pgdata = path.join(location.dataDir, 'pgdata');
+  // Never a new empty database (nor a data dir): a command belongs to the server's database.
+  if (!location.databaseUrl && !existsSync(path.join(pgdata, 'PG_VERSION'))) {
+    fail(
+      `No database at ${pgdata}. Set DATA_DIR to the server's data directory ` +
+        '(default ./data at the repository root), or start the server once to create it.',
+    );
+  }
   const config = loadConfigFromEnvironment();
 
   if (config.databaseUrl) {
+    tell(`Database: ${describePostgres(config.databaseUrl)}`);
     print(await runLocally(config, command)); // PostgreSQL takes concurrent clients
     return;
   }
   // A running server holds the embedded database: hand it the command.
-  if (readLiveLockHolder(config.dataDir) !== undefined) {
+  const holder = readLiveLockHolder(config.dataDir);
+  if (holder !== undefined) {
+    tell(`Database: embedded (PGlite) at ${pgdata}, through the running server (pid ${holder})`);
     const reply = await sendAdminCommand(config.dataDir, command);
     if (!reply.ok) fail(reply.error);
     else print(reply.message);
     return;
   }
+  tell(`Database: embedded (PGlite) at ${pgdata}`);
   const lock = acquireDataDirLock(config.dataDir);
   try {
     print(await runLocally(config, command));

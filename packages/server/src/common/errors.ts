@@ -1,6 +1,9 @@
-import { ERROR_CODES } from '@quantsquare/contracts';
+import { ERROR_CODES, FIELD_ERROR_CODES } from '@quantsquare/contracts';
 
+/** Messages per field (the answer's `fields`). */
 export type FieldErrors = Record<string, string[]>;
+/** Machine codes per field (the answer's `field_codes`, contracts FIELD_ERROR_CODES). */
+export type FieldCodes = Record<string, string[]>;
 
 export interface ErrorExtras {
   needs_google_auth?: boolean;
@@ -11,6 +14,10 @@ export interface ErrorExtras {
   details?: string;
   suggestion?: string;
   existing_bot?: { id: number; status: 'created' | 'stopped' | 'running' | 'error' };
+  /** The kind of the exchange failure behind the error (contracts EXCHANGE_ERROR_KINDS). */
+  error_kind?: string;
+  /** An exchange API's running bots, when deleting it is refused. */
+  running_bots?: { id: number; symbol: string }[];
 }
 
 /** A domain error: services throw these, the one error handler turns them into HTTP answers. */
@@ -21,6 +28,8 @@ export class DomainError extends Error {
     message: string,
     readonly fields?: FieldErrors,
     readonly extras: ErrorExtras = {},
+    /** Codes per field; a field without one answers `invalid`. */
+    readonly fieldCodes?: FieldCodes,
   ) {
     super(message);
     this.name = new.target.name;
@@ -35,14 +44,53 @@ export class BadRequest extends DomainError {
 }
 
 export class ValidationFailed extends DomainError {
-  constructor(fields: FieldErrors, message = 'Validation failed') {
-    super(400, ERROR_CODES.validation, message, fields);
+  constructor(fields: FieldErrors, message = 'Validation failed', codes?: FieldCodes) {
+    super(400, ERROR_CODES.validation, message, fields, {}, codes);
   }
-  static field(field: string, message: string): ValidationFailed {
-    return new ValidationFailed({ [field]: [message] }, message);
+  static field(
+    field: string,
+    message: string,
+    code: string = FIELD_ERROR_CODES.invalid,
+  ): ValidationFailed {
+    return new ValidationFailed({ [field]: [message] }, message, { [field]: [code] });
   }
 }
 
+/**
+ * Collects field errors with their codes; `failure()` is the ValidationFailed to throw. Kept in
+ * objects without a prototype: a client's key such as `__proto__`, `constructor` or `toString`
+ * is a field like any other, never a built-in.
+ */
+export class FieldErrorList {
+  readonly fields: FieldErrors = Object.create(null);
+  readonly codes: FieldCodes = Object.create(null);
+
+  /** Adds a message (once per field) with its code. */
+  add(field: string, message: string, code: string = FIELD_ERROR_CODES.invalid): this {
+    const messages = Object.hasOwn(this.fields, field) ? (this.fields[field] as string[]) : [];
+    const codes = Object.hasOwn(this.codes, field) ? (this.codes[field] as string[]) : [];
+    if (!messages.includes(message)) {
+      messages.push(message);
+      codes.push(code);
+    }
+    this.fields[field] = messages;
+    this.codes[field] = codes;
+    return this;
+  }
+  has(field: string): boolean {
+    return Object.hasOwn(this.fields, field);
+  }
+  get isEmpty(): boolean {
+    return Object.keys(this.fields).length === 0;
+  }
+  /** The first field's first message, as the spec's one-line display shows it. */
+  get firstMessage(): string {
+    return Object.values(this.fields)[0]?.[0] ?? 'Validation failed';
+  }
+  failure(message: string = this.firstMessage): ValidationFailed {
+    return new ValidationFailed(this.fields, message, this.codes);
+  }
+}
 export class Unauthorized extends DomainError {
   constructor(message: string) {
     super(401, ERROR_CODES.unauthorized, message);

@@ -27,7 +27,82 @@ export const REDACTED_PATHS = [
 
 export type LoggerOptions = Exclude<FastifyServerOptions['logger'], undefined>;
 
-export function loggerOptions(level: string): LoggerOptions {
+/** A log destination (tests capture the lines); stdout by default. */
+export interface LogStream {
+  write(line: string): void;
+}
+
+// Database errors carry what was sent and stored: drizzle's message and `params` hold every
+// query parameter (encrypted secrets included), PostgreSQL's `detail` and `where` quote row
+// values. None of it is logged: only these keys are, with the SQL text (placeholders only).
+const SAFE_ERROR_KEYS = [
+  'code',
+  'severity',
+  'schema',
+  'table',
+  'column',
+  'constraint',
+  'routine',
+  'statusCode',
+  'kind',
+  'retryAfterMs',
+] as const;
+
+/** Cuts a drizzle "Failed query: …\nparams: …" text before its parameters. */
+const withoutParams = (text: string): string => {
+  const at = text.indexOf('\nparams:');
+  if (at < 0) return text;
+  const stackStart = text.indexOf('\n    at ', at);
+  return `${text.slice(0, at)}${stackStart < 0 ? '' : text.slice(stackStart)}`;
+};
+
+/** A database server's error (PostgreSQL or PGlite): a SQLSTATE code and a severity. */
+const isDatabaseError = (record: Record<string, unknown>) =>
+  typeof record.severity === 'string' &&
+  typeof record.code === 'string' &&
+  /^[0-9A-Z]{5}$/.test(record.code);
+
+/** PostgreSQL quotes the offending value in some messages (`invalid input syntax … "value"`). */
+const withoutQuotedValues = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
+
+/** The error serializer of every log line's `err`: name, message, stack, codes, cause; no values. */
+export function serializeError(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error)) return error;
+  const record = error as unknown as Record<string, unknown>;
+  const clean = isDatabaseError(record)
+    ? (text: string) => withoutQuotedValues(withoutParams(text))
+    : withoutParams;
+  const out: Record<string, unknown> = { type: error.name, message: clean(error.message) };
+  if (error.stack) {
+    // The stack's first line repeats the message.
+    const frames = error.stack.indexOf('\n    at ');
+    out.stack = `${error.name}: ${out.message}${frames < 0 ? '' : error.stack.slice(frames)}`;
+  }
+  for (const key of SAFE_ERROR_KEYS) {
+    const value = record[key];
+    if (typeof value === 'string' || typeof value === 'number') out[key] = value;
+  }
+  if (typeof record.query === 'string') out.query = record.query;
+  if (error.cause !== undefined && depth < 5) out.cause = serializeError(error.cause, depth + 1);
+  return out;
+}
+
+export function loggerOptions(level: string, stream?: LogStream): LoggerOptions {
   if (level === 'silent') return false;
-  return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      err: (error: Error) => {
+        const serialized = serializeError(error) as Record<string, unknown>;
+        return {
+          ...serialized,
+          type: String(serialized.type),
+          message: String(serialized.message),
+          stack: String(serialized.stack ?? ''),
+        };
+      },
+    },
+    ...(stream ? { stream } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { secureDataDir } from './data-dir.js';
 import type { DatabaseHandle } from './database.js';
 import * as schema from './schema/index.js';
 
@@ -77,9 +78,12 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, { migrate: true });
   const dir = path.join(options.dataDir, 'pgdata');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const client = await PGlite.create({ dataDir: dir });
   try {
+    // PGlite unpacks a new database with files open to everybody (0666, whatever the umask):
+    // closed to others here; the files PostgreSQL creates later are its usual 0600.
+    secureDataDir(options.dataDir);
     return await openPglite(client, { migrate: true });
   } catch (error) {
     await client.close();

@@ -54,8 +54,11 @@ describe('GET /api/trading/accounts/', () => {
     const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token });
     expect(res.status).toBe(200);
     const body = accountsOverviewResponse.parse(res.body);
-    expect(body.accounts.map((a) => a.id)).toEqual([paperId, downId, liveId]);
-    const [paper, down, live] = body.accounts;
+    // The user's own accounts after the experience account every new user gets.
+    expect(body.accounts[0]).toMatchObject({ is_experience: true, is_active: true });
+    const own = body.accounts.filter((a) => !a.is_experience);
+    expect(own.map((a) => a.id)).toEqual([paperId, downId, liveId]);
+    const [paper, down, live] = own;
     expect(paper).toMatchObject({
       name: 'Paper',
       is_paper: true,
@@ -68,7 +71,12 @@ describe('GET /api/trading/accounts/', () => {
     expect(down).toMatchObject({ balance: null, positions: [], daily_pnl: 0 });
     expect(down?.error).toMatch(/^Exchange unavailable, try again later/);
     expect(live).toMatchObject({ balance: { total: 500, free: 400, used: 100 }, error: null });
-    expect(body.total.balance).toBe(10_500);
+    // The experience account, the paper one and the live one.
+    expect(body.total.balance).toBe(20_500);
+    // The failing account is not active, says its error's kind, and is not counted.
+    expect(down).toMatchObject({ is_active: false, is_enabled: true, error_kind: 'unavailable' });
+    expect(live).toMatchObject({ is_active: true, error_kind: null });
+    expect(body.total.active_count).toBe(3);
   });
 
   it('shows open positions with unrealised P&L and the daily P&L since the day start', async () => {
@@ -113,12 +121,18 @@ describe('GET /api/trading/accounts/', () => {
     expect(body.total.daily_pnl).toBe(199);
   });
 
-  it('answers an empty overview for a user without accounts', async () => {
+  it('answers an empty overview for a user whose experience account was deleted', async () => {
     const other = (await registerEmail(ctx.app, uniqueEmail('empty'))).access;
+    const listed = await call<{ results: { id: number }[] }>(ctx.app, 'GET', '/api/auth/apis/', {
+      token: other,
+    });
+    for (const account of listed.body.results) {
+      await call(ctx.app, 'DELETE', `/api/auth/apis/${account.id}/`, { token: other });
+    }
     const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token: other });
     expect(res.body).toEqual({
       accounts: [],
-      total: { balance: 0, daily_pnl: 0, daily_pnl_percent: 0 },
+      total: { balance: 0, daily_pnl: 0, daily_pnl_percent: 0, active_count: 0 },
     });
   });
 });

@@ -33,9 +33,18 @@ describe('POST /api/auth/login/ (e-mail)', () => {
     });
   });
 
-  it("answers 400 'Invalid email or password' for an unknown e-mail and for a wrong password", async () => {
+  it("answers 400 'Invalid email or password' for a wrong password with a valid code", async () => {
     const email = uniqueEmail();
     await registerEmail(ctx.app, email);
+    const code = await freshLoginCode(ctx.app, ctx.clock, 'email', email);
+    const wrong = await login({ email, password: 'wrong password', email_code: code });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ error: 'Invalid email or password', code: 'invalid_credentials' });
+    // The code survives a mistyped password.
+    expect((await login({ email, password: PASSWORD, email_code: code })).status).toBe(200);
+  });
+
+  it('answers an unknown e-mail as a wrong code (no code is ever sent to it)', async () => {
     const unknown = await login({
       email: uniqueEmail('ghost'),
       password: PASSWORD,
@@ -43,12 +52,9 @@ describe('POST /api/auth/login/ (e-mail)', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({
-      error: 'Invalid email or password',
-      code: 'invalid_credentials',
+      error: 'Invalid or expired email verification code',
+      code: 'invalid_code',
     });
-    const wrong = await login({ email, password: 'wrong password', email_code: '123456' });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ error: 'Invalid email or password', code: 'invalid_credentials' });
   });
 
   it("answers 'Email verification code is required' when the code is missing", async () => {

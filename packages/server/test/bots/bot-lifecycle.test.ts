@@ -298,15 +298,18 @@ describe('the bot list', () => {
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(1);
     const [bot] = res.body.results;
+    // The open position is a trade from its entry fill (the latest one); win rate is of the
+    // closed trades.
     expect(bot).toMatchObject({
-      total_trades: 4,
+      total_trades: 5,
       winning_trades: 3,
       losing_trades: 1,
       win_rate: 75,
       total_profit_loss: 12.5,
-      last_trade_at: lastTradeAt.toISOString(),
+      last_trade_at: ctx.clock.now().toISOString(),
       data_fresh: true,
     });
+    expect(ctx.clock.now().getTime()).toBeGreaterThan(lastTradeAt.getTime());
     const pnl = -0.5 * (price - 1000);
     expect(bot?.open_positions).toHaveLength(1);
     expect(bot?.open_positions[0]?.side).toBe('short');

@@ -174,7 +174,12 @@ describe('GET, PATCH and DELETE /api/auth/apis/{id}/', () => {
 
     const deleted = await call(ctx.app, 'DELETE', `/api/auth/apis/${id}/`, { token });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ success: true, message: 'API deleted' });
+    expect(deleted.body).toEqual({
+      success: true,
+      message: 'API deleted',
+      deleted_bots: [],
+      closed_positions: [],
+    });
     expect((await call(ctx.app, 'GET', `/api/auth/apis/${id}/`, { token })).status).toBe(404);
     expect((await call(ctx.app, 'DELETE', `/api/auth/apis/${id}/`, { token })).status).toBe(404);
   });
@@ -199,7 +204,11 @@ describe('GET, PATCH and DELETE /api/auth/apis/{id}/', () => {
     });
     expect(patched.body).toMatchObject({ api_key: 'good…0002', last_error: null });
     const ok = await call(ctx.app, 'POST', `/api/auth/apis/${id}/test_connection/`, { token });
-    expect(ok.body).toEqual({ success: true, message: 'Connection successful' });
+    expect(ok.body).toEqual({
+      success: true,
+      message: 'Connection successful',
+      error_kind: null,
+    });
   });
 
   it('needs a login for every call', async () => {
@@ -242,11 +251,13 @@ describe('test_connection, validate and balance', () => {
     ).toEqual({
       success: true,
       message: 'Connection successful',
+      error_kind: null,
     });
     expect((await call(ctx.app, 'POST', `/api/auth/apis/${id}/validate/`, { token })).body).toEqual(
       {
         success: true,
         message: 'API key is valid',
+        error_kind: null,
         permissions: { can_trade: true, can_withdraw: false, ip_restricted: null },
         warnings: [],
       },
@@ -255,6 +266,7 @@ describe('test_connection, validate and balance', () => {
       success: true,
       balance: { USDT: { total: 10_000, free: 10_000, used: 0 } },
       message: 'Balance fetched',
+      error_kind: null,
     });
   });
 
@@ -305,6 +317,7 @@ describe('test_connection, validate and balance', () => {
       success: true,
       balance: { USDT: { total: 500, free: 400, used: 100 } },
       message: 'Balance fetched',
+      error_kind: null,
     });
   });
 });

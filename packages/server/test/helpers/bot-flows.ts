@@ -11,7 +11,7 @@ import { call } from './test-app.js';
  * standing in for the bot engine, which they do not test.
  */
 export class RecordingBotControl implements BotControl {
-  readonly calls: { action: 'start' | 'stop'; botId: number }[] = [];
+  readonly calls: { action: 'start' | 'stop' | 'close'; botId: number }[] = [];
   failNextStart: string | undefined;
   failNextStop: string | undefined;
   /** Runs inside the next start, e.g. to record a failure as the engine does, without throwing. */
@@ -32,6 +32,11 @@ export class RecordingBotControl implements BotControl {
     const failure = this.failNextStop;
     this.failNextStop = undefined;
     if (failure !== undefined) throw new Error(failure);
+  }
+
+  /** Records the call only: positions stay (the engine's tests close them for real). */
+  async closePosition(botId: number): Promise<void> {
+    this.calls.push({ action: 'close', botId });
   }
 }
 

@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/common/clock.js';
+import { type LogStream, loggerOptions } from '../../src/common/logger.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { Mailer, SmsProvider } from '../../src/delivery/delivery.adapters.js';
@@ -43,6 +44,8 @@ export interface TestAppOptions {
   }) => BotControl;
   /** The event bus the app publishes on (in-process by default). */
   eventBus?: EventBus;
+  /** Receives the app's log lines (the production logger at level info); silent by default. */
+  logStream?: LogStream;
 }
 
 export interface TestApp {
@@ -84,7 +87,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     mailer: options.mailer,
     smsProvider: options.smsProvider,
-    logger: false,
+    logger: options.logStream ? loggerOptions('info', options.logStream) : false,
     exchangeClientFactory: options.exchangeClientFactory?.({ database, clock, config }),
     marketFeed,
     botControl: marketFeed && options.botControl?.({ database, clock, config, marketFeed }),

@@ -151,6 +151,7 @@ describe('GET /api/trading/logs/', () => {
     const own = await logs(otherToken);
     expect(own.body.results.map((entry) => entry.message)).toEqual([
       'Deleted exchange API Paper',
+      'Deleted bot BTC/USDT:USDT with exchange API Paper',
       'Created bot BTC/USDT:USDT',
       'Added exchange API Paper',
     ]);

@@ -15,6 +15,7 @@ import type {
   TwoFactorEnableResponse,
 } from '@quantsquare/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api } from './client';
 import { clearTokens, getRefreshToken, setTokens, useIsLoggedIn } from './tokens';
 
@@ -97,19 +98,20 @@ export function useRegister() {
   });
 }
 
+/**
+ * Ends the session on this device at once (tokens and cached user data gone), then tells the
+ * server in the background: leaving does not wait for, or depend on, the server's answer.
+ */
 export function useLogout() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => {
-      const refresh = getRefreshToken();
-      // Logging out locally must work even when the server cannot be reached.
-      if (refresh) await authApi.logout(refresh).catch(() => undefined);
-    },
-    onSettled: () => {
-      clearTokens();
-      queryClient.clear();
-    },
-  });
+  return useCallback(() => {
+    const refresh = getRefreshToken();
+    clearTokens();
+    void queryClient.cancelQueries();
+    queryClient.clear();
+    // Revokes the session server-side; an unreachable server leaves it to expire.
+    if (refresh) void authApi.logout(refresh).catch(() => undefined);
+  }, [queryClient]);
 }
 
 export function useChangePassword() {

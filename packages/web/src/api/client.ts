@@ -105,6 +105,9 @@ async function refreshTokens(): Promise<boolean> {
     if (!response.ok) return false;
     const pair = (await response.json()) as TokenPair;
     if (!pair.access || !pair.refresh) return false;
+    // Logged out (or into another session) while the renewal was under way: its answer belongs
+    // to a session this device has left and must not bring it back.
+    if (getRefreshToken() !== refresh) return false;
     setTokens(pair.access, pair.refresh);
     return true;
   } catch {
@@ -119,31 +122,40 @@ function refreshOnce(): Promise<boolean> {
   return refreshInFlight;
 }
 
-function loseSession(): void {
-  clearTokens();
+/** Drops the session a call was made with, unless the device has moved on from it already. */
+function loseSession(usedAccess: string): void {
+  const current = getAccessToken();
+  if (current !== null && current !== usedAccess) return;
+  if (current !== null) clearTokens();
   authLostHandler?.();
 }
 
 /**
  * Calls the API. A 401 on a signed-in call renews the tokens once and retries once; when the
- * renewal fails the session is dropped and the auth-lost handler runs.
+ * renewal fails the session is dropped and the auth-lost handler runs. A call whose session
+ * ended on this device meanwhile (logout) is not renewed: its 401 is simply its answer.
  */
 export async function apiRequest<T>(
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
-  const hadToken = getAccessToken() !== null;
+  const usedAccess = getAccessToken();
   const response = await send(method, path, options);
-  if (response.status !== 401 || !hadToken) return parse<T>(response);
+  if (response.status !== 401 || usedAccess === null) return parse<T>(response);
+  const current = getAccessToken();
+  if (current === null) return parse<T>(response);
 
-  const renewed = await refreshOnce();
+  // Another call may have renewed the tokens already; otherwise renew them now.
+  const renewed = current !== usedAccess || (await refreshOnce());
   if (!renewed) {
-    loseSession();
+    loseSession(usedAccess);
     return parse<T>(response);
   }
+  const retriedWith = getAccessToken();
+  if (retriedWith === null) return parse<T>(response);
   const retried = await send(method, path, options);
-  if (retried.status === 401) loseSession();
+  if (retried.status === 401) loseSession(retriedWith);
   return parse<T>(retried);
 }
 

@@ -83,17 +83,6 @@ export function errorMessage(t: TFunction, error: unknown, fallback: string): st
   return body.error ? translateServerText(t, body.error) : fallback;
 }
 
-/** First message per field, translated (the spec shows one line per field). */
-export function fieldErrors(t: TFunction, error: unknown): Record<string, string> {
-  if (!(error instanceof ApiRequestError) || !error.body?.fields) return {};
-  const result: Record<string, string> = {};
-  for (const [field, messages] of Object.entries(error.body.fields)) {
-    const first = messages[0];
-    if (first) result[field] = translateServerText(t, first);
-  }
-  return result;
-}
-
 export function apiErrorBody(error: unknown) {
   return error instanceof ApiRequestError ? error.body : null;
 }

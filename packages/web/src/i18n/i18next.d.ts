@@ -1,6 +1,7 @@
 import 'i18next';
 import type { accountsZhCN } from './locales/accounts.zh-CN';
 import type { botsZhCN } from './locales/bots.zh-CN';
+import type { fieldErrorsZhCN } from './locales/field-errors.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
 import type { walletZhCN } from './locales/wallet.zh-CN';
 import type { zhCN } from './locales/zh-CN';
@@ -14,7 +15,8 @@ declare module 'i18next' {
         typeof accountsZhCN &
         typeof botsZhCN &
         typeof helpZhCN &
-        typeof walletZhCN;
+        typeof walletZhCN &
+        typeof fieldErrorsZhCN;
     };
   }
 }

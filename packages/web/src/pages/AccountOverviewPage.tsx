@@ -33,7 +33,8 @@ export function AccountOverviewPage() {
   const refresh = useRefreshAccount();
   const locale = i18n.language;
   const data = overview.data;
-  const activeCount = data?.accounts.filter((a) => a.is_active).length ?? 0;
+  // Counted by the server: enabled accounts whose latest check (this load) succeeded.
+  const activeCount = data?.total.active_count ?? 0;
   const totalTone = data ? pnlTone(data.total.daily_pnl) : 'flat';
   const totalColor =
     totalTone === 'up' ? token.colorSuccess : totalTone === 'down' ? token.colorError : undefined;

@@ -2,18 +2,21 @@ import {
   CODE_COOLDOWN_SECONDS,
   CODE_LENGTH,
   ERROR_CODES,
+  EXPERIENCE_ACCOUNT_BALANCE,
   INVITATION_CODE_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   REGISTER_NOTICE_MS,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Form, Input, Space, Tabs, Typography } from 'antd';
+import { Alert, Button, Form, Input, Space, Tabs, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useRegister, useSendCode } from '../api/auth';
-import { apiErrorBody, errorMessage, fieldErrors } from '../api/errors';
+import { apiErrorBody, errorMessage } from '../api/errors';
+import { fieldErrors } from '../api/field-errors';
+import { showShellNotice } from '../app/shell/shell-notice';
 import { AuthCard } from '../features/auth/AuthCard';
 import { SendCodeButton } from '../features/auth/SendCodeButton';
 import { useCountdown } from '../features/auth/use-countdown';
@@ -36,8 +39,7 @@ const FORM_FIELDS: Record<RegisterMode, readonly (keyof RegisterValues)[]> = {
 };
 
 export function RegisterPage() {
-  const { t } = useTranslation();
-  const { notification } = App.useApp();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [form] = Form.useForm<RegisterValues>();
@@ -125,12 +127,16 @@ export function RegisterPage() {
     register.mutate(request, {
       onSuccess: (answer) => {
         if (answer.auto_login) {
-          notification.success({
-            key: 'register-success',
+          // The notice belongs to the shell: it stays on /my/security for its 5 s (document 1
+          // §2), after this screen has gone.
+          showShellNotice({
+            type: 'success',
             title: t('register.successTitle'),
-            description: t('register.successBody'),
-            duration: REGISTER_NOTICE_MS / 1000,
-            props: { 'data-testid': 'register-success-notice' },
+            description: t('register.successBody', {
+              balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
+            }),
+            testId: 'register-success-notice',
+            durationMs: REGISTER_NOTICE_MS,
           });
           navigate('/my/security', { replace: true });
           return;

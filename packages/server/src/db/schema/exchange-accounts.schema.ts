@@ -41,6 +41,22 @@ export const exchangeAccounts = pgTable(
     /** Paper accounts: the wallet balance in USDT (realised P&L and fees included). */
     paperBalance: money('paper_balance'),
     lastError: text('last_error'),
+    /** The kind of the last error (contracts EXCHANGE_ERROR_KINDS); null after a success. */
+    lastErrorKind: text('last_error_kind', {
+      enum: [
+        'invalid_key',
+        'insufficient_funds',
+        'invalid_order',
+        'rate_limited',
+        'unavailable',
+        'unknown_outcome',
+      ],
+    }),
+    /** The last check (test, validate, balance, overview load): when and whether it succeeded. */
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    lastCheckOk: boolean('last_check_ok'),
+    /** Every new user's paper "experience account", created with the user. */
+    isExperience: boolean('is_experience').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

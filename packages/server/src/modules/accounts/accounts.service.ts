@@ -6,7 +6,11 @@ import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { AccountClients } from '../exchange-accounts/account-clients.js';
 import type { ExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
 import { ACCOUNT_MESSAGES } from '../exchange-accounts/exchange-accounts.service.js';
-import { exchangeErrorMessage, withTimeout } from '../exchange-accounts/exchange-call.js';
+import {
+  exchangeErrorKind,
+  exchangeErrorMessage,
+  withTimeout,
+} from '../exchange-accounts/exchange-call.js';
 import type { BalanceSnapshotsService } from './balance-snapshots.service.js';
 
 export interface AccountsServiceDeps {
@@ -37,21 +41,26 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       is_paper: account.isPaper,
       position_mode: account.positionMode,
       default_leverage: account.defaultLeverage,
-      is_active: account.isActive,
+      is_enabled: account.isActive,
+      is_experience: account.isExperience,
     };
     const snapshots = await deps.snapshots.chart(account.id);
+    // Loading the account is a check of it: its status follows the outcome.
+    const checkedAt = clock.now();
     try {
       const client = deps.clientFor(account);
       const [balances, positions] = await withTimeout(
         Promise.all([client.fetchBalance(), client.fetchPositions()]),
         deps.accountTimeoutMs,
       );
+      await deps.accounts.recordCheck(account.id, { ok: true }, checkedAt);
       const usdt = balances.USDT ?? { total: 0, free: 0, used: 0 };
       const daily = await deps.snapshots.dailyPnl(account.id, new Decimal(usdt.total), clock.now());
       return {
         dayStartEquity: daily.dayStartEquity,
         overview: {
           ...base,
+          is_active: account.isActive,
           balance: { total: usdt.total, free: usdt.free, used: usdt.used },
           daily_pnl: daily.dailyPnl.toNumber(),
           daily_pnl_percent: daily.dailyPnlPercent.toDecimalPlaces(4).toNumber(),
@@ -67,19 +76,27 @@ export function createAccountsService(deps: AccountsServiceDeps) {
           })),
           snapshots,
           error: null,
+          error_kind: null,
+          last_checked_at: checkedAt.toISOString(),
         },
       };
     } catch (error) {
+      const message = exchangeErrorMessage(error);
+      const kind = exchangeErrorKind(error);
+      await deps.accounts.recordCheck(account.id, { ok: false, kind, message }, checkedAt);
       return {
         dayStartEquity: null,
         overview: {
           ...base,
+          is_active: false,
           balance: null,
           daily_pnl: 0,
           daily_pnl_percent: 0,
           positions: [],
           snapshots,
-          error: exchangeErrorMessage(error),
+          error: message,
+          error_kind: kind,
+          last_checked_at: checkedAt.toISOString(),
         },
       };
     }
@@ -106,6 +123,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
           daily_pnl_percent: dayStart.gt(0)
             ? dailyPnl.dividedBy(dayStart).times(100).toDecimalPlaces(4).toNumber()
             : 0,
+          active_count: loaded.filter((a) => a.overview.is_active).length,
         },
       };
     },

@@ -40,10 +40,23 @@ export function createAuthRepository(db: Database) {
         .limit(1);
       return rows.length > 0;
     },
-    /** Inserts a user; answers undefined when a unique column (email, phone, username) is taken. */
-    async insertUser(values: NewUserRow): Promise<UserRow | undefined> {
-      const rows = await db.insert(users).values(values).onConflictDoNothing().returning();
-      return rows[0];
+    /**
+     * Inserts a user; answers undefined when a unique column (email, phone, username) is taken.
+     * `withUser` runs on the same transaction, so what it creates exists exactly when the user does.
+     */
+    async insertUser(
+      values: NewUserRow,
+      withUser?: (tx: Database, user: UserRow) => Promise<void>,
+    ): Promise<UserRow | undefined> {
+      if (!withUser) {
+        const rows = await db.insert(users).values(values).onConflictDoNothing().returning();
+        return rows[0];
+      }
+      return db.transaction(async (tx) => {
+        const [user] = await tx.insert(users).values(values).onConflictDoNothing().returning();
+        if (user) await withUser(tx, user);
+        return user;
+      });
     },
     async updateUser(id: number, values: Partial<NewUserRow>): Promise<UserRow | undefined> {
       return firstOrUndefined(
@@ -51,28 +64,48 @@ export function createAuthRepository(db: Database) {
       );
     },
     /**
-     * Counts one failed login in a single statement, so concurrent failures all count: inside the
-     * window the count grows, outside it starts again at 1, and reaching `maxFailures` resets the
-     * count and locks the account until `now + windowSeconds`.
+     * Claims one attempt of a guarded check (login, 2FA disable, password change) in a single
+     * statement, BEFORE the check runs, so a burst of concurrent attempts is counted one by one:
+     * inside the window the count grows, outside it starts again at 1, and the attempt that
+     * reaches `maxFailures` locks the account until `now + windowSeconds`. A success resets the
+     * count (`clearLoginFailures`). Answers the lock's end when the account is already locked.
      */
-    async recordLoginFailure(
+    async claimAttempt(
       id: number,
       now: Date,
       windowSeconds: number,
       maxFailures: number,
-    ): Promise<void> {
+    ): Promise<{ allowed: true } | { allowed: false; lockedUntil: Date | null }> {
       const windowStart = new Date(now.getTime() - windowSeconds * 1000);
       const inWindow = sql`(${users.failedLoginWindowStart} is not null and ${users.failedLoginWindowStart} > ${windowStart})`;
       const next = sql`(case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end)`;
-      const locks = sql`(${next} >= ${maxFailures})`;
       const lockedUntil = new Date(now.getTime() + windowSeconds * 1000);
-      await db
+      const claimed = await db
         .update(users)
         .set({
-          failedLoginCount: sql`case when ${locks} then 0 else ${next} end`,
-          failedLoginWindowStart: sql`case when ${locks} then null when ${inWindow} then ${users.failedLoginWindowStart} else ${now} end`,
-          lockedUntil: sql`case when ${locks} then ${lockedUntil} else ${users.lockedUntil} end`,
+          failedLoginCount: next,
+          failedLoginWindowStart: sql`case when ${inWindow} then ${users.failedLoginWindowStart} else ${now} end`,
+          lockedUntil: sql`case when ${next} >= ${maxFailures} then ${lockedUntil}::timestamptz else null end`,
         })
+        .where(
+          and(
+            eq(users.id, id),
+            sql`(${users.lockedUntil} is null or ${users.lockedUntil} <= ${now})`,
+          ),
+        )
+        .returning({ id: users.id });
+      if (claimed.length > 0) return { allowed: true };
+      const [row] = await db
+        .select({ lockedUntil: users.lockedUntil })
+        .from(users)
+        .where(eq(users.id, id));
+      return { allowed: false, lockedUntil: row?.lockedUntil ?? null };
+    },
+    /** A check passed: its claimed attempt, and the earlier failures, no longer count. */
+    async clearLoginFailures(id: number): Promise<void> {
+      await db
+        .update(users)
+        .set({ failedLoginCount: 0, failedLoginWindowStart: null, lockedUntil: null })
         .where(eq(users.id, id));
     },
     /** Sets the TOTP last step only if the step is newer, so a step is accepted once even under races. */
@@ -179,11 +212,14 @@ export function createAuthRepository(db: Database) {
           ),
         );
     },
-    async countCodeAttempt(id: number): Promise<void> {
-      await db
+    /** Counts one wrong use of a code; answers its attempts so far. */
+    async countCodeAttempt(id: number): Promise<number> {
+      const [row] = await db
         .update(verificationCodes)
         .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-        .where(eq(verificationCodes.id, id));
+        .where(eq(verificationCodes.id, id))
+        .returning({ attempts: verificationCodes.attempts });
+      return row?.attempts ?? 0;
     },
     /** Marks a code used; false when it was already consumed (a concurrent use). */
     async consumeCode(id: number, at: Date): Promise<boolean> {

@@ -134,6 +134,8 @@ export const authRoutes =
     app.post(
       '/auth/change-password/',
       {
+        // Guessing the current password is limited per address too (and locked per account).
+        config: signIn,
         preValidation,
         schema: {
           tags,
@@ -168,6 +170,7 @@ export const authRoutes =
     app.post(
       '/auth/2fa/disable/',
       {
+        config: signIn,
         preValidation,
         schema: {
           tags,

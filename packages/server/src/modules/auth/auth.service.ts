@@ -3,8 +3,7 @@ import {
   AUTH_MESSAGES,
   type ChangePasswordRequest,
   ERROR_CODES,
-  LOGIN_LOCK_SECONDS,
-  LOGIN_MAX_FAILURES,
+  FIELD_ERROR_CODES,
   type LoginRequest,
   type LoginResponse,
   type MessageResponse,
@@ -16,22 +15,17 @@ import {
   type RegisterResponse,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
-import {
-  BadRequest,
-  type FieldErrors,
-  NotFound,
-  RateLimited,
-  ValidationFailed,
-} from '../../common/errors.js';
+import { BadRequest, FieldErrorList, NotFound, ValidationFailed } from '../../common/errors.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { ProfileEditor } from '../profile/profile.service.js';
+import type { AttemptGuard } from './attempt-guard.js';
 import { toAccountSecurity, toAuthUser, toProfile } from './auth.mappers.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CodesService } from './codes.service.js';
-import { dummyHash, hashPassword, verifyPassword } from './password.hasher.js';
+import { hashPassword, verifyPassword } from './password.hasher.js';
 import type { AuthContext, TokensService } from './tokens.service.js';
 import type { TotpService } from './totp.service.js';
-import { createUserAccount } from './user-accounts.service.js';
+import { createUserAccount, type NewUserHook } from './user-accounts.service.js';
 
 export function createAuthService(deps: {
   repo: AuthRepository;
@@ -41,33 +35,16 @@ export function createAuthService(deps: {
   totp: TotpService;
   /** The profile module's rules for nickname, bio and avatar_url (PUT /auth/profile/). */
   profileEditor: ProfileEditor;
+  guard: AttemptGuard;
+  /** Created with every registered user, in the same transaction (the experience account). */
+  withNewUser?: NewUserHook;
 }) {
-  const { repo, clock, codes, tokens, totp } = deps;
+  const { repo, clock, codes, tokens, totp, guard } = deps;
 
-  function assertNotLocked(user: UserRow): void {
-    const now = clock.now();
-    if (user.lockedUntil && user.lockedUntil > now) {
-      const seconds = Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 1000);
-      throw new RateLimited(AUTH_MESSAGES.accountLocked, seconds, ERROR_CODES.accountLocked);
-    }
-  }
-
-  /** LOGIN_MAX_FAILURES failures inside one LOGIN_LOCK_SECONDS window lock the account for that long. */
-  async function recordFailure(user: UserRow): Promise<void> {
-    await repo.recordLoginFailure(user.id, clock.now(), LOGIN_LOCK_SECONDS, LOGIN_MAX_FAILURES);
-  }
-
-  /** Runs a check; when it throws, the failure counts toward the account lock. */
-  async function counted<T>(user: UserRow, check: () => Promise<T>): Promise<T> {
-    try {
-      return await check();
-    } catch (error) {
-      await recordFailure(user);
-      throw error;
-    }
-  }
-
-  /** The shared end of both logins: 2FA demand, then the code is used up and a session opens. */
+  /**
+   * The shared end of both logins, once the e-mail/SMS code was valid (and, for e-mail, the
+   * password right): the 2FA demand, then the code is used up and a session opens.
+   */
   async function finishLogin(
     user: UserRow,
     codeId: number,
@@ -81,29 +58,35 @@ export function createAuthService(deps: {
           needs_google_auth: true,
         });
       }
-      await counted(user, () => totp.checkLoginCode(user, googleCode));
+      await totp.checkLoginCode(user, googleCode);
     }
     if (!(await codes.consume(codeId))) throw invalidCode();
-    if (user.failedLoginCount > 0 || user.lockedUntil) {
-      await repo.updateUser(user.id, {
-        failedLoginCount: 0,
-        failedLoginWindowStart: null,
-        lockedUntil: null,
-      });
-    }
     const pair = await tokens.startSession(user.id);
-    const fresh = (await repo.findUserById(user.id)) ?? user;
-    return { ...pair, user: toAuthUser(fresh, clock.now()) };
+    return { ...pair, user: toAuthUser(user, clock.now()) };
   }
 
   async function invitationFields(
     code: string | undefined,
-    fields: FieldErrors,
+    errors: FieldErrorList,
   ): Promise<number | null> {
     if (!code) return null;
     const inviter = await repo.findUserByInvitationCode(code.toUpperCase());
-    if (!inviter) fields.invitation_code = [AUTH_MESSAGES.invalidInvitationCode];
+    if (!inviter) {
+      errors.add(
+        'invitation_code',
+        AUTH_MESSAGES.invalidInvitationCode,
+        FIELD_ERROR_CODES.invalidInvitationCode,
+      );
+    }
     return inviter?.id ?? null;
+  }
+
+  function passwordFields(request: { password: string; password2: string }): FieldErrorList {
+    const errors = new FieldErrorList();
+    if (request.password !== request.password2) {
+      errors.add('password2', AUTH_MESSAGES.passwordMismatch, FIELD_ERROR_CODES.passwordMismatch);
+    }
+    return errors;
   }
 
   async function registered(user: UserRow): Promise<RegisterResponse> {
@@ -123,31 +106,31 @@ export function createAuthService(deps: {
   }
 
   return {
+    /**
+     * The e-mail code is checked first: only a valid code reaches the password check, so the
+     * answers never tell a right password from a wrong one without the mailbox. Every attempt
+     * on an existing account counts toward its lock before any check runs.
+     */
     async login(request: LoginRequest): Promise<LoginResponse> {
-      const invalidCredentials = () =>
-        new BadRequest(ERROR_CODES.invalidCredentials, AUTH_MESSAGES.invalidCredentials);
-      const user = await repo.findUserByEmail(request.email);
-      if (!user) {
-        await verifyPassword(await dummyHash, request.password);
-        throw invalidCredentials();
-      }
-      assertNotLocked(user);
-      await counted(user, async () => {
-        if (!(await verifyPassword(user.passwordHash, request.password)))
-          throw invalidCredentials();
-      });
       if (!request.email_code) {
         throw new BadRequest(ERROR_CODES.codeRequired, AUTH_MESSAGES.emailCodeRequired);
       }
+      const emailCode = request.email_code;
       const invalidCode = () =>
         new BadRequest(ERROR_CODES.invalidCode, AUTH_MESSAGES.invalidEmailCode);
-      const emailCode = request.email_code;
-      const codeId = await counted(user, async () => {
-        const id = await codes.check('email', request.email, 'login', emailCode);
-        if (id === undefined) throw invalidCode();
-        return id;
+      const user = await repo.findUserByEmail(request.email);
+      // No code is ever sent to an unregistered address: the same answer as a wrong code.
+      if (!user) throw invalidCode();
+      return guard.guarded(user.id, async () => {
+        const codeId = await codes.check('email', request.email, 'login', emailCode);
+        if (codeId === undefined) throw invalidCode();
+        if (!(await verifyPassword(user.passwordHash, request.password))) {
+          // A wrong password wears the code out like a wrong code does.
+          await codes.countMisuse(codeId);
+          throw new BadRequest(ERROR_CODES.invalidCredentials, AUTH_MESSAGES.invalidCredentials);
+        }
+        return finishLogin(user, codeId, request.google_code, invalidCode);
       });
-      return finishLogin(user, codeId, request.google_code, invalidCode);
     },
 
     async phoneLogin(request: PhoneLoginRequest): Promise<LoginResponse> {
@@ -157,54 +140,57 @@ export function createAuthService(deps: {
           redirect_to: 'register',
         });
       }
-      assertNotLocked(user);
       const invalidCode = () => new BadRequest(ERROR_CODES.invalidCode, AUTH_MESSAGES.invalidCode);
-      const codeId = await counted(user, async () => {
-        const id = await codes.check('phone', request.phone, 'login', request.code);
-        if (id === undefined) throw invalidCode();
-        return id;
+      return guard.guarded(user.id, async () => {
+        const codeId = await codes.check('phone', request.phone, 'login', request.code);
+        if (codeId === undefined) throw invalidCode();
+        return finishLogin(user, codeId, request.google_code, invalidCode);
       });
-      return finishLogin(user, codeId, request.google_code, invalidCode);
     },
 
     async register(request: RegisterRequest): Promise<RegisterResponse> {
-      const fields: FieldErrors = {};
-      if (request.password !== request.password2)
-        fields.password2 = [AUTH_MESSAGES.passwordMismatch];
-      if (await repo.findUserByEmail(request.email))
-        fields.email = [AUTH_MESSAGES.emailAlreadyRegistered];
-      const invitedById = await invitationFields(request.invitation_code, fields);
-      if (Object.keys(fields).length > 0) throw new ValidationFailed(fields, firstMessage(fields));
+      const errors = passwordFields(request);
+      if (await repo.findUserByEmail(request.email)) {
+        errors.add('email', AUTH_MESSAGES.emailAlreadyRegistered, FIELD_ERROR_CODES.emailTaken);
+      }
+      const invitedById = await invitationFields(request.invitation_code, errors);
+      if (!errors.isEmpty) throw errors.failure();
       const user = await createUserAccount(repo, clock, {
         email: request.email,
         phone: null,
         password: request.password,
         invitedById,
+        withUser: deps.withNewUser,
       });
       return registered(user);
     },
 
     async phoneRegister(request: PhoneRegisterRequest): Promise<RegisterResponse> {
-      const fields: FieldErrors = {};
-      if (request.password !== request.password2)
-        fields.password2 = [AUTH_MESSAGES.passwordMismatch];
-      if (await repo.findUserByPhone(request.phone))
-        fields.phone = [AUTH_MESSAGES.phoneAlreadyRegistered];
-      const invitedById = await invitationFields(request.invitation_code, fields);
-      const codeId = fields.phone
+      const errors = passwordFields(request);
+      if (await repo.findUserByPhone(request.phone)) {
+        errors.add('phone', AUTH_MESSAGES.phoneAlreadyRegistered, FIELD_ERROR_CODES.phoneTaken);
+      }
+      const invitedById = await invitationFields(request.invitation_code, errors);
+      const codeId = errors.has('phone')
         ? undefined
         : await codes.check('phone', request.phone, 'register', request.code);
-      if (codeId === undefined && !fields.phone) fields.code = [AUTH_MESSAGES.invalidCode];
-      if (Object.keys(fields).length > 0 || codeId === undefined) {
-        throw new ValidationFailed(fields, firstMessage(fields));
+      if (codeId === undefined && !errors.has('phone')) {
+        errors.add('code', AUTH_MESSAGES.invalidCode, FIELD_ERROR_CODES.invalidCode);
       }
-      if (!(await codes.consume(codeId)))
-        throw ValidationFailed.field('code', AUTH_MESSAGES.invalidCode);
+      if (!errors.isEmpty || codeId === undefined) throw errors.failure();
+      if (!(await codes.consume(codeId))) {
+        throw ValidationFailed.field(
+          'code',
+          AUTH_MESSAGES.invalidCode,
+          FIELD_ERROR_CODES.invalidCode,
+        );
+      }
       const user = await createUserAccount(repo, clock, {
         email: null,
         phone: request.phone,
         password: request.password,
         invitedById,
+        withUser: deps.withNewUser,
       });
       return registered(user);
     },
@@ -227,18 +213,21 @@ export function createAuthService(deps: {
       request: ChangePasswordRequest,
     ): Promise<MessageResponse> {
       const user = await loadUser(auth.userId);
-      if (!(await verifyPassword(user.passwordHash, request.old_password))) {
-        throw ValidationFailed.field('old_password', AUTH_MESSAGES.invalidOldPassword);
-      }
+      // Counted and locked like a login: a stolen access token cannot guess the password.
+      await guard.guarded(user.id, async () => {
+        if (!(await verifyPassword(user.passwordHash, request.old_password))) {
+          throw ValidationFailed.field(
+            'old_password',
+            AUTH_MESSAGES.invalidOldPassword,
+            FIELD_ERROR_CODES.oldPasswordIncorrect,
+          );
+        }
+      });
       await repo.updateUser(user.id, { passwordHash: await hashPassword(request.new_password) });
       await repo.revokeOtherSessions(user.id, auth.sessionId, clock.now(), 'password_changed');
       return { success: true, message: 'Password changed' };
     },
   };
-}
-
-function firstMessage(fields: FieldErrors): string {
-  return Object.values(fields)[0]?.[0] ?? 'Validation failed';
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

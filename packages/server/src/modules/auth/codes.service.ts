@@ -7,6 +7,7 @@ import {
   CODE_MAX_ATTEMPTS,
   CODE_TTL_SECONDS,
   ERROR_CODES,
+  FIELD_ERROR_CODES,
   type SendCodeRequest,
   type SendCodeResponse,
 } from '@quantsquare/contracts';
@@ -90,7 +91,13 @@ export function createCodesService(deps: {
     async send(request: SendCodeRequest): Promise<SendCodeResponse> {
       const channel = request.type;
       const parsed = channel === 'email' ? parseEmail(request.target) : parsePhone(request.target);
-      if (!parsed.ok) throw ValidationFailed.field('target', parsed.message);
+      if (!parsed.ok) {
+        throw ValidationFailed.field(
+          'target',
+          parsed.message,
+          channel === 'email' ? FIELD_ERROR_CODES.invalidEmail : FIELD_ERROR_CODES.invalidPhone,
+        );
+      }
       const target = parsed.value;
       const now = clock.now();
 
@@ -165,6 +172,16 @@ export function createCodesService(deps: {
         return undefined;
       }
       return active.id;
+    },
+
+    /**
+     * A valid code used with a wrong password: it counts as a wrong try of the code, so a code
+     * cannot carry a password guessing run (the CODE_MAX_ATTEMPTS-th burns it).
+     */
+    async countMisuse(codeId: number): Promise<void> {
+      if ((await repo.countCodeAttempt(codeId)) >= CODE_MAX_ATTEMPTS) {
+        await repo.consumeCode(codeId, clock.now());
+      }
     },
 
     /** Single use: false when someone else consumed it first. */

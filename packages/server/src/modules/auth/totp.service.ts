@@ -10,6 +10,7 @@ import type { Clock } from '../../common/clock.js';
 import { BadRequest, NotFound } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
 import type { UserRow } from '../../db/schema/index.js';
+import type { AttemptGuard } from './attempt-guard.js';
 import type { AuthRepository } from './auth.repository.js';
 
 const ISSUER = 'QuantSquare';
@@ -20,8 +21,10 @@ export function createTotpService(deps: {
   repo: AuthRepository;
   clock: Clock;
   secretBox: SecretBox;
+  /** Disabling 2FA is counted and locked like a login. */
+  guard: AttemptGuard;
 }) {
-  const { repo, clock, secretBox } = deps;
+  const { repo, clock, secretBox, guard } = deps;
 
   const invalidGoogleCode = () =>
     new BadRequest(ERROR_CODES.invalidGoogleCode, AUTH_MESSAGES.invalidGoogleCode);
@@ -86,15 +89,19 @@ export function createTotpService(deps: {
       if (!user.twoFactorEnabled || !user.totpSecret) {
         throw new BadRequest(ERROR_CODES.twoFactorNotEnabled, AUTH_MESSAGES.twoFactorNotEnabled);
       }
-      const step = await matchStep(user.totpSecret, code, user.totpLastStep);
-      const claimed =
-        step !== undefined &&
-        (await repo.claimTotpStep(user.id, step, {
-          twoFactorEnabled: false,
-          totpSecret: null,
-          totpPendingSecret: null,
-        }));
-      if (!claimed) throw invalidGoogleCode();
+      const secret = user.totpSecret;
+      // Counted before the check: a stolen access token cannot run through the codes.
+      await guard.guarded(user.id, async () => {
+        const step = await matchStep(secret, code, user.totpLastStep);
+        const claimed =
+          step !== undefined &&
+          (await repo.claimTotpStep(user.id, step, {
+            twoFactorEnabled: false,
+            totpSecret: null,
+            totpPendingSecret: null,
+          }));
+        if (!claimed) throw invalidGoogleCode();
+      });
       return { success: true, message: 'Two-factor authentication disabled' };
     },
   };

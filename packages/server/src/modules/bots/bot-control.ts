@@ -9,4 +9,11 @@ export interface BotControl {
    * protective orders cancelled, so a stopped bot never leaves an unwatched position behind.
    */
   stopBot(botId: number): Promise<void>;
+  /**
+   * Closes the open position of a bot that is not running (at market, reduce-only, protective
+   * orders cancelled, the fill logged) with the engine's own close path. Resolves when the bot
+   * holds no position; throws (after recording the failure on the bot) when it could not be
+   * closed, or when the bot is running (stop it first).
+   */
+  closePosition(botId: number): Promise<void>;
 }

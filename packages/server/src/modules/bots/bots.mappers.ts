@@ -46,6 +46,10 @@ export interface BotView {
 
 export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): Bot {
   const strategy = strategyByType(row.strategyType);
+  // A trade counts from its entry fill: an open position is a trade (not yet won or lost), and
+  // its entry is the bot's latest trade when no close came after it. Win rate is of closed trades.
+  const openedTimes = view.positions.map((position) => position.openedAt.getTime());
+  const lastTradeMs = Math.max(row.lastTradeAt?.getTime() ?? 0, ...openedTimes);
   const winRate =
     row.totalTrades > 0
       ? new Decimal(row.winningTrades).dividedBy(row.totalTrades).times(100).toDecimalPlaces(2)
@@ -69,14 +73,14 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
     status: row.status,
     can_start: view.canStart,
     data_fresh: view.dataFresh,
-    total_trades: row.totalTrades,
+    total_trades: row.totalTrades + view.positions.length,
     winning_trades: row.winningTrades,
     losing_trades: row.losingTrades,
     win_rate: winRate.toNumber(),
     total_profit_loss: Number(row.totalProfitLoss),
     last_error: row.lastError,
     last_error_at: row.lastErrorAt?.toISOString() ?? null,
-    last_trade_at: row.lastTradeAt?.toISOString() ?? null,
+    last_trade_at: lastTradeMs > 0 ? new Date(lastTradeMs).toISOString() : null,
     open_positions: view.positions.map((position) =>
       toBotPosition(position, view.price, account.defaultLeverage),
     ),

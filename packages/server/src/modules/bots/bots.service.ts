@@ -6,6 +6,7 @@ import {
   type BotCreateRequest,
   type BotList,
   ERROR_CODES,
+  FIELD_ERROR_CODES,
   type OperationLogEvent,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
@@ -14,7 +15,7 @@ import {
   BadRequest,
   Conflict,
   DomainError,
-  type FieldErrors,
+  FieldErrorList,
   Forbidden,
   NotFound,
   ValidationFailed,
@@ -177,7 +178,11 @@ export function createBotsService(deps: BotsServiceDeps) {
     const { bot, account } = await owned(userId, id);
     if (!(await canStart(userId))) throw new Forbidden(BOT_MESSAGES.vipRequired);
     if (!account.isActive)
-      throw ValidationFailed.field('exchange_api', BOT_ANSWERS.accountInactive);
+      throw ValidationFailed.field(
+        'exchange_api',
+        BOT_ANSWERS.accountInactive,
+        FIELD_ERROR_CODES.accountInactive,
+      );
     const now = clock.now();
     // Conditional: of two concurrent starts only one reaches the engine.
     const marked = await repo.markRunning(id, now);
@@ -215,21 +220,28 @@ export function createBotsService(deps: BotsServiceDeps) {
     get: presentOne,
 
     async create(userId: number, input: BotCreateRequest): Promise<BotActionResponse> {
-      const fields: FieldErrors = {};
+      const errors = new FieldErrorList();
       const account = await repo.findOwnedAccount(userId, input.exchange_api);
-      if (!account) fields.exchange_api = [BOT_MESSAGES.unknownAccount];
-      else if (!account.isActive) fields.exchange_api = [BOT_ANSWERS.accountInactive];
+      if (!account) {
+        errors.add('exchange_api', BOT_MESSAGES.unknownAccount, FIELD_ERROR_CODES.unknownAccount);
+      } else if (!account.isActive) {
+        errors.add('exchange_api', BOT_ANSWERS.accountInactive, FIELD_ERROR_CODES.accountInactive);
+      }
       const strategy = strategyById(input.strategy);
-      if (!strategy) fields.strategy = [BOT_MESSAGES.unknownStrategy];
+      if (!strategy) {
+        errors.add('strategy', BOT_MESSAGES.unknownStrategy, FIELD_ERROR_CODES.unknownStrategy);
+      }
       if (account) {
         const listed = await feed.symbols(account.exchange);
         if (!listed.symbols.includes(input.symbol)) {
-          fields.symbol = [`Unknown symbol ${input.symbol} on ${account.exchange}`];
+          errors.add(
+            'symbol',
+            `Unknown symbol ${input.symbol} on ${account.exchange}`,
+            FIELD_ERROR_CODES.unknownSymbol,
+          );
         }
       }
-      if (!account || !strategy || Object.keys(fields).length > 0) {
-        throw new ValidationFailed(fields);
-      }
+      if (!account || !strategy || !errors.isEmpty) throw errors.failure('Validation failed');
       const existing = await repo.findByAccountSymbol(account.id, input.symbol);
       if (existing) throw new BotAlreadyExists(existing);
       const now = clock.now();

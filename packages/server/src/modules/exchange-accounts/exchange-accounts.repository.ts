@@ -1,10 +1,32 @@
-import { and, asc, eq } from 'drizzle-orm';
+import type { ExchangeApiBot, ExchangeErrorKindCode } from '@quantsquare/contracts';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
+  botPositions,
+  bots,
   type ExchangeAccountRow,
   exchangeAccounts,
   type NewExchangeAccountRow,
 } from '../../db/schema/index.js';
+
+/** The outcome of one check of an account against its exchange. */
+export type AccountCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly kind: ExchangeErrorKindCode; readonly message: string };
+
+export interface AccountBot extends ExchangeApiBot {
+  readonly accountId: number;
+}
+
+/** What deleting an account took along, or why it did not. */
+export type AccountDeletion =
+  | { readonly outcome: 'deleted'; readonly bots: readonly { id: number; symbol: string }[] }
+  | { readonly outcome: 'missing' }
+  | { readonly outcome: 'running'; readonly bots: readonly { id: number; symbol: string }[] }
+  | {
+      readonly outcome: 'open_positions';
+      readonly bots: readonly { id: number; symbol: string }[];
+    };
 
 export type ExchangeAccountChanges = Partial<
   Omit<NewExchangeAccountRow, 'id' | 'userId' | 'createdAt'>
@@ -58,11 +80,98 @@ export function createExchangeAccountsRepository(db: Database) {
         .returning({ id: exchangeAccounts.id });
       return rows.length > 0;
     },
-    async setLastError(id: number, lastError: string | null, now: Date): Promise<void> {
+    /** Stores the result of a check: the account's status follows its last check. */
+    async recordCheck(id: number, check: AccountCheck, now: Date): Promise<void> {
       await db
         .update(exchangeAccounts)
-        .set({ lastError, updatedAt: now })
+        .set(
+          check.ok
+            ? { lastCheckOk: true, lastCheckedAt: now, lastError: null, lastErrorKind: null }
+            : {
+                lastCheckOk: false,
+                lastCheckedAt: now,
+                lastError: check.message,
+                lastErrorKind: check.kind,
+              },
+        )
         .where(eq(exchangeAccounts.id, id));
+    },
+    /** The bots of these accounts (oldest first) and whether each holds a position. */
+    async botsOf(accountIds: readonly number[]): Promise<AccountBot[]> {
+      if (accountIds.length === 0) return [];
+      const rows = await db
+        .select({
+          id: bots.id,
+          accountId: bots.exchangeAccountId,
+          symbol: bots.symbol,
+          status: bots.status,
+          positionId: botPositions.id,
+        })
+        .from(bots)
+        .leftJoin(botPositions, eq(botPositions.botId, bots.id))
+        .where(inArray(bots.exchangeAccountId, [...accountIds]))
+        .orderBy(asc(bots.id));
+      return rows.map((row) => ({
+        id: row.id,
+        accountId: row.accountId,
+        symbol: row.symbol,
+        status: row.status,
+        has_open_position: row.positionId !== null,
+      }));
+    },
+    /**
+     * Deletes the account with its bots in one statement of one transaction, under row locks: refused while one
+     * of its bots runs or still holds a position (a bot started in between). `alsoInTransaction`
+     * writes what belongs with the delete (the log entries) on the same transaction.
+     */
+    async deleteOwnedWithBots(
+      userId: number,
+      id: number,
+      alsoInTransaction: (
+        tx: Database,
+        deleted: readonly { id: number; symbol: string }[],
+      ) => Promise<void>,
+    ): Promise<AccountDeletion> {
+      return db.transaction(async (tx) => {
+        const [account] = await tx
+          .select({ id: exchangeAccounts.id })
+          .from(exchangeAccounts)
+          .where(owned(userId, id))
+          .for('update');
+        if (!account) return { outcome: 'missing' } as const;
+        const locked = await tx
+          .select({ id: bots.id, symbol: bots.symbol, status: bots.status })
+          .from(bots)
+          .where(eq(bots.exchangeAccountId, id))
+          .orderBy(asc(bots.id))
+          .for('update');
+        const running = locked.filter((bot) => bot.status === 'running');
+        const list = (rows: typeof locked) =>
+          rows.map((bot) => ({ id: bot.id, symbol: bot.symbol }));
+        if (running.length > 0) return { outcome: 'running', bots: list(running) } as const;
+        const held = locked.length
+          ? await tx
+              .select({ botId: botPositions.botId })
+              .from(botPositions)
+              .where(
+                inArray(
+                  botPositions.botId,
+                  locked.map((bot) => bot.id),
+                ),
+              )
+          : [];
+        if (held.length > 0) {
+          const holding = new Set(held.map((row) => row.botId));
+          return {
+            outcome: 'open_positions',
+            bots: list(locked.filter((bot) => holding.has(bot.id))),
+          } as const;
+        }
+        await alsoInTransaction(tx, list(locked));
+        // The account's bots (and their orders and trades) go with it: foreign keys cascade.
+        await tx.delete(exchangeAccounts).where(owned(userId, id));
+        return { outcome: 'deleted', bots: list(locked) } as const;
+      });
     },
   };
 }

@@ -4,9 +4,9 @@ import {
   connectionTestResponse,
   exchangeApi,
   exchangeApiCreateRequest,
+  exchangeApiDeleteResponse,
   exchangeApiList,
   exchangeApiUpdateRequest,
-  messageResponse,
   validateResponse,
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -87,7 +87,7 @@ export const exchangeAccountsRoutes =
           tags,
           security,
           params: accountIdParams,
-          response: { 200: messageResponse, ...errors },
+          response: { 200: exchangeApiDeleteResponse, ...errors },
         },
       },
       async (request) => service.remove(userId(request), request.params.id),

@@ -3,8 +3,11 @@ import {
   type ConnectionTestResponse,
   type ExchangeApi,
   type ExchangeApiCreateRequest,
+  type ExchangeApiDeleteResponse,
   type ExchangeApiList,
   type ExchangeApiUpdateRequest,
+  type ExchangeErrorKindCode,
+  FIELD_ERROR_CODES,
   type OperationLogEvent,
   PAPER_BALANCE_DEFAULT,
   type ValidateResponse,
@@ -13,17 +16,21 @@ import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import { NotFound, ValidationFailed } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
+import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import { EXCHANGE_CAPABILITIES } from '../../exchange/exchange-capabilities.js';
 import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.service.js';
+import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { AccountClients } from './account-clients.js';
+import { createAccountDeletion } from './exchange-account-deletion.js';
 import { maskApiKey, toExchangeApi } from './exchange-accounts.mappers.js';
 import type {
+  AccountBot,
   ExchangeAccountChanges,
   ExchangeAccountsRepository,
 } from './exchange-accounts.repository.js';
-import { exchangeErrorMessage, withTimeout } from './exchange-call.js';
+import { exchangeErrorKind, exchangeErrorMessage, withTimeout } from './exchange-call.js';
 
 export const ACCOUNT_MESSAGES = {
   notFound: 'Exchange API not found',
@@ -31,7 +38,6 @@ export const ACCOUNT_MESSAGES = {
   connectionSuccessful: 'Connection successful',
   keyValid: 'API key is valid',
   balanceFetched: 'Balance fetched',
-  deleted: 'API deleted',
   withdrawWarning:
     'This key can withdraw funds: we recommend a trade-only key with an IP allowlist',
   noIpAllowlistWarning: 'This key has no IP allowlist: we recommend restricting it to your server',
@@ -47,11 +53,18 @@ export interface ExchangeAccountsServiceDeps {
   readonly clientFor: AccountClients;
   readonly snapshots: BalanceSnapshotsService;
   readonly clock: Clock;
+  /** Bound of one interactive check (test connection, validate, balance). */
   readonly exchangeTimeoutMs: number;
   readonly log: ExchangeAccountsLogger;
   /** The user's create, update and delete are written to the operation log (never a key). */
   readonly operationLog?: OperationLogWriter | undefined;
+  /** The same writer on a transaction, so a delete and its log entries commit together. */
+  readonly operationLogIn?: ((tx: Database) => OperationLogWriter) | undefined;
+  /** The bot engine: deleting an account closes its stopped bots' positions through it. */
+  readonly botControl?: BotControl | undefined;
 }
+
+const publicBot = ({ accountId: _accountId, ...bot }: AccountBot) => bot;
 
 const needsPassphrase = (exchange: ExchangeAccountRow['exchange']) =>
   EXCHANGE_CAPABILITIES[exchange].needsPassphrase;
@@ -69,23 +82,47 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     return row;
   }
 
-  /** Runs an exchange call for the account, recording or clearing its last_error. */
+  /**
+   * Runs an exchange check for the account within the bound, and stores its result: the
+   * account's status follows its last check.
+   */
   async function reach<T>(
     account: ExchangeAccountRow,
     work: () => Promise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  ): Promise<{ ok: true; value: T } | { ok: false; message: string; kind: ExchangeErrorKindCode }> {
     try {
       // Building the client may throw too (e.g. missing passphrase): same answer as a failed call.
       const value = await withTimeout(Promise.resolve().then(work), deps.exchangeTimeoutMs);
-      if (account.lastError !== null) await repo.setLastError(account.id, null, clock.now());
+      await repo.recordCheck(account.id, { ok: true }, clock.now());
       return { ok: true, value };
     } catch (error) {
       const message = exchangeErrorMessage(error);
+      const kind = exchangeErrorKind(error);
       deps.log.warn({ accountId: account.id, err: error }, 'exchange call failed');
-      await repo.setLastError(account.id, message, clock.now());
-      return { ok: false, message };
+      await repo.recordCheck(account.id, { ok: false, kind, message }, clock.now());
+      return { ok: false, message, kind };
     }
   }
+
+  const botsByAccount = async (ids: readonly number[]): Promise<Map<number, AccountBot[]>> => {
+    const byAccount = new Map<number, AccountBot[]>();
+    for (const bot of await repo.botsOf(ids)) {
+      const list = byAccount.get(bot.accountId) ?? [];
+      list.push(bot);
+      byAccount.set(bot.accountId, list);
+    }
+    return byAccount;
+  };
+
+  const deletion = createAccountDeletion({
+    repo,
+    botControl: deps.botControl,
+    operationLog: deps.operationLog,
+    operationLogIn: deps.operationLogIn,
+  });
+
+  const present = async (row: ExchangeAccountRow): Promise<ExchangeApi> =>
+    toExchangeApi(row, (await botsByAccount([row.id])).get(row.id)?.map(publicBot));
 
   function encryptedKeys(input: {
     api_key?: string | undefined;
@@ -128,11 +165,15 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
   return {
     async list(userId: number): Promise<ExchangeApiList> {
       const rows = await repo.listForUser(userId);
-      return { results: rows.map(toExchangeApi), count: rows.length };
+      const byAccount = await botsByAccount(rows.map((row) => row.id));
+      return {
+        results: rows.map((row) => toExchangeApi(row, byAccount.get(row.id)?.map(publicBot))),
+        count: rows.length,
+      };
     },
 
     async get(userId: number, id: number): Promise<ExchangeApi> {
-      return toExchangeApi(await owned(userId, id));
+      return present(await owned(userId, id));
     },
 
     async create(userId: number, input: ExchangeApiCreateRequest): Promise<ExchangeApi> {
@@ -145,7 +186,15 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         if (needsPassphrase(input.exchange) && !input.api_password) {
           fields.api_password = [ACCOUNT_MESSAGES.required];
         }
-        if (Object.keys(fields).length > 0) throw new ValidationFailed(fields);
+        if (Object.keys(fields).length > 0) {
+          throw new ValidationFailed(
+            fields,
+            undefined,
+            Object.fromEntries(
+              Object.keys(fields).map((key) => [key, [FIELD_ERROR_CODES.required]]),
+            ),
+          );
+        }
         keys = encryptedKeys({
           api_key: input.api_key,
           api_secret: input.api_secret,
@@ -204,7 +253,9 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
         ...keyChanges,
         // New keys deserve a fresh verdict.
-        ...(Object.keys(keyChanges).length > 0 ? { lastError: null } : {}),
+        ...(Object.keys(keyChanges).length > 0
+          ? { lastError: null, lastErrorKind: null, lastCheckOk: null, lastCheckedAt: null }
+          : {}),
         updatedAt: clock.now(),
       };
       const row = await repo.updateOwned(userId, id, changes);
@@ -217,18 +268,16 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
           (key) => input[key as keyof ExchangeApiUpdateRequest] !== undefined,
         ),
       });
-      return toExchangeApi(row);
+      return present(row);
     },
 
-    async remove(userId: number, id: number): Promise<{ success: boolean; message: string }> {
+    /**
+     * Refused while a bot of the account runs ('Please stop the bot before deleting', as a
+     * bot's own delete); see exchange-account-deletion.ts.
+     */
+    async remove(userId: number, id: number): Promise<ExchangeApiDeleteResponse> {
       const account = await owned(userId, id);
-      if (!(await repo.deleteOwned(userId, id))) throw new NotFound(ACCOUNT_MESSAGES.notFound);
-      await logUserAction(userId, 'api_deleted', `Deleted exchange API ${account.name}`, {
-        exchange_api: account.id,
-        name: account.name,
-        exchange: account.exchange,
-      });
-      return { success: true, message: ACCOUNT_MESSAGES.deleted };
+      return deletion.remove(userId, account, (await botsByAccount([id])).get(id) ?? []);
     },
 
     async testConnection(userId: number, id: number): Promise<ConnectionTestResponse> {
@@ -239,8 +288,8 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         await client.fetchBalance();
       });
       return result.ok
-        ? { success: true, message: ACCOUNT_MESSAGES.connectionSuccessful }
-        : { success: false, message: result.message };
+        ? { success: true, message: ACCOUNT_MESSAGES.connectionSuccessful, error_kind: null }
+        : { success: false, message: result.message, error_kind: result.kind };
     },
 
     async validate(userId: number, id: number): Promise<ValidateResponse> {
@@ -250,6 +299,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         return {
           success: false,
           message: result.message,
+          error_kind: result.kind,
           permissions: { can_trade: null, can_withdraw: null, ip_restricted: null },
           warnings: [],
         };
@@ -261,6 +311,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       return {
         success: true,
         message: ACCOUNT_MESSAGES.keyValid,
+        error_kind: null,
         permissions: {
           can_trade: permissions.canTrade,
           can_withdraw: permissions.canWithdraw,
@@ -273,12 +324,19 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     async balance(userId: number, id: number): Promise<BalanceResponse> {
       const account = await owned(userId, id);
       const result = await reach(account, () => deps.clientFor(account).fetchBalance());
-      if (!result.ok) return { success: false, balance: {}, message: result.message };
+      if (!result.ok) {
+        return { success: false, balance: {}, message: result.message, error_kind: result.kind };
+      }
       const balance: BalanceResponse['balance'] = {};
       for (const [currency, value] of Object.entries(result.value)) {
         balance[currency] = { total: value.total, free: value.free, used: value.used };
       }
-      return { success: true, balance, message: ACCOUNT_MESSAGES.balanceFetched };
+      return {
+        success: true,
+        balance,
+        message: ACCOUNT_MESSAGES.balanceFetched,
+        error_kind: null,
+      };
     },
   };
 }

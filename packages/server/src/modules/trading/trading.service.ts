@@ -5,6 +5,7 @@ import {
   DEFAULT_SYMBOLS,
   EXCHANGES,
   type Exchange,
+  FIELD_ERROR_CODES,
   type MarketDataQuery,
   type MarketDataResponse,
   type MarketStatusResponse,
@@ -26,7 +27,7 @@ import {
   validateParameters,
 } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
-import { ValidationFailed } from '../../common/errors.js';
+import { FieldErrorList, ValidationFailed } from '../../common/errors.js';
 import { computeFreshness, maxAllowedDelaySeconds } from '../../market/freshness.js';
 import { ExchangeUnavailable } from '../../market/market.errors.js';
 import type { CandleSeries, MarketCandle, MarketFeed } from '../../market/market.types.js';
@@ -51,7 +52,11 @@ const ANSWER_CACHE_ENTRIES = 500;
 
 function strategyType(value: string): StrategyType {
   if (!isStrategyType(value)) {
-    throw ValidationFailed.field('strategy_type', `Unknown strategy type: ${value}`);
+    throw ValidationFailed.field(
+      'strategy_type',
+      `Unknown strategy type: ${value}`,
+      FIELD_ERROR_CODES.unknownStrategy,
+    );
   }
   return value;
 }
@@ -74,13 +79,24 @@ function strategyList(): StrategyList {
   return { results, count: results.length };
 }
 
-/** Engine field errors keyed by parameter name → `parameters.<name>` (strategy_type as is). */
-function parameterFields(fields: Record<string, string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, messages] of Object.entries(fields)) {
-    out[name === 'strategy_type' || name === 'parameters' ? name : `parameters.${name}`] = messages;
+/** The code of one of the engine's parameter messages (strategy-parameters.ts). */
+function parameterCode(message: string): string {
+  if (message.startsWith('Unknown parameter')) return FIELD_ERROR_CODES.unknownParameter;
+  if (message === 'Must be a number' || message === 'Parameters must be an object') {
+    return FIELD_ERROR_CODES.invalidType;
   }
-  return out;
+  if (message === 'Must be a whole number') return FIELD_ERROR_CODES.notInteger;
+  return FIELD_ERROR_CODES.invalid;
+}
+
+/** Engine field errors keyed by parameter name → `parameters.<name>` (strategy_type as is). */
+function parameterErrors(fields: Record<string, string[]>): ValidationFailed {
+  const errors = new FieldErrorList();
+  for (const [name, messages] of Object.entries(fields)) {
+    const field = name === 'strategy_type' || name === 'parameters' ? name : `parameters.${name}`;
+    for (const message of messages) errors.add(field, message, parameterCode(message));
+  }
+  return errors.failure('Validation failed');
 }
 
 /**
@@ -182,7 +198,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
 
     async backtestJson(request) {
       const validation = validateParameters(request.strategy_type, request.parameters);
-      if (!validation.ok) throw new ValidationFailed(parameterFields(validation.fields));
+      if (!validation.ok) throw parameterErrors(validation.fields);
       const type = strategyType(request.strategy_type);
       const { exchange, symbol, timeframe, limit } = request;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });

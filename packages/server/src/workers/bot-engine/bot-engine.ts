@@ -383,6 +383,26 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
         await fail(loaded, error);
       }
     },
+    /**
+     * A bot that is not running: its position is closed at market with the same close path as
+     * stopBot (the fill logged); a failure is recorded on the bot (status error) and rethrown.
+     */
+    async closePosition(botId) {
+      if (bots.has(botId) || retries.has(botId)) {
+        throw new Error(`bot ${botId} is running: stop it before closing its position`);
+      }
+      const loaded = await loadAny(botId);
+      if (!loaded?.position) return;
+      const formingOpen =
+        Math.floor(deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
+        TIMEFRAME_MS[loaded.timeframe];
+      try {
+        await trader.close(loaded, 'manual', formingOpen);
+      } catch (error) {
+        await fail(loaded, error);
+        throw error;
+      }
+    },
   };
 
   /** A bot whatever its status (stopBot is called after the service marked it stopped). */

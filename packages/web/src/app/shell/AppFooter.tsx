@@ -1,12 +1,27 @@
 import { theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { TELEGRAM_URL, TWITTER_URL } from '../links';
+import { useSiteLinks } from '../../api/site';
 
+function ExternalLink({ href, testId, label }: { href: string; testId: string; label: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" data-testid={testId}>
+      {label}
+    </a>
+  );
+}
+
+/**
+ * Footer (document 2 §2): copyright, Telegram and Twitter links. The links come from the
+ * server's configuration (GET /api/help/contact/); one it does not give is not shown.
+ */
 export function AppFooter() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  const links = useSiteLinks();
+  const hasLinks = links.telegramUrl !== null || links.xUrl !== null;
   return (
     <footer
+      data-testid="app-footer"
       style={{
         padding: '20px 16px',
         textAlign: 'center',
@@ -16,26 +31,24 @@ export function AppFooter() {
       }}
     >
       <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 4 }}>
-        <div style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: 16 }}>
-          <a
-            href={TELEGRAM_URL}
-            target="_blank"
-            rel="noopener noreferrer"
-            data-testid="footer-telegram"
-          >
-            {t('footer.telegram')}
-          </a>
-          <a
-            href={TWITTER_URL}
-            target="_blank"
-            rel="noopener noreferrer"
-            data-testid="footer-twitter"
-          >
-            {t('footer.twitter')}
-          </a>
-        </div>
+        {hasLinks && (
+          <div style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: 16 }}>
+            {links.telegramUrl && (
+              <ExternalLink
+                href={links.telegramUrl}
+                testId="footer-telegram"
+                label={t('footer.telegram')}
+              />
+            )}
+            {links.xUrl && (
+              <ExternalLink href={links.xUrl} testId="footer-twitter" label={t('footer.twitter')} />
+            )}
+          </div>
+        )}
         <span>{t('footer.risk')}</span>
-        <span>{t('footer.copyright', { year: new Date().getFullYear() })}</span>
+        <span data-testid="footer-copyright">
+          {t('footer.copyright', { year: new Date().getFullYear() })}
+        </span>
       </div>
     </footer>
   );

@@ -1,4 +1,3 @@
-import { HomeOutlined } from '@ant-design/icons';
 import { Button, theme } from 'antd';
 import { type CSSProperties, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,15 +5,91 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useIsLoggedIn } from '../../api/tokens';
 import { Spinner } from '../Spinner';
 import { useIsMobile } from '../use-is-mobile';
+import { useMediaQuery } from '../use-media-query';
 import { AppFooter } from './AppFooter';
 import { LanguageSwitch, ThemeToggle } from './HeaderControls';
-import { MobileNav } from './MobileNav';
-
-const MOBILE_NAV_HEIGHT_PX = 56;
+import { isActive, MOBILE_NAV_HEIGHT_PX, PATHS, TOP_NAV, visibleEntries } from './nav-items';
+import { useShellNotice } from './shell-notice';
 
 // Signed-in parts of the header load only for signed-in users.
 const BalanceAndVip = lazy(() => import('./BalanceAndVip'));
 const UserMenu = lazy(() => import('./UserMenu'));
+const ShellNoticeView = lazy(() => import('./ShellNoticeView'));
+// The bottom navigation loads on phones only.
+const MobileNav = lazy(() => import('./MobileNav'));
+
+const TopNavIcon = lazy(() => import('./TopNavIcon'));
+
+/**
+ * Below this width the desktop navigation shows icons (named by title and accessible name), so it
+ * never runs under the header's balance, VIP badge and user menu; wider, it shows words only.
+ */
+const COMPACT_NAV_QUERY = '(max-width: 1240px)';
+
+/** Desktop top navigation: Home, Strategy Square, Management Center (signed in), Help Center. */
+function TopNav({ isLoggedIn }: { isLoggedIn: boolean }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { pathname } = useLocation();
+  const isCompact = useMediaQuery(COMPACT_NAV_QUERY);
+  return (
+    <nav
+      aria-label={t('nav.mainNavigation')}
+      style={{
+        flex: 1,
+        minWidth: 0,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 4,
+        // Clipped rather than running under the header's controls, whatever the labels' length.
+        overflow: 'hidden',
+      }}
+    >
+      {visibleEntries(TOP_NAV, { isLoggedIn, isStaff: false }).map((entry) => {
+        const active = isActive(entry, pathname);
+        return (
+          <Link
+            key={entry.key}
+            to={entry.path}
+            data-testid={`nav-${entry.key}`}
+            aria-current={active ? 'page' : undefined}
+            title={t(`nav.items.${entry.key}`)}
+            aria-label={isCompact ? t(`nav.items.${entry.key}`) : undefined}
+            style={{
+              display: 'inline-flex',
+              alignItems: 'center',
+              gap: 6,
+              padding: isCompact ? '5px 10px' : '5px 12px',
+              borderRadius: token.borderRadius,
+              whiteSpace: 'nowrap',
+              color: active ? token.colorPrimary : token.colorText,
+              background: active ? token.colorPrimaryBg : undefined,
+            }}
+          >
+            {isCompact ? (
+              <Suspense fallback={<span style={{ width: 14, height: 14 }} />}>
+                <TopNavIcon navKey={entry.key} />
+              </Suspense>
+            ) : (
+              t(`nav.items.${entry.key}`)
+            )}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** The shell's notice (e.g. after registering), above the page until closed or timed out. */
+function ShellNoticeSlot() {
+  const notice = useShellNotice();
+  if (!notice) return null;
+  return (
+    <Suspense fallback={null}>
+      <ShellNoticeView key={notice.id} notice={notice} />
+    </Suspense>
+  );
+}
 
 function Logo({ isCompact }: { isCompact: boolean }) {
   const { t } = useTranslation();
@@ -51,14 +126,16 @@ export function PageFallback() {
   );
 }
 
-/** Application shell (document 2 §2): header, content, footer; bottom navigation on mobile. */
+/**
+ * Application shell (document 2 §2): header with the top navigation, balance, VIP badge and user
+ * menu; content; footer; on mobile (≤ 768 px) a bottom navigation instead of the top one.
+ */
 export function AppShell() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const isMobile = useIsMobile();
   const isLoggedIn = useIsLoggedIn();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
 
   return (
     <div
@@ -93,19 +170,7 @@ export function AppShell() {
         }}
       >
         <Logo isCompact={isMobile} />
-        {!isMobile && (
-          <nav aria-label={t('nav.mainNavigation')} style={{ flex: 1, minWidth: 0 }}>
-            <Button
-              type="text"
-              icon={<HomeOutlined />}
-              aria-current={pathname === '/dashboard' ? 'page' : undefined}
-              onClick={() => navigate('/dashboard')}
-              style={{ color: pathname === '/dashboard' ? token.colorPrimary : undefined }}
-            >
-              {t('nav.home')}
-            </Button>
-          </nav>
-        )}
+        {!isMobile && <TopNav isLoggedIn={isLoggedIn} />}
         <div
           style={{
             display: 'flex',
@@ -129,12 +194,12 @@ export function AppShell() {
           )}
           {!isMobile && !isLoggedIn && (
             <>
-              <Button onClick={() => navigate('/login')} data-testid="header-login">
+              <Button onClick={() => navigate(PATHS.login)} data-testid="header-login">
                 {t('nav.login')}
               </Button>
               <Button
                 type="primary"
-                onClick={() => navigate('/register')}
+                onClick={() => navigate(PATHS.register)}
                 data-testid="header-register"
               >
                 {t('nav.register')}
@@ -152,6 +217,7 @@ export function AppShell() {
           padding: isMobile ? '16px 12px' : '24px',
         }}
       >
+        <ShellNoticeSlot />
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>
@@ -159,7 +225,11 @@ export function AppShell() {
       <div style={{ paddingBottom: isMobile ? MOBILE_NAV_HEIGHT_PX : 0 }}>
         <AppFooter />
       </div>
-      {isMobile && <MobileNav />}
+      {isMobile && (
+        <Suspense fallback={null}>
+          <MobileNav />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,22 +1,25 @@
-import { ApiOutlined, LogoutOutlined, SafetyOutlined, WalletOutlined } from '@ant-design/icons';
+import { LogoutOutlined } from '@ant-design/icons';
 import { Button, Drawer } from 'antd';
 import { useTranslation } from 'react-i18next';
-
-export type MobileMenuKey = 'accounts' | 'apiManagement' | 'security' | 'logout';
+import { NAV_ICONS } from './nav-icons';
+import { MOBILE_MENU, visibleEntries } from './nav-items';
 
 interface Props {
   open: boolean;
+  isStaff: boolean;
   onClose: () => void;
-  onSelect: (key: MobileMenuKey) => void;
+  onSelect: (path: string) => void;
+  onLogout: () => void;
 }
 
 /**
- * The signed-in user's mobile menu (exchange accounts, API management, account security,
- * logout), loaded on first open.
+ * The signed-in user's mobile menu (document 2 §2): deposit, withdraw, account, copy management,
+ * signal trading, signal monitoring, API operation log, logout; staff also see the staff
+ * console. Loaded on first open.
  */
-export default function MobileMenuDrawer({ open, onClose, onSelect }: Props) {
+export default function MobileMenuDrawer({ open, isStaff, onClose, onSelect, onLogout }: Props) {
   const { t } = useTranslation();
-  const itemStyle = { justifyContent: 'flex-start', height: 48 } as const;
+  const itemStyle = { justifyContent: 'flex-start', height: 44 } as const;
   return (
     <Drawer
       placement="bottom"
@@ -27,36 +30,20 @@ export default function MobileMenuDrawer({ open, onClose, onSelect }: Props) {
       styles={{ body: { padding: 8 } }}
     >
       <div role="menu" style={{ display: 'flex', flexDirection: 'column' }}>
-        <Button
-          role="menuitem"
-          type="text"
-          block
-          icon={<WalletOutlined />}
-          style={itemStyle}
-          onClick={() => onSelect('accounts')}
-        >
-          <span data-testid="mobile-menu-accounts">{t('nav.exchangeAccounts')}</span>
-        </Button>
-        <Button
-          role="menuitem"
-          type="text"
-          block
-          icon={<ApiOutlined />}
-          style={itemStyle}
-          onClick={() => onSelect('apiManagement')}
-        >
-          <span data-testid="mobile-menu-api-management">{t('nav.apiManagement')}</span>
-        </Button>
-        <Button
-          role="menuitem"
-          type="text"
-          block
-          icon={<SafetyOutlined />}
-          style={itemStyle}
-          onClick={() => onSelect('security')}
-        >
-          <span data-testid="mobile-menu-security">{t('nav.accountSecurity')}</span>
-        </Button>
+        {visibleEntries(MOBILE_MENU, { isLoggedIn: true, isStaff }).map((entry) => (
+          <Button
+            key={entry.key}
+            role="menuitem"
+            type="text"
+            block
+            icon={NAV_ICONS[entry.key]}
+            style={itemStyle}
+            onClick={() => onSelect(entry.path)}
+            data-testid={`mobile-menu-${entry.key}`}
+          >
+            {t(`nav.items.${entry.key}`)}
+          </Button>
+        ))}
         <Button
           role="menuitem"
           type="text"
@@ -64,9 +51,10 @@ export default function MobileMenuDrawer({ open, onClose, onSelect }: Props) {
           block
           icon={<LogoutOutlined />}
           style={itemStyle}
-          onClick={() => onSelect('logout')}
+          onClick={onLogout}
+          data-testid="logout"
         >
-          <span data-testid="logout">{t('nav.logout')}</span>
+          {t('nav.logout')}
         </Button>
       </div>
     </Drawer>

@@ -17,8 +17,8 @@ interface Props {
 }
 
 /**
- * A small click menu on antd's Popover. The header's menus have two or three entries; antd's
- * Dropdown would bring the whole Menu component into the first screen's JavaScript.
+ * A small click menu on antd's Popover (the header's language and user menus); antd's Dropdown
+ * would bring the whole Menu component into the first screen's JavaScript.
  */
 export function PopoverMenu({ items, onSelect, placement = 'bottom', children }: Props) {
   const [open, setOpen] = useState(false);

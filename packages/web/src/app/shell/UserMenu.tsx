@@ -1,58 +1,53 @@
-import {
-  ApiOutlined,
-  LogoutOutlined,
-  SafetyOutlined,
-  UserOutlined,
-  WalletOutlined,
-} from '@ant-design/icons';
+import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLogout, useProfile } from '../../api/auth';
+import { useProfile } from '../../api/auth';
 import { displayName } from './display-name';
+import { NAV_ICONS } from './nav-icons';
+import { USER_MENU, visibleEntries } from './nav-items';
 import { PopoverMenu } from './PopoverMenu';
+import { useSignOut } from './use-sign-out';
+
+const LOGOUT_KEY = 'logout';
 
 /**
- * Desktop user menu: only entries whose screens work (exchange accounts, API management,
- * account security, logout), in document 2's order.
+ * Desktop user menu (document 2 §2): deposit, withdraw, exchange accounts, copy management, API
+ * management, account security, VIP, the staff console for staff, and logout.
  */
 export default function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: profile } = useProfile();
-  const logout = useLogout();
+  const signOut = useSignOut();
   const { token } = theme.useToken();
+  const entries = visibleEntries(USER_MENU, {
+    isLoggedIn: true,
+    isStaff: profile?.is_staff === true,
+  });
   return (
     <PopoverMenu
       placement="bottomRight"
       items={[
+        ...entries.map((entry) => ({
+          key: entry.key,
+          icon: NAV_ICONS[entry.key],
+          label: <span data-testid={`user-menu-${entry.key}`}>{t(`nav.items.${entry.key}`)}</span>,
+        })),
         {
-          key: 'accounts',
-          icon: <WalletOutlined />,
-          label: <span data-testid="user-menu-accounts">{t('nav.exchangeAccounts')}</span>,
-        },
-        {
-          key: 'apiManagement',
-          icon: <ApiOutlined />,
-          label: <span data-testid="user-menu-api-management">{t('nav.apiManagement')}</span>,
-        },
-        {
-          key: 'security',
-          icon: <SafetyOutlined />,
-          label: <span data-testid="user-menu-security">{t('nav.accountSecurity')}</span>,
-        },
-        {
-          key: 'logout',
+          key: LOGOUT_KEY,
           icon: <LogoutOutlined />,
           danger: true,
           label: <span data-testid="logout">{t('nav.logout')}</span>,
         },
       ]}
       onSelect={(key) => {
-        if (key === 'accounts') navigate('/my/account');
-        if (key === 'apiManagement') navigate('/my/api-management');
-        if (key === 'security') navigate('/my/security');
-        if (key === 'logout') logout.mutate(undefined, { onSettled: () => navigate('/login') });
+        if (key === LOGOUT_KEY) {
+          signOut();
+          return;
+        }
+        const entry = entries.find((e) => e.key === key);
+        if (entry) navigate(entry.path);
       }}
     >
       <Button
@@ -79,7 +74,9 @@ export default function UserMenu() {
             <UserOutlined />
           )}
         </span>
-        <span className="qs-user-name">{displayName(profile)}</span>
+        <span className="qs-user-name" data-testid="user-name">
+          {displayName(profile)}
+        </span>
       </Button>
     </PopoverMenu>
   );

@@ -1,5 +1,13 @@
-/** The name shown for the signed-in user: the nickname, else the username. */
-export function displayName(profile: { nickname?: string; username: string } | undefined): string {
+import { maskPhone } from '../../features/security/mask-phone';
+
+/**
+ * The name shown for the signed-in user: the nickname, else the username. A phone user's
+ * username is the phone number, shown with its middle four digits masked (as /my/security does).
+ */
+export function displayName(
+  profile: { nickname?: string; username: string; phone?: string | null } | undefined,
+): string {
   if (!profile) return '';
-  return profile.nickname?.trim() || profile.username;
+  const name = profile.nickname?.trim() || profile.username;
+  return profile.phone && name === profile.phone ? maskPhone(name) : name;
 }

@@ -3,9 +3,11 @@ import type { AccountOverview } from '@quantsquare/contracts';
 import { Alert, Button, Card, Flex, Tag, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatPercent } from '../dashboard/format';
-import { formatBalance, formatSignedMoney, pnlTone } from './account-format';
+import { formatAmount, formatPercent, formatPrice } from '../dashboard/format';
+import { AccountLabel } from './AccountLabel';
+import { apiStatus, formatBalance, formatSignedMoney, pnlTone } from './account-format';
 import { BalanceChart } from './BalanceChart';
+import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 
 interface Props {
   account: AccountOverview;
@@ -32,18 +34,21 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
   const toneColor = { up: token.colorSuccess, down: token.colorError, flat: undefined };
   const pnlColor = toneColor[pnlTone(account.daily_pnl)];
   const hasFailed = account.error !== null && account.balance === null;
+  const kindText = useExchangeErrorKindText();
+  const status = apiStatus(account);
 
   const title = (
     <Flex gap={6} align="center" wrap style={{ paddingBlock: 8 }}>
-      <Typography.Text strong style={{ marginInlineEnd: 4 }}>
-        {account.name}
-      </Typography.Text>
+      <AccountLabel account={account} testIdPrefix="account" />
       <Tag>{t(`apis.exchanges.${account.exchange}`)}</Tag>
       <Tag>{t(`apis.accountTypes.${account.account_type}`)}</Tag>
       <Tag>{t(`apis.positionModes.${account.position_mode}`)}</Tag>
       {account.is_testnet && <Tag color="orange">{t('apis.testnet')}</Tag>}
-      {account.is_paper && <Tag color="purple">{t('apis.paper')}</Tag>}
-      {!account.is_active && <Tag color="error">{t('accounts.inactive')}</Tag>}
+      {status !== 'normal' && (
+        <Tag color={status === 'disabled' ? 'default' : 'error'} data-testid="account-status">
+          {t(status === 'disabled' ? 'accounts.inactive' : 'accounts.abnormal')}
+        </Tag>
+      )}
     </Flex>
   );
 
@@ -59,8 +64,10 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
         <Alert
           type={hasFailed ? 'error' : 'warning'}
           showIcon
-          title={t('accounts.accountLoadFailed')}
-          description={account.error}
+          title={t('accounts.accountLoadFailedWith', { reason: kindText(account.error_kind) })}
+          description={
+            <ExchangeErrorText kind={account.error_kind} detail={account.error} detailsOnly />
+          }
           style={{ marginBottom: 12 }}
           data-testid="account-error"
           action={
@@ -141,7 +148,7 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
                       </Tag>
                       <Typography.Text type="secondary">
                         {formatAmount(position.contracts, locale)} @{' '}
-                        {formatAmount(position.entry_price, locale)}
+                        {formatPrice(position.entry_price, locale)}
                       </Typography.Text>
                     </span>
                     <span

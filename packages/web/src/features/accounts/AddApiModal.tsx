@@ -7,6 +7,7 @@ import {
   LEVERAGE_MIN,
   PAPER_BALANCE_DEFAULT,
   PAPER_BALANCE_MAX,
+  PAPER_BALANCE_MIN,
   POSITION_MODES,
 } from '@quantsquare/contracts';
 import { Alert, App, Button, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
@@ -14,8 +15,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateExchangeApi } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
-import { fieldErrors } from '../../api/errors';
+import { fieldErrors } from '../../api/field-errors';
+import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
 import { type ApiFormValues, buildCreatePayload } from './account-format';
+
+// Typed numbers are checked, never clamped or rounded behind the user's back.
+const PAPER_BALANCE_RULE: NumberFieldRule = {
+  min: PAPER_BALANCE_MIN,
+  max: PAPER_BALANCE_MAX,
+  decimals: 2,
+};
+const LEVERAGE_RULE: NumberFieldRule = { min: LEVERAGE_MIN, max: LEVERAGE_MAX, decimals: 0 };
 
 const INITIAL_VALUES: Partial<ApiFormValues> = {
   exchange: 'binance',
@@ -48,9 +58,18 @@ interface Props {
 
 /** The Add API modal (document 1 §5 "Add API", §8 API management texts). */
 export function AddApiModal({ open, onClose }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ApiFormValues>();
+  const limit = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const numberRule = (rule: NumberFieldRule, rangeText: string, stepText: string) => ({
+    validator: (_: unknown, value: unknown) => {
+      if (value === null || value === undefined || value === '') return Promise.resolve();
+      const problem = typeof value === 'number' ? numberFieldProblem(value, rule) : 'step';
+      if (problem === null) return Promise.resolve();
+      return Promise.reject(new Error(problem === 'step' ? stepText : rangeText));
+    },
+  });
   const create = useCreateExchangeApi();
   const [alertText, setAlertText] = useState<string | null>(null);
   const exchange = Form.useWatch('exchange', form) ?? INITIAL_VALUES.exchange;
@@ -171,12 +190,18 @@ export function AddApiModal({ open, onClose }: Props) {
                 required: true,
                 message: t('apis.form.required', { field: t('apis.form.paperBalance') }),
               },
+              numberRule(
+                PAPER_BALANCE_RULE,
+                t('apis.form.paperBalanceRange', {
+                  min: limit(PAPER_BALANCE_MIN),
+                  max: limit(PAPER_BALANCE_MAX),
+                }),
+                t('apis.form.twoDecimals'),
+              ),
             ]}
           >
             <InputNumber
-              min={1}
-              max={PAPER_BALANCE_MAX}
-              precision={2}
+              step={100}
               style={{ width: '100%' }}
               data-testid="api-form-paper-balance"
             />
@@ -247,22 +272,14 @@ export function AddApiModal({ open, onClose }: Props) {
               required: true,
               message: t('apis.form.required', { field: t('apis.form.leverage') }),
             },
-            {
-              type: 'integer',
-              min: LEVERAGE_MIN,
-              max: LEVERAGE_MAX,
-              message: t('apis.form.leverageRange', { min: LEVERAGE_MIN, max: LEVERAGE_MAX }),
-            },
+            numberRule(
+              LEVERAGE_RULE,
+              t('apis.form.leverageRange', { min: LEVERAGE_MIN, max: LEVERAGE_MAX }),
+              t('apis.form.leverageWhole'),
+            ),
           ]}
         >
-          <InputNumber
-            min={LEVERAGE_MIN}
-            max={LEVERAGE_MAX}
-            precision={0}
-            suffix="x"
-            style={{ width: '100%' }}
-            data-testid="api-form-leverage"
-          />
+          <InputNumber suffix="x" style={{ width: '100%' }} data-testid="api-form-leverage" />
         </Form.Item>
       </Form>
     </Modal>

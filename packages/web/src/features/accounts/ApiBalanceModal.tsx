@@ -3,7 +3,8 @@ import { Alert, Modal, Skeleton, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiBalance } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
-import { formatBalance } from './account-format';
+import { accountName, formatBalance } from './account-format';
+import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 
 interface Props {
   api: ExchangeApi | null;
@@ -17,6 +18,7 @@ interface BalanceRow extends CurrencyBalance {
 /** One API's balance per currency (document 1 §3 "Balance per currency"), 4 decimals. */
 export function ApiBalanceModal({ api, onClose }: Props) {
   const { t, i18n } = useTranslation();
+  const kindText = useExchangeErrorKindText();
   const balance = useApiBalance(api?.id ?? null);
   const locale = i18n.language;
   const answer = balance.data;
@@ -28,7 +30,7 @@ export function ApiBalanceModal({ api, onClose }: Props) {
   const failure = balance.isError
     ? errorMessage(t, balance.error, t('apis.messages.balanceFailed'))
     : answer && !answer.success
-      ? answer.message || t('apis.messages.balanceFailed')
+      ? kindText(answer.error_kind)
       : null;
 
   const amount = (field: 'total' | 'free' | 'used') => ({
@@ -49,14 +51,28 @@ export function ApiBalanceModal({ api, onClose }: Props) {
   return (
     <Modal
       open={api !== null}
-      title={api ? t('apis.balance.title', { name: api.name }) : ''}
+      title={
+        api ? t('apis.balance.title', { name: accountName(api, t('apis.experienceName')) }) : ''
+      }
       onCancel={onClose}
       footer={null}
       destroyOnHidden
     >
       <div data-testid="api-balance-modal">
         {balance.isPending && <Skeleton active paragraph={{ rows: 2 }} />}
-        {failure && <Alert type="error" showIcon title={failure} data-testid="api-balance-error" />}
+        {failure && (
+          <Alert
+            type="error"
+            showIcon
+            title={failure}
+            description={
+              answer && !answer.success ? (
+                <ExchangeErrorText kind={answer.error_kind} detail={answer.message} detailsOnly />
+              ) : undefined
+            }
+            data-testid="api-balance-error"
+          />
+        )}
         {answer?.success && (
           <Table<BalanceRow>
             size="small"

@@ -6,9 +6,13 @@ import {
   WarningOutlined,
 } from '@ant-design/icons';
 import type { ExchangeApi } from '@quantsquare/contracts';
-import { Button, Card, Descriptions, Flex, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { Button, Card, Descriptions, Flex, Table, Tag, Tooltip, Typography } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatUtc8 } from '../bots/bot-format';
+import { AccountLabel } from './AccountLabel';
+import { apiStatus } from './account-format';
+import { ExchangeErrorText } from './ExchangeErrorText';
 
 export interface ApiRowActions {
   onTest: (api: ExchangeApi) => void;
@@ -24,36 +28,45 @@ interface Props extends ApiRowActions {
 }
 
 function NameCell({ api }: { api: ExchangeApi }) {
-  const { t } = useTranslation();
   return (
     <Flex gap={6} align="center" wrap>
-      <Typography.Text strong>{api.name}</Typography.Text>
-      {api.is_paper && (
-        <Tag color="purple" data-testid="api-paper-tag">
-          {t('apis.paper')}
-        </Tag>
-      )}
+      <AccountLabel account={api} testIdPrefix="api" />
     </Flex>
   );
 }
 
-/** Active shows as normal, inactive as abnormal; the last error is the tooltip. */
+const STATUS_COLORS = { normal: 'success', abnormal: 'error', disabled: 'default' } as const;
+
+/**
+ * The status follows the last check (normal / abnormal, or disabled by the user). A failed
+ * check says its kind in the reader's language, the exchange's words on demand.
+ */
 function StatusTag({ api }: { api: ExchangeApi }) {
   const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const tag = (
-    <Tag color={api.is_active ? 'success' : 'error'} data-testid="api-status">
-      {api.is_active ? t('apis.normal') : t('apis.abnormal')}
-    </Tag>
-  );
-  if (!api.last_error) return tag;
+  const status = apiStatus(api);
+  const checked = api.last_checked_at
+    ? t('apis.lastChecked', { time: formatUtc8(api.last_checked_at) })
+    : t('apis.neverChecked');
+  const hasFailed = api.last_check_ok === false;
   return (
-    <Tooltip title={t('apis.lastError', { error: api.last_error })}>
-      <span style={{ whiteSpace: 'nowrap' }} data-testid="api-last-error">
-        {tag}
-        <WarningOutlined style={{ color: token.colorWarning }} />
-      </span>
-    </Tooltip>
+    <Flex vertical gap={2} style={{ minWidth: 0 }}>
+      <Tooltip title={checked}>
+        <Tag
+          color={STATUS_COLORS[status]}
+          data-testid="api-status"
+          data-status={status}
+          style={{ width: 'fit-content' }}
+        >
+          {t(`apis.${status}`)}
+        </Tag>
+      </Tooltip>
+      {hasFailed && (
+        <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="api-last-error">
+          <WarningOutlined style={{ marginInlineEnd: 4 }} />
+          <ExchangeErrorText kind={api.last_error_kind} detail={api.last_error} />
+        </Typography.Text>
+      )}
+    </Flex>
   );
 }
 

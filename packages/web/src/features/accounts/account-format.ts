@@ -2,6 +2,7 @@ import {
   type AccountType,
   BALANCE_CHART_POINTS,
   type BalanceSnapshot,
+  EXPERIENCE_ACCOUNT_NAME,
   type Exchange,
   type ExchangeApiCreateRequest,
   PAPER_BALANCE_DEFAULT,
@@ -100,4 +101,25 @@ export function buildCreatePayload(values: ApiFormValues): ExchangeApiCreateRequ
   };
   if (values.exchange === 'okx') payload.api_password = values.api_password?.trim() ?? '';
   return payload;
+}
+
+/**
+ * The name to show for an account: the experience account keeps the server's English default
+ * name only until its owner renames it, so that default is said in the reader's language.
+ */
+export function accountName(
+  account: { name: string; is_experience?: boolean },
+  experienceName: string,
+): string {
+  return account.is_experience && account.name === EXPERIENCE_ACCOUNT_NAME
+    ? experienceName
+    : account.name;
+}
+
+/** How an API's status reads (document 1: active as normal, inactive as abnormal). */
+export type ApiStatus = 'normal' | 'abnormal' | 'disabled';
+
+export function apiStatus(api: { is_active: boolean; is_enabled?: boolean }): ApiStatus {
+  if (api.is_enabled === false) return 'disabled';
+  return api.is_active ? 'normal' : 'abnormal';
 }

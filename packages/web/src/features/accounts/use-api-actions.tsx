@@ -1,4 +1,4 @@
-import type { ExchangeApi, ValidateResponse } from '@quantsquare/contracts';
+import { ERROR_CODES, type ExchangeApi, type ValidateResponse } from '@quantsquare/contracts';
 import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,8 @@ import {
 } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { DeleteApiConfirm, runningBotsText } from './DeleteApiConfirm';
+import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 
 /** The reason of a failed request, for the spec's "... failed: {message}" texts. */
 function failureReason(t: ReturnType<typeof useTranslation>['t'], error: unknown): string {
@@ -17,12 +19,14 @@ function failureReason(t: ReturnType<typeof useTranslation>['t'], error: unknown
 }
 
 /**
- * Test connection, validate and delete of one API with the texts of document 1 §8. `busyId`
- * tells which row's action runs.
+ * Test connection, validate and delete of one API with the texts of document 1 §8. An exchange
+ * failure is said by its kind in the reader's language, the exchange's words on demand.
+ * `busy` tells which row's action runs.
  */
 export function useApiActions() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal, notification } = App.useApp();
+  const kindText = useExchangeErrorKindText();
   const testConnection = useTestConnection();
   const validate = useValidateExchangeApi();
   const remove = useDeleteExchangeApi();
@@ -36,8 +40,18 @@ export function useApiActions() {
     setBusy({ id: api.id, action: 'test' });
     testConnection.mutate(api.id, {
       onSuccess: (answer) => {
-        if (answer.success) void message.success(t('apis.messages.connectionSuccess'));
-        else void message.error(t('apis.messages.connectionFailed', { message: answer.message }));
+        if (answer.success) {
+          void message.success(t('apis.messages.connectionSuccess'));
+          return;
+        }
+        notification.error({
+          key: `connection-${api.id}`,
+          title: t('apis.messages.connectionFailed', { message: kindText(answer.error_kind) }),
+          description: (
+            <ExchangeErrorText kind={answer.error_kind} detail={answer.message} detailsOnly />
+          ),
+          props: { 'data-testid': 'connection-failed' },
+        });
       },
       onError: (error) => {
         void message.error(
@@ -59,24 +73,40 @@ export function useApiActions() {
     });
   };
 
+  /** Deleting: the server's refusal (running bots) or failure, in the reader's language. */
+  const deleteFailureText = (error: unknown): string => {
+    const body = error instanceof ApiRequestError ? error.body : null;
+    if (body?.code === ERROR_CODES.botRunning) {
+      return t('apis.messages.deleteRefused', { bots: runningBotsText(body.running_bots ?? []) });
+    }
+    if (body?.code === ERROR_CODES.positionCloseFailed) {
+      return t('apis.messages.positionCloseFailed', {
+        message: body.error_kind ? kindText(body.error_kind) : body.error,
+      });
+    }
+    return errorMessage(t, error, t('apis.messages.deleteFailed'));
+  };
+
   const confirmDelete = (api: ExchangeApi) => {
     modal.confirm({
       title: t('apis.messages.deleteTitle'),
-      content: (
-        <>
-          <p style={{ margin: 0 }}>{t('apis.messages.deleteConfirm', { name: api.name })}</p>
-          <p style={{ margin: 0 }}>{t('apis.messages.deleteIrreversible')}</p>
-        </>
-      ),
+      content: <DeleteApiConfirm api={api} />,
       okText: t('apis.actions.delete'),
       // No space inserted into the two-character Chinese label, so it reads as one word.
-      okButtonProps: { danger: true, autoInsertSpace: false },
+      okButtonProps: { danger: true, autoInsertSpace: false, 'data-testid': 'api-delete-confirm' },
       cancelButtonProps: { autoInsertSpace: false },
       cancelText: t('common.cancel'),
       onOk: () =>
         remove.mutateAsync(api.id).then(
           () => void message.success(t('apis.messages.deleted')),
-          () => void message.error(t('apis.messages.deleteFailed')),
+          (error: unknown) => {
+            notification.error({
+              key: `delete-${api.id}`,
+              title: t('apis.messages.deleteFailed'),
+              description: deleteFailureText(error),
+              props: { 'data-testid': 'api-delete-failed' },
+            });
+          },
         ),
     });
   };

@@ -10,7 +10,7 @@ import type { Bot, BotPosition } from '@quantsquare/contracts';
 import { Alert, Button, Flex, Tag, theme } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatMoney, formatPercent } from '../dashboard/format';
+import { formatAmount, formatMoney, formatPercent, formatPrice } from '../dashboard/format';
 import { Text } from '../dashboard/ui';
 import { formatUtc8, positionModeKey } from './bot-format';
 
@@ -86,9 +86,9 @@ function PositionLine({ position }: { position: BotPosition }) {
         </Tag>
       </Field>
       <Field label={t('bots.positions.amount')}>{formatAmount(position.amount, locale)}</Field>
-      <Field label={t('bots.positions.entry')}>{formatAmount(position.entry_price, locale)}</Field>
+      <Field label={t('bots.positions.entry')}>{formatPrice(position.entry_price, locale)}</Field>
       <Field label={t('bots.positions.slTp')} wide>
-        {formatAmount(position.stop_loss, locale)} / {formatAmount(position.take_profit, locale)}
+        {formatPrice(position.stop_loss, locale)} / {formatPrice(position.take_profit, locale)}
       </Field>
       <Field label={t('bots.positions.pnl')} wide>
         <Text tone={tone}>

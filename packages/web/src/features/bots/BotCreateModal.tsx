@@ -18,8 +18,10 @@ import { Link } from 'react-router';
 import { useExchangeApis } from '../../api/accounts';
 import { useCreateBot, useFreshnessCheck } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
-import { fieldErrors } from '../../api/errors';
+import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
+import { accountName } from '../accounts/account-format';
+import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
 import {
   type BotExists,
   type BotFormValues,
@@ -39,6 +41,17 @@ const FORM_FIELDS = new Set<string>([
   'take_profit_percentage',
 ]);
 
+// The form's number rules (document 1 §5). The inputs take what is typed; a value out of range or
+// off its step is shown as an error and blocks the submit, never clamped or rounded.
+const AMOUNT_RULE: NumberFieldRule = { min: TRADE_AMOUNT_MIN, max: TRADE_AMOUNT_MAX, decimals: 2 };
+const STOP_LOSS_RULE: NumberFieldRule = { min: STOP_LOSS_MIN, max: STOP_LOSS_MAX, decimals: 1 };
+const TAKE_PROFIT_RULE: NumberFieldRule = {
+  min: TAKE_PROFIT_MIN,
+  max: TAKE_PROFIT_MAX,
+  decimals: 1,
+};
+const PERCENT_STEP = 0.1;
+
 const INITIAL_VALUES: Partial<BotFormValues> = {
   timeframe: DEFAULT_TIMEFRAME,
   trade_amount: TRADE_AMOUNT_DEFAULT,
@@ -51,7 +64,7 @@ interface Props {
 
 /** The Configure Trading Bot dialog (document 1 §2, §4 stale data, §5 bot form, §8 texts). */
 export function BotCreateModal({ open, onClose }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const { token } = theme.useToken();
   const [form] = Form.useForm<BotFormValues>();
@@ -196,6 +209,18 @@ export function BotCreateModal({ open, onClose }: Props) {
     required: true,
     message: t('bots.form.required', { field }),
   });
+  const numberRule = (rule: NumberFieldRule, rangeText: string, step: number) => ({
+    validator: (_: unknown, value: unknown) => {
+      if (value === null || value === undefined || value === '') return Promise.resolve();
+      const problem = typeof value === 'number' ? numberFieldProblem(value, rule) : 'step';
+      if (problem === null) return Promise.resolve();
+      return Promise.reject(
+        new Error(problem === 'step' ? t('bots.form.stepRule', { step }) : rangeText),
+      );
+    },
+  });
+  const amountRange = (value: number) =>
+    new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
 
   return (
     <Modal
@@ -239,8 +264,15 @@ export function BotCreateModal({ open, onClose }: Props) {
             loading={apis.isPending}
             options={accounts.map((a) => ({
               value: a.id,
-              title: a.name,
-              label: `${a.name} · ${t(`bots.exchanges.${a.exchange}`)}${a.is_paper ? ` · ${t('bots.paper')}` : ''}`,
+              title: accountName(a, t('bots.experience')),
+              label: [
+                accountName(a, t('bots.experience')),
+                t(`bots.exchanges.${a.exchange}`),
+                a.is_experience ? t('bots.experience') : a.is_paper ? t('bots.paper') : null,
+              ]
+                .filter((part) => part !== null && part !== '')
+                .filter((part, index, parts) => parts.indexOf(part) === index)
+                .join(' · '),
             }))}
           />
         </Form.Item>
@@ -284,14 +316,21 @@ export function BotCreateModal({ open, onClose }: Props) {
         <Form.Item
           name="trade_amount"
           label={t('bots.form.amount')}
-          rules={[{ required: true, message: t('bots.form.amountRequired') }]}
+          rules={[
+            { required: true, message: t('bots.form.amountRequired') },
+            numberRule(
+              AMOUNT_RULE,
+              t('bots.form.amountRange', {
+                min: amountRange(TRADE_AMOUNT_MIN),
+                max: amountRange(TRADE_AMOUNT_MAX),
+              }),
+              TRADE_AMOUNT_STEP,
+            ),
+          ]}
         >
           <InputNumber
             data-testid="bot-form-amount"
-            min={TRADE_AMOUNT_MIN}
-            max={TRADE_AMOUNT_MAX}
             step={TRADE_AMOUNT_STEP}
-            precision={2}
             style={{ width: '100%' }}
           />
         </Form.Item>
@@ -300,13 +339,17 @@ export function BotCreateModal({ open, onClose }: Props) {
             name="stop_loss_percentage"
             label={t('bots.form.stopLoss')}
             tooltip={t('bots.form.optional')}
+            rules={[
+              numberRule(
+                STOP_LOSS_RULE,
+                t('bots.form.stopLossRange', { min: STOP_LOSS_MIN, max: STOP_LOSS_MAX }),
+                PERCENT_STEP,
+              ),
+            ]}
           >
             <InputNumber
               data-testid="bot-form-stop-loss"
-              min={STOP_LOSS_MIN}
-              max={STOP_LOSS_MAX}
-              step={0.1}
-              precision={1}
+              step={PERCENT_STEP}
               style={{ width: '100%' }}
             />
           </Form.Item>
@@ -314,13 +357,17 @@ export function BotCreateModal({ open, onClose }: Props) {
             name="take_profit_percentage"
             label={t('bots.form.takeProfit')}
             tooltip={t('bots.form.optional')}
+            rules={[
+              numberRule(
+                TAKE_PROFIT_RULE,
+                t('bots.form.takeProfitRange', { min: TAKE_PROFIT_MIN, max: TAKE_PROFIT_MAX }),
+                PERCENT_STEP,
+              ),
+            ]}
           >
             <InputNumber
               data-testid="bot-form-take-profit"
-              min={TAKE_PROFIT_MIN}
-              max={TAKE_PROFIT_MAX}
-              step={0.1}
-              precision={1}
+              step={PERCENT_STEP}
               style={{ width: '100%' }}
             />
           </Form.Item>

@@ -4,7 +4,19 @@ import {
   type OperationLogEntry,
   type OperationLogType,
 } from '@quantsquare/contracts';
-import { Alert, Button, Flex, Select, Table, type TableColumnsType, Tag } from 'antd';
+import {
+  Alert,
+  Button,
+  Empty,
+  Flex,
+  Pagination,
+  Select,
+  Spin,
+  Table,
+  type TableColumnsType,
+  Tag,
+  theme,
+} from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +38,80 @@ const TYPE_COLORS: Record<OperationLogType, string> = {
 
 const PAGE_SIZE = 20;
 
-/** The operation log table (document 1 §2): every 5 s, manual refresh, type filter, paging. */
+function PnlText({ entry, locale }: { entry: OperationLogEntry; locale: string }) {
+  const pnl = logPnl(entry);
+  if (pnl === null) return null;
+  return (
+    <Text
+      tone={pnl > 0 ? 'success' : pnl < 0 ? 'danger' : 'default'}
+      data-testid="operation-log-pnl"
+    >
+      {formatMoney(pnl, locale)}
+    </Text>
+  );
+}
+
+/**
+ * The log on a phone: one stacked card per entry (time and type, symbol and P&L, the message on
+ * its own lines), so nothing is cut or scrolled sideways at 375 px.
+ */
+function MobileLogList({
+  entries,
+  locale,
+  emptyText,
+}: {
+  entries: readonly OperationLogEntry[];
+  locale: string;
+  emptyText: string;
+}) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  if (entries.length === 0) {
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />;
+  }
+  return (
+    <Flex vertical gap={8} data-testid="operation-log-cards">
+      {entries.map((entry) => (
+        <article
+          key={entry.id}
+          data-testid="operation-log-row"
+          data-type={entry.type}
+          style={{
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadius,
+            padding: '8px 10px',
+            minWidth: 0,
+          }}
+        >
+          <Flex justify="space-between" align="center" gap={8}>
+            <Text tone="secondary" size={12} style={{ whiteSpace: 'nowrap' }}>
+              {formatUtc8(entry.created_at)}
+            </Text>
+            <Tag color={TYPE_COLORS[entry.type]} style={{ marginInlineEnd: 0 }}>
+              {t(`bots.logs.types.${entry.type}`)}
+            </Tag>
+          </Flex>
+          {(entry.bot_symbol || logPnl(entry) !== null) && (
+            <Flex justify="space-between" align="center" gap={8} style={{ marginTop: 4 }}>
+              <Text strong style={{ overflowWrap: 'anywhere' }}>
+                {entry.bot_symbol ?? ''}
+              </Text>
+              <PnlText entry={entry} locale={locale} />
+            </Flex>
+          )}
+          <div style={{ marginTop: 4, overflowWrap: 'anywhere' }} title={entry.message}>
+            {describeLogEntry(t, entry, locale)}
+          </div>
+        </article>
+      ))}
+    </Flex>
+  );
+}
+
+/**
+ * The operation log (document 1 §2): every 5 s, manual refresh, type filter, paging; a table on
+ * desktop, stacked cards on a phone.
+ */
 export function OperationLog() {
   const { t, i18n } = useTranslation();
   const isMobile = useIsMobile();
@@ -66,7 +151,7 @@ export function OperationLog() {
       title: t('bots.logs.columns.message'),
       render: (_: unknown, entry: OperationLogEntry) => (
         <span style={{ overflowWrap: 'anywhere' }} title={entry.message}>
-          {describeLogEntry(t, entry)}
+          {describeLogEntry(t, entry, locale)}
         </span>
       ),
     },
@@ -75,15 +160,8 @@ export function OperationLog() {
       title: t('bots.logs.columns.pnl'),
       width: 110,
       align: 'right',
-      render: (_: unknown, entry: OperationLogEntry) => {
-        const pnl = logPnl(entry);
-        if (pnl === null) return '—';
-        return (
-          <Text tone={pnl > 0 ? 'success' : pnl < 0 ? 'danger' : 'default'}>
-            {formatMoney(pnl, locale)}
-          </Text>
-        );
-      },
+      render: (_: unknown, entry: OperationLogEntry) =>
+        logPnl(entry) === null ? '—' : <PnlText entry={entry} locale={locale} />,
     },
   ];
 
@@ -132,6 +210,33 @@ export function OperationLog() {
           showIcon
           title={errorMessage(t, logs.error, t('bots.logs.loadFailed'))}
         />
+      ) : isMobile ? (
+        <Flex vertical gap={12}>
+          {logs.isPending ? (
+            <Flex justify="center" style={{ padding: 24 }}>
+              <Spin />
+            </Flex>
+          ) : (
+            <MobileLogList
+              entries={logs.data?.results ?? []}
+              locale={locale}
+              emptyText={t('bots.logs.empty')}
+            />
+          )}
+          {(logs.data?.count ?? 0) > PAGE_SIZE && (
+            <Flex justify="center">
+              <Pagination
+                simple
+                size="small"
+                current={page}
+                pageSize={PAGE_SIZE}
+                total={logs.data?.count ?? 0}
+                showSizeChanger={false}
+                onChange={setPage}
+              />
+            </Flex>
+          )}
+        </Flex>
       ) : (
         <Table<OperationLogEntry>
           size="small"
@@ -139,7 +244,6 @@ export function OperationLog() {
           columns={columns}
           dataSource={logs.data?.results ?? []}
           loading={logs.isPending}
-          scroll={{ x: isMobile ? 640 : undefined }}
           locale={{ emptyText: t('bots.logs.empty') }}
           onRow={(entry) =>
             ({

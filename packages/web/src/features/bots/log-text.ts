@@ -1,5 +1,6 @@
 import { OPERATION_LOG_EVENTS, type OperationLogEntry } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
+import { formatAmount, formatMoney, formatPrice } from '../dashboard/format';
 
 // An operation-log entry in the reader's language. The server writes an English `message` and,
 // for every entry it knows how to describe, an `event` with the facts in `details`; an entry
@@ -10,8 +11,29 @@ type Details = OperationLogEntry['details'];
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
-const number = (value: unknown): string | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+const finite = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+/** The figures of an entry, shown by the spec's rules (document 1 §9). */
+interface Figures {
+  /** Quantities (base asset): by size, 2, 4 or 8 decimals. */
+  amount: (value: unknown) => string | undefined;
+  /** Prices: 2 decimals. */
+  price: (value: unknown) => string | undefined;
+  /** USDT money: 2 decimals. */
+  money: (value: unknown) => string | undefined;
+  /** Counts and seconds: whole numbers. */
+  count: (value: unknown) => string | undefined;
+}
+
+function figures(locale: string): Figures {
+  return {
+    amount: (v) => (finite(v) ? formatAmount(v, locale) : undefined),
+    price: (v) => (finite(v) ? formatPrice(v, locale) : undefined),
+    money: (v) => (finite(v) ? formatMoney(v, locale) : undefined),
+    count: (v) => (finite(v) ? String(Math.round(v)) : undefined),
+  };
+}
 
 /** A fact that names one of a known set of values (a side, a reason…), translated. */
 function named(
@@ -26,19 +48,23 @@ function named(
 }
 
 /** The translated text of each event's placeholders, or undefined when a fact is missing. */
-function params(t: TFunction, entry: OperationLogEntry): Record<string, string> | undefined {
+function params(
+  t: TFunction,
+  entry: OperationLogEntry,
+  { amount, price, money, count }: Figures,
+): Record<string, string> | undefined {
   const d: Details = entry.details;
   const symbol = entry.bot_symbol ?? undefined;
   // The position an entry is about: its side, size and asset.
   const held = () => ({
     side: named(t, 'sides', d.side),
-    amount: number(d.amount),
+    amount: amount(d.amount),
     asset: text(d.asset),
   });
   let values: Record<string, string | undefined>;
   switch (entry.event) {
     case 'bot_created':
-      values = { symbol, timeframe: text(d.timeframe), trade_amount: number(d.trade_amount) };
+      values = { symbol, timeframe: text(d.timeframe), trade_amount: money(d.trade_amount) };
       break;
     case 'bot_started':
     case 'bot_stopped':
@@ -66,15 +92,17 @@ function params(t: TFunction, entry: OperationLogEntry): Record<string, string> 
       values = { ...held(), reason: named(t, 'reasons', d.reason) };
       break;
     case 'trade_opened':
-      values = { ...held(), price: number(d.price) };
+      values = { ...held(), price: price(d.price) };
       break;
     case 'trade_closed':
-      values = { ...held(), price: number(d.price), reason: named(t, 'reasons', d.reason) };
+      values = { ...held(), price: price(d.price), reason: named(t, 'reasons', d.reason) };
       break;
     case 'signal_skipped': {
       const limit = d.limit === 'amount' || d.limit === 'notional' ? d.limit : undefined;
-      const value = number(d.value);
-      const minimum = number(d.minimum);
+      // A quantity limit is an amount; a notional one is USDT.
+      const figure = limit === 'notional' ? money : amount;
+      const value = figure(d.value);
+      const minimum = figure(d.minimum);
       values = {
         signal: named(t, 'signals', d.signal),
         limit:
@@ -94,10 +122,10 @@ function params(t: TFunction, entry: OperationLogEntry): Record<string, string> 
       };
       break;
     case 'position_mismatch':
-      values = { bot_amount: number(d.bot_amount), exchange_amount: number(d.exchange_amount) };
+      values = { bot_amount: amount(d.bot_amount), exchange_amount: amount(d.exchange_amount) };
       break;
     case 'resume_retry':
-      values = { attempt: number(d.attempt), delay_seconds: number(d.delay_seconds) };
+      values = { attempt: count(d.attempt), delay_seconds: count(d.delay_seconds) };
       break;
     default:
       return undefined;
@@ -110,10 +138,10 @@ function params(t: TFunction, entry: OperationLogEntry): Record<string, string> 
   return complete;
 }
 
-/** What the log table shows for an entry. */
-export function describeLogEntry(t: TFunction, entry: OperationLogEntry): string {
+/** What the log shows for an entry, its figures formatted for `locale`. */
+export function describeLogEntry(t: TFunction, entry: OperationLogEntry, locale: string): string {
   if (!entry.event || !OPERATION_LOG_EVENTS.includes(entry.event)) return entry.message;
-  const values = params(t, entry);
+  const values = params(t, entry, figures(locale));
   if (!values) return entry.message;
   // The key is built from the event: the type of each event's placeholders is checked by the
   // web's locale tests (same placeholders in both languages) and by the tests of this module.

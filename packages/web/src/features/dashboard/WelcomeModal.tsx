@@ -6,7 +6,7 @@ import {
   LineChartOutlined,
   SafetyOutlined,
 } from '@ant-design/icons';
-import { WELCOME_MODAL_DELAY_MS } from '@quantsquare/contracts';
+import { EXPERIENCE_ACCOUNT_BALANCE, WELCOME_MODAL_DELAY_MS } from '@quantsquare/contracts';
 import { Button, Flex, theme } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,7 +43,7 @@ function Feature({ icon, text }: { icon: ReactNode; text: string }) {
 
 /** Welcome advertisement: 1.5 s after load unless closed on an earlier visit (document 1 §2). */
 export function WelcomeModal({ isLoggedIn }: { isLoggedIn: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const [open, setOpen] = useState(false);
@@ -129,7 +129,13 @@ export function WelcomeModal({ isLoggedIn }: { isLoggedIn: boolean }) {
           <Feature icon={<LineChartOutlined />} text={t('dashboard.welcomeModal.monitoring')} />
           <Feature icon={<SafetyOutlined />} text={t('dashboard.welcomeModal.riskControl')} />
           <Feature icon={<ApiOutlined />} text={t('dashboard.welcomeModal.exchanges')} />
-          <Feature icon={<GiftOutlined />} text={t('dashboard.welcomeModal.bonus')} />
+          {/* Every new user gets a paper experience account with this balance at registration. */}
+          <Feature
+            icon={<GiftOutlined />}
+            text={t('dashboard.welcomeModal.bonus', {
+              balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
+            })}
+          />
         </Flex>
         <Flex justify="flex-end" gap={8} style={{ marginTop: 20 }}>
           {!isLoggedIn && (

@@ -21,6 +21,12 @@ export function formatAmount(value: number | null | undefined, locale: string): 
   return fixed(value, amountDecimals(value), locale);
 }
 
+/** A price shows 2 decimals (document 1 §9 "price precision 2 decimals"). */
+export function formatPrice(value: number | null | undefined, locale: string): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
+  return fixed(value, 2, locale);
+}
+
 /** Money shows 2 decimals. */
 export function formatMoney(value: number | null | undefined, locale: string): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';

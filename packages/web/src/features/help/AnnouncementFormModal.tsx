@@ -9,7 +9,7 @@ import {
 import { Alert, App, Button, Flex, Form, Input, Modal, Radio } from 'antd';
 import { Component, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrors } from '../../api/errors';
+import { fieldErrors } from '../../api/field-errors';
 import { useCreateAnnouncement, useUpdateAnnouncement, useUploadHelpImage } from '../../api/help';
 import { Spinner } from '../../app/Spinner';
 import type { ImageRejection } from './RichTextEditor';

@@ -3,7 +3,8 @@ import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChangePassword } from '../../api/auth';
-import { errorMessage, fieldErrors } from '../../api/errors';
+import { errorMessage } from '../../api/errors';
+import { fieldErrors } from '../../api/field-errors';
 
 interface PasswordValues {
   old_password: string;

@@ -1,3 +1,4 @@
+import { EXCHANGE_ERROR_MESSAGES } from '@quantsquare/contracts';
 import type { AccountsLocaleResources } from './accounts.zh-CN';
 
 export const accountsEn: AccountsLocaleResources = {
@@ -16,6 +17,18 @@ export const accountsEn: AccountsLocaleResources = {
     abnormal: 'Abnormal',
     leverageValue: '{{leverage}}x',
     lastError: 'Last error: {{error}}',
+    disabled: 'Disabled',
+    experience: 'Experience account',
+    experienceName: 'Experience account',
+    experienceHint:
+      'The paper account every new user gets: {{balance}} virtual USDT to try strategies without risk.',
+    lastChecked: 'Last checked: {{time}} (UTC+8)',
+    neverChecked: 'Connection not checked yet',
+    errorKinds: { ...EXCHANGE_ERROR_MESSAGES },
+    errorUnknownKind: 'The exchange request failed',
+    botStatus: { created: 'Created', stopped: 'Stopped', running: 'Running', error: 'Error' },
+    showDetails: 'Details',
+    hideDetails: 'Hide details',
     columns: {
       name: 'Name',
       exchange: 'Exchange',
@@ -54,6 +67,9 @@ export const accountsEn: AccountsLocaleResources = {
       submit: 'Add',
       required: 'Please enter {{field}}',
       leverageRange: 'Leverage must be between {{min}} and {{max}}',
+      leverageWhole: 'Leverage must be a whole number',
+      paperBalanceRange: 'The paper balance must be between {{min}} and {{max}} USDT',
+      twoDecimals: 'At most two decimals',
       keyHint: 'Use a trade-only API key with an IP allowlist; never enable withdrawals.',
     },
     messages: {
@@ -66,9 +82,15 @@ export const accountsEn: AccountsLocaleResources = {
       deleteTitle: 'Delete API',
       deleteConfirm: 'Are you sure you want to delete "{{name}}"?',
       deleteIrreversible: 'This cannot be undone.',
+      deleteBots: 'These bots of the account are deleted with it:',
+      deleteBotHoldsPosition: 'holds a position, closed before deleting',
+      deleteRunningBots: 'These bots are running; stop them before deleting:',
+      deleteRefused: 'Not deleted: stop the running bots of this account first ({{bots}})',
+      deleteClosedPositions: 'Positions closed: {{bots}}',
       deleted: 'API deleted',
       deleteFailed: 'Failed to delete API',
       validateFailed: 'Validation failed: {{message}}',
+      positionCloseFailed: 'A position could not be closed, nothing was deleted: {{message}}',
     },
     balance: {
       title: 'Balance - {{name}}',
@@ -85,6 +107,10 @@ export const accountsEn: AccountsLocaleResources = {
       ipRestricted: 'IP allowlist',
       unknown: 'Unknown',
       warnings: 'Warnings',
+      valid: 'The API key is valid',
+      withdrawWarning:
+        'This key can withdraw funds: we recommend a trade-only key with an IP allowlist',
+      noIpWarning: 'This key has no IP allowlist: we recommend restricting it to your server',
       close: 'Close',
     },
   },
@@ -102,7 +128,7 @@ export const accountsEn: AccountsLocaleResources = {
     free: 'Free',
     used: 'Used',
     leverage: 'Default leverage',
-    accountLoadFailed: 'Load failed',
+    accountLoadFailedWith: 'Load failed: {{reason}}',
     retry: 'Retry',
     retryFailed: 'Reload failed',
     chartTitle: 'Balance',
@@ -111,6 +137,7 @@ export const accountsEn: AccountsLocaleResources = {
     positions: 'Positions',
     positionsEmpty: 'No open positions',
     sides: { long: 'Long', short: 'Short' },
-    inactive: 'Inactive',
+    inactive: 'Disabled',
+    abnormal: 'Abnormal',
   },
 };

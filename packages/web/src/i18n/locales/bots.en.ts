@@ -11,6 +11,7 @@ export const botsEn: BotsLocaleResources = {
     emptyHint: 'Pick an exchange account, a strategy and a symbol to create your first bot.',
     autoRefresh: 'Refreshes every 30 s',
     paper: 'Paper',
+    experience: 'Experience account',
     none: '—',
     status: {
       created: 'Created',
@@ -132,6 +133,10 @@ export const botsEn: BotsLocaleResources = {
       optional: 'Leave empty for none',
       required: 'Please choose the {{field}}',
       amountRequired: 'Please enter the trade amount',
+      amountRange: 'The trade amount must be between {{min}} and {{max}} USDT',
+      stopLossRange: 'Stop-loss must be between {{min}}% and {{max}}%',
+      takeProfitRange: 'Take-profit must be between {{min}}% and {{max}}%',
+      stepRule: 'Use steps of {{step}}',
       submit: 'Create bot',
       cancel: 'Cancel',
     },

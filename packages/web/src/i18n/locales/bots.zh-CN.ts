@@ -11,6 +11,7 @@ export const botsZhCN = {
     emptyHint: '选择交易所账户、策略和交易对，创建您的第一个机器人。',
     autoRefresh: '每 30 秒自动刷新',
     paper: '模拟',
+    experience: '体验账户',
     none: '—',
     status: {
       created: '已创建',
@@ -130,6 +131,10 @@ export const botsZhCN = {
       optional: '留空表示不设置',
       required: '请选择{{field}}',
       amountRequired: '请输入交易金额',
+      amountRange: '交易金额需在 {{min}} 到 {{max}} USDT 之间',
+      stopLossRange: '止损比例需在 {{min}}% 到 {{max}}% 之间',
+      takeProfitRange: '止盈比例需在 {{min}}% 到 {{max}}% 之间',
+      stepRule: '请按 {{step}} 的最小单位输入',
       submit: '创建机器人',
       cancel: '取消',
     },
@@ -178,7 +183,12 @@ export const botsZhCN = {
       failureDetail: '{{kind}}（{{detail}}）',
       signals: { buy: '买入', sell: '卖出' },
       sides: { long: '多', short: '空' },
-      reasons: { signal: '信号', stop_loss: '止损', take_profit: '止盈', manual: '手动平仓' },
+      reasons: {
+        signal: '信号',
+        stop_loss: '止损',
+        take_profit: '止盈',
+        manual: '手动平仓',
+      },
       limits: {
         amount: '数量 {{value}} 低于最小下单量 {{minimum}}',
         notional: '名义价值 {{value}} USDT 低于最小值 {{minimum}} USDT',

@@ -1,0 +1,125 @@
+import { BOT_MESSAGES, ERROR_CODES, type ExchangeApiDeleteResponse } from '@quantsquare/contracts';
+import { BadRequest, NotFound } from '../../common/errors.js';
+import type { Database } from '../../db/database.js';
+import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { BotControl } from '../bots/bot-control.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import type { AccountBot, ExchangeAccountsRepository } from './exchange-accounts.repository.js';
+import { exchangeErrorKind, exchangeErrorMessage } from './exchange-call.js';
+
+export const DELETION_MESSAGES = {
+  notFound: 'Exchange API not found',
+  deleted: 'API deleted',
+  positionNotClosed: 'The open position could not be closed',
+  noEngine: 'Open positions can only be closed while the bot engine runs',
+} as const;
+
+type BotRef = { readonly id: number; readonly symbol: string };
+
+const refuseRunning = (running: readonly BotRef[]) =>
+  new BadRequest(ERROR_CODES.botRunning, BOT_MESSAGES.stopBeforeDelete, {
+    running_bots: running.map((bot) => ({ id: bot.id, symbol: bot.symbol })),
+  });
+
+/**
+ * Deleting an exchange account with its bots: refused while one of them runs (the bot delete's
+ * own rule and message); the positions of its stopped bots are closed through the bot engine
+ * first (which logs each close); then the account and its bots go in one transaction with a
+ * `bot_deleted` entry per bot and the `api_deleted` entry.
+ */
+export function createAccountDeletion(deps: {
+  readonly repo: ExchangeAccountsRepository;
+  readonly botControl: BotControl | undefined;
+  readonly operationLog: OperationLogWriter | undefined;
+  /** The same writer on the delete's transaction. */
+  readonly operationLogIn: ((tx: Database) => OperationLogWriter) | undefined;
+}) {
+  async function closeStoppedPositions(accountBots: readonly AccountBot[]) {
+    const holding = accountBots.filter((bot) => bot.has_open_position);
+    if (holding.length === 0) return [];
+    const control = deps.botControl;
+    if (!control) {
+      throw new BadRequest(ERROR_CODES.positionCloseFailed, DELETION_MESSAGES.noEngine);
+    }
+    const closed: { bot_id: number; symbol: string }[] = [];
+    for (const bot of holding) {
+      try {
+        await control.closePosition(bot.id);
+      } catch (error) {
+        throw new BadRequest(
+          ERROR_CODES.positionCloseFailed,
+          `${DELETION_MESSAGES.positionNotClosed} (${bot.symbol}): ${exchangeErrorMessage(error)}`,
+          { error_kind: exchangeErrorKind(error) },
+        );
+      }
+      closed.push({ bot_id: bot.id, symbol: bot.symbol });
+    }
+    return closed;
+  }
+
+  async function logDeletion(
+    writer: OperationLogWriter | undefined,
+    userId: number,
+    account: ExchangeAccountRow,
+    deletedBots: readonly BotRef[],
+  ): Promise<void> {
+    for (const bot of deletedBots) {
+      await writer?.record({
+        userId,
+        botId: bot.id,
+        botSymbol: bot.symbol,
+        type: 'user_action',
+        event: 'bot_deleted',
+        message: `Deleted bot ${bot.symbol} with exchange API ${account.name}`,
+        details: { bot_id: bot.id, exchange_api: account.id, reason: 'api_deleted' },
+      });
+    }
+    await writer?.record({
+      userId,
+      type: 'user_action',
+      event: 'api_deleted',
+      message: `Deleted exchange API ${account.name}`,
+      details: {
+        exchange_api: account.id,
+        name: account.name,
+        exchange: account.exchange,
+        deleted_bots: deletedBots.map((bot) => bot.id),
+      },
+    });
+  }
+
+  return {
+    /** `account` is the user's own (checked by the caller); `accountBots` its bots. */
+    async remove(
+      userId: number,
+      account: ExchangeAccountRow,
+      accountBots: readonly AccountBot[],
+    ): Promise<ExchangeApiDeleteResponse> {
+      const running = accountBots.filter((bot) => bot.status === 'running');
+      if (running.length > 0) throw refuseRunning(running);
+      const closed = await closeStoppedPositions(accountBots);
+      const deletion = await deps.repo.deleteOwnedWithBots(userId, account.id, (tx, deleted) =>
+        logDeletion(deps.operationLogIn?.(tx) ?? deps.operationLog, userId, account, deleted),
+      );
+      switch (deletion.outcome) {
+        case 'missing':
+          throw new NotFound(DELETION_MESSAGES.notFound);
+        // A bot started, or opened a position, while the positions were being closed.
+        case 'running':
+          throw refuseRunning(deletion.bots);
+        case 'open_positions':
+          throw new BadRequest(
+            ERROR_CODES.positionCloseFailed,
+            `${DELETION_MESSAGES.positionNotClosed} (${deletion.bots.map((bot) => bot.symbol).join(', ')})`,
+          );
+        case 'deleted':
+          return {
+            success: true,
+            message: DELETION_MESSAGES.deleted,
+            deleted_bots: [...deletion.bots],
+            closed_positions: closed,
+          };
+      }
+    },
+  };
+}
