@@ -4,5 +4,6 @@ export * from './bots.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './limits.js';
+export * from './square.js';
 export * from './system.js';
 export * from './trading.js';
