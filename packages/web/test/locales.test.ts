@@ -4,6 +4,8 @@ import { accountsZhCN } from '../src/i18n/locales/accounts.zh-CN';
 import { botsEn } from '../src/i18n/locales/bots.en';
 import { botsZhCN } from '../src/i18n/locales/bots.zh-CN';
 import { en } from '../src/i18n/locales/en';
+import { squareEn } from '../src/i18n/locales/square.en';
+import { squareZhCN } from '../src/i18n/locales/square.zh-CN';
 import { zhCN } from '../src/i18n/locales/zh-CN';
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -26,10 +28,15 @@ describe('translations', () => {
       expect(zhCN, key).not.toHaveProperty(key);
       expect(accountsZhCN, key).not.toHaveProperty(key);
     }
+    for (const key of Object.keys(squareZhCN)) {
+      expect(zhCN, key).not.toHaveProperty(key);
+      expect(accountsZhCN, key).not.toHaveProperty(key);
+      expect(botsZhCN, key).not.toHaveProperty(key);
+    }
   });
 
-  const zhLeaves = leaves({ ...zhCN, ...accountsZhCN, ...botsZhCN });
-  const enLeaves = leaves({ ...en, ...accountsEn, ...botsEn });
+  const zhLeaves = leaves({ ...zhCN, ...accountsZhCN, ...botsZhCN, ...squareZhCN });
+  const enLeaves = leaves({ ...en, ...accountsEn, ...botsEn, ...squareEn });
 
   it('has the same keys in both languages', () => {
     expect([...enLeaves.keys()].sort()).toEqual([...zhLeaves.keys()].sort());

@@ -26,6 +26,18 @@ const AccountOverviewPage = lazy(() =>
 const ApiManagementPage = lazy(() =>
   withFeedbackOf(import('../pages/ApiManagementPage').then((m) => m.ApiManagementPage)),
 );
+const StrategySquarePage = lazy(() =>
+  withFeedbackOf(import('../pages/StrategySquarePage').then((m) => m.StrategySquarePage)),
+);
+const StrategyDetailPage = lazy(() =>
+  withFeedbackOf(import('../pages/StrategyDetailPage').then((m) => m.StrategyDetailPage)),
+);
+const UserProfilePage = lazy(() =>
+  withFeedbackOf(import('../pages/UserProfilePage').then((m) => m.UserProfilePage)),
+);
+const CreateStrategyPage = lazy(() =>
+  withFeedbackOf(import('../pages/CreateStrategyPage').then((m) => m.CreateStrategyPage)),
+);
 const ComingSoonPage = lazy(() =>
   import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -63,10 +75,10 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: 'dashboard', element: <DashboardPage /> },
-      { path: 'strategy-square', element: comingSoon },
+      { path: 'strategy-square', element: <StrategySquarePage /> },
       { path: 'help-center', element: comingSoon },
-      { path: 'strategy/:id', element: comingSoon },
-      { path: 'user/:userId', element: comingSoon },
+      { path: 'strategy/:id', element: <StrategyDetailPage /> },
+      { path: 'user/:userId', element: <UserProfilePage /> },
       { path: 'copy-trading/:id', element: auth(comingSoon) },
       { path: 'deposit', element: auth(comingSoon) },
       { path: 'withdraw', element: auth(comingSoon) },
@@ -84,7 +96,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', element: comingSoon },
           { path: 'security', element: <SecurityPage /> },
           { path: 'api-management', element: <ApiManagementPage /> },
-          { path: 'strategies/create', element: comingSoon },
+          { path: 'strategies/create', element: <CreateStrategyPage /> },
         ],
       },
       { path: 'account', element: <Navigate to="/my/account" replace /> },

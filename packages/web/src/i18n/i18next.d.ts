@@ -1,12 +1,15 @@
 import 'i18next';
 import type { accountsZhCN } from './locales/accounts.zh-CN';
 import type { botsZhCN } from './locales/bots.zh-CN';
+import type { squareZhCN } from './locales/square.zh-CN';
 import type { zhCN } from './locales/zh-CN';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
     // Screen bundles (added to `translation` when their screen loads) are typed with the rest.
-    resources: { translation: typeof zhCN & typeof accountsZhCN & typeof botsZhCN };
+    resources: {
+      translation: typeof zhCN & typeof accountsZhCN & typeof botsZhCN & typeof squareZhCN;
+    };
   }
 }
