@@ -319,7 +319,8 @@ export type StrategyDetail = z.infer<typeof strategyDetail>;
 
 /** A fill of the strategy's account (document 2 §3 Realtime trade). */
 export const strategyTrade = z.object({
-  id: z.number().int(),
+  /** Unique per fill (partial fills of one order share `order_id`). */
+  id: z.string(),
   order_id: z.string(),
   timestamp: z.string(),
   symbol: z.string(),

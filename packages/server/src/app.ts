@@ -54,6 +54,7 @@ import {
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { operationLogRoutes } from './modules/operation-log/operation-log.routes.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
+import { createSquareModule } from './modules/square/square.module.js';
 import { createOutboxRepository } from './modules/system/outbox.repository.js';
 import { devOutboxRoutes, healthRoutes } from './modules/system/system.routes.js';
 import { tradingRoutes } from './modules/trading/trading.routes.js';
@@ -210,6 +211,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   app.addHook('onClose', async () => marketFeed.stop());
   const trading = createTradingService({ feed: marketFeed, clock });
+  // The strategy square: its read model and live hub follow the event bus from here on.
+  const square = createSquareModule({
+    db,
+    clock,
+    events: eventBus,
+    prices: feedPriceSource(marketFeed),
+    log: app.log,
+  });
+  square.start();
+  app.addHook('onClose', async () => square.stop());
   const operationLog = createOperationLog({ repo: createOperationLogRepository(db), clock });
   const accountServices = createAccountServices({
     db,
@@ -244,10 +255,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
       await api.register(operationLogRoutes({ operationLog, tokens }));
       if (bots) await api.register(botsRoutes({ bots, tokens }));
+      await api.register(square.routes(authentication));
       if (!config.isProduction) await api.register(devOutboxRoutes({ outbox }));
     },
     { prefix: '/api' },
   );
+
+  await app.register(square.socketRoutes);
 
   await registerWebApp(app, { webDistDir: config.webDistDir });
   return app;
