@@ -11,11 +11,18 @@ const apiProxyTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
   plugins: [react(), pureContractSchemas()],
+  // The strategy page's live connection (/ws/...) goes to the same server as the API.
   server: {
-    proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },
+    proxy: {
+      '^/api/': { target: apiProxyTarget, changeOrigin: true },
+      '^/ws/': { target: apiProxyTarget, changeOrigin: true, ws: true },
+    },
   },
   preview: {
-    proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },
+    proxy: {
+      '^/api/': { target: apiProxyTarget, changeOrigin: true },
+      '^/ws/': { target: apiProxyTarget, changeOrigin: true, ws: true },
+    },
   },
   build: {
     outDir: 'dist',

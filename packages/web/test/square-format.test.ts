@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   abbreviateNumber,
   copyButtonState,
+  drawdownShown,
   equityPoints,
   formatChartTime,
   formatTradeTime,
@@ -124,6 +125,7 @@ describe('sparklinePath', () => {
   it('draws a flat series along the middle and nothing without values', () => {
     expect(sparklinePath([5, 5], 12, 10)).toBe('M1.0 5.0 L11.0 5.0');
     expect(sparklinePath([], 10, 10)).toBe('');
+    expect(sparklinePath([7], 12, 10)).toBe('M1.0 5.0 L11.0 5.0');
   });
 });
 
@@ -246,5 +248,12 @@ describe('parseRouteId', () => {
     expect(parseRouteId('4.2')).toBeNull();
     expect(parseRouteId('abc')).toBeNull();
     expect(parseRouteId(undefined)).toBeNull();
+  });
+});
+
+describe('drawdownShown', () => {
+  it('shows a drawdown as a negative percent, and no drawdown as 0', () => {
+    expect(drawdownShown(12.5)).toBe(-12.5);
+    expect(Object.is(drawdownShown(0), 0)).toBe(true);
   });
 });

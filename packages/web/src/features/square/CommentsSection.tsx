@@ -100,7 +100,8 @@ function Composer({
         autoFocus={autoFocus}
         data-testid={parentId === null ? 'comment-input' : 'reply-input'}
       />
-      <Flex justify="end" gap={8}>
+      {/* Below the textarea's character counter. */}
+      <Flex justify="end" gap={8} style={{ marginTop: 12 }}>
         {onCancel && <Button onClick={onCancel}>{t('strategy.comments.cancel')}</Button>}
         <Button
           type="primary"

@@ -9,7 +9,7 @@ import {
   SQUARE_SORTS,
   type SquareQuickTag,
 } from '@quantsquare/contracts';
-import { Flex, Input, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { Flex, Input, Segmented, Select, Space, Tag, Tooltip, Typography, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchMode, SquareListParams } from '../../api/square';
@@ -48,6 +48,7 @@ export function SquareToolbar({
   isMobile,
 }: Props) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   const [text, setText] = useState(filters.search);
   // The last search this box sent: an address change from elsewhere (Back) refills the box.
   const sentRef = useRef(filters.search);
@@ -171,7 +172,13 @@ export function SquareToolbar({
               checked={quickTag === tag}
               onChange={() => onQuickTag(tag)}
               data-testid={`square-tag-${tag}`}
-              style={{ fontSize: 13, paddingBlock: 2 }}
+              style={{
+                fontSize: 13,
+                paddingBlock: 2,
+                paddingInline: 10,
+                borderRadius: 12,
+                border: `1px solid ${quickTag === tag ? token.colorPrimary : token.colorBorder}`,
+              }}
             >
               {t(`square.tags.${TAG_KEYS[tag]}`)}
             </Tag.CheckableTag>

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { formatPercent, formatRatio } from '../dashboard/format';
 import { CopyTradeButton } from './CopyTradeButton';
 import { Sparkline } from './Sparkline';
-import { abbreviateNumber, syntheticCurve } from './square-format';
+import { abbreviateNumber, drawdownShown, syntheticCurve } from './square-format';
 import { UserAvatar } from './UserAvatar';
 
 const SPARKLINE_HEIGHT_PX = 52;
@@ -160,7 +160,7 @@ export function StrategyCardView({ strategy, viewerId }: Props) {
         </Figure>
         <Figure label={t('square.card.maxDrawdown')}>
           <span data-testid="strategy-card-drawdown">
-            {formatPercent(-Math.abs(strategy.max_drawdown), locale)}
+            {formatPercent(drawdownShown(strategy.max_drawdown), locale)}
           </span>
         </Figure>
         <Figure label={t('square.card.balance')}>
@@ -201,6 +201,7 @@ export function StrategyCardView({ strategy, viewerId }: Props) {
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               <TeamOutlined />{' '}
               {t('square.card.followers', {
+                count: owner.followers_count,
                 followers: abbreviateNumber(owner.followers_count, locale, 0),
               })}
             </Typography.Text>

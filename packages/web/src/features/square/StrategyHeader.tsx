@@ -99,6 +99,7 @@ export function StrategyHeader({ strategy, liveStatus, actions }: Props) {
               <Typography.Text type="secondary" data-testid="strategy-followers">
                 <TeamOutlined />{' '}
                 {t('strategy.followers', {
+                  count: owner.followers_count,
                   followers: abbreviateNumber(owner.followers_count, i18n.language, 0),
                 })}
               </Typography.Text>

@@ -6,7 +6,7 @@ import { formatPercent, formatRatio } from '../dashboard/format';
 import { CopyTradeButton } from './CopyTradeButton';
 import { Sparkline } from './Sparkline';
 import { IllustrativeTag, NewTag, ownerName, useCardCurve, useToneColor } from './StrategyCardView';
-import { abbreviateNumber } from './square-format';
+import { abbreviateNumber, drawdownShown } from './square-format';
 import { UserAvatar } from './UserAvatar';
 
 function CurveCell({ strategy }: { strategy: StrategyCard }) {
@@ -86,7 +86,7 @@ export function StrategyListTable({ strategies, period, viewerId, isLoading }: P
       title: t('square.card.maxDrawdown'),
       align: 'right',
       render: (_, s) => (
-        <span style={numeric}>{formatPercent(-Math.abs(s.max_drawdown), locale)}</span>
+        <span style={numeric}>{formatPercent(drawdownShown(s.max_drawdown), locale)}</span>
       ),
     },
     {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPercent } from '../dashboard/format';
 import { useToneColor } from './StrategyCardView';
-import { abbreviateNumber } from './square-format';
+import { abbreviateNumber, drawdownShown } from './square-format';
 
 function StatCard({
   label,
@@ -54,8 +54,8 @@ export function StrategyStats({ strategy }: { strategy: StrategyDetail }) {
         </span>
       </StatCard>
       <StatCard label={t('strategy.stats.maxDrawdown')} testId="strategy-max-drawdown">
-        <span style={{ color: tone(-Math.abs(strategy.max_drawdown)) }}>
-          {formatPercent(-Math.abs(strategy.max_drawdown), locale)}
+        <span style={{ color: tone(drawdownShown(strategy.max_drawdown)) }}>
+          {formatPercent(drawdownShown(strategy.max_drawdown), locale)}
         </span>
       </StatCard>
       <StatCard label={t('strategy.stats.copiers')} testId="strategy-copiers">

@@ -140,8 +140,10 @@ export function syntheticCurve(
 }
 
 /** The SVG path of a sparkline through `values`, inside width × height (with a 1 px margin). */
-export function sparklinePath(values: readonly number[], width: number, height: number): string {
-  if (values.length === 0) return '';
+export function sparklinePath(rawValues: readonly number[], width: number, height: number): string {
+  if (rawValues.length === 0) return '';
+  // One value is a flat line across the box.
+  const values = rawValues.length === 1 ? [rawValues[0] ?? 0, rawValues[0] ?? 0] : rawValues;
   const min = Math.min(...values);
   const max = Math.max(...values);
   const span = max - min || 1;
@@ -289,4 +291,9 @@ export function parseRouteId(raw: string | undefined): number | null {
   if (!raw || !/^\d{1,15}$/.test(raw)) return null;
   const id = Number(raw);
   return id > 0 ? id : null;
+}
+
+/** A drawdown (answered as a positive percent) as the page shows it: negative, never "-0". */
+export function drawdownShown(maxDrawdown: number): number {
+  return maxDrawdown === 0 ? 0 : -Math.abs(maxDrawdown);
 }
