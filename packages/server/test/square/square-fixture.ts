@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect, vi } from 'vitest';
 import type { ManualClock } from '../../src/common/clock.js';
@@ -78,16 +79,20 @@ export async function seedEquity(
       .values(rows.slice(i, i + 1000))
       .onConflictDoUpdate({
         target: [balanceSnapshots.accountId, balanceSnapshots.takenAt],
-        set: { equity: balanceSnapshots.equity },
+        set: { equity: sql`excluded.equity` },
       });
   }
 }
 
 let fillCounter = 0;
-/** Publishes a bot fill of the account, as the execution core does. */
+/** Publishes a bot fill of the account, as the execution core does (at `filledAtMs`). */
 export async function publishFill(
   bus: EventBus,
-  fill: Partial<EventPayloads['OrderFilled']> & { accountId: number; userId: number },
+  fill: Partial<EventPayloads['OrderFilled']> & {
+    accountId: number;
+    userId: number;
+    filledAtMs: number;
+  },
 ): Promise<string> {
   const n = ++fillCounter;
   const id = `test-fill-${Date.now()}-${n}`;
@@ -103,7 +108,6 @@ export async function publishFill(
       price: 50_000,
       fee: 0.25,
       reduceOnly: false,
-      filledAtMs: Date.now(),
       ...fill,
     },
     id,
@@ -113,14 +117,17 @@ export async function publishFill(
 
 export async function publishPosition(
   bus: EventBus,
-  change: Partial<EventPayloads['PositionChanged']> & { accountId: number; userId: number },
+  change: Partial<EventPayloads['PositionChanged']> & {
+    accountId: number;
+    userId: number;
+    changedAtMs: number;
+  },
 ): Promise<void> {
   await bus.publish('PositionChanged', {
     symbol: BTC,
     owner: { kind: 'bot', id: 1 },
     size: 0.01,
     entryPrice: 50_000,
-    changedAtMs: Date.now(),
     ...change,
   });
 }
@@ -137,3 +144,22 @@ export const squareList = (app: FastifyInstance, query = '', token?: string) =>
     `/api/strategy-square/strategies/${query ? `?${query}` : ''}`,
     { token },
   );
+
+/** A round trip on the bus: open at `entry`, close at `exit` (the close realises the P&L). */
+export async function publishRoundTrip(
+  bus: EventBus,
+  owner: { accountId: number; userId: number },
+  atMs: number,
+  entry: number,
+  exit: number,
+): Promise<void> {
+  await publishFill(bus, { ...owner, side: 'buy', price: entry, fee: 0, filledAtMs: atMs });
+  await publishFill(bus, {
+    ...owner,
+    side: 'sell',
+    price: exit,
+    fee: 0,
+    reduceOnly: true,
+    filledAtMs: atMs + 60_000,
+  });
+}

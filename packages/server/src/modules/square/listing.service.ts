@@ -28,7 +28,7 @@ type PositionChange = EventPayloads['PositionChanged'];
 /** Remembers a few thousand answers for a short time (counts and stats of the square). */
 function ttlCache<T>(ttlMs: number, now: () => number) {
   const entries = new Map<string, { at: number; value: Promise<T> }>();
-  return (key: string, load: () => Promise<T>): Promise<T> => {
+  const get = (key: string, load: () => Promise<T>): Promise<T> => {
     const hit = entries.get(key);
     const at = now();
     if (hit && at - hit.at < ttlMs) return hit.value;
@@ -38,6 +38,7 @@ function ttlCache<T>(ttlMs: number, now: () => number) {
     value.catch(() => entries.delete(key));
     return value;
   };
+  return Object.assign(get, { clear: () => entries.clear() });
 }
 
 /** Viewer-specific facts the detail adds (social and copy trading answer them). */
@@ -235,6 +236,16 @@ export function createListingService(deps: {
     return rows.map(cardOf);
   }
 
-  return { list, detail, trades, positions, currentPositions, userStrategies, publicStrategy };
+  return {
+    list,
+    detail,
+    trades,
+    positions,
+    currentPositions,
+    userStrategies,
+    publicStrategy,
+    /** Forgets cached counts and stats (this process wrote new figures or settings). */
+    invalidateAggregates: () => cached.clear(),
+  };
 }
 export type ListingService = ReturnType<typeof createListingService>;

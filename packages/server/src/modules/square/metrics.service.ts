@@ -30,6 +30,8 @@ export function createMetricsService(deps: {
   repo: MetricsRepository;
   clock: Clock;
   events: EventBus;
+  /** Called after an account's figures were written. */
+  onSaved?: (accountId: number) => void;
 }) {
   const { repo } = deps;
 
@@ -89,6 +91,7 @@ export function createMetricsService(deps: {
       };
     });
     await repo.saveMetrics(rows);
+    deps.onSaved?.(accountId);
     if (settings.isPublic) {
       await deps.events.publish('StrategyStatisticsChanged', {
         accountId,

@@ -50,6 +50,8 @@ export function createSharingService(deps: {
   events: EventBus;
   /** Recomputes the account's square figures (so a newly public account is listed at once). */
   refreshMetrics: (accountId: number) => Promise<void>;
+  /** Called after settings were written (the square's cached counts are then stale). */
+  onSaved?: (accountId: number) => void;
 }) {
   const { repo } = deps;
 
@@ -111,6 +113,7 @@ export function createSharingService(deps: {
         next.allowComments = true;
       }
       const row = await repo.save(account, next, deps.clock.now());
+      deps.onSaved?.(accountId);
       await deps.events.publish('StrategySharingChanged', {
         accountId,
         isPublic: row.isPublic,

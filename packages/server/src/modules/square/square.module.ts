@@ -47,6 +47,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     repo: metricsRepo,
     clock: deps.clock,
     events: deps.events,
+    onSaved: () => listing.invalidateAggregates(),
   });
   const refresher = createMetricsRefresher({
     metrics,
@@ -77,6 +78,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     clock: deps.clock,
     events: deps.events,
     refreshMetrics: (accountId) => metrics.refreshAccount(accountId),
+    onSaved: () => listing.invalidateAggregates(),
   });
   const social = createSocialService({ repo: socialRepo, listing, clock: deps.clock });
   const hub = createStrategyHub({
