@@ -56,7 +56,7 @@ describe("a paper bot's fills reach the square's read model through the event bu
     const realized = trades.filter((t) => t.realizedPnl !== null).map((t) => Number(t.realizedPnl));
     const gross = botTrades.map((t) => Number(t.pnl) + Number(t.fee));
     expect(realized).toHaveLength(gross.length);
-    realized.forEach((value, i) => expect(value).toBeCloseTo(gross[i]!, 6));
+    for (const [i, value] of realized.entries()) expect(value).toBeCloseTo(gross[i]!, 6);
 
     // The read model's position is the bot's own.
     const [position] = await fixture.database.db

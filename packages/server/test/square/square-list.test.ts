@@ -5,7 +5,6 @@ import { createPaperAccount } from '../helpers/bot-flows.js';
 import { call } from '../helpers/test-app.js';
 import {
   eventually,
-  publishedAccount,
   publishRoundTrip,
   seedEquity,
   squareList,
