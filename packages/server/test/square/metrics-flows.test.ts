@@ -1,3 +1,4 @@
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
@@ -5,10 +6,11 @@ import {
   exchangeAccounts,
   strategyMetrics,
   strategyShareSettings,
+  strategyTrades,
   users,
 } from '../../src/db/schema/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
-import type { ExchangePosition } from '../../src/exchange/exchange-client.js';
+import type { ExchangePosition, ExchangeTrade } from '../../src/exchange/exchange-client.js';
 import { createMetricsRepository } from '../../src/modules/square/metrics.repository.js';
 import { createMetricsService } from '../../src/modules/square/metrics.service.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
@@ -156,5 +158,96 @@ describe('deposits and withdrawals inferred from hourly wallet marks', () => {
     expect(total.winRate).toBe(100);
     expect(total.isNew).toBe(true);
     expect(total.rankSharpe).toBeNull();
+  });
+});
+
+describe("a live account's own trade history", () => {
+  it('imports fills the platform did not make, once, and never a fill it knows', async () => {
+    const now = new Date('2026-03-01T10:00:00Z');
+    clock.set(now);
+    const readModel = createReadModelRepository(database.db);
+    const trade = (
+      id: string,
+      orderId: string,
+      minutesAgo: number,
+      side: 'buy' | 'sell',
+    ): ExchangeTrade => ({
+      id,
+      orderId,
+      symbol: BTC,
+      side,
+      amount: 0.5,
+      price: 40_000,
+      fee: 4,
+      timestamp: now.getTime() - minutesAgo * 60_000,
+    });
+    // The bot's fill came over the bus; the exchange lists it too, with a manual trade and one
+    // too recent to import yet.
+    await readModel.recordFill('bus-event-1', {
+      accountId,
+      userId,
+      symbol: BTC,
+      owner: { kind: 'bot', id: 9 },
+      clientOrderId: 'qs9',
+      exchangeOrderId: 'order-bot',
+      side: 'buy',
+      amount: 0.5,
+      price: 40_000,
+      fee: 4,
+      reduceOnly: false,
+      filledAtMs: now.getTime() - 180 * 60_000,
+    });
+    const history = [
+      trade('t1', 'order-bot', 180, 'buy'),
+      trade('t2', 'order-manual', 120, 'sell'),
+      trade('t3', 'order-recent', 5, 'buy'),
+    ];
+    const job = createSquareMetricsJob({
+      db: database.db,
+      clock,
+      events: bus,
+      log: quiet,
+      exchangeTimeoutMs: 5_000,
+      clientFor: () => ({
+        ...scriptedClient('binance', {}),
+        fetchMyTrades: async (_symbol: string, sinceMs?: number) =>
+          history.filter((t) => sinceMs === undefined || t.timestamp >= sinceMs),
+      }),
+    });
+    const march = () =>
+      database.db
+        .select()
+        .from(strategyTrades)
+        .where(and(eq(strategyTrades.accountId, accountId), eq(strategyTrades.symbol, BTC)))
+        .orderBy(asc(strategyTrades.filledAt));
+    const orderIds = async () =>
+      (await march())
+        .filter((t) => t.filledAt >= new Date('2026-03-01'))
+        .map((t) => t.exchangeOrderId);
+
+    await job.markAll(now);
+    expect(await orderIds()).toEqual(['order-bot', 'order-manual']);
+    const manual = (await march()).find((t) => t.exchangeOrderId === 'order-manual')!;
+    expect(manual).toMatchObject({ ownerKind: 'manual', ownerId: userId, side: 'sell' });
+
+    // Next hour: the recent one is imported; nothing twice; a late bus event of an imported
+    // order is not counted again.
+    clock.set(new Date(now.getTime() + HOUR_MS));
+    await job.markAll(clock.now());
+    await readModel.recordFill('late-bus-event', {
+      accountId,
+      userId,
+      symbol: BTC,
+      owner: { kind: 'webhook', id: 3 },
+      clientOrderId: 'w3',
+      exchangeOrderId: 'order-manual',
+      side: 'sell',
+      amount: 0.5,
+      price: 40_000,
+      fee: 4,
+      reduceOnly: false,
+      filledAtMs: now.getTime() - 120 * 60_000,
+    });
+    expect(await orderIds()).toEqual(['order-bot', 'order-manual', 'order-recent']);
   });
 });

@@ -121,7 +121,8 @@ export const strategyMetrics = pgTable(
 
 /**
  * Fills of every account, as the event bus told them (OrderFilled of bots, copy relations and
- * webhooks). `eventId` makes a repeated event a no-op. `realizedPnl` is the gross P&L the fill
+ * webhooks), plus, for live accounts, the exchange's own trade history of fills the platform did
+ * not make (event id `exchange:<account>:<trade id>`). `eventId` makes a repeated event a no-op. `realizedPnl` is the gross P&L the fill
  * realised on its owner's average-cost position (null for an opening fill).
  */
 export const strategyTrades = pgTable(
@@ -146,6 +147,7 @@ export const strategyTrades = pgTable(
   (t) => [
     uniqueIndex('strategy_trades_event_idx').on(t.eventId),
     index('strategy_trades_account_time_idx').on(t.accountId, t.filledAt.desc(), t.id.desc()),
+    index('strategy_trades_account_order_idx').on(t.accountId, t.exchangeOrderId),
   ],
 );
 

@@ -1,11 +1,14 @@
 import { applyFill, type BookPosition, FLAT } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { type StrategyTradeRow, strategyPositions, strategyTrades } from '../../db/schema/index.js';
 import type { EventPayloads } from '../../events/index.js';
 
 type Fill = EventPayloads['OrderFilled'];
+
+/** Event ids of fills imported from an exchange's trade history (not from the event bus). */
+export const EXCHANGE_EVENT_PREFIX = 'exchange:';
 type PositionChange = EventPayloads['PositionChanged'];
 
 const ownerKey = (e: { accountId: number; symbol: string; owner: Fill['owner'] }) =>
@@ -30,6 +33,21 @@ export function createReadModelRepository(db: Database) {
      */
     async recordFill(eventId: string, fill: Fill): Promise<StrategyTradeRow | null> {
       return db.transaction(async (tx) => {
+        // An order the exchange history import already brought in is not counted twice.
+        if (!eventId.startsWith(EXCHANGE_EVENT_PREFIX)) {
+          const [imported] = await tx
+            .select({ id: strategyTrades.id })
+            .from(strategyTrades)
+            .where(
+              and(
+                eq(strategyTrades.accountId, fill.accountId),
+                eq(strategyTrades.exchangeOrderId, fill.exchangeOrderId),
+                like(strategyTrades.eventId, `${EXCHANGE_EVENT_PREFIX}%`),
+              ),
+            )
+            .limit(1);
+          if (imported) return null;
+        }
         const [existing] = await tx
           .select()
           .from(strategyPositions)
@@ -101,6 +119,42 @@ export function createReadModelRepository(db: Database) {
         }
         return trade;
       });
+    },
+
+    /** Which of these exchange order ids the account's fills already have. */
+    async knownOrderIds(accountId: number, orderIds: readonly string[]): Promise<Set<string>> {
+      if (orderIds.length === 0) return new Set();
+      const rows = await db
+        .select({ id: strategyTrades.exchangeOrderId })
+        .from(strategyTrades)
+        .where(
+          and(
+            eq(strategyTrades.accountId, accountId),
+            inArray(strategyTrades.exchangeOrderId, [...orderIds]),
+          ),
+        );
+      return new Set(rows.map((r) => r.id));
+    },
+    /** Symbols the account has traded or holds (read model). */
+    async symbolsOf(accountId: number): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ symbol: strategyTrades.symbol })
+        .from(strategyTrades)
+        .where(eq(strategyTrades.accountId, accountId));
+      return rows.map((r) => r.symbol);
+    },
+    /** Time of the newest fill imported from the exchange's history (ms), if any. */
+    async lastImportedMs(accountId: number): Promise<number | null> {
+      const [row] = await db
+        .select({ at: max(strategyTrades.filledAt) })
+        .from(strategyTrades)
+        .where(
+          and(
+            eq(strategyTrades.accountId, accountId),
+            like(strategyTrades.eventId, `${EXCHANGE_EVENT_PREFIX}%`),
+          ),
+        );
+      return row?.at ? new Date(row.at).getTime() : null;
     },
 
     /** The execution core's word on an owner's position; an older change than what we hold is ignored. */

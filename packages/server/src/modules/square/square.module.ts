@@ -150,6 +150,7 @@ export function createSquareMetricsJob(deps: {
   return createMetricsJob({
     metrics: createMetricsService({ repo, clock: deps.clock, events: deps.events }),
     repo,
+    readModel: createReadModelRepository(deps.db),
     clientFor: deps.clientFor,
     log: deps.log,
     exchangeTimeoutMs: deps.exchangeTimeoutMs,

@@ -1,0 +1,1 @@
+CREATE INDEX "strategy_trades_account_order_idx" ON "strategy_trades" USING btree ("account_id","exchange_order_id");
