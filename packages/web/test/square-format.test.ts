@@ -192,19 +192,19 @@ describe('times at UTC+8', () => {
 });
 
 describe('prependTrade', () => {
-  const trade = (id: number) => ({ order_id: String(id), symbol: 'BTC/USDT:USDT' });
+  const trade = (id: number) => ({ id: String(id), symbol: 'BTC/USDT:USDT' });
 
   it('puts the new trade first and keeps the latest twenty', () => {
     const list = Array.from({ length: 20 }, (_, i) => trade(20 - i));
     const next = prependTrade(list, trade(21), 20);
     expect(next).toHaveLength(20);
-    expect(next[0]?.order_id).toBe('21');
-    expect(next.at(-1)?.order_id).toBe('2');
+    expect(next[0]?.id).toBe('21');
+    expect(next.at(-1)?.id).toBe('2');
   });
 
-  it('replaces a repeated order instead of listing it twice', () => {
-    const next = prependTrade([trade(2), trade(1)], { order_id: '1', symbol: 'ETH/USDT:USDT' }, 20);
-    expect(next.map((t) => t.order_id)).toEqual(['1', '2']);
+  it('replaces a repeated fill instead of listing it twice', () => {
+    const next = prependTrade([trade(2), trade(1)], { id: '1', symbol: 'ETH/USDT:USDT' }, 20);
+    expect(next.map((t) => t.id)).toEqual(['1', '2']);
     expect(next[0]?.symbol).toBe('ETH/USDT:USDT');
   });
 });

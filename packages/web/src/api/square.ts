@@ -149,11 +149,19 @@ export function useStrategyTrades(id: number, isShown: boolean) {
   });
 }
 
+/**
+ * Mark prices move between fills, and position_update frames come with fills only: the
+ * positions are read again this often so their unrealised P&L stays current (a web choice, the
+ * spec names no interval).
+ */
+const POSITIONS_REFRESH_MS = 30_000;
+
 export function useStrategyPositions(id: number, isShown: boolean) {
   return useQuery({
     queryKey: squareKeys.positions(id),
     queryFn: ({ signal }) => squareApi.positions(id, signal),
     enabled: isShown,
+    refetchInterval: POSITIONS_REFRESH_MS,
   });
 }
 

@@ -25,6 +25,16 @@ export function DescriptionEditor({ value, onChange }: Props) {
     '--qs-editor-text': token.colorText,
     '--qs-editor-placeholder': token.colorTextPlaceholder,
     '--qs-editor-bg': token.colorBgElevated,
+    // Quill's own texts (CSS content), as quoted CSS strings.
+    '--qs-editor-normal': JSON.stringify(t('share.editor.quill.normal')),
+    '--qs-editor-h1': JSON.stringify(t('share.editor.quill.h1')),
+    '--qs-editor-h2': JSON.stringify(t('share.editor.quill.h2')),
+    '--qs-editor-h3': JSON.stringify(t('share.editor.quill.h3')),
+    '--qs-editor-visit': JSON.stringify(t('share.editor.quill.visit')),
+    '--qs-editor-enter-link': JSON.stringify(t('share.editor.quill.enterLink')),
+    '--qs-editor-edit': JSON.stringify(t('share.editor.quill.edit')),
+    '--qs-editor-save': JSON.stringify(t('share.editor.quill.save')),
+    '--qs-editor-remove': JSON.stringify(t('share.editor.quill.remove')),
   } as CSSProperties;
   const fallback = (
     <Flex align="center" justify="center" style={{ height: 242 }}>

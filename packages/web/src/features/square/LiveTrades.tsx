@@ -19,7 +19,7 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const [freshIds, setFreshIds] = useState<ReadonlySet<string>>(new Set());
-  // Order ids already on screen; null until the first load, which highlights nothing.
+  // Fill ids already on screen; null until the first load, which highlights nothing.
   const seenRef = useRef<Set<string> | null>(null);
   const timersRef = useRef(new Set<ReturnType<typeof setTimeout>>());
 
@@ -32,7 +32,7 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
 
   useEffect(() => {
     if (isLoading) return;
-    const ids = trades.map((trade) => trade.order_id);
+    const ids = trades.map((trade) => trade.id);
     const seen = seenRef.current;
     seenRef.current = new Set(ids);
     if (seen === null) return;
@@ -76,7 +76,7 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
       key: 'price',
       title: t('strategy.trades.price'),
       align: 'right',
-      render: (_, trade) => formatMoney(trade.price, locale),
+      render: (_, trade) => formatAmount(trade.price, locale),
     },
     {
       key: 'value',
@@ -90,7 +90,7 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
   return (
     <Card size="small" title={t('strategy.trades.title')} data-testid="strategy-trades">
       <Table<StrategyTrade>
-        rowKey="order_id"
+        rowKey="id"
         size="small"
         columns={columns}
         dataSource={trades}
@@ -99,7 +99,7 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: errorText ?? t('strategy.trades.empty') }}
         rowClassName={(trade) =>
-          freshIds.has(trade.order_id) ? 'qs-live-row qs-live-row-new' : 'qs-live-row'
+          freshIds.has(trade.id) ? 'qs-live-row qs-live-row-new' : 'qs-live-row'
         }
         onRow={(trade) =>
           ({

@@ -3,7 +3,7 @@ import { Card, Empty, Flex, Spin, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSignedMoney } from '../accounts/account-format';
-import { formatAmount, formatMoney, formatPercent } from '../dashboard/format';
+import { formatAmount, formatPercent } from '../dashboard/format';
 import { useToneColor } from './StrategyCardView';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -72,10 +72,10 @@ export function PositionsGrid({ positions, isLoading, errorText }: Props) {
                   {formatAmount(position.contracts, locale)}
                 </Field>
                 <Field label={t('strategy.positions.entryPrice')}>
-                  {formatMoney(position.entry_price, locale)}
+                  {formatAmount(position.entry_price, locale)}
                 </Field>
                 <Field label={t('strategy.positions.markPrice')}>
-                  {formatMoney(position.mark_price ?? position.entry_price, locale)}
+                  {formatAmount(position.mark_price ?? position.entry_price, locale)}
                 </Field>
                 <Field label={t('strategy.positions.pnl')}>
                   <span style={{ color: tone(position.unrealized_pnl) }}>

@@ -34,7 +34,7 @@ export function SquarePager({ page, totalPages, onChange, isCompact }: Props) {
               aria-current={item === page ? 'page' : undefined}
               aria-label={t('square.pagination.page', { page: item })}
               onClick={() => item !== page && onChange(item)}
-              data-testid="square-page"
+              data-testid="square-page-number"
               style={{ minWidth: isCompact ? 28 : 32, paddingInline: 4 }}
             >
               {item}

@@ -246,15 +246,16 @@ export function tradeTimeMs(trade: {
 }
 
 /**
- * The live trade list after a trade_update: the new trade first, a repeat of a known order
- * replacing its row, at most `keep` rows (document 2 §9: 20).
+ * The live trade list after a trade_update: the new fill first, a fill already listed (same
+ * `id`; partial fills of one order have their own ids) replacing its row, at most `keep` rows
+ * (document 2 §9: 20).
  */
-export function prependTrade<T extends { order_id: string }>(
+export function prependTrade<T extends { id: string }>(
   trades: readonly T[],
   trade: T,
   keep: number,
 ): T[] {
-  return [trade, ...trades.filter((t) => t.order_id !== trade.order_id)].slice(0, keep);
+  return [trade, ...trades.filter((t) => t.id !== trade.id)].slice(0, keep);
 }
 
 /** What a viewer may do with the Copy Trade button of a strategy (document 2 §2, §6). */

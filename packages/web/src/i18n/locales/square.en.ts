@@ -228,6 +228,17 @@ export const squareEn: SquareLocaleResources = {
       saveFailed: 'Save failed: {{error}}',
       loadFailed: 'Failed to load the description',
       editorFailed: 'The editor could not be loaded; reload the page to try again',
+      quill: {
+        normal: 'Normal',
+        h1: 'Heading 1',
+        h2: 'Heading 2',
+        h3: 'Heading 3',
+        visit: 'Visit URL:',
+        enterLink: 'Enter link:',
+        edit: 'Edit',
+        save: 'Save',
+        remove: 'Remove',
+      },
     },
   },
   publish: {

@@ -220,6 +220,17 @@ export const squareZhCN = {
       saveFailed: '保存失败: {{error}}',
       loadFailed: '策略说明加载失败',
       editorFailed: '编辑器加载失败，请刷新页面重试',
+      quill: {
+        normal: '正文',
+        h1: '标题 1',
+        h2: '标题 2',
+        h3: '标题 3',
+        visit: '访问链接：',
+        enterLink: '输入链接：',
+        edit: '编辑',
+        save: '保存',
+        remove: '移除',
+      },
     },
   },
   publish: {

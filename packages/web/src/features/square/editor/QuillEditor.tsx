@@ -36,6 +36,9 @@ export default function QuillEditor({ value, onChange, placeholder }: QuillEdito
         modules={MODULES}
         formats={FORMATS}
         placeholder={placeholder}
+        // Quill's "semantic" HTML turns every space into &nbsp; (text would no longer wrap);
+        // its own markup keeps plain spaces, and the server's allowlist knows that markup.
+        useSemanticHTML={false}
       />
     </div>
   );
