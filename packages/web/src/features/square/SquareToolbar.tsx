@@ -90,7 +90,7 @@ export function SquareToolbar({
               { value: 'strategy', label: t('square.searchModes.strategy') },
               { value: 'user', label: t('square.searchModes.user') },
             ]}
-            style={{ width: 92, flex: 'none' }}
+            style={{ width: 108, flex: 'none' }}
             data-testid="square-search-mode"
           />
           <Input

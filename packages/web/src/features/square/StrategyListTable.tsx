@@ -37,7 +37,7 @@ export function StrategyListTable({ strategies, period, viewerId, isLoading }: P
   const columns: TableColumnsType<StrategyCard> = [
     {
       key: 'strategy',
-      title: t('square.card.owner'),
+      title: t('square.card.strategy'),
       fixed: 'left',
       width: 220,
       render: (_, s) => {

@@ -69,7 +69,7 @@ export const squareEn: SquareLocaleResources = {
       illustrative: 'Illustrative',
       illustrativeHint: 'No account snapshots yet: this curve is an illustration, not real returns',
       copyTrade: 'Copy Trade',
-      owner: 'Trader',
+      strategy: 'Strategy',
     },
     anonymous: 'Anonymous',
   },

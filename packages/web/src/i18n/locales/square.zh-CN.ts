@@ -63,7 +63,7 @@ export const squareZhCN = {
       illustrative: '示意',
       illustrativeHint: '暂无账户快照，曲线仅为示意，并非真实收益',
       copyTrade: '跟单',
-      owner: '交易员',
+      strategy: '策略',
     },
     anonymous: '匿名用户',
   },
