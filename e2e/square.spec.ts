@@ -87,8 +87,16 @@ test('the owner publishes an account from the publish page and finds it on the a
     accept_copy: true,
   });
 
-  await page.getByTestId('publish-open-strategy').click();
+  // The page offers a bot on the published account, then opens the strategy.
+  await expect(page.getByTestId('publish-open-strategy')).toBeVisible();
+  await page.getByTestId('publish-create-bot').click();
+  await expect(page.getByTestId('bot-form-account')).toContainText(accountName);
+  await page.getByTestId('bot-form-submit').click();
   await expect(page).toHaveURL(new RegExp(`/strategy/${accountId}$`));
+  const bots = await request.get('/api/trading/bots/', { headers: auth(owner) });
+  expect(((await bots.json()) as { results: { exchange_api: number }[] }).results).toEqual([
+    expect.objectContaining({ exchange_api: accountId }),
+  ]);
   await expect(page.getByTestId('strategy-name')).toHaveText(strategyName);
   await expect(page.getByTestId('strategy-description-html')).toContainText('Trend following');
   // The owner sees neither follow nor copy, and no positions grid (switched off).
