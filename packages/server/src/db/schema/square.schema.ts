@@ -62,6 +62,7 @@ export const strategyShareSettings = pgTable(
  * Name, owner, exchange, visibility and copiers are copied here so that a square page is one
  * query on one of the partial indexes below (one per sort, public rows only). The rank columns
  * are null for strategies too new to be ranked (and without a figure), so they sort last.
+ * Rows stay narrow (the sparkline lives in its own table) so filters scan few pages.
  */
 export const strategyMetrics = pgTable(
   'strategy_metrics',
@@ -94,8 +95,6 @@ export const strategyMetrics = pgTable(
     isNew: boolean('is_new').notNull(),
     rankWinRate: doublePrecision('rank_win_rate'),
     rankSharpe: doublePrecision('rank_sharpe'),
-    /** The card's 30 daily points [{timestamp, balance}]. */
-    sparkline: jsonb('sparkline').$type<{ timestamp: string; balance: number }[]>().notNull(),
     computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -118,6 +117,15 @@ export const strategyMetrics = pgTable(
     index('strategy_metrics_user_idx').on(t.userId),
   ],
 );
+
+/** The card's sparkline: one point a day over the last 30 days [{timestamp, balance}]. */
+export const strategySparklines = pgTable('strategy_sparklines', {
+  accountId: integer('account_id')
+    .primaryKey()
+    .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
+  points: jsonb('points').$type<{ timestamp: string; balance: number }[]>().notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+});
 
 /**
  * Fills of every account, as the event bus told them (OrderFilled of bots, copy relations and

@@ -7,6 +7,7 @@ import {
   strategyMetrics,
   strategyPositions,
   strategyShareSettings,
+  strategySparklines,
   strategyTrades,
   userFollows,
   users,
@@ -41,10 +42,14 @@ const followersOf = (userId: SQL | typeof strategyMetrics.userId) =>
 
 /** The square's reads: cards, detail, equity, trades and positions of public strategies. */
 export function createListingRepository(db: Database) {
+  // The public-rows predicate is written as the partial indexes' own (`where is_public`), never
+  // as a parameter, so every plan (generic ones of prepared statements too) can use them.
+  const isPublic = sql`${strategyMetrics.isPublic}`;
+
   function where(filter: ListFilter): SQL | undefined {
     return and(
       eq(strategyMetrics.period, filter.period),
-      eq(strategyMetrics.isPublic, true),
+      isPublic,
       filter.exchange ? eq(strategyMetrics.exchange, filter.exchange) : undefined,
       filter.search ? ilike(strategyMetrics.name, likePattern(filter.search)) : undefined,
       filter.userSearch ? ilike(users.nickname, likePattern(filter.userSearch)) : undefined,
@@ -52,33 +57,92 @@ export function createListingRepository(db: Database) {
     );
   }
 
-  const cardQuery = () =>
-    db
-      .select({
-        metrics: strategyMetrics,
-        accountType: exchangeAccounts.accountType,
-        isPaper: exchangeAccounts.isPaper,
-        acceptCopy: strategyShareSettings.acceptCopy,
-        nickname: users.nickname,
-        avatarUrl: users.avatarUrl,
-        followersCount: followersOf(strategyMetrics.userId),
-      })
-      .from(strategyMetrics)
+  const cardColumns = {
+    metrics: strategyMetrics,
+    accountType: exchangeAccounts.accountType,
+    isPaper: exchangeAccounts.isPaper,
+    acceptCopy: strategyShareSettings.acceptCopy,
+    nickname: users.nickname,
+    avatarUrl: users.avatarUrl,
+    followersCount: followersOf(strategyMetrics.userId),
+    sparkline: strategySparklines.points,
+  };
+
+  /**
+   * One statement per page: the page's ids come from walking the sort's partial index (no join,
+   * no wide column, so deep offsets stay cheap), then only those rows are joined and read.
+   * Prepared once per shape (sort and which filters are present).
+   */
+  function preparePage(sort: SquareSort, filter: ListFilter) {
+    const p = {
+      period: sql.placeholder('period'),
+      exchange: sql.placeholder('exchange'),
+      search: sql.placeholder('search'),
+      userSearch: sql.placeholder('userSearch'),
+      userId: sql.placeholder('userId'),
+    };
+    const conditions = and(
+      eq(strategyMetrics.period, p.period),
+      isPublic,
+      filter.exchange ? eq(strategyMetrics.exchange, p.exchange) : undefined,
+      filter.search ? ilike(strategyMetrics.name, p.search) : undefined,
+      filter.userSearch ? ilike(users.nickname, p.userSearch) : undefined,
+      filter.userId !== undefined ? eq(strategyMetrics.userId, p.userId) : undefined,
+    );
+    const ids = db.select({ id: strategyMetrics.accountId }).from(strategyMetrics).$dynamic();
+    if (filter.userSearch) ids.innerJoin(users, eq(users.id, strategyMetrics.userId));
+    const page = db.$with('page').as(
+      ids
+        .where(conditions)
+        .orderBy(...ORDER[sort], TIE_BREAK)
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset')),
+    );
+    const shape = [
+      sort,
+      filter.exchange ? 'e' : '',
+      filter.search ? 's' : '',
+      filter.userSearch ? 'n' : '',
+      filter.userId !== undefined ? 'u' : '',
+    ].join('');
+    return db
+      .with(page)
+      .select(cardColumns)
+      .from(page)
+      .innerJoin(
+        strategyMetrics,
+        and(eq(strategyMetrics.accountId, page.id), eq(strategyMetrics.period, p.period)),
+      )
       .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, strategyMetrics.accountId))
       .innerJoin(
         strategyShareSettings,
         eq(strategyShareSettings.accountId, strategyMetrics.accountId),
       )
-      .innerJoin(users, eq(users.id, strategyMetrics.userId));
+      .innerJoin(users, eq(users.id, strategyMetrics.userId))
+      .leftJoin(strategySparklines, eq(strategySparklines.accountId, strategyMetrics.accountId))
+      .orderBy(...ORDER[sort], TIE_BREAK)
+      .prepare(`square_page_${shape}`);
+  }
+  const prepared = new Map<string, ReturnType<typeof preparePage>>();
 
   return {
-    /** One page of cards: one query walking the sort's partial index. */
+    /** One page of cards: one statement walking the sort's partial index. */
     async page(filter: ListFilter, sort: SquareSort, limit: number, offset: number) {
-      return cardQuery()
-        .where(where(filter))
-        .orderBy(...ORDER[sort], TIE_BREAK)
-        .limit(limit)
-        .offset(offset);
+      const key = `${sort}|${filter.exchange ? 1 : 0}${filter.search ? 1 : 0}${filter.userSearch ? 1 : 0}${filter.userId !== undefined ? 1 : 0}`;
+      let query = prepared.get(key);
+      if (!query) {
+        query = preparePage(sort, filter);
+        prepared.set(key, query);
+      }
+      return query.execute({
+        period: filter.period,
+        exchange: filter.exchange ?? null,
+        search: filter.search ? likePattern(filter.search) : null,
+        userSearch: filter.userSearch ? likePattern(filter.userSearch) : null,
+        userId: filter.userId ?? null,
+        limit,
+        offset,
+      });
     },
     async count(filter: ListFilter): Promise<number> {
       const query = db.select({ n: count() }).from(strategyMetrics);

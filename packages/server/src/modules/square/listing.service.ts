@@ -15,11 +15,18 @@ import { Forbidden, NotFound } from '../../common/errors.js';
 import type { StrategyPositionRow } from '../../db/schema/index.js';
 import type { EventPayloads } from '../../events/index.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
+import { AnswerCache } from '../trading/answer-cache.js';
 import type { ListFilter, ListingRepository } from './listing.repository.js';
 import { cardOf, periodMetricsOf, positionsOf, tradeOf } from './square.mappers.js';
 
 /** Counts and stats change with the hourly metrics: served from memory for this long. */
 export const SQUARE_AGGREGATE_TTL_MS = 10_000;
+/**
+ * A square page is the same for every viewer: its JSON bytes are served for this long (and until
+ * this process writes new figures or settings), so other processes' writes show within it.
+ */
+export const SQUARE_LIST_TTL_MS = 2_000;
+const LIST_CACHE_MAX_ENTRIES = 1_000;
 const AGGREGATE_CACHE_MAX_KEYS = 2_000;
 const HOUR_MS = 3_600_000;
 const MARKERS_MAX = 500;
@@ -56,6 +63,8 @@ export function createListingService(deps: {
 }) {
   const { repo } = deps;
   const cached = ttlCache<unknown>(SQUARE_AGGREGATE_TTL_MS, () => Date.now());
+  const pages = new AnswerCache(LIST_CACHE_MAX_ENTRIES);
+  let localVersion = 0;
 
   /** The strategy when public; 404 'strategy not found or not public' otherwise. */
   async function publicStrategy(accountId: number) {
@@ -236,8 +245,28 @@ export function createListingService(deps: {
     return rows.map(cardOf);
   }
 
+  /** The list's JSON bytes, built once per query and data version. */
+  async function listJson(query: StrategyListQuery): Promise<Buffer> {
+    const key = [
+      query.page,
+      query.page_size,
+      query.exchange ?? '',
+      query.sort,
+      query.period,
+      query.search ?? '',
+      query.user_search ?? '',
+    ].join('|');
+    const version = `${localVersion}:${Math.floor(Date.now() / SQUARE_LIST_TTL_MS)}`;
+    const hit = pages.get(key, version);
+    if (hit) return hit;
+    const json = Buffer.from(JSON.stringify(await list(query)));
+    pages.set(key, version, json);
+    return json;
+  }
+
   return {
     list,
+    listJson,
     detail,
     trades,
     positions,
@@ -245,7 +274,10 @@ export function createListingService(deps: {
     userStrategies,
     publicStrategy,
     /** Forgets cached counts and stats (this process wrote new figures or settings). */
-    invalidateAggregates: () => cached.clear(),
+    invalidateAggregates: () => {
+      cached.clear();
+      localVersion++;
+    },
   };
 }
 export type ListingService = ReturnType<typeof createListingService>;

@@ -9,6 +9,7 @@ import {
   type StrategyShareSettingsRow,
   strategyMetrics,
   strategyShareSettings,
+  strategySparklines,
   strategyTrades,
   strategyWalletMarks,
 } from '../../db/schema/index.js';
@@ -103,37 +104,53 @@ export function createMetricsRepository(db: Database) {
     async insertWalletMark(values: typeof strategyWalletMarks.$inferInsert): Promise<void> {
       await db.insert(strategyWalletMarks).values(values).onConflictDoNothing();
     },
-    async saveMetrics(rows: NewStrategyMetricsRow[]): Promise<void> {
+    /** The account's figures (one row per period) and its sparkline, in one transaction. */
+    async saveMetrics(
+      rows: NewStrategyMetricsRow[],
+      sparkline: {
+        accountId: number;
+        points: { timestamp: string; balance: number }[];
+        computedAt: Date;
+      },
+    ): Promise<void> {
       if (rows.length === 0) return;
-      await db
-        .insert(strategyMetrics)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [strategyMetrics.accountId, strategyMetrics.period],
-          set: {
-            userId: sql`excluded.user_id`,
-            exchange: sql`excluded.exchange`,
-            name: sql`excluded.name`,
-            isPublic: sql`excluded.is_public`,
-            publishedAt: sql`excluded.published_at`,
-            balance: sql`excluded.balance`,
-            totalReturnPercent: sql`excluded.total_return_percent`,
-            returnPercent: sql`excluded.return_percent`,
-            pnl: sql`excluded.pnl`,
-            maxDrawdown: sql`excluded.max_drawdown`,
-            winRate: sql`excluded.win_rate`,
-            sharpeRatio: sql`excluded.sharpe_ratio`,
-            sortinoRatio: sql`excluded.sortino_ratio`,
-            tradesCount: sql`excluded.trades_count`,
-            copiersCount: sql`excluded.copiers_count`,
-            daysOfHistory: sql`excluded.days_of_history`,
-            isNew: sql`excluded.is_new`,
-            rankWinRate: sql`excluded.rank_win_rate`,
-            rankSharpe: sql`excluded.rank_sharpe`,
-            sparkline: sql`excluded.sparkline`,
-            computedAt: sql`excluded.computed_at`,
-          },
-        });
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(strategySparklines)
+          .values(sparkline)
+          .onConflictDoUpdate({
+            target: strategySparklines.accountId,
+            set: { points: sparkline.points, computedAt: sparkline.computedAt },
+          });
+        await tx
+          .insert(strategyMetrics)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [strategyMetrics.accountId, strategyMetrics.period],
+            set: {
+              userId: sql`excluded.user_id`,
+              exchange: sql`excluded.exchange`,
+              name: sql`excluded.name`,
+              isPublic: sql`excluded.is_public`,
+              publishedAt: sql`excluded.published_at`,
+              balance: sql`excluded.balance`,
+              totalReturnPercent: sql`excluded.total_return_percent`,
+              returnPercent: sql`excluded.return_percent`,
+              pnl: sql`excluded.pnl`,
+              maxDrawdown: sql`excluded.max_drawdown`,
+              winRate: sql`excluded.win_rate`,
+              sharpeRatio: sql`excluded.sharpe_ratio`,
+              sortinoRatio: sql`excluded.sortino_ratio`,
+              tradesCount: sql`excluded.trades_count`,
+              copiersCount: sql`excluded.copiers_count`,
+              daysOfHistory: sql`excluded.days_of_history`,
+              isNew: sql`excluded.is_new`,
+              rankWinRate: sql`excluded.rank_win_rate`,
+              rankSharpe: sql`excluded.rank_sharpe`,
+              computedAt: sql`excluded.computed_at`,
+            },
+          });
+      });
     },
   };
 }

@@ -86,11 +86,10 @@ export function createMetricsService(deps: {
         isNew,
         rankWinRate: isNew ? null : winRate,
         rankSharpe: isNew ? null : sharpe,
-        sparkline,
         computedAt: now,
       };
     });
-    await repo.saveMetrics(rows);
+    await repo.saveMetrics(rows, { accountId, points: sparkline, computedAt: now });
     deps.onSaved?.(accountId);
     if (settings.isPublic) {
       await deps.events.publish('StrategyStatisticsChanged', {

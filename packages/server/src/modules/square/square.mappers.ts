@@ -40,6 +40,7 @@ export interface CardRow {
   readonly nickname: string;
   readonly avatarUrl: string | null;
   readonly followersCount: number;
+  readonly sparkline: { timestamp: string; balance: number }[] | null;
 }
 
 export function cardOf(row: CardRow): StrategyCard {
@@ -59,7 +60,7 @@ export function cardOf(row: CardRow): StrategyCard {
     days_of_history: m.daysOfHistory,
     is_new: m.isNew,
     published_at: m.publishedAt?.toISOString() ?? null,
-    snapshots: m.sparkline,
+    snapshots: row.sparkline ?? [],
     user_id: m.userId,
     user_profile: {
       user_id: m.userId,
