@@ -76,6 +76,8 @@ export const strategyMetrics = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     exchange: text('exchange', { enum: ['binance', 'okx'] }).notNull(),
     name: text('name').notNull(),
+    /** lower(name): the search is a plain LIKE on it (several times cheaper than ILIKE). */
+    searchName: text('search_name').notNull().generatedAlwaysAs(sql`lower(name)`),
     isPublic: boolean('is_public').notNull(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     balance: money('balance').notNull(),

@@ -1,5 +1,5 @@
 import type { Exchange, SquarePeriod, SquareSort } from '@quantsquare/contracts';
-import { and, asc, count, desc, eq, gt, ilike, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, like, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
   balanceSnapshots,
@@ -51,7 +51,9 @@ export function createListingRepository(db: Database) {
       eq(strategyMetrics.period, filter.period),
       isPublic,
       filter.exchange ? eq(strategyMetrics.exchange, filter.exchange) : undefined,
-      filter.search ? ilike(strategyMetrics.name, likePattern(filter.search)) : undefined,
+      filter.search
+        ? like(strategyMetrics.searchName, sql`lower(${likePattern(filter.search)})`)
+        : undefined,
       filter.userSearch ? ilike(users.nickname, likePattern(filter.userSearch)) : undefined,
       filter.userId !== undefined ? eq(strategyMetrics.userId, filter.userId) : undefined,
     );
@@ -85,7 +87,7 @@ export function createListingRepository(db: Database) {
       eq(strategyMetrics.period, p.period),
       isPublic,
       filter.exchange ? eq(strategyMetrics.exchange, p.exchange) : undefined,
-      filter.search ? ilike(strategyMetrics.name, p.search) : undefined,
+      filter.search ? like(strategyMetrics.searchName, sql`lower(${p.search})`) : undefined,
       filter.userSearch ? ilike(users.nickname, p.userSearch) : undefined,
       filter.userId !== undefined ? eq(strategyMetrics.userId, p.userId) : undefined,
     );

@@ -1,0 +1,1 @@
+ALTER TABLE "strategy_metrics" ADD COLUMN "search_name" text GENERATED ALWAYS AS (lower(name)) STORED NOT NULL;
