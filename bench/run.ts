@@ -5,6 +5,8 @@ import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
 import { type RunningServer, startServer } from './server-process.js';
+import { benchSquare } from './square.bench.js';
+import { benchSquareWs } from './square-ws.bench.js';
 import { benchWallet } from './wallet.bench.js';
 
 const only = process.argv[2];
@@ -26,4 +28,13 @@ if (wants('http') || wants('dashboard')) {
   } finally {
     await server.stop();
   }
+}
+
+if (wants('square')) {
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  print('square', await benchSquare(Number(process.env.BENCH_PORT ?? 8400) + 1, log));
+}
+
+if (wants('square-ws')) {
+  print('square-ws', await benchSquareWs(Number(process.env.BENCH_PORT ?? 8400) + 2));
 }

@@ -12,9 +12,20 @@ export interface RunningServer {
 
 const root = join(import.meta.dirname, '..');
 
-export async function startServer(port: number): Promise<RunningServer> {
+/**
+ * `env` overrides the defaults below (e.g. DATABASE_URL for a PostgreSQL bench). `apiOnly` runs
+ * the server entry directly, without (re)building the web app (for API-only figures).
+ */
+export async function startServer(
+  port: number,
+  env: Record<string, string> = {},
+  options: { apiOnly?: boolean } = {},
+): Promise<RunningServer> {
   // scripts/start.mjs, as `npm start`: it rebuilds the web app when it is missing or stale.
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+  const args = options.apiOnly
+    ? ['--import', 'tsx', join(root, 'packages/server/src/main.ts')]
+    : [join(root, 'scripts/start.mjs')];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: 'ignore',
     env: {
@@ -26,6 +37,7 @@ export async function startServer(port: number): Promise<RunningServer> {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       SECRET_KEY: 'bench-only-secret-key-0123456789abcdef',
+      ...env,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -11,6 +11,7 @@ const apiProxyTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
   plugins: [react(), pureContractSchemas()],
+  // The strategy page's live connection (/ws/...) goes to the same server as the API.
   server: {
     proxy: {
       '^/api/': { target: apiProxyTarget, changeOrigin: true },
@@ -19,7 +20,10 @@ export default defineConfig({
     },
   },
   preview: {
-    proxy: { '^/api/': { target: apiProxyTarget, changeOrigin: true } },
+    proxy: {
+      '^/api/': { target: apiProxyTarget, changeOrigin: true },
+      '^/ws/': { target: apiProxyTarget, changeOrigin: true, ws: true },
+    },
   },
   build: {
     outDir: 'dist',

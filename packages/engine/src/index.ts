@@ -6,6 +6,9 @@ export { backtestReport, equityCurvePoints } from './backtest/backtest-summary.j
 export * from './backtest/trade-log.js';
 export * from './candles.js';
 export * from './indicators/indicators.js';
+export * from './metrics/cash-flows.js';
+export * from './metrics/position-book.js';
+export * from './metrics/strategy-metrics.js';
 export * from './strategies/latest-signal.js';
 export * from './strategies/signal-rules.js';
 export * from './strategies/strategies.js';

@@ -64,7 +64,7 @@ import { operationLogRoutes } from './modules/operation-log/operation-log.routes
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { createProfileService } from './modules/profile/profile.service.js';
-import { type SocialStats, zeroSocialStats } from './modules/profile/social-stats.js';
+import { createSquareModule, createSquareSocialStats } from './modules/square/square.module.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { createStaffService } from './modules/staff/staff.service.js';
 import { createOutboxRepository } from './modules/system/outbox.repository.js';
@@ -108,8 +108,6 @@ export interface AppDeps {
   eventBus?: EventBus;
   /** Uploaded images; by default stored under DATA_DIR/uploads. */
   imageStore?: ImageStore;
-  /** The profile's social counts (the strategy square's); zeros by default. */
-  socialStats?: SocialStats;
 }
 
 /** Paper accounts trade on the market feed's prices; live accounts through ccxt. */
@@ -231,7 +229,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     clock,
     images,
-    socialStats: deps.socialStats ?? zeroSocialStats,
+    // The profile's counts come from the strategy square's follows and sharing.
+    socialStats: createSquareSocialStats(db),
   });
   const auth = createAuthService({
     repo,
@@ -268,6 +267,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   app.addHook('onClose', async () => marketFeed.stop());
   const trading = createTradingService({ feed: marketFeed, clock });
+  // The strategy square: its read model and live hub follow the event bus from here on.
+  const square = createSquareModule({
+    db,
+    clock,
+    events: eventBus,
+    prices: feedPriceSource(marketFeed),
+    log: app.log,
+  });
+  square.start();
+  app.addHook('onClose', async () => square.stop());
   const operationLog = createOperationLog({ repo: createOperationLogRepository(db), clock });
   const accountServices = createAccountServices({
     db,
@@ -322,10 +331,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (!config.isProduction && outboxChannels.length > 0) {
         await api.register(devOutboxRoutes({ outbox }));
       }
+      await api.register(square.routes(authentication));
     },
     { prefix: '/api' },
   );
   await app.register(announcementsSocketRoutes({ eventBus }));
+
+  await app.register(square.socketRoutes);
 
   await registerWebApp(app, { webDistDir: config.webDistDir });
   return app;

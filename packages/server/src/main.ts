@@ -9,10 +9,15 @@ import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
 import { createInProcessEventBus } from './events/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
 import { createMarketFeed } from './market/market-feed.js';
-import { createAccountServices } from './modules/accounts/account-services.js';
+import {
+  createAccountServices,
+  EXCHANGE_CALL_TIMEOUT_MS,
+} from './modules/accounts/account-services.js';
 import { createAdminService } from './modules/admin/admin.service.js';
+import { createAccountClients } from './modules/exchange-accounts/account-clients.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
+import { createSquareMetricsJob } from './modules/square/square.module.js';
 import { createBotClients, createBotEngine } from './workers/bot-engine/index.js';
 import { createScheduler } from './workers/scheduler.js';
 
@@ -62,6 +67,7 @@ async function main(): Promise<void> {
         paperSlippageBps: config.paperSlippageBps,
       }),
       writeLog: (entry) => operationLog.record(entry),
+      events: eventBus,
       // The app's logger exists once buildApp returned; the engine logs only after start().
       logger: {
         info: (details, message) => app.log.info(details, message),
@@ -89,6 +95,20 @@ async function main(): Promise<void> {
         factory: exchangeClientFactory,
         log: app.log,
       }).snapshotter,
+    );
+    // The square's hourly wallet marks and metrics, a little after the snapshots.
+    scheduler.add(
+      createSquareMetricsJob({
+        db: database.db,
+        clock: systemClock,
+        events: eventBus,
+        clientFor: createAccountClients({
+          secretBox: createSecretBox(config.secretKey),
+          factory: exchangeClientFactory,
+        }),
+        log: app.log,
+        exchangeTimeoutMs: EXCHANGE_CALL_TIMEOUT_MS,
+      }),
     );
     scheduler.start();
     // Running bots resume: pending orders are reconciled by client id before any new decision.

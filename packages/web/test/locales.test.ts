@@ -8,6 +8,8 @@ import { fieldErrorsEn } from '../src/i18n/locales/field-errors.en';
 import { fieldErrorsZhCN } from '../src/i18n/locales/field-errors.zh-CN';
 import { helpEn } from '../src/i18n/locales/help.en';
 import { helpZhCN } from '../src/i18n/locales/help.zh-CN';
+import { squareEn } from '../src/i18n/locales/square.en';
+import { squareZhCN } from '../src/i18n/locales/square.zh-CN';
 import { walletEn } from '../src/i18n/locales/wallet.en';
 import { walletZhCN } from '../src/i18n/locales/wallet.zh-CN';
 import { zhCN } from '../src/i18n/locales/zh-CN';
@@ -32,6 +34,7 @@ describe('translations', () => {
     [helpZhCN, helpEn],
     [walletZhCN, walletEn],
     [fieldErrorsZhCN, fieldErrorsEn],
+    [squareZhCN, squareEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

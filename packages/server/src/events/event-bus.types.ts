@@ -61,6 +61,23 @@ export interface EventPayloads {
     readonly balance: string;
     readonly transactionId: number;
   };
+  /** A strategy's share settings changed (the square's websocket hub drops hidden streams). */
+  StrategySharingChanged: {
+    readonly accountId: number;
+    readonly isPublic: boolean;
+    readonly showTrades: boolean;
+    readonly showPositions: boolean;
+  };
+  /** The square's metrics worker recomputed a strategy's figures. */
+  StrategyStatisticsChanged: {
+    readonly accountId: number;
+    readonly totalPnlPercent: number;
+    readonly dailyPnlPercent: number;
+    readonly maxDrawdown: number;
+    readonly balance: number;
+    readonly daysOfHistory: number;
+    readonly isNew: boolean;
+  };
   AnnouncementPublished: {
     readonly announcementId: number;
     readonly title: string;

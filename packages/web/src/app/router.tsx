@@ -42,6 +42,18 @@ const VipInvitationPage = lazy(() =>
   withFeedbackOf(import('../pages/VipInvitationPage').then((m) => m.VipInvitationPage)),
 );
 const StaffPage = lazy(() => withFeedbackOf(import('../pages/StaffPage').then((m) => m.StaffPage)));
+const StrategySquarePage = lazy(() =>
+  withFeedbackOf(import('../pages/StrategySquarePage').then((m) => m.StrategySquarePage)),
+);
+const StrategyDetailPage = lazy(() =>
+  withFeedbackOf(import('../pages/StrategyDetailPage').then((m) => m.StrategyDetailPage)),
+);
+const UserProfilePage = lazy(() =>
+  withFeedbackOf(import('../pages/UserProfilePage').then((m) => m.UserProfilePage)),
+);
+const CreateStrategyPage = lazy(() =>
+  withFeedbackOf(import('../pages/CreateStrategyPage').then((m) => m.CreateStrategyPage)),
+);
 const ComingSoonPage = lazy(() =>
   import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -79,10 +91,10 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: 'dashboard', element: <DashboardPage /> },
-      { path: 'strategy-square', element: comingSoon },
+      { path: 'strategy-square', element: <StrategySquarePage /> },
       { path: 'help-center', element: <HelpCenterPage /> },
-      { path: 'strategy/:id', element: comingSoon },
-      { path: 'user/:userId', element: comingSoon },
+      { path: 'strategy/:id', element: <StrategyDetailPage /> },
+      { path: 'user/:userId', element: <UserProfilePage /> },
       { path: 'copy-trading/:id', element: auth(comingSoon) },
       { path: 'deposit', element: auth(<DepositPage />) },
       { path: 'withdraw', element: auth(<WithdrawPage />) },
@@ -101,7 +113,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', element: <VipInvitationPage /> },
           { path: 'security', element: <SecurityPage /> },
           { path: 'api-management', element: <ApiManagementPage /> },
-          { path: 'strategies/create', element: comingSoon },
+          { path: 'strategies/create', element: <CreateStrategyPage /> },
         ],
       },
       { path: 'account', element: <Navigate to="/my/account" replace /> },

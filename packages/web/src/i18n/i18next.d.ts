@@ -3,6 +3,7 @@ import type { accountsZhCN } from './locales/accounts.zh-CN';
 import type { botsZhCN } from './locales/bots.zh-CN';
 import type { fieldErrorsZhCN } from './locales/field-errors.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
+import type { squareZhCN } from './locales/square.zh-CN';
 import type { walletZhCN } from './locales/wallet.zh-CN';
 import type { zhCN } from './locales/zh-CN';
 
@@ -16,7 +17,8 @@ declare module 'i18next' {
         typeof botsZhCN &
         typeof helpZhCN &
         typeof walletZhCN &
-        typeof fieldErrorsZhCN;
+        typeof fieldErrorsZhCN &
+        typeof squareZhCN;
     };
   }
 }

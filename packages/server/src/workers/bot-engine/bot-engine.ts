@@ -64,7 +64,13 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   const repo = createBotEngineRepository(deps.db);
   const candleLimit = deps.candleLimit ?? DEFAULT_CANDLE_LIMIT;
   const writeLog = deps.writeLog ?? ((entry) => repo.writeLog(entry, deps.clock.now()));
-  const trader = createBotTrader({ repo, clock: deps.clock, clients: deps.clients, log: writeLog });
+  const trader = createBotTrader({
+    repo,
+    clock: deps.clock,
+    clients: deps.clients,
+    log: writeLog,
+    events: deps.events,
+  });
   const groups = new Map<string, FeedGroup>();
   const bots = new Map<number, RunningBot>();
   const resumeRetryDelays = deps.resumeRetryDelaysMs ?? DEFAULT_RESUME_RETRY_DELAYS_MS;

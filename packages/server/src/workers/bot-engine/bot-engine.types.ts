@@ -2,6 +2,7 @@ import type { Exchange, Timeframe } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { BotPositionRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import type { EventBus } from '../../events/index.js';
 import type { ExchangeClient } from '../../exchange/exchange-client.js';
 import type { MarketFeed } from '../../market/market.types.js';
 import type { BotControl } from '../../modules/bots/bot-control.js';
@@ -37,6 +38,8 @@ export interface BotEngineDeps {
    * start-up (unavailable or rate-limited); when they are used up the bot goes to error.
    */
   readonly resumeRetryDelaysMs?: readonly number[];
+  /** Where fills are published (OrderFilled, PositionChanged); none when omitted. */
+  readonly events?: EventBus;
 }
 
 export interface BotEngine extends BotControl {

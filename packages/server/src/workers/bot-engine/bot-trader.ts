@@ -4,6 +4,7 @@
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import type { BotOrderRow, BotPositionRow } from '../../db/schema/index.js';
+import type { EventBus } from '../../events/index.js';
 import {
   ExchangeAdapterError,
   type ExchangeClient,
@@ -25,6 +26,8 @@ export interface TraderDeps {
   readonly clock: Clock;
   readonly clients: BotClients;
   readonly log: (entry: OperationLogEntry) => Promise<void>;
+  /** Fills are told to the platform (the square's read model and live pages) when given. */
+  readonly events?: EventBus;
 }
 
 export type CloseReason = 'signal' | 'stop_loss' | 'take_profit' | 'manual';
@@ -54,6 +57,42 @@ export function createBotTrader(deps: TraderDeps) {
       message,
       details,
     });
+
+  /** OrderFilled, then the PositionChanged it caused (the execution core publishes these later). */
+  async function publishFill(
+    bot: RunningBot,
+    order: ExchangeOrder,
+    size: number,
+    entryPrice: number | null,
+  ): Promise<void> {
+    if (!deps.events || order.filled <= 0) return;
+    const common = { accountId: bot.account.id, userId: bot.userId, symbol: bot.symbol };
+    const owner = { kind: 'bot' as const, id: bot.id };
+    const atMs = clock.now().getTime();
+    await deps.events.publish(
+      'OrderFilled',
+      {
+        ...common,
+        owner,
+        clientOrderId: order.clientOrderId ?? '',
+        exchangeOrderId: order.id,
+        side: order.side,
+        amount: order.filled,
+        price: order.averagePrice ?? 0,
+        fee: order.fee,
+        reduceOnly: order.reduceOnly,
+        filledAtMs: atMs,
+      },
+      `fill:${bot.account.id}:${order.id}`,
+    );
+    await deps.events.publish('PositionChanged', {
+      ...common,
+      owner,
+      size,
+      entryPrice,
+      changedAtMs: atMs,
+    });
+  }
 
   async function settle(intent: BotOrderRow, order: ExchangeOrder): Promise<void> {
     await repo.updateIntent(
@@ -151,6 +190,7 @@ export function createBotTrader(deps: TraderDeps) {
     };
     await repo.savePosition(position);
     bot.position = { id: 0, ...position };
+    await publishFill(bot, order, side === 'long' ? order.filled : -order.filled, entryPrice);
     await logFor(
       bot,
       'trade',
@@ -232,6 +272,7 @@ export function createBotTrader(deps: TraderDeps) {
       closedAt: clock.now(),
     });
     bot.position = null;
+    await publishFill(bot, order, 0, null);
     await logFor(
       bot,
       'trade',

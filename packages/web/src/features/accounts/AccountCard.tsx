@@ -4,6 +4,7 @@ import { Alert, Button, Card, Flex, Tag, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatPercent, formatPrice } from '../dashboard/format';
+import { ShareControls } from '../square/ShareControls';
 import { AccountLabel } from './AccountLabel';
 import { apiStatus, formatBalance, formatSignedMoney, pnlTone } from './account-format';
 import { BalanceChart } from './BalanceChart';
@@ -166,6 +167,7 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
           </div>
         </Flex>
       )}
+      <ShareControls accountId={account.id} />
     </Card>
   );
 }

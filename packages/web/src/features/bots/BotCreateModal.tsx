@@ -60,10 +60,14 @@ const INITIAL_VALUES: Partial<BotFormValues> = {
 interface Props {
   open: boolean;
   onClose: () => void;
+  /** Preselects this exchange account (the publish page offers a bot on the new strategy). */
+  initialAccountId?: number;
+  /** Called once a bot has been created, before the dialog closes. */
+  onCreated?: () => void;
 }
 
 /** The Configure Trading Bot dialog (document 1 §2, §4 stale data, §5 bot form, §8 texts). */
-export function BotCreateModal({ open, onClose }: Props) {
+export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: Props) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const { token } = theme.useToken();
@@ -89,10 +93,11 @@ export function BotCreateModal({ open, onClose }: Props) {
   // Defaults once the lists arrive: the first account and strategy, a symbol of the exchange.
   useEffect(() => {
     if (!open) return;
-    if (form.getFieldValue('exchange_api') === undefined && accounts[0]) {
-      form.setFieldValue('exchange_api', accounts[0].id);
+    const preferred = accounts.find((a) => a.id === initialAccountId) ?? accounts[0];
+    if (form.getFieldValue('exchange_api') === undefined && preferred) {
+      form.setFieldValue('exchange_api', preferred.id);
     }
-  }, [open, accounts, form]);
+  }, [open, accounts, initialAccountId, form]);
   useEffect(() => {
     if (!open) return;
     if (form.getFieldValue('strategy') === undefined && strategyList[0]) {
@@ -172,6 +177,7 @@ export function BotCreateModal({ open, onClose }: Props) {
     create.mutate(payload, {
       onSuccess: () => {
         void message.success(t('bots.messages.created'));
+        onCreated?.();
         close();
       },
       onError: (error) => {

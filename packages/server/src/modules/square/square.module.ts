@@ -1,0 +1,158 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { BearerAuthentication } from '../../common/bearer-auth.js';
+import type { Clock } from '../../common/clock.js';
+import type { Database } from '../../db/database.js';
+import type { EventBus } from '../../events/index.js';
+import type { PriceSource } from '../../exchange/paper/price-source.js';
+import { createStrategyHub } from '../../realtime/strategy-hub.js';
+import { strategySocketRoutes } from '../../realtime/strategy-socket.routes.js';
+import type { AccountClients } from '../exchange-accounts/account-clients.js';
+import { createListingRepository } from './listing.repository.js';
+import { createListingService } from './listing.service.js';
+import { createMetricsRepository } from './metrics.repository.js';
+import { createMetricsService } from './metrics.service.js';
+import {
+  createMetricsJob,
+  createMetricsRefresher,
+  type MetricsWorkerLogger,
+} from './metrics.worker.js';
+import { createReadModelProjector } from './read-model.projector.js';
+import { createReadModelRepository } from './read-model.repository.js';
+import { createSharingRepository } from './sharing.repository.js';
+import { createSharingService } from './sharing.service.js';
+import { createSocialRepository } from './social.repository.js';
+import { socialRoutes } from './social.routes.js';
+import { createSocialService, createSocialStats } from './social.service.js';
+import { squareRoutes } from './square.routes.js';
+
+export interface SquareModuleDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly events: EventBus;
+  /** Marks open positions (the market feed's last price). */
+  readonly prices: PriceSource;
+  readonly log: MetricsWorkerLogger;
+  /** Waits between a fill or snapshot and the recomputation of the account's figures. */
+  readonly metricsDebounceMs?: number;
+}
+
+/**
+ * The strategy square wired together: share settings, the read model of fills and positions
+ * (from the event bus), the metrics, the public reads, the social layer and the live hub.
+ * `start` subscribes to the bus; `stop` unsubscribes and waits for work in flight.
+ */
+export function createSquareModule(deps: SquareModuleDeps) {
+  const metricsRepo = createMetricsRepository(deps.db);
+  const metrics = createMetricsService({
+    repo: metricsRepo,
+    clock: deps.clock,
+    events: deps.events,
+    onSaved: () => listing.invalidateAggregates(),
+  });
+  const refresher = createMetricsRefresher({
+    metrics,
+    events: deps.events,
+    log: deps.log,
+    debounceMs: deps.metricsDebounceMs,
+  });
+  const projector = createReadModelProjector({
+    repo: createReadModelRepository(deps.db),
+    events: deps.events,
+    log: deps.log,
+    onFill: (accountId) => refresher.refreshSoon(accountId),
+  });
+  const socialRepo = createSocialRepository(deps.db);
+  const listingRepo = createListingRepository(deps.db);
+  const listing = createListingService({
+    repo: listingRepo,
+    clock: deps.clock,
+    prices: deps.prices,
+    viewer: {
+      isFollowing: (viewerId, userId) => socialRepo.isFollowing(viewerId, userId),
+      // Copy trading (issue 12) answers this; nobody copies before it lands.
+      isCopying: async () => false,
+    },
+  });
+  const sharing = createSharingService({
+    repo: createSharingRepository(deps.db),
+    clock: deps.clock,
+    events: deps.events,
+    refreshMetrics: (accountId) => metrics.refreshAccount(accountId),
+    onSaved: () => listing.invalidateAggregates(),
+  });
+  const social = createSocialService({ repo: socialRepo, listing, clock: deps.clock });
+  const hub = createStrategyHub({
+    events: deps.events,
+    log: deps.log,
+    access: {
+      async visibility(accountId) {
+        const row = await listingRepo.strategy(accountId);
+        return row
+          ? {
+              isPublic: row.settings.isPublic,
+              showTrades: row.settings.showTrades,
+              showPositions: row.settings.showPositions,
+            }
+          : null;
+      },
+      positions: (accountId, change) => listing.currentPositions(accountId, change),
+    },
+  });
+
+  return {
+    sharing,
+    listing,
+    social,
+    metrics,
+    refresher,
+    hub,
+    /** The /api routes (register under the /api prefix). */
+    routes:
+      (authentication: BearerAuthentication): FastifyPluginAsync =>
+      async (api) => {
+        await api.register(squareRoutes({ sharing, listing, authentication }));
+        await api.register(socialRoutes({ social, authentication }));
+      },
+    /** /ws/strategies/{id} (register at the root). */
+    socketRoutes: strategySocketRoutes({
+      hub,
+      isPublic: async (accountId) =>
+        (await listingRepo.strategy(accountId))?.settings.isPublic === true,
+    }),
+    start(): void {
+      projector.start();
+      refresher.start();
+    },
+    async stop(): Promise<void> {
+      hub.close();
+      await projector.stop();
+      await refresher.stop();
+    },
+  };
+}
+export type SquareModule = ReturnType<typeof createSquareModule>;
+
+/** The profile stats of /my/settings (document 2 §2 Profile settings), for the profile module. */
+export function createSquareSocialStats(db: Database) {
+  return createSocialStats(createSocialRepository(db));
+}
+
+/** The hourly wallet marks and full recomputation (main.ts adds it to the scheduler). */
+export function createSquareMetricsJob(deps: {
+  db: Database;
+  clock: Clock;
+  events: EventBus;
+  clientFor: AccountClients;
+  log: MetricsWorkerLogger;
+  exchangeTimeoutMs: number;
+}) {
+  const repo = createMetricsRepository(deps.db);
+  return createMetricsJob({
+    metrics: createMetricsService({ repo, clock: deps.clock, events: deps.events }),
+    repo,
+    readModel: createReadModelRepository(deps.db),
+    clientFor: deps.clientFor,
+    log: deps.log,
+    exchangeTimeoutMs: deps.exchangeTimeoutMs,
+  });
+}

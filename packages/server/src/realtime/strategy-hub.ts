@@ -1,0 +1,239 @@
+// The websocket hub of strategy pages (/ws/strategies/{id}). Viewers of one strategy share a
+// room; all rooms share one subscription per event type on the bus, taken while any room is open.
+// Each event becomes one frame, serialised once and written to every viewer of its room.
+// Privacy is checked per event against the stored share settings: a strategy that stopped being
+// public closes its room; hidden trades or positions are never framed.
+import {
+  STRATEGY_WS_CLOSE_NOT_PUBLIC,
+  STRATEGY_WS_PING_INTERVAL_MS,
+  type StrategyPosition,
+  type StrategySocketFrame,
+  type StrategyTrade,
+} from '@quantsquare/contracts';
+import type { WebSocket } from 'ws';
+import type { BusEvent, EventBus, EventPayloads, EventType } from '../events/index.js';
+
+export interface StrategyVisibility {
+  readonly isPublic: boolean;
+  readonly showTrades: boolean;
+  readonly showPositions: boolean;
+}
+
+/** What the hub reads from the square (the stored truth, never a cached flag alone). */
+export interface StrategyAccess {
+  /** Null when the strategy was never shared (or the account is gone). */
+  visibility(accountId: number): Promise<StrategyVisibility | null>;
+  /** The strategy's positions with this owner's newest change applied. */
+  positions(
+    accountId: number,
+    change: EventPayloads['PositionChanged'],
+  ): Promise<StrategyPosition[]>;
+}
+
+export interface HubLogger {
+  warn(details: object, message: string): void;
+}
+
+/** A viewer whose unsent frames exceed this is too slow to follow and is dropped. */
+export const VIEWER_MAX_BUFFERED_BYTES = 1024 * 1024;
+const PING_TEXT_MAX_LENGTH = 256;
+
+interface Room {
+  readonly accountId: number;
+  readonly viewers: Set<WebSocket>;
+  /** Frames of a room go out in event order. */
+  queue: Promise<void>;
+}
+
+export function createStrategyHub(deps: {
+  events: EventBus;
+  access: StrategyAccess;
+  log: HubLogger;
+  /** How often idle connections are pinged (a viewer that missed the last ping is dropped). */
+  heartbeatMs?: number;
+  maxBufferedBytes?: number;
+}) {
+  const rooms = new Map<number, Room>();
+  const alive = new WeakMap<WebSocket, boolean>();
+  const maxBuffered = deps.maxBufferedBytes ?? VIEWER_MAX_BUFFERED_BYTES;
+  let unsubscribes: (() => void)[] = [];
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  function broadcast(room: Room, frame: StrategySocketFrame): void {
+    // One serialisation, one buffer for every viewer.
+    const bytes = Buffer.from(JSON.stringify(frame));
+    for (const socket of room.viewers) {
+      if (socket.readyState !== socket.OPEN) continue;
+      if (socket.bufferedAmount > maxBuffered) {
+        socket.terminate();
+        continue;
+      }
+      socket.send(bytes, { binary: false });
+    }
+  }
+
+  function closeRoom(room: Room): void {
+    for (const socket of room.viewers) {
+      socket.close(STRATEGY_WS_CLOSE_NOT_PUBLIC, 'strategy not found or not public');
+    }
+    room.viewers.clear();
+    drop(room);
+  }
+
+  function drop(room: Room): void {
+    if (room.viewers.size > 0 || rooms.get(room.accountId) !== room) return;
+    rooms.delete(room.accountId);
+    if (rooms.size === 0) {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      unsubscribes = [];
+    }
+  }
+
+  /** Runs `work` for the event's room (if anyone watches) after the room's earlier events. */
+  function inRoom<K extends EventType>(
+    event: BusEvent<K>,
+    accountId: number,
+    work: (room: Room, visibility: StrategyVisibility) => Promise<StrategySocketFrame | null>,
+  ): void {
+    const room = rooms.get(accountId);
+    if (!room) return;
+    room.queue = room.queue.then(async () => {
+      if (room.viewers.size === 0) return;
+      try {
+        const visibility = await deps.access.visibility(accountId);
+        if (!visibility?.isPublic) return closeRoom(room);
+        const frame = await work(room, visibility);
+        if (frame) broadcast(room, frame);
+      } catch (error) {
+        deps.log.warn({ err: error, accountId, event: event.type }, 'strategy frame not sent');
+      }
+    });
+  }
+
+  function subscribe(): void {
+    unsubscribes = [
+      deps.events.subscribe('OrderFilled', (event) =>
+        inRoom(event, event.payload.accountId, async (_room, visibility) => {
+          if (!visibility.showTrades) return null;
+          const fill = event.payload;
+          const trade: StrategyTrade = {
+            id: event.id,
+            order_id: fill.exchangeOrderId,
+            timestamp: new Date(fill.filledAtMs).toISOString(),
+            symbol: fill.symbol,
+            side: fill.side,
+            amount: fill.amount,
+            price: fill.price,
+            value: Math.round(fill.amount * fill.price * 1e8) / 1e8,
+          };
+          return { type: 'trade_update', data: trade };
+        }),
+      ),
+      deps.events.subscribe('PositionChanged', (event) =>
+        inRoom(event, event.payload.accountId, async (_room, visibility) => {
+          if (!visibility.showPositions) return null;
+          const positions = await deps.access.positions(event.payload.accountId, event.payload);
+          return { type: 'position_update', data: positions };
+        }),
+      ),
+      deps.events.subscribe('StrategyStatisticsChanged', (event) =>
+        inRoom(event, event.payload.accountId, async () => {
+          const s = event.payload;
+          return {
+            type: 'statistics_update',
+            data: {
+              total_pnl_percent: s.totalPnlPercent,
+              daily_pnl_percent: s.dailyPnlPercent,
+              max_drawdown: s.maxDrawdown,
+              balance: s.balance,
+              days_of_history: s.daysOfHistory,
+              is_new: s.isNew,
+            },
+          };
+        }),
+      ),
+      // Going private closes the room at once (the visibility check does it).
+      deps.events.subscribe('StrategySharingChanged', (event) =>
+        inRoom(event, event.payload.accountId, async () => null),
+      ),
+    ];
+  }
+
+  function onMessage(socket: WebSocket, data: unknown): void {
+    alive.set(socket, true);
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+    if (text.length > PING_TEXT_MAX_LENGTH) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (message && typeof message === 'object' && 'type' in message && message.type === 'ping') {
+      const timestamp =
+        'timestamp' in message && typeof message.timestamp === 'number'
+          ? message.timestamp
+          : Date.now();
+      const pong: StrategySocketFrame = { type: 'pong', timestamp };
+      socket.send(JSON.stringify(pong));
+    }
+  }
+
+  function startHeartbeat(): void {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      for (const room of rooms.values()) {
+        for (const socket of room.viewers) {
+          if (alive.get(socket) === false) {
+            socket.terminate();
+            continue;
+          }
+          alive.set(socket, false);
+          socket.ping();
+        }
+      }
+    }, deps.heartbeatMs ?? STRATEGY_WS_PING_INTERVAL_MS);
+    heartbeat.unref();
+  }
+
+  return {
+    /** Adds a viewer of a strategy the caller found public; it leaves when its socket closes. */
+    join(accountId: number, socket: WebSocket): void {
+      let room = rooms.get(accountId);
+      if (!room) {
+        if (rooms.size === 0) subscribe();
+        room = { accountId, viewers: new Set(), queue: Promise.resolve() };
+        rooms.set(accountId, room);
+      }
+      const joined = room;
+      joined.viewers.add(socket);
+      alive.set(socket, true);
+      startHeartbeat();
+      socket.on('message', (data) => onMessage(socket, data));
+      socket.on('pong', () => alive.set(socket, true));
+      socket.on('close', () => {
+        joined.viewers.delete(socket);
+        drop(joined);
+      });
+      socket.on('error', () => socket.terminate());
+    },
+    /** Viewers per strategy (for tests and the bench). */
+    viewerCount(accountId: number): number {
+      return rooms.get(accountId)?.viewers.size ?? 0;
+    },
+    /** Waits until the frames of every room's events so far are written. */
+    async settled(): Promise<void> {
+      await Promise.all([...rooms.values()].map((room) => room.queue));
+    },
+    close(): void {
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = undefined;
+      for (const room of [...rooms.values()]) {
+        for (const socket of room.viewers) socket.close(1001, 'server shutting down');
+        room.viewers.clear();
+        drop(room);
+      }
+    },
+  };
+}
+export type StrategyHub = ReturnType<typeof createStrategyHub>;

@@ -1,0 +1,81 @@
+import { SQUARE_PERIODS, type SquarePeriod, type StrategyDetail } from '@quantsquare/contracts';
+import { Card, Flex, Segmented, Typography, theme } from 'antd';
+import { lazy, Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../app/Spinner';
+import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
+import { chartPalette } from '../dashboard/palette';
+import { equityPoints, tradeMarkers } from './square-format';
+
+// lightweight-charts loads with this chart only (its own chunk), as on the dashboard.
+const LazyStrategyEquityChart = lazy(() => import('./charts/StrategyEquityChart'));
+
+interface Props {
+  strategy: StrategyDetail;
+  period: SquarePeriod;
+  onPeriodChange: (period: SquarePeriod) => void;
+  isMobile: boolean;
+}
+
+/** The equity curve card with B/S markers, at UTC+8, over a chosen period (document 2 §2). */
+export function EquityPanel({ strategy, period, onPeriodChange, isMobile }: Props) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const palette = useMemo(() => chartPalette(token), [token]);
+  const points = useMemo(() => equityPoints(strategy.equity_curve), [strategy.equity_curve]);
+  const markers = useMemo(() => tradeMarkers(strategy.trades, points), [strategy.trades, points]);
+  const height = isMobile ? 240 : 320;
+  const message = (text: string) => (
+    <Flex align="center" justify="center" style={{ height }}>
+      <Typography.Text type="secondary">{text}</Typography.Text>
+    </Flex>
+  );
+  return (
+    <Card
+      size="small"
+      title={
+        <Flex gap={8} align="baseline">
+          {t('strategy.chart')}
+          <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 400 }}>
+            {t('strategy.chartHint')}
+          </Typography.Text>
+        </Flex>
+      }
+      extra={
+        <Segmented<SquarePeriod>
+          size="small"
+          value={period}
+          onChange={onPeriodChange}
+          options={SQUARE_PERIODS.map((p) => ({ value: p, label: t(`square.periodShort.${p}`) }))}
+          data-testid="strategy-chart-period"
+        />
+      }
+      data-testid="strategy-chart"
+      data-point-count={points.length}
+      data-marker-count={markers.length}
+    >
+      {points.length < 2 ? (
+        message(t('strategy.chartEmpty'))
+      ) : (
+        <ChartErrorBoundary fallback={message(t('strategy.chartFailed'))}>
+          <Suspense
+            fallback={
+              <Flex align="center" justify="center" style={{ height }}>
+                <Spinner />
+              </Flex>
+            }
+          >
+            <LazyStrategyEquityChart
+              points={points}
+              markers={markers}
+              palette={palette}
+              height={height}
+              buyText={t('strategy.buyMark')}
+              sellText={t('strategy.sellMark')}
+            />
+          </Suspense>
+        </ChartErrorBoundary>
+      )}
+    </Card>
+  );
+}

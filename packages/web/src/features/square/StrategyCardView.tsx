@@ -1,0 +1,220 @@
+import { TeamOutlined } from '@ant-design/icons';
+import { NEW_STRATEGY_HISTORY_DAYS, type StrategyCard } from '@quantsquare/contracts';
+import { Card, Flex, Tag, Tooltip, Typography, theme } from 'antd';
+import { type KeyboardEvent, type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { formatPercent, formatRatio } from '../dashboard/format';
+import { CopyTradeButton } from './CopyTradeButton';
+import { Sparkline } from './Sparkline';
+import { abbreviateNumber, drawdownShown, syntheticCurve } from './square-format';
+import { UserAvatar } from './UserAvatar';
+
+const SPARKLINE_HEIGHT_PX = 52;
+
+/** The card's curve: its snapshots, or the illustrative curve when it has none (document 2 §2). */
+export function useCardCurve(strategy: StrategyCard) {
+  return useMemo(() => {
+    const real = strategy.snapshots.map((s) => s.balance).filter((value) => Number.isFinite(value));
+    if (real.length > 0) return { values: real, isIllustrative: false };
+    const values = syntheticCurve(strategy.id, strategy.total_pnl_percent, Date.now()).map(
+      (p) => p.value,
+    );
+    return { values, isIllustrative: true };
+  }, [strategy]);
+}
+
+export function useToneColor() {
+  const { token } = theme.useToken();
+  return (value: number) =>
+    value > 0 ? token.colorSuccess : value < 0 ? token.colorError : token.colorText;
+}
+
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+        {label}
+      </Typography.Text>
+      <div style={{ fontVariantNumeric: 'tabular-nums', fontWeight: 500, whiteSpace: 'nowrap' }}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** The owner's display name: the nickname, or Anonymous (document 2 §2). */
+export function ownerName(nickname: string, anonymous: string): string {
+  return nickname.trim() || anonymous;
+}
+
+export function IllustrativeTag() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={t('square.card.illustrativeHint')}>
+      <Tag style={{ marginInlineEnd: 0, fontSize: 11 }} data-testid="strategy-illustrative">
+        {t('square.card.illustrative')}
+      </Tag>
+    </Tooltip>
+  );
+}
+
+export function NewTag() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip title={t('square.card.newHint', { days: NEW_STRATEGY_HISTORY_DAYS })}>
+      <Tag color="gold" style={{ marginInlineEnd: 0 }} data-testid="strategy-new">
+        {t('square.card.newTag')}
+      </Tag>
+    </Tooltip>
+  );
+}
+
+interface Props {
+  strategy: StrategyCard;
+  /** The signed-in viewer's user id (null for visitors): no copy button on one's own card. */
+  viewerId: number | null;
+}
+
+/** A strategy of the square as a card (document 2 §2); the whole card opens /strategy/{id}. */
+export function StrategyCardView({ strategy, viewerId }: Props) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const tone = useToneColor();
+  const locale = i18n.language;
+  const curve = useCardCurve(strategy);
+  const owner = strategy.user_profile;
+  const name = ownerName(owner.nickname, t('square.anonymous'));
+  const open = () => navigate(`/strategy/${strategy.id}`);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter') open();
+  };
+  const period = t(`square.periodShort.${strategy.period}`);
+
+  return (
+    <Card
+      size="small"
+      hoverable
+      className="qs-strategy-card"
+      onClick={open}
+      onKeyDown={onKeyDown}
+      tabIndex={0}
+      role="link"
+      aria-label={strategy.name}
+      data-testid="strategy-card"
+      data-id={strategy.id}
+      data-name={strategy.name}
+      styles={{ body: { display: 'flex', flexDirection: 'column', gap: 10, height: '100%' } }}
+    >
+      <Flex justify="space-between" align="start" gap={8}>
+        <div style={{ minWidth: 0 }}>
+          <Typography.Text
+            strong
+            ellipsis={{ tooltip: strategy.name }}
+            style={{ fontSize: 15, display: 'block' }}
+            data-testid="strategy-card-name"
+          >
+            {strategy.name}
+          </Typography.Text>
+          <Flex gap={4} wrap style={{ marginTop: 4 }}>
+            <Tag style={{ marginInlineEnd: 0 }}>{strategy.exchange.toUpperCase()}</Tag>
+            {strategy.is_new && <NewTag />}
+          </Flex>
+        </div>
+        <div style={{ textAlign: 'end', flex: 'none' }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+            {t('square.card.periodReturn', { period })}
+          </Typography.Text>
+          <span
+            style={{
+              fontSize: 20,
+              fontWeight: 700,
+              color: tone(strategy.total_profit_rate),
+              fontVariantNumeric: 'tabular-nums',
+            }}
+            data-testid="strategy-card-period-return"
+          >
+            {formatPercent(strategy.total_profit_rate, locale, true)}
+          </span>
+        </div>
+      </Flex>
+
+      <div style={{ position: 'relative' }}>
+        <Sparkline
+          values={curve.values}
+          height={SPARKLINE_HEIGHT_PX}
+          isIllustrative={curve.isIllustrative}
+        />
+        {curve.isIllustrative && (
+          <div style={{ position: 'absolute', top: 0, insetInlineEnd: 0 }}>
+            <IllustrativeTag />
+          </div>
+        )}
+      </div>
+
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 8 }}>
+        <Figure label={t('square.card.totalReturn')}>
+          <span style={{ color: tone(strategy.total_pnl_percent) }}>
+            {formatPercent(strategy.total_pnl_percent, locale, true)}
+          </span>
+        </Figure>
+        <Figure label={t('square.card.maxDrawdown')}>
+          <span data-testid="strategy-card-drawdown">
+            {formatPercent(drawdownShown(strategy.max_drawdown), locale)}
+          </span>
+        </Figure>
+        <Figure label={t('square.card.balance')}>
+          {abbreviateNumber(strategy.balance, locale)}
+        </Figure>
+        <Figure label={t('square.card.winRate')}>
+          {strategy.metrics.win_rate === null
+            ? '—'
+            : formatPercent(strategy.metrics.win_rate, locale)}
+        </Figure>
+        <Figure label={t('square.card.sharpe')}>
+          {formatRatio(strategy.metrics.sharpe_ratio, locale)}
+        </Figure>
+        <Figure label={t('square.card.copiers')}>
+          <span data-testid="strategy-card-copiers">
+            {abbreviateNumber(strategy.share_settings.copiers_count, locale, 0)}
+          </span>
+        </Figure>
+      </div>
+
+      <Flex
+        justify="space-between"
+        align="center"
+        gap={8}
+        style={{ marginTop: 'auto', minWidth: 0 }}
+      >
+        <Link
+          to={`/user/${owner.user_id}`}
+          onClick={(event) => event.stopPropagation()}
+          style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}
+          data-testid="strategy-card-owner"
+        >
+          <UserAvatar url={owner.avatar_url} name={name} />
+          <span style={{ minWidth: 0 }}>
+            <Typography.Text ellipsis style={{ display: 'block', maxWidth: 150 }}>
+              {name}
+            </Typography.Text>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <TeamOutlined />{' '}
+              {t('square.card.followers', {
+                count: owner.followers_count,
+                followers: abbreviateNumber(owner.followers_count, locale, 0),
+              })}
+            </Typography.Text>
+          </span>
+        </Link>
+        <CopyTradeButton
+          variant="card"
+          acceptsCopy={strategy.share_settings.accept_copy}
+          isOwner={viewerId !== null && viewerId === strategy.user_id}
+          isCopying={false}
+          onCopy={open}
+        />
+      </Flex>
+    </Card>
+  );
+}

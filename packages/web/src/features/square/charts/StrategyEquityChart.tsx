@@ -1,0 +1,113 @@
+import {
+  AreaSeries,
+  createChart,
+  createSeriesMarkers,
+  type IChartApi,
+  type ISeriesApi,
+  type ISeriesMarkersPluginApi,
+  type SeriesMarker,
+  TickMarkType,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
+import { toDisplayTime } from '../../dashboard/chart-data';
+import { type ChartPalette, chartOptions, PRICE_FORMAT } from '../../dashboard/charts/chart-theme';
+import { type CurvePoint, displayTimeLabel, type TradeMarker } from '../square-format';
+
+export interface StrategyEquityChartProps {
+  points: CurvePoint[];
+  markers: TradeMarker[];
+  palette: ChartPalette;
+  height: number;
+  buyText: string;
+  sellText: string;
+}
+
+interface ChartParts {
+  chart: IChartApi;
+  series: ISeriesApi<'Area'>;
+  markers: ISeriesMarkersPluginApi<Time>;
+}
+
+const time = (timeMs: number) => toDisplayTime(timeMs) as UTCTimestamp;
+
+/** Axis labels of shifted (UTC+8) times: dates as MM/DD, times of day as HH:mm. */
+function tickLabel(value: Time, type: TickMarkType): string {
+  const label = displayTimeLabel(value as number);
+  return type === TickMarkType.Time || type === TickMarkType.TimeWithSeconds
+    ? label.slice(6)
+    : label.slice(0, 5);
+}
+
+/**
+ * The strategy's equity with buy (green arrow up, B) and sell (red arrow down, S) markers;
+ * times at UTC+8 shown as MM/DD HH:mm, prices with 2 decimals (document 2 §2, §9).
+ */
+export default function StrategyEquityChart({
+  points,
+  markers,
+  palette,
+  height,
+  buyText,
+  sellText,
+}: StrategyEquityChartProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [parts, setParts] = useState<ChartParts | null>(null);
+  // The view fits the curve when a new range arrives; a live update keeps the user's zoom.
+  const fittedRangeRef = useRef<string | null>(null);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const options = chartOptions(palette, height);
+    const chart = createChart(container, {
+      ...options,
+      localization: { timeFormatter: (value: Time) => displayTimeLabel(value as number) },
+      timeScale: { ...options.timeScale, tickMarkFormatter: tickLabel },
+    });
+    const series = chart.addSeries(AreaSeries, {
+      lineColor: palette.equity,
+      topColor: `${palette.equity}55`,
+      bottomColor: `${palette.equity}05`,
+      lineWidth: 2,
+      priceFormat: PRICE_FORMAT,
+    });
+    fittedRangeRef.current = null;
+    setParts({ chart, series, markers: createSeriesMarkers(series, []) });
+    return () => {
+      setParts(null);
+      chart.remove();
+    };
+  }, [palette, height]);
+
+  useEffect(() => {
+    if (!parts) return;
+    parts.series.setData(points.map((p) => ({ time: time(p.timeMs), value: p.value })));
+    const list: SeriesMarker<Time>[] = markers.map((marker) =>
+      marker.side === 'buy'
+        ? {
+            time: time(marker.timeMs),
+            position: 'belowBar',
+            shape: 'arrowUp',
+            color: palette.up,
+            text: buyText,
+          }
+        : {
+            time: time(marker.timeMs),
+            position: 'aboveBar',
+            shape: 'arrowDown',
+            color: palette.down,
+            text: sellText,
+          },
+    );
+    parts.markers.setMarkers(list);
+    const range = `${points[0]?.timeMs ?? ''}`;
+    if (fittedRangeRef.current !== range) {
+      parts.chart.timeScale().fitContent();
+      fittedRangeRef.current = range;
+    }
+  }, [parts, points, markers, palette, buyText, sellText]);
+
+  return <div ref={containerRef} style={{ width: '100%', height }} />;
+}

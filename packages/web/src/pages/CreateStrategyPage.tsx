@@ -1,0 +1,324 @@
+import '../i18n/square-texts';
+import '../i18n/bots-texts';
+import '../features/square/square.css';
+import { ApiOutlined, CheckCircleFilled, RobotOutlined } from '@ant-design/icons';
+import {
+  type ExchangeApi,
+  SHARE_DESCRIPTION_MAX_LENGTH,
+  STRATEGY_NAME_MAX_LENGTH,
+} from '@quantsquare/contracts';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  Result,
+  Skeleton,
+  Steps,
+  Tag,
+  Typography,
+  theme,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useExchangeApis } from '../api/accounts';
+import { useShareSettings, useShareStatus, useUpdateShareSettings } from '../api/square';
+import { BotCreateModal } from '../features/bots/BotCreateModal';
+import { DescriptionEditor } from '../features/square/DescriptionEditor';
+import { descriptionToSave } from '../features/square/DescriptionEditorModal';
+import { ShareFlagFields, type ShareFlags } from '../features/square/ShareSettingsModal';
+import { squareErrorText } from '../features/square/square-errors';
+import { visibleLength } from '../features/square/square-format';
+
+type Step = 'account' | 'details' | 'done';
+const STEPS: Step[] = ['account', 'details', 'done'];
+
+interface AccountOptionProps {
+  account: ExchangeApi;
+  isSelected: boolean;
+  onSelect: () => void;
+}
+
+function AccountOption({ account, isSelected, onSelect }: AccountOptionProps) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const status = useShareStatus(account.id);
+  return (
+    <button
+      type="button"
+      onClick={onSelect}
+      disabled={!account.is_active}
+      aria-pressed={isSelected}
+      data-testid="publish-account"
+      data-name={account.name}
+      style={{
+        textAlign: 'start',
+        padding: 12,
+        borderRadius: token.borderRadiusLG,
+        border: `1px solid ${isSelected ? token.colorPrimary : token.colorBorderSecondary}`,
+        background: isSelected ? token.colorPrimaryBg : token.colorBgContainer,
+        color: token.colorText,
+        cursor: account.is_active ? 'pointer' : 'not-allowed',
+        opacity: account.is_active ? 1 : 0.5,
+        width: '100%',
+      }}
+    >
+      <Flex justify="space-between" align="center" gap={8}>
+        <Typography.Text strong ellipsis style={{ minWidth: 0 }}>
+          {account.name}
+        </Typography.Text>
+        {isSelected && <CheckCircleFilled style={{ color: token.colorPrimary }} />}
+      </Flex>
+      <Flex gap={4} wrap style={{ marginTop: 6 }}>
+        <Tag style={{ marginInlineEnd: 0 }}>{account.exchange.toUpperCase()}</Tag>
+        {account.is_paper && (
+          <Tag color="purple" style={{ marginInlineEnd: 0 }}>
+            {t('publish.paper')}
+          </Tag>
+        )}
+        {!account.is_active && (
+          <Tag color="error" style={{ marginInlineEnd: 0 }}>
+            {t('publish.inactive')}
+          </Tag>
+        )}
+        {status.data?.is_public && (
+          <Tag color="success" style={{ marginInlineEnd: 0 }}>
+            {t('publish.alreadyPublic')}
+          </Tag>
+        )}
+      </Flex>
+    </button>
+  );
+}
+
+interface DetailsValues extends ShareFlags {
+  description: string;
+}
+
+/**
+ * /my/strategies/create (the mobile quick action): publishes one of the user's exchange accounts
+ * as a strategy — account, name, description, share settings — then offers a bot on it and
+ * opens its /strategy/{id}.
+ */
+export function CreateStrategyPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const apis = useExchangeApis();
+  const [step, setStep] = useState<Step>('account');
+  const [accountId, setAccountId] = useState<number | null>(null);
+  const [isBotOpen, setBotOpen] = useState(false);
+  const [publishedName, setPublishedName] = useState('');
+  const [form] = Form.useForm<DetailsValues>();
+  const settings = useShareSettings(step === 'details' ? accountId : null);
+  const update = useUpdateShareSettings();
+  const accounts = apis.data?.results ?? [];
+  const chosen = accounts.find((a) => a.id === accountId);
+  const description = Form.useWatch('description', form) ?? '';
+
+  // The form starts from what the account already has (its name, description and flags).
+  useEffect(() => {
+    const current = settings.data;
+    if (step !== 'details' || !current) return;
+    form.setFieldsValue({
+      name: current.name,
+      description: current.description,
+      is_public: true,
+      accept_copy: current.accept_copy,
+      show_trades: current.show_trades,
+      show_positions: current.show_positions,
+      allow_comments: current.allow_comments,
+    });
+  }, [step, settings.data, form]);
+
+  const publish = async () => {
+    if (accountId === null) return;
+    const values = await form.validateFields();
+    if (visibleLength(values.description ?? '') > SHARE_DESCRIPTION_MAX_LENGTH) return;
+    update.mutate(
+      {
+        accountId,
+        body: {
+          name: values.name.trim(),
+          description: descriptionToSave(values.description ?? ''),
+          is_public: true,
+          accept_copy: values.accept_copy,
+          show_trades: values.show_trades,
+          show_positions: values.show_positions,
+          allow_comments: values.allow_comments,
+        },
+      },
+      {
+        onSuccess: (saved) => {
+          setPublishedName(saved.name);
+          setStep('done');
+        },
+        onError: (error) =>
+          void message.error(
+            t('publish.failed', { error: squareErrorText(t, error, t('errors.generic')) }),
+          ),
+      },
+    );
+  };
+
+  const openStrategy = () => {
+    if (accountId !== null) navigate(`/strategy/${accountId}`);
+  };
+
+  return (
+    <Flex vertical gap={16} data-testid="publish-page">
+      <div>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('publish.title')}
+        </Typography.Title>
+        <Typography.Text type="secondary">{t('publish.subtitle')}</Typography.Text>
+      </div>
+      <Steps
+        size="small"
+        current={STEPS.indexOf(step)}
+        items={STEPS.map((s) => ({ title: t(`publish.steps.${s}`) }))}
+        responsive={false}
+      />
+      {step === 'account' && (
+        <Card size="small" title={t('publish.pickAccount')}>
+          {apis.isPending ? (
+            <Skeleton active />
+          ) : apis.isError ? (
+            <Alert type="error" showIcon title={t('publish.accountsFailed')} />
+          ) : accounts.length === 0 ? (
+            <Empty description={t('publish.noAccounts')}>
+              <Button
+                type="primary"
+                icon={<ApiOutlined />}
+                onClick={() => navigate('/my/api-management')}
+              >
+                {t('publish.addAccount')}
+              </Button>
+            </Empty>
+          ) : (
+            <Flex vertical gap={16}>
+              <div
+                style={{
+                  display: 'grid',
+                  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))',
+                  gap: 12,
+                }}
+              >
+                {accounts.map((account) => (
+                  <AccountOption
+                    key={account.id}
+                    account={account}
+                    isSelected={account.id === accountId}
+                    onSelect={() => setAccountId(account.id)}
+                  />
+                ))}
+              </div>
+              <Flex justify="end">
+                <Button
+                  type="primary"
+                  disabled={accountId === null}
+                  onClick={() => setStep('details')}
+                  data-testid="publish-next"
+                >
+                  {t('publish.next')}
+                </Button>
+              </Flex>
+            </Flex>
+          )}
+        </Card>
+      )}
+      {step === 'details' && (
+        <Card size="small" title={chosen?.name}>
+          {settings.isError ? (
+            <Alert
+              type="error"
+              showIcon
+              title={squareErrorText(t, settings.error, t('share.modal.loadFailed'))}
+            />
+          ) : !settings.data ? (
+            <Skeleton active />
+          ) : (
+            <Form form={form} layout="vertical" requiredMark={false}>
+              <Form.Item
+                name="name"
+                label={t('publish.name')}
+                extra={t('publish.nameHint')}
+                rules={[{ required: true, whitespace: true, message: t('publish.nameRequired') }]}
+              >
+                <Input maxLength={STRATEGY_NAME_MAX_LENGTH} data-testid="publish-name" />
+              </Form.Item>
+              <Form.Item name="description" label={t('publish.description')}>
+                <DescriptionField />
+              </Form.Item>
+              <Typography.Text strong style={{ display: 'block', marginBottom: 8 }}>
+                {t('publish.settings')}
+              </Typography.Text>
+              <Form.Item name="is_public" hidden valuePropName="checked">
+                <input type="checkbox" />
+              </Form.Item>
+              <ShareFlagFields isPublicShown={false} />
+              <Flex justify="space-between" style={{ marginTop: 16 }}>
+                <Button onClick={() => setStep('account')}>{t('publish.back')}</Button>
+                <Button
+                  type="primary"
+                  loading={update.isPending}
+                  disabled={visibleLength(description) > SHARE_DESCRIPTION_MAX_LENGTH}
+                  onClick={() => void publish()}
+                  data-testid="publish-submit"
+                >
+                  {t('publish.submit')}
+                </Button>
+              </Flex>
+            </Form>
+          )}
+        </Card>
+      )}
+      {step === 'done' && (
+        <Card>
+          <Result
+            status="success"
+            title={t('publish.doneTitle')}
+            subTitle={t('publish.doneBody', { name: publishedName })}
+            data-testid="publish-done"
+            extra={[
+              <Button
+                key="bot"
+                type="primary"
+                icon={<RobotOutlined />}
+                onClick={() => setBotOpen(true)}
+                data-testid="publish-create-bot"
+              >
+                {t('publish.createBot')}
+              </Button>,
+              <Button key="open" onClick={openStrategy} data-testid="publish-open-strategy">
+                {t('publish.openStrategy')}
+              </Button>,
+            ]}
+          />
+        </Card>
+      )}
+      <BotCreateModal
+        open={isBotOpen}
+        initialAccountId={accountId ?? undefined}
+        onClose={() => setBotOpen(false)}
+        onCreated={openStrategy}
+      />
+    </Flex>
+  );
+}
+
+/** The description editor as a form field (Form.Item gives value and onChange). */
+function DescriptionField({
+  value,
+  onChange,
+}: {
+  value?: string;
+  onChange?: (html: string) => void;
+}) {
+  return <DescriptionEditor value={value ?? ''} onChange={(html) => onChange?.(html)} />;
+}

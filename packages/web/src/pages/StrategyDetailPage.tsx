@@ -1,0 +1,243 @@
+import '../i18n/square-texts';
+import '../features/square/square.css';
+import {
+  COPY_FEE_COINS,
+  LIVE_TRADES_KEPT,
+  SQUARE_DEFAULT_PERIOD,
+  type SquarePeriod,
+  type StrategyDetail,
+  type StrategySocketFrame,
+  type StrategyTradeList,
+} from '@quantsquare/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Card, Flex, Skeleton } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { ApiRequestError } from '../api/client';
+import { errorMessage } from '../api/errors';
+import {
+  squareKeys,
+  useStrategyDetail,
+  useStrategyPositions,
+  useStrategyTrades,
+  useToggleFollow,
+} from '../api/square';
+import { useStrategyLive } from '../api/strategy-socket';
+import { useIsLoggedIn } from '../api/tokens';
+import { useIsMobile } from '../app/use-is-mobile';
+import { CommentsSection } from '../features/square/CommentsSection';
+import { CopyTradeButton } from '../features/square/CopyTradeButton';
+import { EquityPanel } from '../features/square/EquityPanel';
+import { LiveTrades } from '../features/square/LiveTrades';
+import { PositionsGrid } from '../features/square/PositionsGrid';
+import { StrategyAbout } from '../features/square/StrategyAbout';
+import { FollowButton, StrategyHeader } from '../features/square/StrategyHeader';
+import { StrategyStats } from '../features/square/StrategyStats';
+import { squareErrorText } from '../features/square/square-errors';
+import { parseRouteId, prependTrade } from '../features/square/square-format';
+
+/** Keeps the page's cached data in step with the live frames (document 2 §4). */
+function useLiveUpdates(id: number | null, strategy: StrategyDetail | undefined) {
+  const queryClient = useQueryClient();
+  const applyFrame = (frame: StrategySocketFrame) => {
+    if (id === null) return;
+    switch (frame.type) {
+      case 'trade_update': {
+        const trade = frame.data;
+        queryClient.setQueryData<StrategyTradeList>(squareKeys.trades(id), (current) => ({
+          results: prependTrade(current?.results ?? [], trade, LIVE_TRADES_KEPT),
+          count: (current?.count ?? 0) + 1,
+        }));
+        // The chart gets the trade's marker at once.
+        queryClient.setQueriesData<StrategyDetail>({ queryKey: squareKeys.details(id) }, (d) =>
+          d ? { ...d, trades: [...d.trades, { timestamp: trade.timestamp, type: trade.side }] } : d,
+        );
+        break;
+      }
+      case 'position_update':
+        queryClient.setQueryData(squareKeys.positions(id), {
+          results: frame.data,
+          count: frame.data.length,
+        });
+        break;
+      case 'statistics_update':
+        queryClient.setQueriesData<StrategyDetail>({ queryKey: squareKeys.details(id) }, (d) =>
+          d ? { ...d, ...frame.data } : d,
+        );
+        break;
+      default:
+        break;
+    }
+  };
+  const reload = () => {
+    if (id === null) return;
+    void queryClient.invalidateQueries({ queryKey: squareKeys.details(id) });
+    void queryClient.invalidateQueries({ queryKey: squareKeys.trades(id) });
+    void queryClient.invalidateQueries({ queryKey: squareKeys.positions(id) });
+  };
+  return useStrategyLive(strategy ? id : null, {
+    onFrame: applyFrame,
+    onReconnected: reload,
+    // No longer public: reloading the strategy answers 404, which leaves the page.
+    onGone: reload,
+  });
+}
+
+/** /strategy/{id}: one public strategy with its live trades, positions and comments (document 2 §2). */
+export function StrategyDetailPage() {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const isLoggedIn = useIsLoggedIn();
+  const params = useParams();
+  const id = parseRouteId(params.id);
+  const [period, setPeriod] = useState<SquarePeriod>(SQUARE_DEFAULT_PERIOD);
+  const detail = useStrategyDetail(id, period);
+  const strategy = detail.data;
+  const settings = strategy?.share_settings;
+  const trades = useStrategyTrades(id ?? 0, id !== null && settings?.show_trades === true);
+  const positions = useStrategyPositions(id ?? 0, id !== null && settings?.show_positions === true);
+  const follow = useToggleFollow();
+  const liveStatus = useLiveUpdates(id, strategy);
+
+  // A strategy that cannot be loaded sends the user to the square with the reason (§8). A
+  // passing glitch on a page already shown does not; a strategy gone private (404) does.
+  const loadError = detail.error;
+  const mustLeave =
+    id === null ||
+    (loadError !== null &&
+      (!strategy || (loadError instanceof ApiRequestError && loadError.status === 404)));
+  useEffect(() => {
+    if (!mustLeave) return;
+    let notice = t('strategy.errors.notFound');
+    if (loadError instanceof ApiRequestError && loadError.status >= 500) {
+      notice = t('strategy.errors.server');
+    } else if (loadError && !(loadError instanceof ApiRequestError && loadError.status === 404)) {
+      notice = t('strategy.errors.failed', {
+        message: errorMessage(t, loadError, t('errors.generic')),
+      });
+    }
+    navigate('/strategy-square', { replace: true, state: { notice } });
+  }, [mustLeave, loadError, navigate, t]);
+
+  if (!strategy) {
+    return (
+      <Flex vertical gap={16}>
+        <Card>
+          <Skeleton avatar active paragraph={{ rows: 2 }} />
+        </Card>
+        <Card>
+          <Skeleton active paragraph={{ rows: 6 }} />
+        </Card>
+      </Flex>
+    );
+  }
+
+  const owner = strategy.user_profile;
+  const toggleFollow = () => {
+    if (!isLoggedIn) {
+      navigate('/login');
+      return;
+    }
+    follow.mutate(
+      { userId: owner.user_id, follow: !owner.is_following },
+      {
+        onError: (error) =>
+          void modal.error({
+            title: squareErrorText(t, error, t('strategy.followFailed')),
+          }),
+      },
+    );
+  };
+  // The copy modal comes with copy trading; until then the button says so honestly.
+  const openCopy = () =>
+    void modal.info({
+      title: t('strategy.copyTrade', { fee: COPY_FEE_COINS }),
+      content: t('strategy.copyComingSoon'),
+    });
+
+  const actions = strategy.is_owner ? null : (
+    <>
+      <FollowButton
+        isFollowing={owner.is_following}
+        isPending={follow.isPending}
+        onToggle={toggleFollow}
+      />
+      <CopyTradeButton
+        variant="detail"
+        acceptsCopy={strategy.share_settings.accept_copy}
+        isOwner={strategy.is_owner}
+        isCopying={strategy.is_copying}
+        onCopy={openCopy}
+      />
+    </>
+  );
+
+  const chart = (
+    <EquityPanel
+      strategy={strategy}
+      period={period}
+      onPeriodChange={setPeriod}
+      isMobile={isMobile}
+    />
+  );
+  const about = <StrategyAbout strategy={strategy} />;
+  const live = (
+    <>
+      {strategy.share_settings.show_trades && (
+        <LiveTrades
+          trades={trades.data?.results ?? []}
+          isLoading={trades.isPending}
+          errorText={
+            trades.isError ? squareErrorText(t, trades.error, t('strategy.trades.empty')) : null
+          }
+        />
+      )}
+      {strategy.share_settings.show_positions && (
+        <PositionsGrid
+          positions={positions.data?.results ?? []}
+          isLoading={positions.isPending}
+          errorText={
+            positions.isError
+              ? squareErrorText(t, positions.error, t('strategy.positions.empty'))
+              : null
+          }
+        />
+      )}
+      {strategy.share_settings.allow_comments && <CommentsSection strategyId={strategy.id} />}
+    </>
+  );
+
+  return (
+    <Flex vertical gap={16} data-testid="strategy-page" data-live={liveStatus}>
+      <StrategyHeader strategy={strategy} liveStatus={liveStatus} actions={actions} />
+      <StrategyStats strategy={strategy} />
+      {isMobile ? (
+        <Flex vertical gap={16}>
+          {chart}
+          {about}
+          {live}
+        </Flex>
+      ) : (
+        <div
+          style={{
+            display: 'grid',
+            gridTemplateColumns: 'minmax(0, 2fr) minmax(260px, 1fr)',
+            gap: 16,
+            alignItems: 'start',
+          }}
+        >
+          <Flex vertical gap={16} style={{ minWidth: 0 }}>
+            {chart}
+            {live}
+          </Flex>
+          <Flex vertical gap={16} style={{ minWidth: 0 }}>
+            {about}
+          </Flex>
+        </div>
+      )}
+    </Flex>
+  );
+}
