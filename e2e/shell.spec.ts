@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { REGISTER_NOTICE_MS } from '@quantsquare/contracts';
+import { chooseMenuEntry } from './antd';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
@@ -105,8 +106,7 @@ test('the desktop navigation has the spec entries and each goes to its route', a
     ['vip', /\/my\/profile$/],
   ];
   for (const [key, url] of menu) {
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId(`user-menu-${key}`).click();
+    await chooseMenuEntry(page.getByTestId('user-menu'), page.getByTestId(`user-menu-${key}`));
     await expect(page).toHaveURL(url);
   }
   await page.getByTestId('user-menu').click();
@@ -117,8 +117,7 @@ test('the desktop navigation has the spec entries and each goes to its route', a
   // Staff see the staff console entry.
   makeStaff(email);
   await page.reload();
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('user-menu-staffConsole').click();
+  await chooseMenuEntry(page.getByTestId('user-menu'), page.getByTestId('user-menu-staffConsole'));
   await expect(page).toHaveURL(/\/staff$/);
 });
 
@@ -194,14 +193,12 @@ test('the mobile bottom navigation: visitor tabs, then the + quick actions and t
     ['apiOperationLog', /\/webhook-trading\/logs$/],
   ];
   for (const [key, url] of menu) {
-    await page.getByTestId('mobile-menu').click();
-    await page.getByTestId(`mobile-menu-${key}`).click();
+    await chooseMenuEntry(page.getByTestId('mobile-menu'), page.getByTestId(`mobile-menu-${key}`));
     await expect(page).toHaveURL(url);
   }
   expect(await fitsWidth(page)).toBe(true);
 
-  await page.getByTestId('mobile-menu').click();
-  await page.getByTestId('logout').click();
+  await chooseMenuEntry(page.getByTestId('mobile-menu'), page.getByTestId('logout'));
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByTestId('mobile-nav-login')).toBeVisible();
 });
@@ -211,12 +208,17 @@ test('the footer shows the configured links, and none (without an error) until t
 }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
   await welcomeSeen(page);
+  // A server without the contact call (or failing it): the footer shows no links and no error.
+  await page.route('**/api/help/contact/', (route) =>
+    route.fulfill({ status: 404, json: { error: 'Not found', code: 'not_found' } }),
+  );
   await page.goto('/dashboard');
   const footer = page.getByTestId('app-footer');
   await expect(footer.getByTestId('footer-copyright')).toContainText('QuantSquare');
   await expect(footer.getByTestId('footer-telegram')).toHaveCount(0);
   await expect(page.locator('.ant-message, .ant-notification')).toHaveCount(0);
 
+  await page.unrouteAll();
   await page.route('**/api/help/contact/', (route) =>
     route.fulfill({
       json: {

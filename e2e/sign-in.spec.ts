@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { chooseMenuEntry } from './antd';
 import { newCode, outboxIds } from './outbox';
 import { totp } from './totp';
 
@@ -20,8 +21,7 @@ async function shot(page: Page, name: string) {
 async function logOut(page: Page, request: APIRequestContext) {
   const refresh = await page.evaluate(() => localStorage.getItem('refresh'));
   expect(refresh).toBeTruthy();
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
+  await chooseMenuEntry(page.getByTestId('user-menu'), page.getByTestId('logout'));
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('access'))).toBeNull();
   await expect
