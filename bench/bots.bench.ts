@@ -4,18 +4,17 @@
 // local ccxt fake exchange (intent row, send, settle, position — the whole order path, PGlite in
 // memory). A measurement, never a test.
 import { PGlite } from '@electric-sql/pglite';
-import { type CandleRow, candlesFromRows } from '@quantsquare/engine';
+import { type CandleRow, candlesFromRows, compileStrategyOrThrow } from '@quantsquare/engine';
 import { ManualClock } from '../packages/server/src/common/clock.js';
 import { createSecretBox } from '../packages/server/src/common/secret-box.js';
 import { openPglite } from '../packages/server/src/db/client.js';
 import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/index.js';
 import { feedPriceSource } from '../packages/server/src/exchange/paper/price-source.js';
+import { createAccountClientCache } from '../packages/server/src/execution/index.js';
 import { createMarketFeed } from '../packages/server/src/market/market-feed.js';
 import { createExchangeClientFactory } from '../packages/server/src/modules/exchange-accounts/exchange-client-factory.js';
 import {
   type BotStrategy,
-  compileStrategy,
-  createBotClients,
   createBotEngine,
   decide,
   latestSignal,
@@ -69,7 +68,9 @@ function feedRows(seed: number): CandleRow[] {
   return rows;
 }
 
-const COMPILED = STRATEGIES.map((s) => compileStrategy(s));
+const COMPILED = STRATEGIES.map((s) =>
+  compileStrategyOrThrow(s.strategyType, s.strategyParameters),
+);
 
 function decisionPhaseMs(feeds: CandleRow[][], share: boolean): { ms: number; intents: number } {
   let intents = 0;
@@ -97,11 +98,8 @@ async function ordersPerSecond(): Promise<string[]> {
     const clock = new ManualClock(Date.UTC(2026, 0, 15, 8, 0, 0));
     const feed = createMarketFeed({ mode: 'simulated', clock });
     const secretBox = createSecretBox('bench-secret-key-0123456789-abcdefghijkl');
-    const clients = createBotClients({
-      db,
-      clock,
+    const clients = createAccountClientCache({
       secretBox,
-      paperSlippageBps: 2,
       factory: createExchangeClientFactory({
         db,
         clock,

@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './auth.js';
 export * from './bots.js';
 export * from './common.js';
+export * from './copy-trading.js';
 export * from './errors.js';
 export * from './help.js';
 export * from './limits.js';

@@ -5,6 +5,14 @@
 // The loop allocates nothing per candle; trades go to a preallocated columnar log and become
 // objects only when `trades` is first read.
 import type { Candles } from '../candles.js';
+import { grossPnl, slippedPrice, tradeFee } from '../position/pnl.js';
+import {
+  hitProtective,
+  type ProtectiveHitOut,
+  stopLossLevel,
+  takeProfitLevel,
+} from '../position/protective.js';
+import { positionAmount } from '../position/sizing.js';
 import type {
   BacktestOptions,
   BacktestResult,
@@ -48,14 +56,12 @@ export function runBacktest(
       ? options.equityOut.subarray(0, candleTotal)
       : new Float64Array(candleTotal);
 
-  const { feeRate, leverage, positionSizeFraction } = settings;
-  const slipUp = 1 + settings.slippageBps / 10_000;
-  const slipDown = 1 - settings.slippageBps / 10_000;
-  const hasStop = settings.stopLossPercent !== null;
-  const hasTake = settings.takeProfitPercent !== null;
-  const hasStopOrTake = hasStop || hasTake;
-  const stopShare = (settings.stopLossPercent ?? 0) / 100;
-  const takeShare = (settings.takeProfitPercent ?? 0) / 100;
+  const { feeRate, leverage, positionSizeFraction, slippageBps } = settings;
+  const stopPercent = settings.stopLossPercent;
+  const takePercent = settings.takeProfitPercent;
+  const hasStopOrTake = stopPercent !== null || takePercent !== null;
+  // The engine's position rules (src/position/), shared with the live bot and paper exchange.
+  const hit: ProtectiveHitOut = { reason: 'stop_loss', price: 0 };
   const canLong = settings.direction !== 'short_only';
   const canShort = settings.direction !== 'long_only';
   const buys = signals.buy_signals;
@@ -100,7 +106,7 @@ export function runBacktest(
       // A buy and a sell on the same candle cancel out.
       if (isBuy !== isSell) {
         const signalSide = isBuy ? LONG : SHORT;
-        const fillPrice = candleOpen * (isBuy ? slipUp : slipDown);
+        const fillPrice = slippedPrice(candleOpen, isBuy, slippageBps);
         if (side === -signalSide) {
           balance += writeExit(
             log,
@@ -119,60 +125,50 @@ export function runBacktest(
         }
         if (side === FLAT && balance > 0 && (isBuy ? canLong : canShort)) {
           margin = balance * positionSizeFraction;
-          const notional = margin * leverage;
           side = signalSide;
-          amount = notional / fillPrice;
+          amount = positionAmount(margin, leverage, fillPrice);
           entryPrice = fillPrice;
-          entryFee = notional * feeRate;
+          entryFee = tradeFee(margin * leverage, feeRate);
           entryIndex = i;
-          stopPrice = hasStop ? fillPrice * (1 - side * stopShare) : Number.NaN;
-          takePrice = hasTake ? fillPrice * (1 + side * takeShare) : Number.NaN;
+          stopPrice =
+            stopPercent !== null ? stopLossLevel(side, fillPrice, stopPercent) : Number.NaN;
+          takePrice =
+            takePercent !== null ? takeProfitLevel(side, fillPrice, takePercent) : Number.NaN;
           balance -= entryFee;
         }
       }
     }
 
-    if (side !== FLAT && hasStopOrTake) {
-      let exitPrice = Number.NaN;
-      let reason = EXIT_STOP_LOSS;
-      if (side === LONG) {
-        if (low[i]! <= stopPrice) {
-          exitPrice = Math.min(candleOpen, stopPrice) * slipDown;
-        } else if (high[i]! >= takePrice) {
-          exitPrice = Math.max(candleOpen, takePrice);
-          reason = EXIT_TAKE_PROFIT;
-        }
-      } else if (high[i]! >= stopPrice) {
-        exitPrice = Math.max(candleOpen, stopPrice) * slipUp;
-      } else if (low[i]! <= takePrice) {
-        exitPrice = Math.min(candleOpen, takePrice);
-        reason = EXIT_TAKE_PROFIT;
-      }
-      // Comparisons with an absent (NaN) level are false, so exitPrice stays NaN.
-      if (!Number.isNaN(exitPrice)) {
-        balance += writeExit(
-          log,
-          side,
-          amount,
-          entryPrice,
-          entryFee,
-          margin,
-          entryIndex,
-          i,
-          exitPrice,
-          feeRate,
-          reason,
-        );
-        side = FLAT;
-      }
+    if (
+      side !== FLAT &&
+      hasStopOrTake &&
+      hitProtective(hit, side, stopPrice, takePrice, candleOpen, high[i]!, low[i]!)
+    ) {
+      // The stop is a market order (slippage); the target a resting limit at its price.
+      const isStop = hit.reason === 'stop_loss';
+      const exitPrice = isStop ? slippedPrice(hit.price, side === SHORT, slippageBps) : hit.price;
+      balance += writeExit(
+        log,
+        side,
+        amount,
+        entryPrice,
+        entryFee,
+        margin,
+        entryIndex,
+        i,
+        exitPrice,
+        feeRate,
+        isStop ? EXIT_STOP_LOSS : EXIT_TAKE_PROFIT,
+      );
+      side = FLAT;
     }
 
-    equity[i] = side === FLAT ? balance : balance + side * amount * (close[i]! - entryPrice);
+    equity[i] = side === FLAT ? balance : balance + grossPnl(side, amount, entryPrice, close[i]!);
   }
 
   if (side !== FLAT && candleTotal > 0) {
     const last = candleTotal - 1;
-    const exitPrice = close[last]! * (side === LONG ? slipDown : slipUp);
+    const exitPrice = slippedPrice(close[last]!, side === SHORT, slippageBps);
     balance += writeExit(
       log,
       side,
@@ -230,8 +226,8 @@ function writeExit(
   feeRate: number,
   reason: number,
 ): number {
-  const exitFee = amount * exitPrice * feeRate;
-  const balanceChange = side * amount * (exitPrice - entryPrice) - exitFee;
+  const exitFee = tradeFee(amount * exitPrice, feeRate);
+  const balanceChange = grossPnl(side, amount, entryPrice, exitPrice) - exitFee;
   const k = log.count++;
   log.side[k] = side;
   log.entryIndex[k] = entryIndex;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferCashFlows } from './cash-flows.js';
-import { applyFill, FLAT } from './position-book.js';
+import { applyTradeToBook, FLAT_TRADE_BOOK } from './position-book.js';
 import {
   annualisedSharpe,
   annualisedSortino,
@@ -189,9 +189,9 @@ describe('average-cost position book', () => {
       },
       { fill: { side: 'buy', amount: 0.5, price: 90 }, size: '0', entry: null, realized: '5' },
     ];
-    let position = FLAT;
+    let position = FLAT_TRADE_BOOK;
     for (const step of steps) {
-      const outcome = applyFill(position, step.fill);
+      const outcome = applyTradeToBook(position, step.fill);
       expect(outcome.position).toEqual({ size: step.size, entryPrice: step.entry });
       expect(outcome.realizedPnl).toBe(step.realized);
       position = outcome.position;
@@ -199,12 +199,17 @@ describe('average-cost position book', () => {
   });
 
   it('closes 0.1 + 0.2 exactly flat (decimal, not float)', () => {
-    const opened = applyFill(applyFill(FLAT, { side: 'buy', amount: 0.1, price: 10 }).position, {
-      side: 'buy',
-      amount: 0.2,
-      price: 10,
-    }).position;
-    expect(applyFill(opened, { side: 'sell', amount: 0.3, price: 10 }).position.size).toBe('0');
+    const opened = applyTradeToBook(
+      applyTradeToBook(FLAT_TRADE_BOOK, { side: 'buy', amount: 0.1, price: 10 }).position,
+      {
+        side: 'buy',
+        amount: 0.2,
+        price: 10,
+      },
+    ).position;
+    expect(applyTradeToBook(opened, { side: 'sell', amount: 0.3, price: 10 }).position.size).toBe(
+      '0',
+    );
   });
 });
 

@@ -9,19 +9,34 @@ import type {
   EventType,
 } from './event-bus.types.js';
 
+/** How many recent event ids a bus remembers to drop a repeat. */
+export const RECENT_EVENT_IDS = 10_000;
+
 /**
  * Events within one process. Handlers run on a later tick (a slow or failing handler never
- * delays or breaks the publisher); a handler's error is logged and the others still run.
+ * delays or breaks the publisher); a handler's error is logged and the others still run. An
+ * event whose id was delivered recently is a repeat (a publisher's retry) and is dropped.
  */
 export function createInProcessEventBus(deps: {
   clock: Clock;
   log?: EventBusLogger;
 }): EventBus & { deliver<K extends EventType>(event: BusEvent<K>): void } {
   const handlers = new Map<EventType, Set<EventHandler<EventType>>>();
+  const recentIds = new Set<string>();
   let isClosed = false;
 
+  function isRepeat(id: string): boolean {
+    if (recentIds.has(id)) return true;
+    recentIds.add(id);
+    if (recentIds.size > RECENT_EVENT_IDS) {
+      const oldest = recentIds.values().next().value;
+      if (oldest !== undefined) recentIds.delete(oldest);
+    }
+    return false;
+  }
+
   function deliver<K extends EventType>(event: BusEvent<K>): void {
-    if (isClosed) return;
+    if (isClosed || isRepeat(event.id)) return;
     const set = handlers.get(event.type);
     if (!set) return;
     for (const handler of [...set]) {

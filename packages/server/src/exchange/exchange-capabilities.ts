@@ -21,6 +21,12 @@ export type PermissionSource =
   /** OKX GET /api/v5/account/config: `perm` ("read_only,trade,withdraw") and `ip`. */
   | 'okx-account-config';
 
+/** At most `limit` new orders per account in any `windowMs` (the exchange's own rule). */
+export interface OrderRateLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
 export interface ExchangeCapabilities {
   /** ccxt class id. */
   readonly ccxtId: 'binanceusdm' | 'okx';
@@ -43,6 +49,11 @@ export interface ExchangeCapabilities {
   /** Extra parameters of setLeverage. */
   readonly leverageParams: Readonly<Record<string, string>>;
   readonly permissionSource: PermissionSource;
+  /**
+   * Per-account order limits; the execution core keeps every account under all of them (with
+   * a margin), so no order is refused for its rate.
+   */
+  readonly orderRateLimits: readonly OrderRateLimit[];
   /** Exchange error codes meaning "an order with this client id exists": the earlier send landed. */
   readonly duplicateClientOrderIdCodes: readonly string[];
   /** Exchange error codes meaning "your timestamp is off": re-sync the clock, resend once. */
@@ -101,6 +112,11 @@ export const EXCHANGE_CAPABILITIES: Readonly<Record<Exchange, ExchangeCapabiliti
     leverageParams: {},
     // GET /sapi/v1/account/apiRestrictions is a spot endpoint; we make no sapi calls.
     permissionSource: 'validate-only',
+    // USDⓈ-M futures: 300 orders per 10 s and 1,200 per minute per account.
+    orderRateLimits: [
+      { limit: 300, windowMs: 10_000 },
+      { limit: 1_200, windowMs: 60_000 },
+    ],
     // -4116 DUPLICATED_CLIENT_ORDER_ID. (-4015 is "client order id is not valid": invalid_order.)
     duplicateClientOrderIdCodes: ['-4116'],
     clockSkewCodes: ['-1021'],
@@ -147,6 +163,8 @@ export const EXCHANGE_CAPABILITIES: Readonly<Record<Exchange, ExchangeCapabiliti
     isReduceOnlyAllowedInHedgeMode: false,
     leverageParams: { mgnMode: 'cross' },
     permissionSource: 'okx-account-config',
+    // POST /trade/order: 60 requests per 2 s per user and instrument.
+    orderRateLimits: [{ limit: 60, windowMs: 2_000 }],
     duplicateClientOrderIdCodes: ['51016'],
     clockSkewCodes: ['50102'],
     // ccxt's okx table does not depend on the host: nothing to pin.

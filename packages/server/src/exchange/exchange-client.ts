@@ -1,7 +1,8 @@
 // The one interface every service and worker uses to talk to an exchange account: the ccxt
 // implementation (binance USDⓈ-M, okx swaps, testnet) and the paper implementation (simulated
-// fills on the market feed) both implement it. Amounts are always BASE-ASSET quantities (the
-// ccxt implementation converts OKX contracts); prices in quote (USDT).
+// fills on the market feed, resting orders triggered by it) both implement it, and nothing that
+// uses it can tell them apart. Amounts are always BASE-ASSET quantities (the ccxt implementation
+// converts OKX contracts); prices in quote (USDT).
 import type { Exchange } from '@quantsquare/contracts';
 
 export type OrderSide = 'buy' | 'sell';
@@ -50,8 +51,13 @@ export interface OrderRequest {
   readonly type: OrderType;
   /** Base-asset quantity. */
   readonly amount: number;
-  /** Limit price (type limit). */
+  /** Limit price (type limit); for an IOC order, the worst price it may fill at. */
   readonly price?: number;
+  /**
+   * Limit orders only: GTC rests until filled or cancelled (the default); IOC fills what it
+   * can at once at the limit or better and cancels the rest (a marketable limit with a cap).
+   */
+  readonly timeInForce?: 'GTC' | 'IOC';
   /** Trigger price (stop_market, take_profit_market). */
   readonly triggerPrice?: number;
   readonly reduceOnly?: boolean;
@@ -75,7 +81,10 @@ export interface ExchangeOrder {
   readonly reduceOnly: boolean;
   /** Fee paid in quote (USDT). */
   readonly fee: number;
+  /** When the order was placed (ms). */
   readonly timestamp: number;
+  /** When it (last) filled, where the exchange says; a resting order fills long after placing. */
+  readonly filledAtMs?: number | null;
 }
 
 export interface ExchangeTrade {
@@ -98,7 +107,6 @@ export interface KeyPermissions {
 
 export interface ExchangeClient {
   readonly exchange: Exchange;
-  readonly isPaper: boolean;
   /** Loads markets once; later calls reuse them. */
   loadMarkets(): Promise<void>;
   marketFacts(symbol: string): Promise<MarketFacts>;

@@ -1,3 +1,4 @@
+import type { EventBus } from '../events/index.js';
 import type { BalanceSnapshotsService } from '../modules/accounts/balance-snapshots.service.js';
 import type { ExchangeAccountsRepository } from '../modules/exchange-accounts/exchange-accounts.repository.js';
 import { nextFullHour, type ScheduledJob } from './scheduler.js';
@@ -8,11 +9,13 @@ export interface SnapshotterLogger {
 
 /**
  * Records every active account's equity each hour on the hour (the 16:00 UTC slot is the first
- * of the UTC+8 day, the base of daily P&L). An account that cannot be read misses that slot only.
+ * of the UTC+8 day, the base of daily P&L) and publishes BalanceChanged for each snapshot it
+ * wrote. An account that cannot be read misses that slot only.
  */
 export function createBalanceSnapshotter(deps: {
   accounts: ExchangeAccountsRepository;
   snapshots: BalanceSnapshotsService;
+  events: EventBus;
   log: SnapshotterLogger;
 }): ScheduledJob & { snapshotAll(takenAt: Date): Promise<number> } {
   async function snapshotAll(takenAt: Date): Promise<number> {
@@ -21,16 +24,36 @@ export function createBalanceSnapshotter(deps: {
       accounts.map((a) => deps.snapshots.record(a, takenAt)),
     );
     let written = 0;
-    results.forEach((result, i) => {
-      if (result.status === 'fulfilled') {
-        if (result.value) written += 1;
-      } else {
+    for (const [i, result] of results.entries()) {
+      const account = accounts[i];
+      if (result.status === 'rejected' || !account) {
         deps.log.warn(
-          { accountId: accounts[i]?.id, err: result.reason },
+          { accountId: account?.id, err: result.status === 'rejected' ? result.reason : null },
           'balance snapshot failed',
         );
+        continue;
       }
-    });
+      // The process that wrote the slot tells (two processes may take the same slot).
+      if (!result.value.isNew) continue;
+      written += 1;
+      const { total, free, used } = result.value.balance;
+      await deps.events
+        .publish(
+          'BalanceChanged',
+          {
+            accountId: account.id,
+            userId: account.userId,
+            total,
+            free,
+            used,
+            atMs: takenAt.getTime(),
+          },
+          `balance:${account.id}:${takenAt.getTime()}`,
+        )
+        .catch((error: unknown) =>
+          deps.log.warn({ accountId: account.id, err: error }, 'BalanceChanged not published'),
+        );
+    }
     return written;
   }
   return {

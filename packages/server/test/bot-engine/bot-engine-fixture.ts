@@ -1,18 +1,19 @@
 import type { Timeframe } from '@quantsquare/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { ManualClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import {
-  botOrders,
   bots,
   botTrades,
   exchangeAccounts,
+  executionOrders,
   operationLogs,
   paperOrders,
   users,
 } from '../../src/db/schema/index.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import {
@@ -22,7 +23,7 @@ import {
 import {
   type BotClients,
   type BotEngine,
-  createBotClients,
+  type BotOrderAction,
   createBotEngine,
 } from '../../src/workers/bot-engine/index.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
@@ -41,13 +42,21 @@ export interface BotFixture {
   paperAccount(options?: { leverage?: number; balance?: string }): Promise<number>;
   liveAccount(options: { apiKey: string; apiSecret: string; leverage?: number }): Promise<number>;
   bot(options: BotOptions): Promise<number>;
-  ordersOf(botId: number): Promise<(typeof botOrders.$inferSelect)[]>;
+  ordersOf(botId: number): Promise<BotOrder[]>;
   tradesOf(botId: number): Promise<(typeof botTrades.$inferSelect)[]>;
   logsOf(botId: number): Promise<(typeof operationLogs.$inferSelect)[]>;
   paperOrderCount(accountId: number): Promise<number>;
   botRow(botId: number): Promise<typeof bots.$inferSelect>;
   close(): Promise<void>;
 }
+
+/** A bot's order as the execution core keeps it, with the candle and action of its key. */
+export type BotOrder = Omit<typeof executionOrders.$inferSelect, 'reduceOnly' | 'action'> & {
+  readonly action: BotOrderAction;
+  readonly candleTimeMs: number;
+  /** 1 or 0, as the bots' own order table had it. */
+  readonly reduceOnly: number;
+};
 
 export interface BotOptions {
   readonly accountId: number;
@@ -73,9 +82,7 @@ export async function createBotFixture(
   const clock = new ManualClock(startMs);
   const feed = createMarketFeed({ mode: 'simulated', clock });
   const secretBox = createSecretBox(TEST_SECRET_KEY);
-  const clients = createBotClients({
-    db,
-    clock,
+  const clients = createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
       db,
@@ -84,7 +91,6 @@ export async function createBotFixture(
       paperSlippageBps: SLIPPAGE_BPS,
       createLiveClient,
     }),
-    paperSlippageBps: SLIPPAGE_BPS,
   });
   const [user] = await db
     .insert(users)
@@ -155,8 +161,19 @@ export async function createBotFixture(
         .returning();
       return row!.id;
     },
-    ordersOf: (botId) =>
-      db.select().from(botOrders).where(eq(botOrders.botId, botId)).orderBy(botOrders.id),
+    async ordersOf(botId) {
+      const rows = await db
+        .select()
+        .from(executionOrders)
+        .where(and(eq(executionOrders.ownerKind, 'bot'), eq(executionOrders.ownerId, botId)))
+        .orderBy(executionOrders.id);
+      return rows.map((row) => ({
+        ...row,
+        action: row.action as BotOrderAction,
+        candleTimeMs: Number(/^c(\d+)/.exec(row.idempotencyKey)?.[1] ?? 0) * 1000,
+        reduceOnly: row.reduceOnly ? 1 : 0,
+      }));
+    },
     tradesOf: (botId) =>
       db.select().from(botTrades).where(eq(botTrades.botId, botId)).orderBy(botTrades.id),
     logsOf: (botId) =>

@@ -95,11 +95,14 @@ describe('bot engine parity with the backtest', () => {
       }
       const trade = trades[actual.length];
       if (!entry || !trade) throw new Error('an exit without an entry');
+      // A protective order rests at the (paper) exchange and fills inside the candle that
+      // reaches it: the trade closes at that candle's time.
       const isProtective = order.action === 'stop_loss' || order.action === 'take_profit';
+      const hitCandle = Math.floor(trade.closedAt.getTime() / MINUTE) * MINUTE;
       actual.push({
         side: trade.side,
         entryTime: entry.candleTimeMs + MINUTE,
-        exitTime: isProtective ? order.candleTimeMs : order.candleTimeMs + MINUTE,
+        exitTime: isProtective ? hitCandle : order.candleTimeMs + MINUTE,
         entryPrice: Number(entry.averagePrice),
         exitPrice: Number(order.averagePrice),
         reason: trade.reason,

@@ -26,8 +26,8 @@ function outage(
   failure: () => ExchangeAdapterError | Promise<ExchangeAdapterError>,
 ) {
   const state = { down: true, reads: 0 };
-  const clients: BotClients = (account, paperFillPrice) => {
-    const client = fixture.clients(account, paperFillPrice);
+  const clients: BotClients = (account) => {
+    const client = fixture.clients(account);
     if (account.id !== accountId) return client;
     return {
       ...client,

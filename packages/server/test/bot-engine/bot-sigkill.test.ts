@@ -9,7 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
-import { botOrders, botPositions, bots, operationLogs } from '../../src/db/schema/index.js';
+import {
+  bots,
+  executionOrders,
+  executionPositions,
+  operationLogs,
+} from '../../src/db/schema/index.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 
 const CHILD = fileURLToPath(new URL('./fault-child.ts', import.meta.url));
@@ -99,8 +104,8 @@ describe('SIGKILL of the engine process', () => {
 
     const database = await openDatabase({ databaseUrl: undefined, dataDir });
     try {
-      const intents = await database.db.select().from(botOrders);
-      const positions = await database.db.select().from(botPositions);
+      const intents = await database.db.select().from(executionOrders);
+      const positions = await database.db.select().from(executionPositions);
       const botRows = await database.db.select().from(bots);
       // No order sent twice: one POST per client order id, one order per id at the exchange.
       const posted = fake
@@ -125,8 +130,8 @@ describe('SIGKILL of the engine process', () => {
         const net = fake.state.orders
           .filter((o) => o.clientOrderId.startsWith(`qs${bot.id}c`) && o.status === 'filled')
           .reduce((sum, o) => sum + (o.side === 'buy' ? o.filled : -o.filled), 0);
-        const held = positions.find((p) => p.botId === bot.id);
-        const ours = held ? (held.side === 'long' ? 1 : -1) * Number(held.amount) : 0;
+        const held = positions.find((p) => p.ownerKind === 'bot' && p.ownerId === bot.id);
+        const ours = held ? Number(held.size) : 0;
         expect(ours, `bot ${bot.id}`).toBeCloseTo(net, 9);
       }
     } finally {

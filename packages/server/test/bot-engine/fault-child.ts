@@ -6,9 +6,11 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
-import { createBotClients, createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { createLeases, workerHolderId } from '../../src/workers/leases.js';
 import { seedLiveBots } from './live-bots.fixture.js';
 
 const env = process.env;
@@ -33,12 +35,11 @@ const engine = createBotEngine({
   db,
   clock,
   feed,
+  // One process owns the embedded database: a restart takes its bots' leases back at once.
+  leases: createLeases({ db, holderId: workerHolderId(database.kind) }),
   pollIntervalMs: 100,
-  clients: createBotClients({
-    db,
-    clock,
+  clients: createAccountClientCache({
     secretBox,
-    paperSlippageBps: 2,
     factory: createExchangeClientFactory({
       db,
       clock,

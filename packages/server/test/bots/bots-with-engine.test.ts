@@ -3,13 +3,10 @@ import type { Bot, BotActionResponse, OperationLogList } from '@quantsquare/cont
 import { describe, expect, it } from 'vitest';
 import { defaultExchangeClientFactory } from '../../src/app.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
-import {
-  type BotEngine,
-  createBotClients,
-  createBotEngine,
-} from '../../src/workers/bot-engine/index.js';
+import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { createBot, createPaperAccount, grantVip } from '../helpers/bot-flows.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
@@ -26,12 +23,9 @@ const ctx = useTestApp({
       db: database.db,
       clock,
       feed: marketFeed,
-      clients: createBotClients({
-        db: database.db,
-        clock,
+      clients: createAccountClientCache({
         secretBox: createSecretBox(TEST_SECRET_KEY),
         factory: defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed }),
-        paperSlippageBps: config.paperSlippageBps,
       }),
       writeLog: (entry) => operationLog.record(entry),
     });

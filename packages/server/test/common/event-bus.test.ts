@@ -54,3 +54,20 @@ describe('the in-process event bus', () => {
     expect(count).toBe(1);
   });
 });
+
+describe('repeated events', () => {
+  it('drops an event whose id was delivered already', async () => {
+    const bus = createInProcessEventBus({ clock: new ManualClock() });
+    const seen: string[] = [];
+    bus.subscribe('BotStatusChanged', (event) => {
+      seen.push(event.id);
+    });
+    const payload = { botId: 1, userId: 2, status: 'stopped' as const, error: null };
+    await bus.publish('BotStatusChanged', payload, 'same');
+    await bus.publish('BotStatusChanged', payload, 'same');
+    await bus.publish('BotStatusChanged', payload);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe('same');
+  });
+});

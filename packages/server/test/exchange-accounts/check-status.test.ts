@@ -146,7 +146,9 @@ describe('the status of an exchange account', () => {
 
 describe('a check of an exchange that does not answer', () => {
   it('answers unavailable within its bound instead of waiting for the exchange', async () => {
+    // Markets may be loaded already (clients are cached per account): the balance hangs too.
     fake.failNext('GET', MARKETS, { kind: 'hang' }, 10);
+    fake.failNext('GET', ACCOUNT, { kind: 'hang' }, 10);
     const res = await testConnection();
     expect(res.body).toEqual({
       success: false,

@@ -8,14 +8,11 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { bots, exchangeAccounts } from '../../src/db/schema/index.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
-import {
-  type BotEngine,
-  createBotClients,
-  createBotEngine,
-} from '../../src/workers/bot-engine/index.js';
+import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import {
   BOT_SYMBOL,
@@ -40,12 +37,9 @@ const ctx = useTestApp({
       db: database.db,
       clock,
       feed: marketFeed,
-      clients: createBotClients({
-        db: database.db,
-        clock,
+      clients: createAccountClientCache({
         secretBox: createSecretBox(TEST_SECRET_KEY),
         factory: defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed }),
-        paperSlippageBps: config.paperSlippageBps,
       }),
       writeLog: (entry) => operationLog.record(entry),
     });

@@ -320,7 +320,6 @@ describe('idempotency, leverage, trigger orders and restarts', () => {
       canWithdraw: false,
       ipRestricted: null,
     });
-    expect(client.isPaper).toBe(true);
     expect((await client.marketFacts(BTC)).contractSize).toBe(1);
   });
 });

@@ -2,9 +2,12 @@ import {
   FAKE_PRICES,
   type FakeOrder,
   type FakeState,
+  findByClientOrderId,
   placeOrder,
+  positionsOf,
   type RouteAnswer,
   type RouteRequest,
+  reducesPosition,
 } from './fake-exchange-private.js';
 
 // Binance USDⓈ-M (fapi) as ccxt's binanceusdm calls it. Quantities are base asset.
@@ -163,8 +166,8 @@ function account(state: FakeState, nowMs: number) {
   };
 }
 
-function positionRisk(state: FakeState) {
-  return state.positions.map((p) => ({
+function positionRisk(state: FakeState, apiKey: string) {
+  return positionsOf(state, apiKey).map((p) => ({
     symbol: `${p.base}USDT`,
     positionSide: 'BOTH',
     positionAmt: String(p.side === 'long' ? p.size : -p.size),
@@ -211,7 +214,7 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
       return ok(account(state, nowMs));
     case 'GET /fapi/v2/positionRisk':
     case 'GET /fapi/v3/positionRisk':
-      return ok(positionRisk(state));
+      return ok(positionRisk(state, request.apiKey));
     case 'GET /fapi/v1/leverageBracket':
       return ok(
         ['BTC', 'ETH'].map((base) => ({
@@ -237,15 +240,24 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
       });
     case 'POST /fapi/v1/order': {
       const clientOrderId = params.newClientOrderId ?? '';
-      if (state.orders.some((order) => order.clientOrderId === clientOrderId)) {
+      if (findByClientOrderId(state, clientOrderId) !== undefined) {
         return fail(400, -4116, 'ClientOrderId is duplicated.');
       }
       const type = params.type === 'LIMIT' ? 'limit' : 'market';
+      const side = params.side === 'SELL' ? 'sell' : 'buy';
+      if (
+        params.reduceOnly === 'true' &&
+        !reducesPosition(state, request.apiKey, baseOf(params.symbol), side)
+      ) {
+        return fail(400, -2022, 'ReduceOnly Order is rejected.');
+      }
       const placed = placeOrder(state, {
+        apiKey: request.apiKey,
         clientOrderId,
         base: baseOf(params.symbol),
-        side: params.side === 'SELL' ? 'sell' : 'buy',
+        side,
         type,
+        timeInForce: params.timeInForce === 'IOC' ? 'IOC' : 'GTC',
         size: Number(params.quantity),
         price: params.price ? Number(params.price) : null,
         triggerPrice: null,
@@ -267,14 +279,16 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
     }
     case 'POST /fapi/v1/algoOrder': {
       const clientOrderId = params.clientAlgoId ?? '';
-      if (state.orders.some((order) => order.clientOrderId === clientOrderId)) {
+      if (findByClientOrderId(state, clientOrderId) !== undefined) {
         return fail(400, -4116, 'ClientOrderId is duplicated.');
       }
       const placed = placeOrder(state, {
+        apiKey: request.apiKey,
         clientOrderId,
         base: baseOf(params.symbol),
         side: params.side === 'SELL' ? 'sell' : 'buy',
         type: 'market',
+        timeInForce: 'GTC',
         size: Number(params.quantity),
         price: null,
         triggerPrice: Number(params.triggerPrice),

@@ -7,7 +7,10 @@ import { okxRoutes } from './fake-okx-routes.js';
 // through the real ccxt clients (point them here with `urlsOverride: fake.url`). It checks that
 // private calls carry a key and a signature (it does not verify HMACs), counts calls per path,
 // keeps orders/positions/balance in memory in the exchange's own units (OKX: contracts) and
-// plays scripted failures (`failNext`). Reusable by other modules' tests.
+// plays scripted failures (`failNext`). Options: `tracksPositions` keeps each API key's one-way
+// position from its fills (and refuses reduce-only orders that would not reduce it);
+// `orderRateLimit` refuses an API key's orders beyond its limit, as the exchange does.
+// Reusable by other modules' tests.
 
 export type FakeVenue = 'binance' | 'okx';
 
@@ -34,11 +37,15 @@ export type FakeFailure =
 
 export interface FakeOrder {
   id: string;
+  /** The API key that placed it (each key is one exchange account). */
+  apiKey: string;
   clientOrderId: string;
   /** Base asset, e.g. ETH. */
   base: string;
   side: 'buy' | 'sell';
   type: 'market' | 'limit';
+  /** Limit orders: IOC fills at once if marketable, else expires; GTC rests. */
+  timeInForce: 'GTC' | 'IOC';
   /** In the exchange's units (OKX: contracts). */
   size: number;
   price: number | null;
@@ -67,7 +74,14 @@ export interface FakePosition {
 export interface FakeState {
   readonly venue: FakeVenue;
   orders: FakeOrder[];
+  readonly ordersByClientId: Map<string, FakeOrder>;
+  /** The positions answered without `tracksPositions` (tests set them by hand). */
   positions: FakePosition[];
+  /** With `tracksPositions`: each API key's net positions, as its fills made them. */
+  readonly tracksPositions: boolean;
+  readonly accountPositions: Map<string, FakePosition[]>;
+  /** Orders refused for the key's order rate (`orderRateLimit`). */
+  rateLimitRejections: number;
   balance: { total: number; free: number; used: number };
   leverage: Record<string, number>;
   /** OKX account/config `perm` and `ip`. */
@@ -83,6 +97,8 @@ export const FAKE_PRICES: Readonly<Record<string, number>> = { BTC: 50_000, ETH:
 export const OKX_CONTRACT_VALUES: Readonly<Record<string, number>> = { BTC: 0.01, ETH: 0.1 };
 
 export interface RouteRequest {
+  /** The caller's API key (its account). */
+  readonly apiKey: string;
   readonly method: string;
   readonly path: string;
   readonly params: Readonly<Record<string, string>>;
@@ -108,7 +124,22 @@ export interface FakePrivateExchange {
 
 export interface FakeExchangeOptions {
   readonly exchange: FakeVenue;
+  readonly tracksPositions?: boolean;
+  /** At most `limit` new orders per API key in any `windowMs`; beyond: 429 (Binance -1015). */
+  readonly orderRateLimit?: { readonly limit: number; readonly windowMs: number };
 }
+
+const ORDER_PATHS = new Set([
+  'POST /fapi/v1/order',
+  'POST /fapi/v1/algoOrder',
+  'POST /api/v5/trade/order',
+  'POST /api/v5/trade/order-algo',
+]);
+
+const RATE_LIMITED: Readonly<Record<FakeVenue, RouteAnswer>> = {
+  binance: { status: 429, body: { code: -1015, msg: 'Too many new orders.' } },
+  okx: { status: 429, body: { code: '50011', msg: 'Too Many Requests', data: [] } },
+};
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -139,7 +170,11 @@ export async function startFakeExchange(
   const state: FakeState = {
     venue: options.exchange,
     orders: [],
+    ordersByClientId: new Map(),
     positions: [],
+    tracksPositions: options.tracksPositions === true,
+    accountPositions: new Map(),
+    rateLimitRejections: 0,
     balance: { total: 1_000, free: 800, used: 200 },
     leverage: {},
     okxPermissions: { perm: 'read_only,trade', ip: '' },
@@ -161,13 +196,33 @@ export async function startFakeExchange(
     response.end(JSON.stringify(answer.body));
   };
 
+  const sentAt = new Map<string, number[]>();
+  /** Whether the key may place one more order now (and counts it). */
+  const withinRate = (apiKey: string, nowMs: number): boolean => {
+    const limit = options.orderRateLimit;
+    if (!limit) return true;
+    const times = (sentAt.get(apiKey) ?? []).filter((t) => t > nowMs - limit.windowMs);
+    sentAt.set(apiKey, times);
+    if (times.length >= limit.limit) return false;
+    times.push(nowMs);
+    return true;
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';
     const params = parseParams(url, await readBody(request), request.headers['content-type']);
     calls.push({ method, path: url.pathname, params, headers: request.headers });
     const failure = takeFailure(`${method} ${url.pathname}`);
+    const keyHeader = request.headers['x-mbx-apikey'] ?? request.headers['ok-access-key'];
+    const apiKey = typeof keyHeader === 'string' ? keyHeader : '';
+    if (ORDER_PATHS.has(`${method} ${url.pathname}`) && !withinRate(apiKey, Date.now())) {
+      state.rateLimitRejections += 1;
+      send(response, RATE_LIMITED[options.exchange]);
+      return;
+    }
     const routeRequest: RouteRequest = {
+      apiKey,
       method,
       path: url.pathname,
       params,
@@ -212,19 +267,87 @@ export async function startFakeExchange(
   };
 }
 
-/** Fills a new order: market orders at the marked price; limit and trigger orders stay open. */
+export function findByClientOrderId(state: FakeState, clientOrderId: string) {
+  return state.ordersByClientId.get(clientOrderId);
+}
+
+/** The positions a key's position reads answer. */
+export function positionsOf(state: FakeState, apiKey: string): FakePosition[] {
+  return state.tracksPositions ? (state.accountPositions.get(apiKey) ?? []) : state.positions;
+}
+
+/**
+ * With `tracksPositions`: whether a reduce-only order of `side` would reduce the key's position
+ * (the exchange refuses one that would open or increase it).
+ */
+export function reducesPosition(
+  state: FakeState,
+  apiKey: string,
+  base: string,
+  side: 'buy' | 'sell',
+): boolean {
+  if (!state.tracksPositions) return true;
+  const held = positionsOf(state, apiKey).find((p) => p.base === base);
+  return held !== undefined && (held.side === 'long') === (side === 'sell');
+}
+
+/** A fill on the key's one-way position (amounts in the exchange's units). */
+function applyToPosition(state: FakeState, order: FakeOrder): void {
+  const positions = state.accountPositions.get(order.apiKey) ?? [];
+  state.accountPositions.set(order.apiKey, positions);
+  const price = order.averagePrice ?? 0;
+  const held = positions.find((p) => p.base === order.base);
+  const signed = (order.side === 'buy' ? 1 : -1) * order.filled;
+  const current = held ? (held.side === 'long' ? held.size : -held.size) : 0;
+  const next = current + signed;
+  if (held) positions.splice(positions.indexOf(held), 1);
+  if (Math.abs(next) < 1e-12) return;
+  const isSameSide = current !== 0 && Math.sign(next) === Math.sign(current);
+  const isAdding = isSameSide && Math.abs(next) > Math.abs(current);
+  positions.push({
+    base: order.base,
+    side: next > 0 ? 'long' : 'short',
+    size: Math.abs(next),
+    entryPrice: !isSameSide
+      ? price
+      : isAdding
+        ? (Math.abs(current) * (held?.entryPrice ?? price) + order.filled * price) / Math.abs(next)
+        : (held?.entryPrice ?? price),
+    markPrice: FAKE_PRICES[order.base] ?? 1,
+    unrealizedPnl: 0,
+    leverage: state.leverage[order.base] ?? 1,
+  });
+}
+
+/**
+ * Places a new order: market orders fill at the marked price, an IOC limit too when the price
+ * is marketable (else it expires); GTC limit and trigger orders stay open. A reduce-only fill
+ * never exceeds the tracked position.
+ */
 export function placeOrder(
   state: FakeState,
   order: Omit<FakeOrder, 'id' | 'filled' | 'averagePrice' | 'status'>,
 ): FakeOrder {
-  const isMarket = order.type === 'market' && order.triggerPrice === null;
+  const mark = FAKE_PRICES[order.base] ?? 1;
+  const isMarketable =
+    order.price === null || (order.side === 'buy' ? order.price >= mark : order.price <= mark);
+  const isImmediate =
+    order.triggerPrice === null &&
+    (order.type === 'market' || (order.timeInForce === 'IOC' && isMarketable));
+  const held = state.tracksPositions
+    ? positionsOf(state, order.apiKey).find((p) => p.base === order.base)
+    : undefined;
+  const size = order.reduceOnly && held ? Math.min(order.size, held.size) : order.size;
+  const expired = order.type === 'limit' && order.timeInForce === 'IOC' && !isMarketable;
   const placed: FakeOrder = {
     ...order,
     id: String(state.nextOrderId++),
-    filled: isMarket ? order.size : 0,
-    averagePrice: isMarket ? (FAKE_PRICES[order.base] ?? 1) : null,
-    status: isMarket ? 'filled' : 'open',
+    filled: isImmediate ? size : 0,
+    averagePrice: isImmediate ? mark : null,
+    status: isImmediate ? 'filled' : expired ? 'canceled' : 'open',
   };
   state.orders.push(placed);
+  state.ordersByClientId.set(placed.clientOrderId, placed);
+  if (isImmediate && state.tracksPositions) applyToPosition(state, placed);
   return placed;
 }

@@ -2,10 +2,13 @@ import {
   FAKE_PRICES,
   type FakeOrder,
   type FakeState,
+  findByClientOrderId,
   OKX_CONTRACT_VALUES,
   placeOrder,
+  positionsOf,
   type RouteAnswer,
   type RouteRequest,
+  reducesPosition,
 } from './fake-exchange-private.js';
 
 // OKX v5 swaps as ccxt's okx calls them. Sizes (sz, pos, fillSz) are contracts.
@@ -155,7 +158,7 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
     }
     case 'GET account/positions':
       return ok(
-        state.positions.map((p) => ({
+        positionsOf(state, request.apiKey).map((p) => ({
           instType: 'SWAP',
           instId: `${p.base}-USDT-SWAP`,
           mgnMode: 'cross',
@@ -188,14 +191,27 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
       ]);
     case 'POST trade/order': {
       const clOrdId = params.clOrdId ?? '';
-      if (state.orders.some((order) => order.clientOrderId === clOrdId)) {
+      if (findByClientOrderId(state, clOrdId) !== undefined) {
         return orderFail('51016', 'Duplicated clOrdId', clOrdId);
       }
+      if (
+        params.reduceOnly === 'true' &&
+        !reducesPosition(
+          state,
+          request.apiKey,
+          baseOf(params.instId),
+          params.side === 'sell' ? 'sell' : 'buy',
+        )
+      ) {
+        return orderFail('51169', 'No position in this direction to reduce', clOrdId);
+      }
       const placed = placeOrder(state, {
+        apiKey: request.apiKey,
         clientOrderId: clOrdId,
         base: baseOf(params.instId),
         side: params.side === 'sell' ? 'sell' : 'buy',
-        type: params.ordType === 'limit' ? 'limit' : 'market',
+        type: params.ordType === 'limit' || params.ordType === 'ioc' ? 'limit' : 'market',
+        timeInForce: params.ordType === 'ioc' ? 'IOC' : 'GTC',
         size: Number(params.sz),
         price: params.px ? Number(params.px) : null,
         triggerPrice: null,
@@ -207,14 +223,16 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
     }
     case 'POST trade/order-algo': {
       const algoClOrdId = params.algoClOrdId ?? '';
-      if (state.orders.some((order) => order.clientOrderId === algoClOrdId)) {
+      if (findByClientOrderId(state, algoClOrdId) !== undefined) {
         return orderFail('51016', 'Duplicated clOrdId', algoClOrdId);
       }
       const placed = placeOrder(state, {
+        apiKey: request.apiKey,
         clientOrderId: algoClOrdId,
         base: baseOf(params.instId),
         side: params.side === 'sell' ? 'sell' : 'buy',
         type: 'market',
+        timeInForce: 'GTC',
         size: Number(params.sz),
         price: null,
         triggerPrice: Number(params.slTriggerPx ?? params.tpTriggerPx),

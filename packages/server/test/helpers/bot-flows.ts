@@ -1,7 +1,9 @@
+import { Decimal } from 'decimal.js';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { botPositions } from '../../src/db/schema/index.js';
+import { bots, executionPositions } from '../../src/db/schema/index.js';
 import { createAuthRepository } from '../../src/modules/auth/auth.repository.js';
 import type { BotControl } from '../../src/modules/bots/bot-control.js';
 import { call } from './test-app.js';
@@ -103,11 +105,22 @@ export async function grantVip(
   });
 }
 
-/** An open position of a bot, as the engine writes it after a fill. */
+/** An open position of a bot, as the execution core's book holds it after a fill. */
 export async function insertBotPosition(
   database: DatabaseHandle,
   clock: ManualClock,
   values: { botId: number; side: 'long' | 'short'; amount: string; entryPrice: string },
 ): Promise<void> {
-  await database.db.insert(botPositions).values({ ...values, openedAt: clock.now() });
+  const [bot] = await database.db.select().from(bots).where(eq(bots.id, values.botId));
+  if (!bot) throw new Error(`no bot ${values.botId}`);
+  await database.db.insert(executionPositions).values({
+    accountId: bot.exchangeAccountId,
+    symbol: bot.symbol,
+    ownerKind: 'bot',
+    ownerId: bot.id,
+    size: new Decimal(values.amount).times(values.side === 'long' ? 1 : -1).toString(),
+    entryPrice: values.entryPrice,
+    openedAt: clock.now(),
+    updatedAt: clock.now(),
+  });
 }

@@ -9,17 +9,24 @@ import {
   type KeyPermissions,
 } from '../../src/exchange/exchange-client.js';
 import type { PriceSource } from '../../src/exchange/paper/price-source.js';
+import type { MarketCandle } from '../../src/market/market.types.js';
 import {
   createExchangeClientFactory,
   type ExchangeAccountCredentials,
   type ExchangeClientFactory,
 } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 
-/** Prices the test sets by hand (paper fills and marks). */
+/**
+ * Prices the test sets by hand (paper fills and marks). They have no history, so no candle ever
+ * reaches a resting order here (the feed's candles do: see paper-triggers.test.ts).
+ */
 export class FixedPrices implements PriceSource {
   private readonly prices = new Map<string, number>();
   set(symbol: string, price: number): void {
     this.prices.set(symbol, price);
+  }
+  async recentCandles(): Promise<MarketCandle[]> {
+    return [];
   }
   async lastPrice(_exchange: Exchange, symbol: string): Promise<number> {
     const price = this.prices.get(symbol);
@@ -47,7 +54,6 @@ export function scriptedClient(exchange: Exchange, behaviour: ScriptedBehaviour)
   const none = () => act(undefined);
   return {
     exchange,
-    isPaper: false,
     loadMarkets: none,
     marketFacts: async (symbol) =>
       act({

@@ -58,7 +58,11 @@ export const bots = pgTable(
   ],
 );
 
-/** A bot's open position, as our own fills made it. Closed positions become bot_trades rows. */
+/**
+ * LEGACY (before the execution core): a bot's open position. The core's position book
+ * (execution_positions) holds it now; at start-up the core adopts rows left here by an older
+ * version and deletes them. To be dropped once every deployment has started once.
+ */
 export const botPositions = pgTable(
   'bot_positions',
   {
@@ -82,9 +86,9 @@ export const botPositions = pgTable(
 );
 
 /**
- * Order intents, written BEFORE an order is sent, with a client order id derived from
- * (bot, candle, action): after a crash the intent is looked up on the exchange by that id, so an
- * order is never sent twice.
+ * LEGACY (before the execution core): a bot's order intents. The core's execution_orders holds
+ * them now; at start-up the core adopts unsettled rows left here by an older version (same client
+ * order ids, so they are looked up, never resent) and deletes them. To be dropped later.
  */
 export const botOrders = pgTable(
   'bot_orders',

@@ -132,9 +132,16 @@ export const paperOrders = pgTable(
     positionSide: text('position_side', { enum: ['long', 'short'] }),
     fee: money('fee').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** Resting orders: prices are checked against the market feed up to this instant. */
+    checkedUntil: timestamp('checked_until', { withTimezone: true }),
+    /** When the order filled (a resting order: when the feed reached its price). */
+    filledAt: timestamp('filled_at', { withTimezone: true }),
   },
   // Idempotency: a client order id is used once per account.
-  (t) => [uniqueIndex('paper_orders_client_id_idx').on(t.accountId, t.clientOrderId)],
+  (t) => [
+    uniqueIndex('paper_orders_client_id_idx').on(t.accountId, t.clientOrderId),
+    index('paper_orders_resting_idx').on(t.accountId, t.status),
+  ],
 );
 
 export const paperFills = pgTable(

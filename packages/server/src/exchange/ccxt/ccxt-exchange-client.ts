@@ -290,7 +290,6 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
 
   return {
     exchange: options.exchange,
-    isPaper: false,
     loadMarkets,
     async marketFacts(symbol: string): Promise<MarketFacts> {
       return toMarketFacts(await marketOf(symbol), caps);

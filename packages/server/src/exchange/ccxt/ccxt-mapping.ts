@@ -131,6 +131,13 @@ export interface OrderDefaults {
   readonly reduceOnly: boolean;
 }
 
+/** When a filled order last traded: ccxt's lastTradeTimestamp, else its last update. */
+function filledAtOf(order: Order): number | null {
+  if (!(num(order.filled, 0) > 0)) return null;
+  const at = order.lastTradeTimestamp ?? order.lastUpdateTimestamp;
+  return typeof at === 'number' && Number.isFinite(at) ? at : null;
+}
+
 export function toExchangeOrder(
   order: Order,
   market: Market,
@@ -156,6 +163,7 @@ export function toExchangeOrder(
     reduceOnly: order.reduceOnly ?? defaults?.reduceOnly ?? false,
     fee: quoteFee(order.fee),
     timestamp: num(order.timestamp, nowMs),
+    filledAtMs: filledAtOf(order),
   };
 }
 

@@ -48,5 +48,8 @@ export function orderParams(
   if (request.type === 'limit' && request.price === undefined) {
     throw new ExchangeAdapterError('invalid_order', 'a limit order needs a price');
   }
+  if (request.type === 'limit' && request.timeInForce !== undefined) {
+    params.timeInForce = request.timeInForce;
+  }
   return params;
 }

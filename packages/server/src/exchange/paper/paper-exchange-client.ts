@@ -4,6 +4,7 @@ import {
   LEVERAGE_MIN,
   PLATFORM_FEE_RATE,
 } from '@quantsquare/contracts';
+import { slippedPriceDecimal } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
@@ -21,11 +22,12 @@ import {
 } from '../exchange-client.js';
 import { createPaperRepository } from './paper.repository.js';
 import {
-  type PaperPositionState,
-  planMarketFill,
-  positionMargin,
-  unrealizedPnl,
-} from './paper-fill.js';
+  fillInLock,
+  type PaperFillSpec,
+  toPaperPositionState as toState,
+} from './paper-execution.js';
+import { positionMargin, unrealizedPnl } from './paper-fill.js';
+import { matchRestingOrders } from './paper-matcher.js';
 import type { PriceSource } from './price-source.js';
 
 export interface PaperClientDeps {
@@ -45,13 +47,6 @@ const BPS = new Decimal(10_000);
 const PAPER_AMOUNT_STEP = 0.0001;
 const PAPER_PRICE_STEP = 0.01;
 
-const toState = (row: PaperPositionRow): PaperPositionState => ({
-  side: row.side,
-  amount: new Decimal(row.amount),
-  entryPrice: new Decimal(row.entryPrice),
-  leverage: row.leverage,
-});
-
 function toOrder(row: PaperOrderRow): ExchangeOrder {
   return {
     id: String(row.id),
@@ -66,14 +61,17 @@ function toOrder(row: PaperOrderRow): ExchangeOrder {
     reduceOnly: row.reduceOnly,
     fee: Number(row.fee),
     timestamp: row.createdAt.getTime(),
+    filledAtMs: row.filledAt?.getTime() ?? null,
   };
 }
 
 /**
  * A simulated exchange account: market orders fill at the feed's price with slippage and the
- * platform fee; positions, orders, fills and the USDT wallet live in the database, so a new
- * instance on the same database continues where the last one stopped. Trigger and limit orders
- * are kept open for the bot engine to evaluate.
+ * platform fee; a marketable-limit IOC fills likewise unless the price is beyond its cap; stop,
+ * take-profit and limit orders rest until the feed's candles reach them (`paper-matcher.ts`: stop
+ * first when one candle reaches both, a gap fills at the open), exactly as a live exchange
+ * would fill them. Positions, orders, fills and the USDT wallet live in the database, so a new
+ * instance on the same database continues where the last one stopped.
  */
 export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient {
   const repo = createPaperRepository(deps.db, deps.accountId);
@@ -93,6 +91,26 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
     if (symbol.trim() === '') throw new ExchangeAdapterError('invalid_order', 'Symbol is required');
   }
 
+  const rates = { slippageRate, feeRate };
+  /** Resting orders the feed reached are filled before anything is read or sent. */
+  const catchUp = (symbol?: string) =>
+    matchRestingOrders(
+      { repo, prices: deps.prices, exchange: deps.exchange, clock: deps.clock, rates },
+      symbol,
+    );
+
+  const specOf = (request: OrderRequest): PaperFillSpec => ({
+    clientOrderId: request.clientOrderId,
+    symbol: request.symbol,
+    side: request.side,
+    type: request.type,
+    amount: new Decimal(request.amount),
+    reduceOnly: request.reduceOnly ?? false,
+    positionSide: request.positionSide,
+    price: request.price === undefined ? null : new Decimal(request.price),
+    triggerPrice: request.triggerPrice === undefined ? null : new Decimal(request.triggerPrice),
+  });
+
   async function placeResting(request: OrderRequest): Promise<ExchangeOrder> {
     const needsTrigger = request.type === 'stop_market' || request.type === 'take_profit_market';
     const level = needsTrigger ? request.triggerPrice : request.price;
@@ -107,6 +125,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
     return repo.withAccountLock(async (tx) => {
       const existing = await tx.orderByClientId(request.clientOrderId);
       if (existing) return toOrder(existing);
+      const now = deps.clock.now();
       const row = await tx.insertOrder({
         clientOrderId: request.clientOrderId,
         symbol: request.symbol,
@@ -120,14 +139,16 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
         reduceOnly: request.reduceOnly ?? false,
         positionSide: request.positionSide ?? null,
         fee: '0',
-        createdAt: deps.clock.now(),
+        createdAt: now,
+        checkedUntil: now,
       });
       if (!row) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
       return toOrder(row);
     });
   }
 
-  async function fillMarket(request: OrderRequest): Promise<ExchangeOrder> {
+  /** A market order, or a marketable-limit IOC (nothing fills beyond its cap). */
+  async function fillNow(request: OrderRequest): Promise<ExchangeOrder> {
     // Read outside the lock: a feed call must not hold the account row.
     const existing = await repo.orderByClientId(request.clientOrderId);
     if (existing) return toOrder(existing);
@@ -136,73 +157,36 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       const again = await tx.orderByClientId(request.clientOrderId);
       if (again) return toOrder(again);
       const now = deps.clock.now();
-      const all = await tx.positions();
-      const wallet = new Decimal(account.paperBalance);
-      const usedMargin = all.reduce(
-        (sum, row) => sum.plus(positionMargin(toState(row))),
-        new Decimal(0),
-      );
-      const leverage = (await tx.leverage(request.symbol)) ?? account.defaultLeverage;
-      const outcome = planMarketFill({
-        positionMode: account.positionMode,
-        positions: all.filter((r) => r.symbol === request.symbol).map(toState),
-        side: request.side,
-        amount: new Decimal(request.amount),
-        reduceOnly: request.reduceOnly ?? false,
-        positionSide: request.positionSide,
-        marketPrice,
-        slippageRate,
-        feeRate,
-        leverage,
-        availableMargin: wallet.minus(usedMargin),
-      });
-      const order = await tx.insertOrder({
-        clientOrderId: request.clientOrderId,
-        symbol: request.symbol,
-        side: request.side,
-        type: 'market',
-        status: 'closed',
-        amount: String(request.amount),
-        filled: outcome.filled.toString(),
-        averagePrice: outcome.fillPrice.toString(),
-        reduceOnly: request.reduceOnly ?? false,
-        positionSide: request.positionSide ?? null,
-        fee: outcome.fee.toString(),
-        createdAt: now,
-      });
-      if (!order) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
-      await tx.insertFill({
-        orderId: order.id,
-        symbol: request.symbol,
-        side: request.side,
-        amount: outcome.filled.toString(),
-        price: outcome.fillPrice.toString(),
-        fee: outcome.fee.toString(),
-        realizedPnl: outcome.realizedPnl.toString(),
-        createdAt: now,
-      });
-      for (const position of outcome.positions) {
-        if (position.amount.lte(0)) {
-          await tx.deletePosition(request.symbol, position.side);
-        } else {
-          await tx.savePosition({
+      const cap = request.type === 'limit' ? request.price : undefined;
+      if (cap !== undefined) {
+        const isBuy = request.side === 'buy';
+        const fillPrice = slippedPriceDecimal(marketPrice, isBuy, slippageRate.times(BPS));
+        if (isBuy ? fillPrice.gt(cap) : fillPrice.lt(cap)) {
+          const expired = await tx.insertOrder({
+            clientOrderId: request.clientOrderId,
             symbol: request.symbol,
-            side: position.side,
-            amount: position.amount.toString(),
-            entryPrice: position.entryPrice.toString(),
-            leverage: position.leverage,
-            updatedAt: now,
+            side: request.side,
+            type: 'limit',
+            status: 'canceled',
+            amount: String(request.amount),
+            filled: '0',
+            price: String(cap),
+            reduceOnly: request.reduceOnly ?? false,
+            positionSide: request.positionSide ?? null,
+            fee: '0',
+            createdAt: now,
           });
+          if (!expired) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
+          return toOrder(expired);
         }
       }
-      await tx.setBalance(wallet.plus(outcome.realizedPnl).minus(outcome.fee).toString(), now);
+      const { order } = await fillInLock(tx, account, specOf(request), marketPrice, rates, now);
       return toOrder(order);
     });
   }
 
   return {
     exchange: deps.exchange,
-    isPaper: true,
     async loadMarkets() {
       // Prices come from the market feed on demand; nothing to load.
     },
@@ -218,6 +202,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       };
     },
     async fetchBalance(): Promise<Balances> {
+      await catchUp();
       const account = await repo.account();
       if (!account) throw new ExchangeAdapterError('invalid_key', 'Paper account not found');
       const rows = await repo.positions();
@@ -241,6 +226,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       };
     },
     async fetchPositions(symbols): Promise<ExchangePosition[]> {
+      await catchUp(symbols?.length === 1 ? symbols[0] : undefined);
       const rows = (await repo.positions()).filter((r) => !symbols || symbols.includes(r.symbol));
       const markPrices = await marks(rows);
       return rows.map((row) => {
@@ -275,9 +261,13 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       if (request.clientOrderId.trim() === '') {
         throw new ExchangeAdapterError('invalid_order', 'A client order id is required');
       }
-      return request.type === 'market' ? fillMarket(request) : placeResting(request);
+      await catchUp(request.symbol);
+      const isImmediate =
+        request.type === 'market' || (request.type === 'limit' && request.timeInForce === 'IOC');
+      return isImmediate ? fillNow(request) : placeResting(request);
     },
-    async fetchOrderByClientId(_symbol, clientOrderId) {
+    async fetchOrderByClientId(symbol, clientOrderId) {
+      await catchUp(symbol);
       const row = await repo.orderByClientId(clientOrderId);
       return row ? toOrder(row) : null;
     },
@@ -291,9 +281,11 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       await repo.setOrderStatus(row.id, 'canceled');
     },
     async fetchOpenOrders(symbol) {
-      return (await repo.openOrders(symbol)).map(toOrder);
+      // Market orders never rest: the open orders are the resting ones still open.
+      return (await catchUp(symbol)).map(toOrder);
     },
     async fetchMyTrades(symbol, sinceMs): Promise<ExchangeTrade[]> {
+      await catchUp(symbol);
       const rows = await repo.fills(symbol, sinceMs === undefined ? undefined : new Date(sinceMs));
       return rows.map((row) => ({
         id: String(row.id),

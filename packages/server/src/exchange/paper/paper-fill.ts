@@ -1,9 +1,16 @@
 import type { PositionMode } from '@quantsquare/contracts';
+import {
+  grossPnlDecimal,
+  hitProtective,
+  type ProtectiveHitOut,
+  slippedPriceDecimal,
+} from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import { ExchangeAdapterError, type OrderSide, type PositionSide } from '../exchange-client.js';
 
-// The pure rules of a paper market fill: which position it closes or opens, at what price, for
-// what fee and realised P&L. No I/O; the client loads the state and writes the outcome.
+// The pure rules of the paper exchange: which position a market fill closes or opens, at what
+// price, for what fee and realised P&L; when the feed's prices reach a resting order. No I/O;
+// the client loads the state and writes the outcome.
 
 export interface PaperPositionState {
   readonly side: PositionSide;
@@ -42,10 +49,9 @@ export interface MarketFillOutcome {
 const opposite = (side: PositionSide): PositionSide => (side === 'long' ? 'short' : 'long');
 const sideOpenedBy = (side: OrderSide): PositionSide => (side === 'buy' ? 'long' : 'short');
 
-/** Profit of closing `amount` of a position at `price`. */
+/** Profit of closing `amount` of a position at `price` (the engine's P&L rule). */
 function closingPnl(position: PaperPositionState, amount: Decimal, price: Decimal): Decimal {
-  const move = price.minus(position.entryPrice);
-  return (position.side === 'long' ? move : move.negated()).times(amount);
+  return grossPnlDecimal(position.side === 'long' ? 1 : -1, amount, position.entryPrice, price);
 }
 
 export function planMarketFill(input: MarketFillInput): MarketFillOutcome {
@@ -53,8 +59,11 @@ export function planMarketFill(input: MarketFillInput): MarketFillOutcome {
     throw new ExchangeAdapterError('invalid_order', 'Order amount must be positive');
   }
   // Buyers pay above the feed's price, sellers receive below it.
-  const slip = input.side === 'buy' ? input.slippageRate : input.slippageRate.negated();
-  const fillPrice = input.marketPrice.times(new Decimal(1).plus(slip));
+  const fillPrice = slippedPriceDecimal(
+    input.marketPrice,
+    input.side === 'buy',
+    input.slippageRate.times(10_000),
+  );
   const byside = new Map(input.positions.map((p) => [p.side, p]));
 
   // Which position the order reduces, and which one it may open or increase.
@@ -130,4 +139,65 @@ export function positionMargin(position: PaperPositionState): Decimal {
 
 export function unrealizedPnl(position: PaperPositionState, markPrice: Decimal): Decimal {
   return closingPnl(position, position.amount, markPrice);
+}
+
+/** A resting order as the feed's prices trigger it. */
+export interface RestingOrder {
+  readonly side: OrderSide;
+  readonly type: 'limit' | 'stop_market' | 'take_profit_market';
+  /** Limit price (limit orders). */
+  readonly price: number | null;
+  /** Trigger price (stop and take-profit orders). */
+  readonly triggerPrice: number | null;
+}
+
+/** One candle as seen by a resting order; partial when the order was placed inside it. */
+export interface RestingWindow {
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  /** The candle began before the order rested (or before its last check): no gap at the open. */
+  readonly isPartial: boolean;
+}
+
+/** Stops first, then take-profits, then limits: when one candle reaches several, SL comes first. */
+export const RESTING_ORDER_RANK: Readonly<Record<RestingOrder['type'], number>> = {
+  stop_market: 0,
+  take_profit_market: 1,
+  limit: 2,
+};
+
+/**
+ * The price at which a resting order fills inside `window`, or null when the window does not
+ * reach it. Stop and take-profit orders follow the engine's hit rule (a sell stop protects a
+ * long: it triggers when the low reaches it; a candle opening beyond the level fills at the
+ * open), and fill as market orders (the caller adds slippage). A limit fills at its price, or at
+ * a better open.
+ */
+export function restingFillPrice(order: RestingOrder, window: RestingWindow): number | null {
+  if (order.type === 'limit') {
+    const limit = order.price;
+    if (limit === null) return null;
+    const touched = order.side === 'buy' ? window.low <= limit : window.high >= limit;
+    if (!touched) return null;
+    if (window.isPartial) return limit;
+    return order.side === 'buy' ? Math.min(window.open, limit) : Math.max(window.open, limit);
+  }
+  const trigger = order.triggerPrice;
+  if (trigger === null) return null;
+  const out: ProtectiveHitOut = { reason: 'stop_loss', price: 0 };
+  // A sell closes a long (direction 1), a buy closes a short.
+  const direction = order.side === 'sell' ? 1 : -1;
+  const isStop = order.type === 'stop_market';
+  const isHit = hitProtective(
+    out,
+    direction,
+    isStop ? trigger : Number.NaN,
+    isStop ? Number.NaN : trigger,
+    window.open,
+    window.high,
+    window.low,
+  );
+  if (!isHit) return null;
+  return window.isPartial ? trigger : out.price;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, ne } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
   exchangeAccounts,
@@ -130,20 +130,44 @@ function paperQueries(db: Database, accountId: number) {
         .returning();
       return row;
     },
-    async setOrderStatus(id: number, status: PaperOrderRow['status']): Promise<void> {
-      await db
-        .update(paperOrders)
-        .set({ status })
-        .where(and(eq(paperOrders.accountId, accountId), eq(paperOrders.id, id)));
-    },
-    async openOrders(symbol?: string): Promise<PaperOrderRow[]> {
-      const conditions = [eq(paperOrders.accountId, accountId), eq(paperOrders.status, 'open')];
+    /** Open orders that rest (trigger and limit orders), oldest first. */
+    async restingOrders(symbol?: string): Promise<PaperOrderRow[]> {
+      const conditions = [
+        eq(paperOrders.accountId, accountId),
+        eq(paperOrders.status, 'open'),
+        ne(paperOrders.type, 'market'),
+      ];
       if (symbol) conditions.push(eq(paperOrders.symbol, symbol));
       return db
         .select()
         .from(paperOrders)
         .where(and(...conditions))
         .orderBy(asc(paperOrders.id));
+    },
+    /** A resting order's outcome when the feed reached it (or when it could not fill). */
+    async settleOrder(
+      id: number,
+      values: Pick<NewPaperOrder, 'status' | 'filled' | 'averagePrice' | 'fee' | 'filledAt'>,
+    ): Promise<PaperOrderRow | undefined> {
+      const [row] = await db
+        .update(paperOrders)
+        .set(values)
+        .where(and(eq(paperOrders.accountId, accountId), eq(paperOrders.id, id)))
+        .returning();
+      return row;
+    },
+    async setCheckedUntil(ids: readonly number[], at: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(paperOrders)
+        .set({ checkedUntil: at })
+        .where(and(eq(paperOrders.accountId, accountId), inArray(paperOrders.id, [...ids])));
+    },
+    async setOrderStatus(id: number, status: PaperOrderRow['status']): Promise<void> {
+      await db
+        .update(paperOrders)
+        .set({ status })
+        .where(and(eq(paperOrders.accountId, accountId), eq(paperOrders.id, id)));
     },
     async insertFill(values: Omit<NewPaperFill, 'accountId'>): Promise<void> {
       await db.insert(paperFills).values({ accountId, ...values });

@@ -2,9 +2,11 @@ import type { Clock } from '../../common/clock.js';
 import type { SecretBox } from '../../common/secret-box.js';
 import { EXCHANGE_CHECK_TIMEOUT_MS } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
+import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createBalanceSnapshotter } from '../../workers/balance-snapshotter.js';
 import type { BotControl } from '../bots/bot-control.js';
-import { createAccountClients } from '../exchange-accounts/account-clients.js';
+import { type AccountClients, createAccountClients } from '../exchange-accounts/account-clients.js';
 import { createExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
 import {
   createExchangeAccountsService,
@@ -32,6 +34,8 @@ export function createAccountServices(deps: {
   clock: Clock;
   secretBox: SecretBox;
   factory: ExchangeClientFactory;
+  /** Accounts' clients (the composition root shares its cache); built from `factory` by default. */
+  clientFor?: AccountClients;
   log: ExchangeAccountsLogger;
   exchangeTimeoutMs?: number;
   /** Bound of a user's check (test connection, validate, balance). */
@@ -41,9 +45,12 @@ export function createAccountServices(deps: {
   operationLog?: OperationLogWriter;
   /** Closes a deleted account's stopped bots' positions (the app passes the bot engine). */
   botControl?: BotControl;
+  /** Where balance snapshots are told (BalanceChanged); in-process without listeners by default. */
+  events?: EventBus;
 }) {
   const repo = createExchangeAccountsRepository(deps.db);
-  const clientFor = createAccountClients({ secretBox: deps.secretBox, factory: deps.factory });
+  const clientFor =
+    deps.clientFor ?? createAccountClients({ secretBox: deps.secretBox, factory: deps.factory });
   const exchangeTimeoutMs = deps.exchangeTimeoutMs ?? EXCHANGE_CALL_TIMEOUT_MS;
   const snapshots = createBalanceSnapshotsService({
     repo: createBalanceSnapshotsRepository(deps.db),
@@ -53,17 +60,21 @@ export function createAccountServices(deps: {
   return {
     exchangeAccounts: createExchangeAccountsService({
       repo,
+      writes: unitOfWork(deps.db, (tx) => ({
+        accounts: createExchangeAccountsRepository(tx),
+        operationLog:
+          deps.operationLog &&
+          createOperationLog({
+            repo: createOperationLogRepository(tx),
+            clock: deps.clock,
+          }),
+      })),
       secretBox: deps.secretBox,
       clientFor,
       snapshots,
       clock: deps.clock,
       exchangeTimeoutMs: deps.checkTimeoutMs ?? EXCHANGE_CHECK_TIMEOUT_MS,
       log: deps.log,
-      operationLog: deps.operationLog,
-      // The delete's log entries are written on its transaction, so both commit or neither.
-      operationLogIn: deps.operationLog
-        ? (tx) => createOperationLog({ repo: createOperationLogRepository(tx), clock: deps.clock })
-        : undefined,
       botControl: deps.botControl,
     }),
     accounts: createAccountsService({
@@ -73,7 +84,12 @@ export function createAccountServices(deps: {
       clock: deps.clock,
       accountTimeoutMs: deps.accountTimeoutMs ?? ACCOUNT_OVERVIEW_TIMEOUT_MS,
     }),
-    snapshotter: createBalanceSnapshotter({ accounts: repo, snapshots, log: deps.log }),
+    snapshotter: createBalanceSnapshotter({
+      accounts: repo,
+      snapshots,
+      events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
+      log: deps.log,
+    }),
   };
 }
 export type AccountServices = ReturnType<typeof createAccountServices>;

@@ -1,6 +1,7 @@
 import { BALANCE_CHART_POINTS, type BalanceSnapshot } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { CurrencyBalance } from '../../exchange/exchange-client.js';
 import type { AccountClients } from '../exchange-accounts/account-clients.js';
 import { withTimeout } from '../exchange-accounts/exchange-call.js';
 import type { BalanceSnapshotsRepository } from './balance-snapshots.repository.js';
@@ -13,14 +14,20 @@ export interface DailyPnl {
   readonly dayStartEquity: Decimal | null;
 }
 
-/** USDT equity: the balance total, which the clients report including unrealised P&L. */
-export async function accountEquity(
+/** The USDT balance; its total is the equity (the clients report it with unrealised P&L). */
+export async function accountBalance(
   clientFor: AccountClients,
   account: ExchangeAccountRow,
   timeoutMs: number,
-): Promise<Decimal> {
+): Promise<CurrencyBalance> {
   const balances = await withTimeout(clientFor(account).fetchBalance(), timeoutMs);
-  return new Decimal(balances.USDT?.total ?? 0);
+  return balances.USDT ?? { total: 0, free: 0, used: 0 };
+}
+
+export interface RecordedSnapshot {
+  /** False when that instant was recorded already (another process took the slot). */
+  readonly isNew: boolean;
+  readonly balance: CurrencyBalance;
 }
 
 export function createBalanceSnapshotsService(deps: {
@@ -46,16 +53,18 @@ export function createBalanceSnapshotsService(deps: {
 
   return {
     dailyPnl,
-    /** Records the account's equity at `takenAt`; answers false if that instant was recorded. */
-    async record(account: ExchangeAccountRow, takenAt: Date): Promise<boolean> {
-      const equity = await accountEquity(deps.clientFor, account, deps.exchangeTimeoutMs);
+    /** Records the account's equity at `takenAt`, and answers the balance it read. */
+    async record(account: ExchangeAccountRow, takenAt: Date): Promise<RecordedSnapshot> {
+      const balance = await accountBalance(deps.clientFor, account, deps.exchangeTimeoutMs);
+      const equity = new Decimal(balance.total);
       const daily = await dailyPnl(account.id, equity, takenAt);
-      return repo.insert({
+      const isNew = await repo.insert({
         accountId: account.id,
         takenAt,
         equity: equity.toString(),
         dailyPnl: daily.dailyPnl.toString(),
       });
+      return { isNew, balance };
     },
     /** The balance chart: the newest points, oldest first. */
     async chart(accountId: number, points = BALANCE_CHART_POINTS): Promise<BalanceSnapshot[]> {

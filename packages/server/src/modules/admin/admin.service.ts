@@ -11,12 +11,13 @@ import {
 } from '../../common/errors.js';
 import { createSecretBox } from '../../common/secret-box.js';
 import type { Database } from '../../db/database.js';
+import { unitOfWork } from '../../db/unit-of-work.js';
 import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createAuthRepository } from '../auth/auth.repository.js';
 import { createUserAccount } from '../auth/user-accounts.service.js';
 import { createLedger } from '../wallet/ledger.js';
 import { checkLedger, describeMismatch } from '../wallet/ledger-check.js';
-import { createAdminRepository } from './admin.repository.js';
+import { type AdminRepository, createAdminRepository } from './admin.repository.js';
 import { planSecretRotation } from './secret-rotation.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -77,10 +78,20 @@ export function createAdminService(deps: {
     events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
   });
   const actions = createAdminRepository(deps.db);
+  // A change and its audit row are written in one transaction.
+  const writes = unitOfWork(deps.db, (tx) => ({
+    users: createAuthRepository(tx),
+    actions: createAdminRepository(tx),
+  }));
   const { clock } = deps;
 
-  async function record(action: string, targetUserId: number, changes: Record<string, unknown>) {
-    await actions.recordAction({ action, targetUserId, changes, createdAt: clock.now() });
+  async function record(
+    audit: AdminRepository,
+    action: string,
+    targetUserId: number,
+    changes: Record<string, unknown>,
+  ) {
+    await audit.recordAction({ action, targetUserId, changes, createdAt: clock.now() });
     deps.log.info({ action, targetUserId, changes }, 'admin action');
   }
 
@@ -88,18 +99,25 @@ export function createAdminService(deps: {
     const existing = await users.findUserByEmail(email);
     if (existing) {
       if (existing.isStaff) return `${email} is already staff (user ${existing.id})`;
-      await users.updateUser(existing.id, { isStaff: true });
-      await record('promote-staff', existing.id, { is_staff: { from: false, to: true } });
+      await writes(async (tx) => {
+        await tx.users.updateUser(existing.id, { isStaff: true });
+        await record(tx.actions, 'promote-staff', existing.id, {
+          is_staff: { from: false, to: true },
+        });
+      });
       return `Promoted existing user ${email} (id ${existing.id}) to staff`;
     }
-    const user = await createUserAccount(users, clock, {
-      email,
-      phone: null,
-      password,
-      invitedById: null,
-      isStaff: true,
+    const user = await writes(async (tx) => {
+      const created = await createUserAccount(tx.users, clock, {
+        email,
+        phone: null,
+        password,
+        invitedById: null,
+        isStaff: true,
+      });
+      await record(tx.actions, 'create-staff', created.id, { created: true, is_staff: true });
+      return created;
     });
-    await record('create-staff', user.id, { created: true, is_staff: true });
     return `Created staff user ${email} (id ${user.id})`;
   }
 
@@ -110,13 +128,15 @@ export function createAdminService(deps: {
     const now = clock.now();
     const base = user.vipExpiresAt && user.vipExpiresAt > now ? user.vipExpiresAt : now;
     const expiresAt = new Date(base.getTime() + days * DAY_MS);
-    await users.updateUser(user.id, { isVip: true, vipExpiresAt: expiresAt });
-    await record('grant-vip', user.id, {
-      days,
-      vip_expires_at: {
-        from: user.vipExpiresAt?.toISOString() ?? null,
-        to: expiresAt.toISOString(),
-      },
+    await writes(async (tx) => {
+      await tx.users.updateUser(user.id, { isVip: true, vipExpiresAt: expiresAt });
+      await record(tx.actions, 'grant-vip', user.id, {
+        days,
+        vip_expires_at: {
+          from: user.vipExpiresAt?.toISOString() ?? null,
+          to: expiresAt.toISOString(),
+        },
+      });
     });
     return `VIP of ${email} now expires at ${expiresAt.toISOString()}`;
   }
@@ -168,24 +188,30 @@ export function createAdminService(deps: {
       businessKey: `adjustment:${requestId ?? randomUUID()}`,
       note: reason,
     };
-    const receipt = amount.isNegative()
-      ? await ledger.debit(entry, {
-          insufficient: () =>
-            new InsufficientBalance(
-              `Refused: ${email} holds ${new Decimal(user.platformBalance).toFixed(8)}, less than ${amount.abs().toFixed(8)}`,
-            ),
-        })
-      : await ledger.credit(entry, 'credit');
+    // The balance move and its audit row commit together.
+    const receipt = await ledger.transaction(async (ops, tx) => {
+      const moved = amount.isNegative()
+        ? await ops.debit(entry, {
+            insufficient: () =>
+              new InsufficientBalance(
+                `Refused: ${email} holds ${new Decimal(user.platformBalance).toFixed(8)}, less than ${amount.abs().toFixed(8)}`,
+              ),
+          })
+        : await ops.credit(entry, 'credit');
+      if (moved.applied) {
+        await record(createAdminRepository(tx), 'credit', user.id, {
+          amount: amount.toFixed(8),
+          reason,
+          transaction_id: moved.transaction.id,
+          balance: moved.balance,
+        });
+      }
+      return moved;
+    });
     const row = receipt.transaction;
     if (!receipt.applied) {
       return `Request ${requestId} was already applied as ledger row ${row.id}; nothing changed`;
     }
-    await record('credit', user.id, {
-      amount: amount.toFixed(8),
-      reason,
-      transaction_id: row.id,
-      balance: receipt.balance,
-    });
     const verb = amount.isNegative() ? 'Debited' : 'Credited';
     return `${verb} ${amount.abs().toFixed(8)} ${amount.isNegative() ? 'from' : 'to'} ${email} (user ${user.id}): balance ${new Decimal(receipt.balance).toFixed(8)}, ledger row ${row.id}`;
   }

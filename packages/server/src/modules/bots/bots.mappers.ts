@@ -1,7 +1,8 @@
 import type { Bot, BotPosition } from '@quantsquare/contracts';
+import { strategyByType } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
-import type { BotPositionRow, BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
-import { strategyByType } from './strategy-catalog.js';
+import type { BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import type { OwnerPosition } from '../../execution/index.js';
 
 const numberOrNull = (value: string | null): number | null =>
   value === null ? null : Number(value);
@@ -11,13 +12,14 @@ const numberOrNull = (value: string | null): number | null =>
  * margin, amount × entry / leverage. Without a price the position is marked at its entry.
  */
 export function toBotPosition(
-  row: BotPositionRow,
+  row: OwnerPosition,
   price: number | undefined,
   leverage: number,
 ): BotPosition {
-  const amount = new Decimal(row.amount);
+  const size = new Decimal(row.size);
+  const amount = size.abs();
   const entry = new Decimal(row.entryPrice);
-  const direction = row.side === 'long' ? 1 : -1;
+  const direction = size.isNegative() ? -1 : 1;
   const pnl =
     price === undefined
       ? new Decimal(0)
@@ -26,7 +28,7 @@ export function toBotPosition(
   const percentage = margin.isZero() ? new Decimal(0) : pnl.dividedBy(margin).times(100);
   return {
     id: row.id,
-    side: row.side,
+    side: direction > 0 ? 'long' : 'short',
     amount: amount.toNumber(),
     entry_price: entry.toNumber(),
     stop_loss: numberOrNull(row.stopLoss),
@@ -39,7 +41,8 @@ export function toBotPosition(
 export interface BotView {
   readonly canStart: boolean;
   readonly dataFresh: boolean;
-  readonly positions: readonly BotPositionRow[];
+  /** The bot's open positions in the execution core's book. */
+  readonly positions: readonly OwnerPosition[];
   /** The feed's latest price of the bot's symbol, when known. */
   readonly price: number | undefined;
 }
@@ -48,7 +51,7 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
   const strategy = strategyByType(row.strategyType);
   // A trade counts from its entry fill: an open position is a trade (not yet won or lost), and
   // its entry is the bot's latest trade when no close came after it. Win rate is of closed trades.
-  const openedTimes = view.positions.map((position) => position.openedAt.getTime());
+  const openedTimes = view.positions.map((position) => position.openedAt?.getTime() ?? 0);
   const lastTradeMs = Math.max(row.lastTradeAt?.getTime() ?? 0, ...openedTimes);
   const winRate =
     row.totalTrades > 0

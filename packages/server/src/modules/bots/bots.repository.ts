@@ -1,9 +1,7 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
-  type BotPositionRow,
   type BotRow,
-  botPositions,
   bots,
   type ExchangeAccountRow,
   exchangeAccounts,
@@ -33,14 +31,6 @@ export function createBotsRepository(db: Database) {
     async findOwned(userId: number, id: number): Promise<BotWithAccount | undefined> {
       const [row] = await withAccount().where(and(eq(bots.userId, userId), eq(bots.id, id)));
       return row;
-    },
-    async positionsOf(botIds: readonly number[]): Promise<BotPositionRow[]> {
-      if (botIds.length === 0) return [];
-      return db
-        .select()
-        .from(botPositions)
-        .where(inArray(botPositions.botId, [...botIds]))
-        .orderBy(asc(botPositions.id));
     },
     async findOwnedAccount(userId: number, id: number): Promise<ExchangeAccountRow | undefined> {
       const [row] = await db

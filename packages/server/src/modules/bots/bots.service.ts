@@ -9,6 +9,7 @@ import {
   FIELD_ERROR_CODES,
   type OperationLogEvent,
 } from '@quantsquare/contracts';
+import { strategyById } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import {
@@ -21,12 +22,14 @@ import {
   ValidationFailed,
 } from '../../common/errors.js';
 import type { BotRow } from '../../db/schema/index.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { EventBus } from '../../events/index.js';
+import type { OrderOwner, OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { BotControl } from './bot-control.js';
 import { toBot } from './bots.mappers.js';
 import type { BotsRepository, BotWithAccount } from './bots.repository.js';
-import { strategyById } from './strategy-catalog.js';
 
 export const BOT_ANSWERS = {
   created: 'Bot created successfully!',
@@ -58,11 +61,26 @@ export class BotAlreadyExists extends DomainError {
   }
 }
 
+/** The bots' positions, from the execution core's book. */
+export interface BotPositions {
+  openPositionsOf(owners: readonly OrderOwner[]): Promise<OwnerPosition[]>;
+}
+
+/** What a bot's change writes: its row and its log entry, in one transaction. */
+export interface BotWrites {
+  readonly bots: BotsRepository;
+  readonly operationLog: OperationLogWriter;
+}
+
 export interface BotsServiceDeps {
+  /** Reads (and the engine-failure write made outside any other change). */
   readonly repo: BotsRepository;
+  readonly writes: UnitOfWork<BotWrites>;
+  readonly positions: BotPositions;
   readonly feed: MarketFeed;
   readonly control: BotControl;
-  readonly operationLog: OperationLogWriter;
+  /** BotStatusChanged goes here (the websocket hub and the square listen). */
+  readonly events: EventBus;
   readonly clock: Clock;
 }
 
@@ -74,7 +92,9 @@ const errorText = (error: unknown): string =>
  * trades (through BotControl); this service records the status and the user's actions.
  */
 export function createBotsService(deps: BotsServiceDeps) {
-  const { repo, feed, control, operationLog, clock } = deps;
+  const { repo, feed, control, clock, writes } = deps;
+  const positionsOf = (botIds: readonly number[]) =>
+    deps.positions.openPositionsOf(botIds.map((id) => ({ kind: 'bot' as const, id })));
 
   async function canStart(userId: number): Promise<boolean> {
     const vip = await repo.vipOf(userId);
@@ -100,10 +120,10 @@ export function createBotsService(deps: BotsServiceDeps) {
 
   async function present(items: readonly BotWithAccount[], userId: number): Promise<Bot[]> {
     const isVipActive = await canStart(userId);
-    const positions = await repo.positionsOf(items.map((item) => item.bot.id));
+    const positions = await positionsOf(items.map((item) => item.bot.id));
     return Promise.all(
       items.map(async ({ bot, account }) => {
-        const own = positions.filter((position) => position.botId === bot.id);
+        const own = positions.filter((position) => position.owner.id === bot.id);
         return toBot(bot, account, {
           canStart: isVipActive,
           dataFresh: await dataFresh(bot, account.exchange),
@@ -126,7 +146,20 @@ export function createBotsService(deps: BotsServiceDeps) {
     return bot;
   }
 
+  /** Tells the bus a bot's new status (a lost event is only a late screen: never fail for it). */
+  async function announce(bot: BotRow, status: BotRow['status'], error: string | null) {
+    const at = clock.now().getTime();
+    await deps.events
+      .publish(
+        'BotStatusChanged',
+        { botId: bot.id, userId: bot.userId, status, error },
+        `bot:${bot.id}:${status}:${at}`,
+      )
+      .catch(() => undefined);
+  }
+
   const logUserAction = (
+    operationLog: OperationLogWriter,
     bot: BotRow,
     event: OperationLogEvent,
     message: string,
@@ -156,16 +189,19 @@ export function createBotsService(deps: BotsServiceDeps) {
       await work();
     } catch (error) {
       const message = errorText(error);
-      await repo.markError(bot.id, message, clock.now());
-      await operationLog.record({
-        userId,
-        botId: bot.id,
-        type: 'error',
-        botSymbol: bot.symbol,
-        event: 'bot_failed',
-        message,
-        details: { bot_id: bot.id },
+      await writes(async (tx) => {
+        await tx.bots.markError(bot.id, message, clock.now());
+        await tx.operationLog.record({
+          userId,
+          botId: bot.id,
+          type: 'error',
+          botSymbol: bot.symbol,
+          event: 'bot_failed',
+          message,
+          details: { bot_id: bot.id },
+        });
       });
+      await announce(bot, 'error', message);
       throw new BadRequest(code, message);
     }
     const after = await repo.findOwned(userId, bot.id);
@@ -185,7 +221,15 @@ export function createBotsService(deps: BotsServiceDeps) {
       );
     const now = clock.now();
     // Conditional: of two concurrent starts only one reaches the engine.
-    const marked = await repo.markRunning(id, now);
+    const marked = await writes(async (tx) => {
+      const row = await tx.bots.markRunning(id, now);
+      if (row) {
+        await logUserAction(tx.operationLog, bot, 'bot_started', `Started bot ${bot.symbol}`, {
+          from_status: bot.status,
+        });
+      }
+      return row;
+    });
     if (!marked) {
       return {
         success: true,
@@ -193,9 +237,7 @@ export function createBotsService(deps: BotsServiceDeps) {
         bot: await presentOne(userId, id),
       };
     }
-    await logUserAction(bot, 'bot_started', `Started bot ${bot.symbol}`, {
-      from_status: bot.status,
-    });
+    await announce(bot, 'running', null);
     await runEngine(userId, bot, () => control.startBot(id), BOT_ERROR_CODES.startFailed);
     return { success: true, message: BOT_ANSWERS.started, bot: await presentOne(userId, id) };
   }
@@ -203,10 +245,15 @@ export function createBotsService(deps: BotsServiceDeps) {
   async function stop(userId: number, id: number): Promise<BotActionResponse> {
     const { bot } = await owned(userId, id);
     // Stopped first, so the engine never resumes the bot; then the engine closes its position.
-    if (!(await repo.markStopped(id, clock.now()))) {
+    const isStopped = await writes(async (tx) => {
+      if (!(await tx.bots.markStopped(id, clock.now()))) return false;
+      await logUserAction(tx.operationLog, bot, 'bot_stopped', `Stopped bot ${bot.symbol}`);
+      return true;
+    });
+    if (!isStopped) {
       return { success: true, message: BOT_ANSWERS.notRunning, bot: await presentOne(userId, id) };
     }
-    await logUserAction(bot, 'bot_stopped', `Stopped bot ${bot.symbol}`);
+    await announce(bot, 'stopped', null);
     await runEngine(userId, bot, () => control.stopBot(id), BOT_ERROR_CODES.stopFailed);
     return { success: true, message: BOT_ANSWERS.stopped, bot: await presentOne(userId, id) };
   }
@@ -247,19 +294,40 @@ export function createBotsService(deps: BotsServiceDeps) {
       const now = clock.now();
       const percent = (value: number | null | undefined) =>
         value === null || value === undefined ? null : new Decimal(value).toString();
-      const row = await repo.insertUnlessTaken({
-        userId,
-        exchangeAccountId: account.id,
-        symbol: input.symbol,
-        timeframe: input.timeframe,
-        strategyType: strategy.type,
-        strategyParameters: { ...strategy.defaults },
-        tradeAmount: new Decimal(input.trade_amount).toString(),
-        stopLossPercentage: percent(input.stop_loss_percentage),
-        takeProfitPercentage: percent(input.take_profit_percentage),
-        status: 'created',
-        createdAt: now,
-        updatedAt: now,
+      // The bot and its log entry: one transaction.
+      const row = await writes(async (tx) => {
+        const inserted = await tx.bots.insertUnlessTaken({
+          userId,
+          exchangeAccountId: account.id,
+          symbol: input.symbol,
+          timeframe: input.timeframe,
+          strategyType: strategy.type,
+          strategyParameters: { ...strategy.defaults },
+          tradeAmount: new Decimal(input.trade_amount).toString(),
+          stopLossPercentage: percent(input.stop_loss_percentage),
+          takeProfitPercentage: percent(input.take_profit_percentage),
+          status: 'created',
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (inserted) {
+          await logUserAction(
+            tx.operationLog,
+            inserted,
+            'bot_created',
+            `Created bot ${inserted.symbol}`,
+            {
+              exchange_api: account.id,
+              exchange_api_name: account.name,
+              strategy_type: strategy.type,
+              timeframe: inserted.timeframe,
+              trade_amount: input.trade_amount,
+              stop_loss_percentage: input.stop_loss_percentage ?? null,
+              take_profit_percentage: input.take_profit_percentage ?? null,
+            },
+          );
+        }
+        return inserted;
       });
       if (!row) {
         // Another request created the same (account, symbol) bot in between.
@@ -267,15 +335,6 @@ export function createBotsService(deps: BotsServiceDeps) {
         if (winner) throw new BotAlreadyExists(winner);
         throw new Conflict(BOT_MESSAGES.alreadyExists);
       }
-      await logUserAction(row, 'bot_created', `Created bot ${row.symbol}`, {
-        exchange_api: account.id,
-        exchange_api_name: account.name,
-        strategy_type: strategy.type,
-        timeframe: row.timeframe,
-        trade_amount: input.trade_amount,
-        stop_loss_percentage: input.stop_loss_percentage ?? null,
-        take_profit_percentage: input.take_profit_percentage ?? null,
-      });
       return { success: true, message: BOT_ANSWERS.created, bot: await presentOne(userId, row.id) };
     },
 
@@ -293,9 +352,9 @@ export function createBotsService(deps: BotsServiceDeps) {
       const { bot } = await owned(userId, id);
       // A stopped bot in error may still hold a position: the engine closes it (and cancels its
       // protective orders) first, so deleting never leaves an unwatched position behind.
-      if (bot.status !== 'running' && (await repo.positionsOf([id])).length > 0) {
+      if (bot.status !== 'running' && (await positionsOf([id])).length > 0) {
         await control.stopBot(id);
-        if ((await repo.positionsOf([id])).length > 0) {
+        if ((await positionsOf([id])).length > 0) {
           const after = await repo.findOwned(userId, id);
           throw new BadRequest(
             BOT_ERROR_CODES.stopFailed,
@@ -303,22 +362,28 @@ export function createBotsService(deps: BotsServiceDeps) {
           );
         }
       }
-      if (bot.status === 'running' || !(await repo.deleteUnlessRunning(id))) {
+      // The bot row goes with its log entry (which keeps the bot's id in details only).
+      const isDeleted =
+        bot.status !== 'running' &&
+        (await writes(async (tx) => {
+          if (!(await tx.bots.deleteUnlessRunning(id))) return false;
+          await tx.operationLog.record({
+            userId,
+            type: 'user_action',
+            botSymbol: bot.symbol,
+            event: 'bot_deleted',
+            message: `Deleted bot ${bot.symbol}`,
+            details: { bot_id: bot.id },
+          });
+          return true;
+        }));
+      if (!isDeleted) {
         // Deleting missed: the bot started in between, or it is already gone.
         if (bot.status === 'running' || (await repo.findOwned(userId, id))) {
           throw new BadRequest(BOT_ERROR_CODES.stopBeforeDelete, BOT_MESSAGES.stopBeforeDelete);
         }
         throw new NotFound(BOT_ANSWERS.notFound);
       }
-      // The bot row is gone, so the entry keeps its id in details only.
-      await operationLog.record({
-        userId,
-        type: 'user_action',
-        botSymbol: bot.symbol,
-        event: 'bot_deleted',
-        message: `Deleted bot ${bot.symbol}`,
-        details: { bot_id: bot.id },
-      });
       return { success: true, message: BOT_ANSWERS.deleted };
     },
   };

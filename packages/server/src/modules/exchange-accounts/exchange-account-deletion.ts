@@ -1,10 +1,11 @@
 import { BOT_MESSAGES, ERROR_CODES, type ExchangeApiDeleteResponse } from '@quantsquare/contracts';
 import { BadRequest, NotFound } from '../../common/errors.js';
-import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
-import type { AccountBot, ExchangeAccountsRepository } from './exchange-accounts.repository.js';
+import type { AccountBot } from './exchange-accounts.repository.js';
+import type { AccountWrites } from './exchange-accounts.service.js';
 import { exchangeErrorKind, exchangeErrorMessage } from './exchange-call.js';
 
 export const DELETION_MESSAGES = {
@@ -28,11 +29,9 @@ const refuseRunning = (running: readonly BotRef[]) =>
  * `bot_deleted` entry per bot and the `api_deleted` entry.
  */
 export function createAccountDeletion(deps: {
-  readonly repo: ExchangeAccountsRepository;
+  /** The account's rows and its log entries, written in one transaction. */
+  readonly writes: UnitOfWork<AccountWrites>;
   readonly botControl: BotControl | undefined;
-  readonly operationLog: OperationLogWriter | undefined;
-  /** The same writer on the delete's transaction. */
-  readonly operationLogIn: ((tx: Database) => OperationLogWriter) | undefined;
 }) {
   async function closeStoppedPositions(accountBots: readonly AccountBot[]) {
     const holding = accountBots.filter((bot) => bot.has_open_position);
@@ -98,8 +97,10 @@ export function createAccountDeletion(deps: {
       const running = accountBots.filter((bot) => bot.status === 'running');
       if (running.length > 0) throw refuseRunning(running);
       const closed = await closeStoppedPositions(accountBots);
-      const deletion = await deps.repo.deleteOwnedWithBots(userId, account.id, (tx, deleted) =>
-        logDeletion(deps.operationLogIn?.(tx) ?? deps.operationLog, userId, account, deleted),
+      const deletion = await deps.writes((scope) =>
+        scope.accounts.deleteOwnedWithBots(userId, account.id, (_tx, deleted) =>
+          logDeletion(scope.operationLog, userId, account, deleted),
+        ),
       );
       switch (deletion.outcome) {
         case 'missing':

@@ -1,13 +1,21 @@
 import type { ExchangeApiBot, ExchangeErrorKindCode } from '@quantsquare/contracts';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
-  botPositions,
   bots,
   type ExchangeAccountRow,
   exchangeAccounts,
+  executionPositions,
   type NewExchangeAccountRow,
 } from '../../db/schema/index.js';
+
+/** A bot's open position in the execution core's book (owner `bot`, size not zero). */
+const botHolds = and(
+  eq(executionPositions.ownerKind, 'bot'),
+  eq(executionPositions.ownerId, bots.id),
+  eq(executionPositions.accountId, bots.exchangeAccountId),
+  ne(executionPositions.size, '0'),
+);
 
 /** The outcome of one check of an account against its exchange. */
 export type AccountCheck =
@@ -105,10 +113,10 @@ export function createExchangeAccountsRepository(db: Database) {
           accountId: bots.exchangeAccountId,
           symbol: bots.symbol,
           status: bots.status,
-          positionId: botPositions.id,
+          positionId: executionPositions.id,
         })
         .from(bots)
-        .leftJoin(botPositions, eq(botPositions.botId, bots.id))
+        .leftJoin(executionPositions, botHolds)
         .where(inArray(bots.exchangeAccountId, [...accountIds]))
         .orderBy(asc(bots.id));
       return rows.map((row) => ({
@@ -151,11 +159,12 @@ export function createExchangeAccountsRepository(db: Database) {
         if (running.length > 0) return { outcome: 'running', bots: list(running) } as const;
         const held = locked.length
           ? await tx
-              .select({ botId: botPositions.botId })
-              .from(botPositions)
+              .select({ botId: bots.id })
+              .from(bots)
+              .innerJoin(executionPositions, botHolds)
               .where(
                 inArray(
-                  botPositions.botId,
+                  bots.id,
                   locked.map((bot) => bot.id),
                 ),
               )

@@ -16,8 +16,8 @@ import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import { NotFound, ValidationFailed } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
-import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { EXCHANGE_CAPABILITIES } from '../../exchange/exchange-capabilities.js';
 import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.service.js';
 import type { BotControl } from '../bots/bot-control.js';
@@ -47,8 +47,15 @@ export interface ExchangeAccountsLogger {
   warn(details: object, message: string): void;
 }
 
+/** An account's change and its log entry, written in one transaction. */
+export interface AccountWrites {
+  readonly accounts: ExchangeAccountsRepository;
+  readonly operationLog: OperationLogWriter | undefined;
+}
+
 export interface ExchangeAccountsServiceDeps {
   readonly repo: ExchangeAccountsRepository;
+  readonly writes: UnitOfWork<AccountWrites>;
   readonly secretBox: SecretBox;
   readonly clientFor: AccountClients;
   readonly snapshots: BalanceSnapshotsService;
@@ -56,10 +63,6 @@ export interface ExchangeAccountsServiceDeps {
   /** Bound of one interactive check (test connection, validate, balance). */
   readonly exchangeTimeoutMs: number;
   readonly log: ExchangeAccountsLogger;
-  /** The user's create, update and delete are written to the operation log (never a key). */
-  readonly operationLog?: OperationLogWriter | undefined;
-  /** The same writer on a transaction, so a delete and its log entries commit together. */
-  readonly operationLogIn?: ((tx: Database) => OperationLogWriter) | undefined;
   /** The bot engine: deleting an account closes its stopped bots' positions through it. */
   readonly botControl?: BotControl | undefined;
 }
@@ -114,12 +117,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     return byAccount;
   };
 
-  const deletion = createAccountDeletion({
-    repo,
-    botControl: deps.botControl,
-    operationLog: deps.operationLog,
-    operationLogIn: deps.operationLogIn,
-  });
+  const deletion = createAccountDeletion({ writes: deps.writes, botControl: deps.botControl });
 
   const present = async (row: ExchangeAccountRow): Promise<ExchangeApi> =>
     toExchangeApi(row, (await botsByAccount([row.id])).get(row.id)?.map(publicBot));
@@ -154,12 +152,13 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
   }
 
   async function logUserAction(
+    operationLog: OperationLogWriter | undefined,
     userId: number,
     event: OperationLogEvent,
     message: string,
     details: Record<string, unknown>,
   ): Promise<void> {
-    await deps.operationLog?.record({ userId, type: 'user_action', event, message, details });
+    await operationLog?.record({ userId, type: 'user_action', event, message, details });
   }
 
   return {
@@ -202,30 +201,39 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
           api_password: needsPassphrase(input.exchange) ? input.api_password : undefined,
         });
       }
-      const row = await repo.insert({
-        userId,
-        name: input.name,
-        exchange: input.exchange,
-        accountType: input.account_type,
-        isTestnet: input.is_testnet,
-        isPaper: input.is_paper,
-        positionMode: input.position_mode,
-        defaultLeverage: input.default_leverage,
-        isActive: input.is_active,
-        ...keys,
-        paperBalance: input.is_paper
-          ? new Decimal(input.paper_balance ?? PAPER_BALANCE_DEFAULT).toString()
-          : null,
-        createdAt: now,
-        updatedAt: now,
+      const row = await deps.writes(async (tx) => {
+        const inserted = await tx.accounts.insert({
+          userId,
+          name: input.name,
+          exchange: input.exchange,
+          accountType: input.account_type,
+          isTestnet: input.is_testnet,
+          isPaper: input.is_paper,
+          positionMode: input.position_mode,
+          defaultLeverage: input.default_leverage,
+          isActive: input.is_active,
+          ...keys,
+          paperBalance: input.is_paper
+            ? new Decimal(input.paper_balance ?? PAPER_BALANCE_DEFAULT).toString()
+            : null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await logUserAction(
+          tx.operationLog,
+          userId,
+          'api_created',
+          `Added exchange API ${inserted.name}`,
+          {
+            exchange_api: inserted.id,
+            name: inserted.name,
+            exchange: inserted.exchange,
+            is_paper: inserted.isPaper,
+          },
+        );
+        return inserted;
       });
       await recordCreationSnapshot(row);
-      await logUserAction(userId, 'api_created', `Added exchange API ${row.name}`, {
-        exchange_api: row.id,
-        name: row.name,
-        exchange: row.exchange,
-        is_paper: row.isPaper,
-      });
       return toExchangeApi(row);
     },
 
@@ -258,15 +266,24 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
           : {}),
         updatedAt: clock.now(),
       };
-      const row = await repo.updateOwned(userId, id, changes);
-      if (!row) throw new NotFound(ACCOUNT_MESSAGES.notFound);
-      await logUserAction(userId, 'api_updated', `Updated exchange API ${row.name}`, {
-        exchange_api: row.id,
-        name: row.name,
-        // Field names only: new keys are never written to the log.
-        changed: Object.keys(input).filter(
-          (key) => input[key as keyof ExchangeApiUpdateRequest] !== undefined,
-        ),
+      const row = await deps.writes(async (tx) => {
+        const updated = await tx.accounts.updateOwned(userId, id, changes);
+        if (!updated) throw new NotFound(ACCOUNT_MESSAGES.notFound);
+        await logUserAction(
+          tx.operationLog,
+          userId,
+          'api_updated',
+          `Updated exchange API ${updated.name}`,
+          {
+            exchange_api: updated.id,
+            name: updated.name,
+            // Field names only: new keys are never written to the log.
+            changed: Object.keys(input).filter(
+              (key) => input[key as keyof ExchangeApiUpdateRequest] !== undefined,
+            ),
+          },
+        );
+        return updated;
       });
       return present(row);
     },

@@ -1,4 +1,4 @@
-import { applyFill, type BookPosition, FLAT } from '@quantsquare/engine';
+import { applyTradeToBook, FLAT_TRADE_BOOK, type TradeBookPosition } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import { and, eq, inArray, like, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
@@ -53,9 +53,9 @@ export function createReadModelRepository(db: Database) {
           .from(strategyPositions)
           .where(ownerKey(fill))
           .for('update');
-        const before: BookPosition = existing
+        const before: TradeBookPosition = existing
           ? { size: existing.size, entryPrice: existing.entryPrice }
-          : FLAT;
+          : FLAT_TRADE_BOOK;
         const isReflected = existing !== undefined && existing.updatedAtMs > fill.filledAtMs;
         let realizedPnl: string | null;
         let after = before;
@@ -67,7 +67,7 @@ export function createReadModelRepository(db: Database) {
               ? new Decimal(fill.price).minus(entry).times(fill.amount).times(direction).toString()
               : null;
         } else {
-          const outcome = applyFill(before, fill);
+          const outcome = applyTradeToBook(before, fill);
           realizedPnl = outcome.realizedPnl;
           after = outcome.position;
         }

@@ -16,15 +16,12 @@ import {
 } from '@quantsquare/contracts';
 import {
   backtestReport,
+  type CompiledStrategy,
   candlesFromRows,
-  isStrategyType,
+  compileStrategy,
   runBacktest,
-  runStrategy,
-  STRATEGIES,
-  STRATEGY_TYPES,
-  type StrategyType,
+  strategyCatalog,
   strategySignalsToJson,
-  validateParameters,
 } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
 import { FieldErrorList, ValidationFailed } from '../../common/errors.js';
@@ -50,37 +47,29 @@ export interface TradingService {
 
 const ANSWER_CACHE_ENTRIES = 500;
 
-function strategyType(value: string): StrategyType {
-  if (!isStrategyType(value)) {
-    throw ValidationFailed.field(
-      'strategy_type',
-      `Unknown strategy type: ${value}`,
-      FIELD_ERROR_CODES.unknownStrategy,
-    );
-  }
-  return value;
+/** The catalogue as GET /trading/strategies/ lists it (ids 1..n, defaults, parameter specs). */
+function strategyList(): StrategyList {
+  const results = strategyCatalog().map((entry) => ({
+    id: entry.id,
+    type: entry.type,
+    name: entry.name,
+    description: entry.description,
+    parameters: { ...entry.defaults },
+    parameter_specs: entry.parameterSpecs.map((spec) => ({ ...spec })),
+  }));
+  return { results, count: results.length };
 }
 
-/** Strategy ids are 1..n in STRATEGY_TYPES order (stable: new strategies are appended). */
-function strategyList(): StrategyList {
-  const results = STRATEGY_TYPES.map((type, index) => {
-    const definition = STRATEGIES[type];
-    const parameters: Record<string, number> = {};
-    for (const spec of definition.parameters) parameters[spec.name] = spec.default;
-    return {
-      id: index + 1,
-      type,
-      name: definition.display_name,
-      description: definition.description,
-      parameters,
-      parameter_specs: definition.parameters.map((spec) => ({ ...spec })),
-    };
-  });
-  return { results, count: results.length };
+/** The strategy of a request, compiled once; its field errors answer 400. */
+function compiledOrFail(type: string, parameters: unknown): CompiledStrategy {
+  const compiled = compileStrategy(type, parameters);
+  if (!compiled.ok) throw parameterErrors(compiled.fields);
+  return compiled.strategy;
 }
 
 /** The code of one of the engine's parameter messages (strategy-parameters.ts). */
 function parameterCode(message: string): string {
+  if (message.startsWith('Unknown strategy type')) return FIELD_ERROR_CODES.unknownStrategy;
   if (message.startsWith('Unknown parameter')) return FIELD_ERROR_CODES.unknownParameter;
   if (message === 'Must be a number' || message === 'Parameters must be an object') {
     return FIELD_ERROR_CODES.invalidType;
@@ -111,12 +100,11 @@ function chartWindow(series: CandleSeries, limit: number): MarketCandle[] {
 }
 
 function indicatorsFor(
-  type: StrategyType,
+  strategy: CompiledStrategy,
   candles: readonly MarketCandle[],
-  parameters: Readonly<Record<string, number>> | undefined,
   closedCount: number,
 ) {
-  const signals = strategySignalsToJson(runStrategy(type, candlesFromRows(candles), parameters));
+  const signals = strategySignalsToJson(strategy.compute(candlesFromRows(candles)));
   const isClosed = (index: number) => index < closedCount;
   return {
     ma_fast: signals.indicators.ma_fast ?? [],
@@ -163,7 +151,8 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
     },
 
     async marketDataJson(query) {
-      const type = strategyType(query.strategy_type);
+      const strategy = compiledOrFail(query.strategy_type, undefined);
+      const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = query;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
       const nowMs = clock.now().getTime();
@@ -182,7 +171,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
         source: series.source,
         strategy_type: type,
         candles,
-        indicators: indicatorsFor(type, candles, undefined, closedCount),
+        indicators: indicatorsFor(strategy, candles, closedCount),
         freshness: computeFreshness({
           source: series.source,
           timeframe,
@@ -197,9 +186,8 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
     },
 
     async backtestJson(request) {
-      const validation = validateParameters(request.strategy_type, request.parameters);
-      if (!validation.ok) throw parameterErrors(validation.fields);
-      const type = strategyType(request.strategy_type);
+      const strategy = compiledOrFail(request.strategy_type, request.parameters);
+      const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = request;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
       // Closed candles only: the result changes when a candle closes, not while one forms.
@@ -207,11 +195,11 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       const newest = candles[candles.length - 1];
       if (!newest) throw ValidationFailed.field('symbol', `No candles for ${symbol} yet`);
       const version = `${series.source}:${newest.timestamp}:${candles.length}`;
-      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${type}|${JSON.stringify(validation.parameters)}|${JSON.stringify(request.settings ?? {})}`;
+      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${type}|${JSON.stringify(strategy.parameters)}|${JSON.stringify(request.settings ?? {})}`;
       const cached = answers.get(key, version);
       if (cached !== undefined) return cached;
       const columns = candlesFromRows(candles);
-      const signals = runStrategy(type, columns, validation.parameters);
+      const signals = strategy.compute(columns);
       const settings = request.settings ?? {};
       const result = runBacktest(columns, signals, {
         timeframe,
@@ -231,7 +219,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
         timeframe,
         source: series.source,
         strategy_type: type,
-        parameters: { ...validation.parameters },
+        parameters: { ...strategy.parameters },
         candles,
         indicators: {
           ma_fast: json.indicators.ma_fast ?? [],

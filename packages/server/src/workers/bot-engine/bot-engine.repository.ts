@@ -1,17 +1,12 @@
 import type { OperationLogEvent } from '@quantsquare/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
-  type BotOrderRow,
-  type BotPositionRow,
   type BotRow,
-  botOrders,
-  botPositions,
   bots,
   botTrades,
   type ExchangeAccountRow,
   exchangeAccounts,
-  operationLogs,
 } from '../../db/schema/index.js';
 
 /** An operation-log row as the engine writes it. */
@@ -38,12 +33,11 @@ export interface ClosedTrade {
   readonly closedAt: Date;
 }
 
-export type NewIntent = Pick<
-  BotOrderRow,
-  'botId' | 'clientOrderId' | 'candleTimeMs' | 'action' | 'side' | 'amount' | 'reduceOnly'
->;
-
-/** The only file of the engine that touches the database. */
+/**
+ * The only file of the engine that touches the database: the bots' rows it drives. Its log
+ * entries go through the operation-log module; its orders and positions through the execution
+ * core.
+ */
 export function createBotEngineRepository(db: Database) {
   return {
     async botWithAccount(
@@ -62,87 +56,25 @@ export function createBotEngineRepository(db: Database) {
       return rows.map((r) => r.id);
     },
 
-    async position(botId: number): Promise<BotPositionRow | undefined> {
-      const rows = await db.select().from(botPositions).where(eq(botPositions.botId, botId));
-      return rows[0];
-    },
-
-    async savePosition(row: Omit<BotPositionRow, 'id'>): Promise<void> {
-      await db
-        .insert(botPositions)
-        .values(row)
-        .onConflictDoUpdate({ target: botPositions.botId, set: row });
-    },
-
-    async setProtectiveOrderIds(
-      botId: number,
-      ids: { stopLossOrderId?: string | null; takeProfitOrderId?: string | null },
-    ): Promise<void> {
-      await db.update(botPositions).set(ids).where(eq(botPositions.botId, botId));
-    },
-
-    /** Writes the intent; an existing intent with the same client id is answered instead. */
-    async insertIntent(intent: NewIntent, now: Date): Promise<BotOrderRow> {
-      await db
-        .insert(botOrders)
-        .values({ ...intent, status: 'pending', createdAt: now, updatedAt: now })
-        .onConflictDoNothing({ target: botOrders.clientOrderId });
-      const rows = await db
-        .select()
-        .from(botOrders)
-        .where(eq(botOrders.clientOrderId, intent.clientOrderId));
-      const row = rows[0];
-      if (!row) throw new Error(`intent ${intent.clientOrderId} vanished`);
-      return row;
-    },
-
-    async unsettledIntents(botId: number): Promise<BotOrderRow[]> {
-      return db
-        .select()
-        .from(botOrders)
-        .where(and(eq(botOrders.botId, botId), inArray(botOrders.status, ['pending', 'unknown'])))
-        .orderBy(botOrders.id);
-    },
-
-    async intentsByBot(botId: number): Promise<BotOrderRow[]> {
-      return db.select().from(botOrders).where(eq(botOrders.botId, botId)).orderBy(botOrders.id);
-    },
-
-    async updateIntent(
-      id: number,
-      fields: Partial<
-        Pick<
-          BotOrderRow,
-          'status' | 'exchangeOrderId' | 'filledAmount' | 'averagePrice' | 'fee' | 'error'
-        >
-      >,
-      now: Date,
-    ): Promise<void> {
-      await db
-        .update(botOrders)
-        .set({ ...fields, updatedAt: now })
-        .where(eq(botOrders.id, id));
-    },
-
-    /** The trade row, the bot's statistics and the end of its position: one transaction. */
+    /**
+     * The trade row and the bot's statistics (bound to the settlement's transaction, so they
+     * are written with the fill or not at all).
+     */
     async recordClosedTrade(trade: ClosedTrade): Promise<void> {
       const isWin = Number(trade.pnl) > 0;
       const isLoss = Number(trade.pnl) < 0;
-      await db.transaction(async (tx) => {
-        await tx.insert(botTrades).values(trade);
-        await tx
-          .update(bots)
-          .set({
-            totalTrades: sql`${bots.totalTrades} + 1`,
-            winningTrades: sql`${bots.winningTrades} + ${isWin ? 1 : 0}`,
-            losingTrades: sql`${bots.losingTrades} + ${isLoss ? 1 : 0}`,
-            totalProfitLoss: sql`${bots.totalProfitLoss} + ${trade.pnl}::numeric`,
-            lastTradeAt: trade.closedAt,
-            updatedAt: trade.closedAt,
-          })
-          .where(eq(bots.id, trade.botId));
-        await tx.delete(botPositions).where(eq(botPositions.botId, trade.botId));
-      });
+      await db.insert(botTrades).values(trade);
+      await db
+        .update(bots)
+        .set({
+          totalTrades: sql`${bots.totalTrades} + 1`,
+          winningTrades: sql`${bots.winningTrades} + ${isWin ? 1 : 0}`,
+          losingTrades: sql`${bots.losingTrades} + ${isLoss ? 1 : 0}`,
+          totalProfitLoss: sql`${bots.totalProfitLoss} + ${trade.pnl}::numeric`,
+          lastTradeAt: trade.closedAt,
+          updatedAt: trade.closedAt,
+        })
+        .where(eq(bots.id, trade.botId));
     },
 
     async setLastCandle(botId: number, candleTimeMs: number): Promise<void> {
@@ -154,19 +86,6 @@ export function createBotEngineRepository(db: Database) {
         .update(bots)
         .set({ status: 'error', lastError: message, lastErrorAt: at, updatedAt: at })
         .where(eq(bots.id, botId));
-    },
-
-    async writeLog(entry: OperationLogEntry, at: Date): Promise<void> {
-      await db.insert(operationLogs).values({
-        userId: entry.userId,
-        botId: entry.botId ?? null,
-        type: entry.type,
-        botSymbol: entry.botSymbol ?? null,
-        event: entry.event,
-        message: entry.message,
-        details: entry.details ?? {},
-        createdAt: at,
-      });
     },
   };
 }

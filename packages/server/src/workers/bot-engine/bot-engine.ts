@@ -1,39 +1,23 @@
-// The bot runner. Bots are grouped per feed (exchange, symbol, timeframe): each poll reads a
-// feed once for all its bots. On a candle close every bot of the group evaluates its strategy on
-// the closed candles (the backtest's function, via bot-decision.ts) and acts at once — the poll
-// comes right after the close, so the market order fills at the new candle's open, as the
-// backtest's next-open fill. Between closes, paper bots check stop-loss/take-profit against the
-// forming candle's high/low and close at the touched level (see README.md).
+// The bot runner, a driver of the execution core. Bots are grouped per feed (exchange, symbol,
+// timeframe): each poll reads a feed once for all its bots. On a candle close every bot of the
+// group first learns whether its protective orders filled (the exchange — live or paper —
+// triggers them), then evaluates its strategy on the closed candles (the backtest's function,
+// via bot-decision.ts) and acts at once — the poll comes right after the close, so the market
+// order fills at the new candle's open, as the backtest's next-open fill (see README.md).
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
-import { ExchangeAdapterError } from '../../exchange/exchange-client.js';
+import { createInProcessEventBus } from '../../events/index.js';
+import { adoptLegacyBotRows, createExecutionCore } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
-import {
-  type BotStrategy,
-  type CompiledStrategy,
-  compileStrategy,
-  decide,
-  latestSignal,
-  protectiveHit,
-  type SignalMemo,
-} from './bot-decision.js';
+import { createOperationLogRepository } from '../../modules/operation-log/operation-log.repository.js';
+import { createOperationLog } from '../../modules/operation-log/operation-log.service.js';
+import { botLease, createLeases, LEASE_RENEW_MS } from '../leases.js';
+import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
 import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
+import { errorFacts, exchangeCause } from './bot-failures.js';
+import { toRunningBot } from './bot-loading.js';
+import { recordBotSettlement } from './bot-settlement.js';
 import { BotFailure, createBotTrader } from './bot-trader.js';
-
-/** The exchange error behind a failure, following `cause` (a BotFailure wraps one). */
-function exchangeCause(error: unknown): ExchangeAdapterError | undefined {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
-    if (cause instanceof ExchangeAdapterError) return cause;
-    cause = cause.cause;
-  }
-  return undefined;
-}
-
-/** An exchange error's kind goes into the log entry, so the web can say it in any language. */
-function errorFacts(error: unknown): { error_kind?: string } {
-  const cause = exchangeCause(error);
-  return cause ? { error_kind: cause.kind } : {};
-}
 
 /** 10 s, 30 s, 1 min, 2 min, 5 min, then 5 min more: about 13.5 minutes of tries in all. */
 export const DEFAULT_RESUME_RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 300_000];
@@ -49,28 +33,33 @@ interface FeedGroup {
   running: Promise<void> | null;
 }
 
-function compileOrNull(strategy: BotStrategy): CompiledStrategy | null {
-  try {
-    return compileStrategy(strategy);
-  } catch {
-    return null;
-  }
-}
-
 const groupKey = (bot: Pick<RunningBot, 'exchange' | 'symbol' | 'timeframe'>) =>
   `${bot.exchange}|${bot.symbol}|${bot.timeframe}`;
 
 export function createBotEngine(deps: BotEngineDeps): BotEngine {
   const repo = createBotEngineRepository(deps.db);
   const candleLimit = deps.candleLimit ?? DEFAULT_CANDLE_LIMIT;
-  const writeLog = deps.writeLog ?? ((entry) => repo.writeLog(entry, deps.clock.now()));
-  const trader = createBotTrader({
-    repo,
+  const operationLog = createOperationLog({
+    repo: createOperationLogRepository(deps.db),
     clock: deps.clock,
-    clients: deps.clients,
-    log: writeLog,
-    events: deps.events,
   });
+  const writeLog = deps.writeLog ?? ((entry) => operationLog.record(entry));
+  const core =
+    'execution' in deps
+      ? deps.execution
+      : createExecutionCore({
+          db: deps.db,
+          clock: deps.clock,
+          clients: deps.clients,
+          events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
+        });
+  // A fill that closes a bot's position writes its trade row with the fill, in one transaction.
+  core.useSettlementHook('bot', recordBotSettlement);
+  const trader = createBotTrader({ core, log: writeLog });
+  // A bot is driven by the one worker holding its lease (see ../leases.ts).
+  const leases = deps.leases ?? createLeases({ db: deps.db });
+  let leaseTimer: NodeJS.Timeout | undefined;
+  let maintaining: Promise<void> | null = null;
   const groups = new Map<string, FeedGroup>();
   const bots = new Map<number, RunningBot>();
   const resumeRetryDelays = deps.resumeRetryDelaysMs ?? DEFAULT_RESUME_RETRY_DELAYS_MS;
@@ -99,7 +88,20 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     detach(bot);
     deps.logger?.error({ botId: bot.id, err: error }, 'bot failed');
     try {
-      await repo.markError(bot.id, message, deps.clock.now());
+      const at = deps.clock.now();
+      await repo.markError(bot.id, message, at);
+      await core.events
+        .publish(
+          'BotStatusChanged',
+          { botId: bot.id, userId: bot.userId, status: 'error', error: message },
+          `bot:${bot.id}:error:${at.getTime()}`,
+        )
+        .catch((publishError: unknown) =>
+          deps.logger?.error(
+            { botId: bot.id, err: publishError },
+            'BotStatusChanged not published',
+          ),
+        );
       await writeLog({
         userId: bot.userId,
         botId: bot.id,
@@ -112,6 +114,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     } catch (writeError) {
       deps.logger?.error({ botId: bot.id, err: writeError }, 'could not record a bot failure');
     }
+    await leases.release([botLease(bot.id)]).catch(() => undefined);
   }
 
   function detach(bot: RunningBot): void {
@@ -135,29 +138,13 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   async function load(botId: number): Promise<RunningBot | undefined> {
     const found = await repo.botWithAccount(botId);
     if (found?.bot.status !== 'running') return undefined;
-    const { bot, account } = found;
-    const percent = (value: string | null) =>
-      value === null || Number(value) === 0 ? null : Number(value);
-    return {
-      id: bot.id,
-      userId: bot.userId,
-      symbol: bot.symbol,
-      exchange: account.exchange,
-      timeframe: bot.timeframe,
-      strategy: { strategyType: bot.strategyType, strategyParameters: bot.strategyParameters },
-      compiled: compileOrNull({
-        strategyType: bot.strategyType,
-        strategyParameters: bot.strategyParameters,
-      }),
-      tradeAmount: Number(bot.tradeAmount),
-      stopLossPercent: percent(bot.stopLossPercentage),
-      takeProfitPercent: percent(bot.takeProfitPercentage),
-      account,
-      lastCandleTimeMs: bot.lastCandleTimeMs ?? 0,
-      position: (await repo.position(bot.id)) ?? null,
-      queue: Promise.resolve(),
-      isRemoved: false,
-    };
+    return toRunningBot(found.bot, found.account, true);
+  }
+
+  /** A bot whatever its status (stopBot is called after the service marked it stopped). */
+  async function loadAny(botId: number): Promise<RunningBot | undefined> {
+    const found = await repo.botWithAccount(botId);
+    return found ? toRunningBot(found.bot, found.account, false) : undefined;
   }
 
   function attach(bot: RunningBot): void {
@@ -189,11 +176,12 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
    */
   async function join(botId: number, isResume: boolean, attempt = 0): Promise<void> {
     cancelRetry(botId);
-    if (bots.has(botId)) return;
+    if (bots.has(botId) || !leases.isHeld(botLease(botId))) return;
     const bot = await load(botId);
     if (!bot) return;
     try {
       if (!bot.compiled) throw new Error(`invalid strategy ${bot.strategy.strategyType}`);
+      await trader.refresh(bot);
       if (isResume) await trader.reconcile(bot);
       bot.lastCandleTimeMs = Math.max(bot.lastCandleTimeMs, await latestClosedTime(bot));
       await repo.setLastCandle(bot.id, bot.lastCandleTimeMs);
@@ -243,7 +231,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     }
   }
 
-  /** One bot on a poll of its feed. */
+  /** One bot on a poll of its feed: on a new closed candle, protective fills, then the signal. */
   async function onPoll(
     bot: RunningBot,
     closed: readonly MarketCandle[],
@@ -252,49 +240,30 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     memo: SignalMemo,
   ): Promise<void> {
     const newest = closed.at(-1);
-    if (newest && newest.timestamp > bot.lastCandleTimeMs) {
-      // Paper SL/TP inside the candles that closed since the last decision, then the signal.
-      if (bot.account.isPaper && bot.position) {
-        for (const candle of closed) {
-          if (candle.timestamp <= bot.lastCandleTimeMs || !bot.position) continue;
-          await checkPaperProtection(bot, candle);
-        }
-      } else if (bot.position) {
-        await trader.watchProtective(bot, newest.timestamp);
-      }
-      const intents = decide(
-        bot.compiled ? latestSignal(candles(), bot.compiled, memo) : null,
-        heldPosition(bot),
-      );
-      for (const intent of intents) {
-        if (intent.kind === 'close') await trader.close(bot, 'signal', newest.timestamp);
-        else await trader.open(bot, intent.side, newest.timestamp, forming?.open ?? newest.close);
-      }
-      bot.lastCandleTimeMs = newest.timestamp;
-      await repo.setLastCandle(bot.id, newest.timestamp);
+    if (!newest || newest.timestamp <= bot.lastCandleTimeMs) return;
+    // Not renewed in time (a stalled process): another worker may drive the bot now.
+    if (!leases.isHeld(botLease(bot.id))) return;
+    if (bot.position) await trader.watchProtective(bot, newest.timestamp);
+    const intents = decide(
+      bot.compiled ? latestSignal(candles(), bot.compiled, memo) : null,
+      heldPosition(bot),
+    );
+    for (const intent of intents) {
+      if (intent.kind === 'close') await trader.close(bot, 'signal', newest.timestamp);
+      else await trader.open(bot, intent.side, newest.timestamp, forming?.open ?? newest.close);
     }
-    if (bot.account.isPaper && bot.position && forming) {
-      await checkPaperProtection(bot, forming);
-    }
+    bot.lastCandleTimeMs = newest.timestamp;
+    await repo.setLastCandle(bot.id, newest.timestamp);
   }
 
   function heldPosition(bot: RunningBot) {
     const p = bot.position;
     if (!p) return null;
     return {
-      side: p.side,
+      side: Number(p.size) < 0 ? ('short' as const) : ('long' as const),
       stopLoss: p.stopLoss === null ? null : Number(p.stopLoss),
       takeProfit: p.takeProfit === null ? null : Number(p.takeProfit),
     };
-  }
-
-  async function checkPaperProtection(bot: RunningBot, candle: MarketCandle): Promise<void> {
-    const held = heldPosition(bot);
-    if (!held || bot.position === null) return;
-    // A position opened inside this candle only saw the prices from its entry on.
-    if (candle.timestamp + TIMEFRAME_MS[bot.timeframe] <= bot.position.openedAt.getTime()) return;
-    const hit = protectiveHit(held, candle);
-    if (hit) await trader.close(bot, hit.reason, candle.timestamp, hit.price);
   }
 
   async function pollGroup(group: FeedGroup): Promise<void> {
@@ -337,10 +306,71 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     );
   }
 
+  /** Closes a bot's position here (the bot is no longer running) and lets its lease go. */
+  async function stopHere(botId: number): Promise<void> {
+    cancelRetry(botId);
+    const loaded = bots.get(botId) ?? (await loadAny(botId));
+    if (!loaded) return;
+    // Out of the group first, so no poll queues new work; then let work in flight finish.
+    detach(loaded);
+    await loaded.queue;
+    await trader.refresh(loaded);
+    if (loaded.position) {
+      const formingOpen =
+        Math.floor(deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
+        TIMEFRAME_MS[loaded.timeframe];
+      try {
+        await trader.close(loaded, 'manual', formingOpen);
+      } catch (error) {
+        loaded.isRemoved = false;
+        await fail(loaded, error);
+        return;
+      }
+    }
+    await leases.release([botLease(botId)]);
+  }
+
+  /**
+   * Every LEASE_RENEW_MS: keep this worker's leases; bots whose lease was lost leave (another
+   * worker drives them now); running bots with no live lease (a dead worker's) are taken over
+   * and resumed; bots stopped elsewhere are stopped here (their position closed).
+   */
+  async function maintainLeases(): Promise<void> {
+    for (const lost of await leases.renew()) {
+      const bot = bots.get(Number(lost.slice('bot:'.length)));
+      if (bot) detach(bot);
+    }
+    const running = new Set(await repo.runningBotIds());
+    const mine = leases.held().map((resource) => Number(resource.slice('bot:'.length)));
+    for (const id of mine) if (!running.has(id)) await stopHere(id);
+    const free = [...running].filter((id) => !leases.isHeld(botLease(id)));
+    await leases.acquire(free.map(botLease));
+    for (const id of running) {
+      if (!bots.has(id) && !retries.has(id) && leases.isHeld(botLease(id))) await join(id, true);
+    }
+  }
+
+  function keepLeases(): void {
+    if (leaseTimer) return;
+    leaseTimer = setInterval(() => {
+      maintaining ??= maintainLeases()
+        .catch((error: unknown) => deps.logger?.error({ err: error }, 'lease upkeep failed'))
+        .finally(() => {
+          maintaining = null;
+        });
+    }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+    leaseTimer.unref();
+  }
+
   return {
     async start() {
       stopped = false;
-      for (const id of await repo.runningBotIds()) await join(id, true);
+      // Bots of the version before the execution core: their rows move into the core's book.
+      await adoptLegacyBotRows(deps.db);
+      keepLeases();
+      const running = await repo.runningBotIds();
+      await leases.acquire(running.map(botLease));
+      for (const id of running) await join(id, true);
       if (stopped) return; // stop() came while resuming: no polling after it
       if (!timer) {
         timer = setInterval(() => {
@@ -359,8 +389,14 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       for (const id of [...retries.keys()]) cancelRetry(id);
       if (timer) clearInterval(timer);
       timer = undefined;
+      if (leaseTimer) clearInterval(leaseTimer);
+      leaseTimer = undefined;
       await ticking;
+      await maintaining;
       await Promise.all([...bots.values()].map((bot) => bot.queue));
+      await core.idle();
+      // Positions stay; the next worker (or this one restarted) resumes the bots at once.
+      await leases.releaseAll();
     },
     async tick() {
       await tickOnce();
@@ -369,25 +405,15 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       return [...bots.keys()];
     },
     async startBot(botId) {
+      keepLeases();
+      // Held elsewhere (a stop there not finished yet): that worker's upkeep joins it.
+      await leases.acquire([botLease(botId)]);
       await join(botId, false);
     },
     async stopBot(botId) {
-      cancelRetry(botId);
-      const loaded = bots.get(botId) ?? (await loadAny(botId));
-      if (!loaded) return;
-      // Out of the group first, so no poll queues new work; then let work in flight finish.
-      detach(loaded);
-      await loaded.queue;
-      if (!loaded.position) return;
-      const formingOpen =
-        Math.floor(deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
-        TIMEFRAME_MS[loaded.timeframe];
-      try {
-        await trader.close(loaded, 'manual', formingOpen);
-      } catch (error) {
-        loaded.isRemoved = false;
-        await fail(loaded, error);
-      }
+      // A bot another worker drives is stopped there: its upkeep sees the status and closes.
+      if (!bots.has(botId) && (await leases.acquire([botLease(botId)])).length === 0) return;
+      await stopHere(botId);
     },
     /**
      * A bot that is not running: its position is closed at market with the same close path as
@@ -397,41 +423,27 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       if (bots.has(botId) || retries.has(botId)) {
         throw new Error(`bot ${botId} is running: stop it before closing its position`);
       }
-      const loaded = await loadAny(botId);
-      if (!loaded?.position) return;
-      const formingOpen =
-        Math.floor(deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
-        TIMEFRAME_MS[loaded.timeframe];
+      // One worker at a time acts on a bot, stopped or not.
+      if ((await leases.acquire([botLease(botId)])).length === 0) {
+        throw new Error(`bot ${botId} is being handled by another worker`);
+      }
       try {
-        await trader.close(loaded, 'manual', formingOpen);
-      } catch (error) {
-        await fail(loaded, error);
-        throw error;
+        const loaded = await loadAny(botId);
+        if (!loaded) return;
+        await trader.refresh(loaded);
+        if (!loaded.position) return;
+        const formingOpen =
+          Math.floor(deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
+          TIMEFRAME_MS[loaded.timeframe];
+        try {
+          await trader.close(loaded, 'manual', formingOpen);
+        } catch (error) {
+          await fail(loaded, error);
+          throw error;
+        }
+      } finally {
+        await leases.release([botLease(botId)]);
       }
     },
   };
-
-  /** A bot whatever its status (stopBot is called after the service marked it stopped). */
-  async function loadAny(botId: number): Promise<RunningBot | undefined> {
-    const found = await repo.botWithAccount(botId);
-    if (!found) return undefined;
-    const { bot, account } = found;
-    return {
-      id: bot.id,
-      userId: bot.userId,
-      symbol: bot.symbol,
-      exchange: account.exchange,
-      timeframe: bot.timeframe,
-      strategy: { strategyType: bot.strategyType, strategyParameters: bot.strategyParameters },
-      compiled: null,
-      tradeAmount: Number(bot.tradeAmount),
-      stopLossPercent: null,
-      takeProfitPercent: null,
-      account,
-      lastCandleTimeMs: bot.lastCandleTimeMs ?? 0,
-      position: (await repo.position(bot.id)) ?? null,
-      queue: Promise.resolve(),
-      isRemoved: false,
-    };
-  }
 }

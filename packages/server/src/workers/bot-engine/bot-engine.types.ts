@@ -1,32 +1,37 @@
 import type { Exchange, Timeframe } from '@quantsquare/contracts';
+import type { CompiledStrategy } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
-import type { BotPositionRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
-import type { ExchangeClient } from '../../exchange/exchange-client.js';
+import type { AccountClients, ExecutionCore, OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
 import type { BotControl } from '../../modules/bots/bot-control.js';
-import type { BotStrategy, CompiledStrategy } from './bot-decision.js';
+import type { Leases } from '../leases.js';
+import type { BotStrategy } from './bot-decision.js';
 import type { OperationLogEntry } from './bot-engine.repository.js';
 
-/**
- * A bot account's client. `paperFillPrice` pins the price a paper market order fills at (before
- * slippage): the paper stop-loss/take-profit closes at the touched level, as the backtest does.
- * Live clients ignore it.
- */
-export type BotClients = (account: ExchangeAccountRow, paperFillPrice?: number) => ExchangeClient;
+/** A bot account's exchange client (the execution core's). */
+export type BotClients = AccountClients;
 
 export interface BotEngineLogger {
   info(details: object, message: string): void;
   error(details: object, message: string): void;
 }
 
-export interface BotEngineDeps {
+/**
+ * Where the engine's orders go: the process's execution core (main.ts: one core for every
+ * driver), or, for an engine on its own (tests, benches), clients to build a core from.
+ */
+export type BotExecution =
+  | { readonly execution: ExecutionCore }
+  | { readonly clients: BotClients; readonly events?: EventBus };
+
+export type BotEngineDeps = BotExecution & {
   readonly db: Database;
   readonly clock: Clock;
   readonly feed: MarketFeed;
-  readonly clients: BotClients;
-  /** The operation-log writer; by default the engine's own repository writes the row. */
+  /** The operation-log writer (the operation-log service; one of its own on `db` by default). */
   readonly writeLog?: (entry: OperationLogEntry) => Promise<void>;
   readonly logger?: BotEngineLogger;
   /** Closed candles the strategy sees, as the backtest would (default 500). */
@@ -38,9 +43,11 @@ export interface BotEngineDeps {
    * start-up (unavailable or rate-limited); when they are used up the bot goes to error.
    */
   readonly resumeRetryDelaysMs?: readonly number[];
-  /** Where fills are published (OrderFilled, PositionChanged); none when omitted. */
-  readonly events?: EventBus;
-}
+  /** The leases of this worker (default: a new worker id on `db`). */
+  readonly leases?: Leases;
+  /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
+  readonly leaseRenewMs?: number;
+};
 
 export interface BotEngine extends BotControl {
   /** Resumes running bots (reconciling their pending orders) and starts polling. */
@@ -67,7 +74,8 @@ export interface RunningBot {
   readonly takeProfitPercent: number | null;
   readonly account: ExchangeAccountRow;
   lastCandleTimeMs: number;
-  position: BotPositionRow | null;
+  /** The bot's open position in the execution core's book; null while flat. */
+  position: OwnerPosition | null;
   /** Work on one bot runs one at a time, in order. */
   queue: Promise<void>;
   isRemoved: boolean;

@@ -1,8 +1,19 @@
-import type { BotOrderRow } from '../../db/schema/bots.schema.js';
+import { clientOrderIdOf } from '../../execution/client-order-id.js';
 
-export type BotOrderAction = BotOrderRow['action'];
+// A bot's idempotency keys: (candle, action). The core derives the client order id from
+// (bot, key) — `qs{botId}c{candleOpenSeconds}{code}{suffix}`, the ids bots have always used —
+// so a restart that decides the same action on the same candle finds the order it may already
+// have sent instead of sending a second one.
 
-/** Two letters per action; `m` marks the close a stop makes, `p` a live protective order. */
+export type BotOrderAction =
+  | 'open_long'
+  | 'open_short'
+  | 'close_long'
+  | 'close_short'
+  | 'stop_loss'
+  | 'take_profit';
+
+/** Two letters per action; `m` marks the close a stop makes, `p` a protective order's try. */
 const ACTION_CODES: Readonly<Record<BotOrderAction, string>> = {
   open_long: 'ol',
   open_short: 'os',
@@ -12,19 +23,26 @@ const ACTION_CODES: Readonly<Record<BotOrderAction, string>> = {
   take_profit: 'tp',
 };
 
-/**
- * The client order id of (bot, candle, action): `qs{botId}c{candleOpenSeconds}{code}{suffix}`.
- * Deterministic, so a restart that decides the same action on the same candle finds the order it
- * may already have sent instead of sending a second one. Alphanumeric and ≤ 32 characters: fits
- * OKX (`^[A-Za-z0-9]{1,32}$`) and Binance (≤ 36, `[.A-Z:/a-z0-9_-]`).
- */
+/** `c{candleOpenSeconds}{code}{suffix}`; without an action, the base of protective keys. */
+export function botOrderKey(candleOpenMs: number, action?: BotOrderAction, suffix = ''): string {
+  return `c${Math.floor(candleOpenMs / 1000)}${action ? ACTION_CODES[action] : ''}${suffix}`;
+}
+
+/** The client order id of (bot, candle, action): alphanumeric, ≤ 32 characters. */
 export function botClientOrderId(
   botId: number,
   candleOpenMs: number,
   action: BotOrderAction,
   suffix = '',
 ): string {
-  const id = `qs${botId}c${Math.floor(candleOpenMs / 1000)}${ACTION_CODES[action]}${suffix}`;
-  if (!/^[A-Za-z0-9]{1,32}$/.test(id)) throw new RangeError(`client order id ${id} is invalid`);
-  return id;
+  return clientOrderIdOf({ kind: 'bot', id: botId }, botOrderKey(candleOpenMs, action, suffix));
+}
+
+/** Why a bot's closing order closed: its protective kind, a stop (`m`), or a signal. */
+export function closeReasonOf(
+  action: string,
+  key: string,
+): 'signal' | 'stop_loss' | 'take_profit' | 'manual' {
+  if (action === 'stop_loss' || action === 'take_profit') return action;
+  return key.endsWith('m') ? 'manual' : 'signal';
 }

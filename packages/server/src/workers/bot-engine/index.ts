@@ -1,4 +1,3 @@
-export * from './bot-clients.js';
 export * from './bot-decision.js';
 export {
   createBotEngine,
@@ -7,4 +6,4 @@ export {
 } from './bot-engine.js';
 export type { OperationLogEntry } from './bot-engine.repository.js';
 export type { BotClients, BotEngine, BotEngineDeps, BotEngineLogger } from './bot-engine.types.js';
-export { botClientOrderId } from './client-order-id.js';
+export { type BotOrderAction, botClientOrderId } from './client-order-id.js';

@@ -1,0 +1,302 @@
+// The composition root: every service of the process is built here, once, from explicit
+// dependencies (STYLE 8). The app (routes) and the workers (bot engine, scheduled jobs) receive
+// the same instances. A new module adds its service here (one line) and its routes in app.ts.
+import path from 'node:path';
+import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
+import type { Clock } from './common/clock.js';
+import { createSecretBox } from './common/secret-box.js';
+import type { Config } from './config.js';
+import type { Database, DatabaseKind } from './db/database.js';
+import { unitOfWork } from './db/unit-of-work.js';
+import {
+  createOutboxMailer,
+  createOutboxSmsProvider,
+  createSmtpMailer,
+  type Mailer,
+  type SmsProvider,
+} from './delivery/delivery.adapters.js';
+import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
+import { createInProcessEventBus, type EventBus } from './events/index.js';
+import { createCcxtExchangeClient } from './exchange/ccxt/ccxt-exchange-client.js';
+import { feedPriceSource } from './exchange/paper/price-source.js';
+import {
+  createAccountClientCache,
+  createExecutionCore,
+  type ExecutionCore,
+} from './execution/index.js';
+import { createCandlesRepository } from './market/candles.repository.js';
+import type { MarketFeed } from './market/market.types.js';
+import { createMarketFeed } from './market/market-feed.js';
+import {
+  createAccountServices,
+  EXCHANGE_CALL_TIMEOUT_MS,
+} from './modules/accounts/account-services.js';
+import { createAttemptGuard } from './modules/auth/attempt-guard.js';
+import { createAuthRepository } from './modules/auth/auth.repository.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createCodesService } from './modules/auth/codes.service.js';
+import { createTokensService } from './modules/auth/tokens.service.js';
+import { createTotpService } from './modules/auth/totp.service.js';
+import type { BotControl } from './modules/bots/bot-control.js';
+import { createBotsRepository } from './modules/bots/bots.repository.js';
+import { createBotsService } from './modules/bots/bots.service.js';
+import {
+  createExchangeClientFactory,
+  type ExchangeClientFactory,
+} from './modules/exchange-accounts/exchange-client-factory.js';
+import { experienceAccountForNewUsers } from './modules/exchange-accounts/experience-account.js';
+import { createHelpRepository } from './modules/help/help.repository.js';
+import { createHelpService } from './modules/help/help.service.js';
+import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
+import { createOperationLog } from './modules/operation-log/operation-log.service.js';
+import { createProfileService } from './modules/profile/profile.service.js';
+import {
+  createSquareMetricsJob,
+  createSquareModule,
+  createSquareSocialStats,
+} from './modules/square/square.module.js';
+import { createStaffService } from './modules/staff/staff.service.js';
+import { createOutboxRepository } from './modules/system/outbox.repository.js';
+import { createTradingService } from './modules/trading/trading.service.js';
+import { createDepositNetworks } from './modules/wallet/deposit-networks.js';
+import { createInvitationsService } from './modules/wallet/invitations.service.js';
+import { createLedger } from './modules/wallet/ledger.js';
+import { createWalletService } from './modules/wallet/wallet.service.js';
+import { createImageStore, type ImageStore } from './uploads/image-store.js';
+import { createBotEngine } from './workers/bot-engine/index.js';
+import { createLeases, workerHolderId } from './workers/leases.js';
+import { createScheduler } from './workers/scheduler.js';
+
+/** The logger the services write to (Fastify's pino logger fits). */
+export interface ServiceLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface ServiceDeps {
+  readonly config: Config;
+  readonly db: Database;
+  readonly databaseKind: DatabaseKind;
+  readonly clock: Clock;
+  readonly log: ServiceLogger;
+  readonly mailer?: Mailer | undefined;
+  readonly smsProvider?: SmsProvider | undefined;
+  /** The market feed; by default one for config.marketData (exchanges probed lazily). */
+  readonly marketFeed?: MarketFeed | undefined;
+  /** Builds an account's exchange client; defaults to paper for paper accounts, ccxt otherwise. */
+  readonly exchangeClientFactory?: ExchangeClientFactory | undefined;
+  /** The platform's events; in-process by default (main.ts: Redis when REDIS_URL is set). */
+  readonly eventBus?: EventBus | undefined;
+  readonly imageStore?: ImageStore | undefined;
+  readonly execution?: ExecutionCore | undefined;
+  /**
+   * The bots' start/stop seam. Without it, a process that `runsWorkers` uses its own bot engine;
+   * one that does neither serves no bot routes (a bot could be marked running while nothing
+   * trades).
+   */
+  readonly botControl?: BotControl | undefined;
+  /** This process drives bots (the bot engine, under leases) and runs the scheduled jobs. */
+  readonly runsWorkers?: boolean;
+}
+
+/** Paper accounts trade on the market feed's prices; live accounts through ccxt. */
+export function defaultExchangeClientFactory(deps: {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  marketFeed: MarketFeed;
+}): ExchangeClientFactory {
+  return createExchangeClientFactory({
+    db: deps.db,
+    clock: deps.clock,
+    prices: feedPriceSource(deps.marketFeed),
+    paperSlippageBps: deps.config.paperSlippageBps,
+    createLiveClient: createCcxtExchangeClient,
+  });
+}
+
+export async function createServices(deps: ServiceDeps) {
+  const { config, db, clock, log } = deps;
+  const events = deps.eventBus ?? createInProcessEventBus({ clock, log });
+  const secretBox = createSecretBox(config.secretKey);
+  const images =
+    deps.imageStore ?? createImageStore({ uploadsDir: path.join(config.dataDir, 'uploads') });
+
+  const outbox = createOutboxRepository(db, clock);
+  const mailer =
+    deps.mailer ??
+    (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(outbox, log));
+  const smsProvider =
+    deps.smsProvider ??
+    (config.sms ? createTwilioSmsProvider(config.sms) : createOutboxSmsProvider(outbox, log));
+  // Channels without a real delivery write their codes to the outbox (the app says so loudly).
+  const outboxChannels = [
+    ...(config.smtpUrl || deps.mailer ? [] : ['e-mail (set SMTP_URL)']),
+    ...(config.sms || deps.smsProvider
+      ? []
+      : ['SMS (set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM)']),
+  ];
+
+  const authRepo = createAuthRepository(db);
+  const codes = createCodesService({
+    repo: authRepo,
+    clock,
+    secretKey: config.secretKey,
+    mailer,
+    smsProvider,
+    log,
+  });
+  const tokens = createTokensService({ repo: authRepo, clock, jwtSecret: config.jwtSecret });
+  // One account lock for every check of a secret (login, 2FA disable, password change).
+  const guard = createAttemptGuard({ repo: authRepo, clock });
+  const totp = createTotpService({ repo: authRepo, clock, secretBox, guard });
+  const profile = createProfileService({
+    db,
+    clock,
+    images,
+    // The profile's counts come from the strategy square's follows and sharing.
+    socialStats: createSquareSocialStats(db),
+  });
+  const auth = createAuthService({
+    repo: authRepo,
+    clock,
+    codes,
+    tokens,
+    totp,
+    guard,
+    profileEditor: profile,
+    withNewUser: experienceAccountForNewUsers(clock),
+  });
+  // Bearer authentication for the route modules (visitors, users and staff-only routes).
+  const isStaff: StaffCheck = async (userId) =>
+    (await authRepo.findUserById(userId))?.isStaff === true;
+  const authentication = bearerAuthentication(tokens, isStaff);
+
+  const marketFeed =
+    deps.marketFeed ??
+    createMarketFeed({ mode: config.marketData, clock, candles: createCandlesRepository(db), log });
+  const trading = createTradingService({ feed: marketFeed, clock });
+  const operationLog = createOperationLog({ repo: createOperationLogRepository(db), clock });
+
+  const factory =
+    deps.exchangeClientFactory ?? defaultExchangeClientFactory({ config, db, clock, marketFeed });
+  // One client per account version, shared by the account screens and the execution core.
+  const accountClients = createAccountClientCache({ secretBox, factory });
+  const execution =
+    deps.execution ?? createExecutionCore({ db, clock, clients: accountClients, events, log });
+
+  const botEngine = deps.runsWorkers
+    ? createBotEngine({
+        db,
+        clock,
+        feed: marketFeed,
+        execution,
+        leases: createLeases({ db, holderId: workerHolderId(deps.databaseKind) }),
+        writeLog: (entry) => operationLog.record(entry),
+        logger: log,
+      })
+    : undefined;
+  const botControl = deps.botControl ?? botEngine;
+  const accountServices = createAccountServices({
+    db,
+    clock,
+    secretBox,
+    factory,
+    clientFor: accountClients,
+    log,
+    operationLog,
+    events,
+    checkTimeoutMs: config.exchangeCheckTimeoutMs,
+    ...(botControl ? { botControl } : {}),
+  });
+  const bots = botControl
+    ? createBotsService({
+        repo: createBotsRepository(db),
+        writes: unitOfWork(db, (tx) => ({
+          bots: createBotsRepository(tx),
+          operationLog: createOperationLog({ repo: createOperationLogRepository(tx), clock }),
+        })),
+        positions: execution,
+        events,
+        feed: marketFeed,
+        control: botControl,
+        clock,
+      })
+    : undefined;
+
+  // Platform coins: the ledger alone changes balances (and announces CoinBalanceChanged).
+  const ledger = createLedger({ db, clock, events, log });
+  const wallet = createWalletService({
+    db,
+    clock,
+    ledger,
+    networks: await createDepositNetworks(config.depositNetworks),
+  });
+  const invitations = createInvitationsService({ db, clock });
+  const staff = createStaffService({ db, clock, ledger });
+
+  // The strategy square: its read model and live hub follow the event bus once started.
+  const square = createSquareModule({
+    db,
+    clock,
+    events,
+    prices: feedPriceSource(marketFeed),
+    log,
+  });
+
+  const help = createHelpService({
+    repo: createHelpRepository(db),
+    clock,
+    images,
+    eventBus: events,
+    readerSecret: config.secretKey,
+    contact: config.contact,
+    log,
+  });
+
+  // Scheduled jobs: hourly balance snapshots (the 16:00 UTC one opens the UTC+8 day), then the
+  // square's wallet marks and metrics.
+  const scheduler = deps.runsWorkers ? createScheduler({ clock, log }) : undefined;
+  scheduler?.add(accountServices.snapshotter);
+  scheduler?.add(
+    createSquareMetricsJob({
+      db,
+      clock,
+      events,
+      clientFor: accountClients,
+      log,
+      exchangeTimeoutMs: EXCHANGE_CALL_TIMEOUT_MS,
+    }),
+  );
+
+  return {
+    config,
+    clock,
+    events,
+    secretBox,
+    images,
+    outbox,
+    outboxChannels,
+    codes,
+    tokens,
+    totp,
+    auth,
+    authentication,
+    marketFeed,
+    trading,
+    operationLog,
+    accountServices,
+    execution,
+    bots,
+    profile,
+    ledger,
+    wallet,
+    invitations,
+    staff,
+    square,
+    help,
+    workers: { botEngine, scheduler },
+  };
+}
+export type Services = Awaited<ReturnType<typeof createServices>>;

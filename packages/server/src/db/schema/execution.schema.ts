@@ -1,0 +1,151 @@
+import {
+  boolean,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { exchangeAccounts } from './exchange-accounts.schema.js';
+
+// The execution core's tables (src/execution/): written by that module only.
+
+const money = (name: string) => numeric(name, { precision: 30, scale: 10 });
+
+export const ORDER_OWNER_KINDS = ['bot', 'copy', 'webhook', 'manual'] as const;
+
+/**
+ * Order intents of every owner (bot, copy relation, webhook configuration, manual), written
+ * BEFORE the order is sent. The client order id derives from (owner, idempotency key), so after
+ * a timeout or a restart the order is looked up at the exchange by it and never sent twice.
+ */
+export const executionOrders = pgTable(
+  'execution_orders',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    ownerKind: text('owner_kind', { enum: ORDER_OWNER_KINDS }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    /** Chosen by the owner (a bot: candle + action; a copy relation: leader change + symbol). */
+    idempotencyKey: text('idempotency_key').notNull(),
+    clientOrderId: text('client_order_id').notNull(),
+    /** The owner's name for what the order does (e.g. a bot's open_long, stop_loss). */
+    action: text('action').notNull(),
+    side: text('side', { enum: ['buy', 'sell'] }).notNull(),
+    type: text('type', {
+      enum: ['market', 'limit', 'stop_market', 'take_profit_market'],
+    }).notNull(),
+    timeInForce: text('time_in_force', { enum: ['GTC', 'IOC'] }),
+    /** Base-asset quantity. */
+    amount: money('amount').notNull(),
+    /** Limit price: the cap of a marketable-limit IOC order. */
+    price: money('price'),
+    triggerPrice: money('trigger_price'),
+    reduceOnly: boolean('reduce_only').notNull().default(false),
+    positionSide: text('position_side', { enum: ['long', 'short'] }),
+    status: text('status', {
+      enum: ['pending', 'open', 'filled', 'canceled', 'failed', 'unknown'],
+    })
+      .notNull()
+      .default('pending'),
+    exchangeOrderId: text('exchange_order_id'),
+    filledAmount: money('filled_amount'),
+    averagePrice: money('average_price'),
+    fee: money('fee'),
+    /** The owner's realised profit from this fill, net of the fees (closing fills). */
+    realizedPnl: money('realized_pnl'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // The exchange's idempotency scope is the account.
+    uniqueIndex('execution_orders_client_id_unique').on(t.accountId, t.clientOrderId),
+    index('execution_orders_owner_idx').on(t.ownerKind, t.ownerId, t.status),
+    index('execution_orders_account_status_idx').on(t.accountId, t.status),
+  ],
+);
+
+/**
+ * The position book: which part of an account's net position on a symbol belongs to which
+ * owner, as the owner's own fills made it. Reconcile compares the owners' sum with the exchange.
+ * A flat owner keeps its row (size 0): its realised P&L goes on.
+ */
+export const executionPositions = pgTable(
+  'execution_positions',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    ownerKind: text('owner_kind', { enum: ORDER_OWNER_KINDS }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    /** Signed base-asset quantity: positive long, negative short. */
+    size: money('size').notNull().default('0'),
+    /** Average entry price of what is held (0 when flat). */
+    entryPrice: money('entry_price').notNull().default('0'),
+    /** Entry fees paid for what is held. */
+    entryFee: money('entry_fee').notNull().default('0'),
+    /** Realised profit of all the owner's closing fills, net of fees. */
+    realizedPnl: money('realized_pnl').notNull().default('0'),
+    /** When the position last left flat; null while flat. */
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    stopLoss: money('stop_loss'),
+    takeProfit: money('take_profit'),
+    /** Exchange ids of the resting reduce-only protective orders. */
+    stopLossOrderId: text('stop_loss_order_id'),
+    takeProfitOrderId: text('take_profit_order_id'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('execution_positions_owner_unique').on(
+      t.accountId,
+      t.symbol,
+      t.ownerKind,
+      t.ownerId,
+    ),
+    index('execution_positions_owner_idx').on(t.ownerKind, t.ownerId),
+  ],
+);
+
+/** The leverage last set on the exchange per (account, symbol): set again when it differs. */
+export const executionLeverages = pgTable(
+  'execution_leverages',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    leverage: integer('leverage').notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.symbol] })],
+);
+
+/**
+ * Leases: which worker process drives a resource (a bot, later a copy relation) until when.
+ * A worker renews its leases well before they expire; a dead worker's leases expire and another
+ * worker takes them over.
+ */
+export const workerLeases = pgTable(
+  'worker_leases',
+  {
+    resource: text('resource').primaryKey(),
+    holder: text('holder').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('worker_leases_holder_idx').on(t.holder)],
+);
+
+export type ExecutionOrderRow = typeof executionOrders.$inferSelect;
+export type NewExecutionOrderRow = typeof executionOrders.$inferInsert;
+export type ExecutionPositionRow = typeof executionPositions.$inferSelect;
+export type WorkerLeaseRow = typeof workerLeases.$inferSelect;

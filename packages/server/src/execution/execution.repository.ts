@@ -1,0 +1,328 @@
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../db/database.js';
+import {
+  type ExchangeAccountRow,
+  type ExecutionOrderRow,
+  type ExecutionPositionRow,
+  exchangeAccounts,
+  executionLeverages,
+  executionOrders,
+  executionPositions,
+  type NewExecutionOrderRow,
+} from '../db/schema/index.js';
+import type { OrderOwner } from '../events/event-bus.types.js';
+import type { PositionRef } from './execution.types.js';
+
+// The only file of the execution core that touches the database. Every query that serves many
+// intents at once takes them all (one round trip per batch, not per order).
+
+export interface IntentKey {
+  readonly accountId: number;
+  readonly owner: OrderOwner;
+  readonly key: string;
+}
+
+export interface SymbolKey {
+  readonly accountId: number;
+  readonly symbol: string;
+}
+
+type PositionValues = Omit<typeof executionPositions.$inferInsert, 'id'>;
+
+const tupleIn = (columns: SQL, tuples: SQL[]): SQL =>
+  sql`(${columns}) in (${sql.join(tuples, sql`, `)})`;
+
+const positionTuple = (ref: PositionRef) =>
+  sql`(${ref.accountId}::integer, ${ref.symbol}::text, ${ref.owner.kind}::text, ${ref.owner.id}::integer)`;
+
+const positionColumns = sql`${executionPositions.accountId}, ${executionPositions.symbol}, ${executionPositions.ownerKind}, ${executionPositions.ownerId}`;
+
+/** Queries on a database or a transaction (the same functions, bound to either). */
+function executionQueries(db: Database) {
+  return {
+    async accounts(ids: readonly number[]): Promise<ExchangeAccountRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .select()
+        .from(exchangeAccounts)
+        .where(inArray(exchangeAccounts.id, [...new Set(ids)]));
+    },
+
+    /** Every owner's position on these (account, symbol) pairs. */
+    async positionsOn(keys: readonly SymbolKey[]): Promise<ExecutionPositionRow[]> {
+      if (keys.length === 0) return [];
+      const tuples = keys.map((k) => sql`(${k.accountId}::integer, ${k.symbol}::text)`);
+      return db
+        .select()
+        .from(executionPositions)
+        .where(tupleIn(sql`${executionPositions.accountId}, ${executionPositions.symbol}`, tuples));
+    },
+
+    async positionOf(ref: PositionRef): Promise<ExecutionPositionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(executionPositions)
+        .where(tupleIn(positionColumns, [positionTuple(ref)]));
+      return row;
+    },
+
+    /** Open (non-flat) positions of these owners. */
+    async openPositionsOf(owners: readonly OrderOwner[]): Promise<ExecutionPositionRow[]> {
+      if (owners.length === 0) return [];
+      const tuples = owners.map((o) => sql`(${o.kind}::text, ${o.id}::integer)`);
+      return db
+        .select()
+        .from(executionPositions)
+        .where(
+          and(
+            tupleIn(sql`${executionPositions.ownerKind}, ${executionPositions.ownerId}`, tuples),
+            ne(executionPositions.size, '0'),
+          ),
+        )
+        .orderBy(asc(executionPositions.id));
+    },
+
+    /** Open positions of every owner on these accounts. */
+    async openPositionsOnAccounts(accountIds: readonly number[]): Promise<ExecutionPositionRow[]> {
+      if (accountIds.length === 0) return [];
+      return db
+        .select()
+        .from(executionPositions)
+        .where(
+          and(
+            inArray(executionPositions.accountId, [...new Set(accountIds)]),
+            ne(executionPositions.size, '0'),
+          ),
+        );
+    },
+
+    async accountsWithOpenPositions(): Promise<number[]> {
+      const rows = await db
+        .selectDistinct({ accountId: executionPositions.accountId })
+        .from(executionPositions)
+        .where(ne(executionPositions.size, '0'));
+      return rows.map((row) => row.accountId);
+    },
+
+    /** Positions locked for a settlement (FOR UPDATE). */
+    async lockPositions(refs: readonly PositionRef[]): Promise<ExecutionPositionRow[]> {
+      if (refs.length === 0) return [];
+      return db
+        .select()
+        .from(executionPositions)
+        .where(tupleIn(positionColumns, refs.map(positionTuple)))
+        .for('update');
+    },
+
+    async upsertPositions(rows: readonly PositionValues[]): Promise<ExecutionPositionRow[]> {
+      if (rows.length === 0) return [];
+      const excluded = (column: string) => sql.raw(`excluded.${column}`);
+      return db
+        .insert(executionPositions)
+        .values([...rows])
+        .onConflictDoUpdate({
+          target: [
+            executionPositions.accountId,
+            executionPositions.symbol,
+            executionPositions.ownerKind,
+            executionPositions.ownerId,
+          ],
+          set: {
+            size: excluded('size'),
+            entryPrice: excluded('entry_price'),
+            entryFee: excluded('entry_fee'),
+            realizedPnl: excluded('realized_pnl'),
+            openedAt: excluded('opened_at'),
+            stopLoss: excluded('stop_loss'),
+            takeProfit: excluded('take_profit'),
+            stopLossOrderId: excluded('stop_loss_order_id'),
+            takeProfitOrderId: excluded('take_profit_order_id'),
+            updatedAt: excluded('updated_at'),
+          },
+        })
+        .returning();
+    },
+
+    async setProtective(
+      ref: PositionRef,
+      values: Pick<
+        PositionValues,
+        'stopLoss' | 'takeProfit' | 'stopLossOrderId' | 'takeProfitOrderId' | 'updatedAt'
+      >,
+    ): Promise<ExecutionPositionRow | undefined> {
+      const [row] = await db
+        .update(executionPositions)
+        .set(values)
+        .where(tupleIn(positionColumns, [positionTuple(ref)]))
+        .returning();
+      return row;
+    },
+
+    /** Intents already written for these (account, owner, key), every leg. */
+    async intentsByKeys(keys: readonly IntentKey[]): Promise<ExecutionOrderRow[]> {
+      if (keys.length === 0) return [];
+      const tuples = keys.map(
+        (k) =>
+          sql`(${k.accountId}::integer, ${k.owner.kind}::text, ${k.owner.id}::integer, ${k.key}::text)`,
+      );
+      return db
+        .select()
+        .from(executionOrders)
+        .where(
+          tupleIn(
+            sql`${executionOrders.accountId}, ${executionOrders.ownerKind}, ${executionOrders.ownerId}, ${executionOrders.idempotencyKey}`,
+            tuples,
+          ),
+        )
+        .orderBy(asc(executionOrders.id));
+    },
+
+    /** Writes intents; one whose client order id exists already answers the stored row. */
+    async insertIntents(rows: readonly NewExecutionOrderRow[]): Promise<ExecutionOrderRow[]> {
+      if (rows.length === 0) return [];
+      const inserted = await db
+        .insert(executionOrders)
+        .values([...rows])
+        .onConflictDoNothing({ target: [executionOrders.accountId, executionOrders.clientOrderId] })
+        .returning();
+      if (inserted.length === rows.length) return inserted;
+      const missing = rows.filter(
+        (row) =>
+          !inserted.some(
+            (i) => i.accountId === row.accountId && i.clientOrderId === row.clientOrderId,
+          ),
+      );
+      const existing = await db
+        .select()
+        .from(executionOrders)
+        .where(
+          tupleIn(
+            sql`${executionOrders.accountId}, ${executionOrders.clientOrderId}`,
+            missing.map((m) => sql`(${m.accountId}::integer, ${m.clientOrderId}::text)`),
+          ),
+        );
+      return [...inserted, ...existing];
+    },
+
+    async updateIntent(
+      id: number,
+      fields: Partial<Pick<ExecutionOrderRow, 'status' | 'error'>>,
+      now: Date,
+    ): Promise<void> {
+      await db
+        .update(executionOrders)
+        .set({ ...fields, updatedAt: now })
+        .where(eq(executionOrders.id, id));
+    },
+
+    /** Intents locked for a settlement (FOR UPDATE): a settled one is never applied twice. */
+    async lockIntents(ids: readonly number[]): Promise<ExecutionOrderRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .select()
+        .from(executionOrders)
+        .where(inArray(executionOrders.id, [...ids]))
+        .for('update');
+    },
+
+    /** Rewrites settled intents (every column of the row; the id picks the row). */
+    async saveIntents(rows: readonly ExecutionOrderRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      const excluded = (column: string) => sql.raw(`excluded.${column}`);
+      await db
+        .insert(executionOrders)
+        .values([...rows])
+        .onConflictDoUpdate({
+          target: executionOrders.id,
+          set: {
+            status: excluded('status'),
+            exchangeOrderId: excluded('exchange_order_id'),
+            filledAmount: excluded('filled_amount'),
+            averagePrice: excluded('average_price'),
+            fee: excluded('fee'),
+            realizedPnl: excluded('realized_pnl'),
+            error: excluded('error'),
+            updatedAt: excluded('updated_at'),
+          },
+        });
+    },
+
+    /** Pending or unknown intents of an owner (after a restart: look them up, never resend). */
+    async unsettledIntentsOf(owner: OrderOwner): Promise<ExecutionOrderRow[]> {
+      return db
+        .select()
+        .from(executionOrders)
+        .where(
+          and(
+            eq(executionOrders.ownerKind, owner.kind),
+            eq(executionOrders.ownerId, owner.id),
+            inArray(executionOrders.status, ['pending', 'unknown']),
+          ),
+        )
+        .orderBy(asc(executionOrders.id));
+    },
+
+    async intentByExchangeOrderId(
+      accountId: number,
+      exchangeOrderId: string,
+    ): Promise<ExecutionOrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(executionOrders)
+        .where(
+          and(
+            eq(executionOrders.accountId, accountId),
+            eq(executionOrders.exchangeOrderId, exchangeOrderId),
+          ),
+        );
+      return row;
+    },
+
+    async intentsOf(owner: OrderOwner): Promise<ExecutionOrderRow[]> {
+      return db
+        .select()
+        .from(executionOrders)
+        .where(
+          and(eq(executionOrders.ownerKind, owner.kind), eq(executionOrders.ownerId, owner.id)),
+        )
+        .orderBy(asc(executionOrders.id));
+    },
+
+    async leverages(
+      keys: readonly SymbolKey[],
+    ): Promise<(typeof executionLeverages.$inferSelect)[]> {
+      if (keys.length === 0) return [];
+      return db
+        .select()
+        .from(executionLeverages)
+        .where(
+          tupleIn(
+            sql`${executionLeverages.accountId}, ${executionLeverages.symbol}`,
+            keys.map((k) => sql`(${k.accountId}::integer, ${k.symbol}::text)`),
+          ),
+        );
+    },
+
+    async saveLeverage(key: SymbolKey, leverage: number, at: Date): Promise<void> {
+      await db
+        .insert(executionLeverages)
+        .values({ ...key, leverage, setAt: at })
+        .onConflictDoUpdate({
+          target: [executionLeverages.accountId, executionLeverages.symbol],
+          set: { leverage, setAt: at },
+        });
+    },
+  };
+}
+export type ExecutionQueries = ReturnType<typeof executionQueries>;
+
+export function createExecutionRepository(db: Database) {
+  return {
+    ...executionQueries(db),
+    /** Runs `work` in one transaction with the queries bound to it. */
+    transaction<T>(work: (tx: ExecutionQueries, txDb: Database) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(executionQueries(tx), tx));
+    },
+  };
+}
+export type ExecutionRepository = ReturnType<typeof createExecutionRepository>;

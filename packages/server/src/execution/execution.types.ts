@@ -1,0 +1,154 @@
+import type { AppliedFill, Sizing } from '@quantsquare/engine';
+import type { Database } from '../db/database.js';
+import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
+import type { OrderOwner } from '../events/event-bus.types.js';
+import type { ExchangeClient, ExchangeOrder } from '../exchange/exchange-client.js';
+
+export type { OrderOwner, OrderOwnerKind } from '../events/event-bus.types.js';
+
+/** How much an intent trades, in base-asset quantity. */
+export type IntentSize =
+  /** Buy (positive) or sell (negative) this much for the owner. */
+  | { readonly kind: 'delta'; readonly amount: number }
+  /** Trade until the owner holds this signed position (positive long, negative short, 0 flat). */
+  | { readonly kind: 'target'; readonly amount: number }
+  /** Close the owner's whole position (reduce-only where the account's net allows it). */
+  | { readonly kind: 'close' };
+
+export type IntentPricing =
+  | { readonly type: 'market' }
+  /**
+   * A marketable limit order, immediate-or-cancel: fills at once at `priceCap` or better (a buy
+   * never above it, a sell never below), the rest is cancelled.
+   */
+  | { readonly type: 'ioc'; readonly priceCap: number };
+
+export interface OrderIntent {
+  readonly accountId: number;
+  readonly symbol: string;
+  readonly owner: OrderOwner;
+  /**
+   * The owner's idempotency key (a bot: candle + action; a copy relation: leader change +
+   * symbol; a webhook: signal id). The same key is the same order: repeating it answers what the
+   * first submission did, and never sends a second order.
+   */
+  readonly key: string;
+  readonly size: IntentSize;
+  /** Default: market. */
+  readonly pricing?: IntentPricing;
+  /** The owner's name for what the order does, stored and shown (e.g. open_long). */
+  readonly action: string;
+  /** The price the owner expects: checks the venue's minimum notional before sending. */
+  readonly referencePrice?: number;
+}
+
+/** An owner's position as the book holds it (decimal strings, as stored). */
+export interface OwnerPosition {
+  readonly id: number;
+  readonly accountId: number;
+  readonly symbol: string;
+  readonly owner: OrderOwner;
+  /** Signed base-asset quantity: positive long, negative short, "0" flat. */
+  readonly size: string;
+  readonly entryPrice: string;
+  readonly entryFee: string;
+  readonly realizedPnl: string;
+  readonly openedAt: Date | null;
+  readonly stopLoss: string | null;
+  readonly takeProfit: string | null;
+  readonly stopLossOrderId: string | null;
+  readonly takeProfitOrderId: string | null;
+}
+
+export interface PositionRef {
+  readonly accountId: number;
+  readonly symbol: string;
+  readonly owner: OrderOwner;
+}
+
+/** A fill applied to the book, in one transaction with the intent's new status. */
+export interface Settlement {
+  readonly account: ExchangeAccountRow;
+  readonly intent: ExecutionOrderRow;
+  readonly order: ExchangeOrder;
+  /** What filled with this settlement (base asset, positive), at what price, for what fee. */
+  readonly filled: string;
+  readonly price: string;
+  readonly fee: string;
+  /** The fill on the owner's position (closed part, realised P&L net of fees, …). */
+  readonly applied: AppliedFill;
+  readonly before: OwnerPosition;
+  readonly after: OwnerPosition;
+  /** When the fill happened (the exchange's time when it says, else now). */
+  readonly filledAt: Date;
+}
+
+/**
+ * Runs inside the settlement's transaction (the owner's own records of a fill, e.g. a bot's
+ * trade row and statistics): all or nothing with the book.
+ */
+export type SettlementHook = (tx: Database, settlement: Settlement) => Promise<void>;
+
+export type IntentResult =
+  /** Filled, wholly or partly (an IOC may fill less than asked). */
+  | { readonly status: 'filled'; readonly settlement: Settlement; readonly legs: number }
+  /** Accepted but nothing filled (an IOC beyond its cap). */
+  | {
+      readonly status: 'not_filled';
+      readonly intent: ExecutionOrderRow | null;
+      readonly position: OwnerPosition;
+    }
+  /** This key was executed before: its stored outcome (nothing sent, nothing applied again). */
+  | {
+      readonly status: 'done';
+      readonly intent: ExecutionOrderRow;
+      readonly position: OwnerPosition;
+    }
+  /** Nothing to do: the target is held already, or there is nothing to close. */
+  | { readonly status: 'noop'; readonly position: OwnerPosition }
+  /** Below the venue's minimum amount or notional: not sent. */
+  | { readonly status: 'skipped'; readonly sizing: Extract<Sizing, { ok: false }> };
+
+export type ExecutionErrorKind =
+  /** The exchange refused the order (size, funds, key, …): it does not exist. */
+  | 'rejected'
+  /** The order may exist: reconcile looks it up by client order id; never resend blindly. */
+  | 'unknown_outcome'
+  /** Protective orders could not be placed and verified: the position is unprotected. */
+  | 'unprotected';
+
+/** A failure of one intent; `cause` holds the exchange adapter's error where there is one. */
+export class ExecutionError extends Error {
+  override readonly name = 'ExecutionError';
+  constructor(
+    readonly kind: ExecutionErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** An account's client (ccxt or paper), built from its row; cached per account version. */
+export type AccountClients = (account: ExchangeAccountRow) => ExchangeClient;
+
+/** What reconciling an owner's unsettled intents found, one entry per intent. */
+export type IntentReconciliation =
+  | {
+      readonly outcome: 'settled';
+      readonly intent: ExecutionOrderRow;
+      readonly order: ExchangeOrder;
+      readonly settlement: Settlement | null;
+    }
+  | { readonly outcome: 'never_sent'; readonly intent: ExecutionOrderRow };
+
+/** An account and symbol whose owners' sum differs from the exchange's position. */
+export interface PositionMismatch {
+  readonly account: ExchangeAccountRow;
+  readonly symbol: string;
+  /** Signed net size per the book (all owners). */
+  readonly bookSize: number;
+  /** Signed net size at the exchange. */
+  readonly exchangeSize: number;
+  readonly owners: readonly { readonly owner: OrderOwner; readonly size: number }[];
+}

@@ -1,0 +1,246 @@
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../common/clock.js';
+import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
+import type { ExchangeClient } from '../exchange/exchange-client.js';
+import type { AccountLanes } from './account-lanes.js';
+import { clientOrderIdOf } from './client-order-id.js';
+import type { ExecutionRepository } from './execution.repository.js';
+import {
+  type AccountClients,
+  ExecutionError,
+  type OwnerPosition,
+  type PositionRef,
+  type Settlement,
+} from './execution.types.js';
+import {
+  flatPosition,
+  type SettleItem,
+  type SettleOutcome,
+  toOwnerPosition,
+} from './settlement.js';
+
+// Stop-loss and take-profit as resting reduce-only trigger orders at the exchange (the paper
+// exchange rests and triggers them too): placed for an owner's position and verified among the
+// open orders, watched (a filled one settles the position; a missing one is placed again), and
+// cancelled before the owner closes by itself.
+
+export interface ProtectRequest extends PositionRef {
+  /** The owner's key for this protection: the orders' keys are key + sl|tp + p{attempt}. */
+  readonly key: string;
+  readonly stopLoss: number | null;
+  readonly takeProfit: number | null;
+}
+
+const KINDS = [
+  { kind: 'stop_loss', code: 'sl', type: 'stop_market' },
+  { kind: 'take_profit', code: 'tp', type: 'take_profit_market' },
+] as const;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createProtectiveOrders(deps: {
+  repo: ExecutionRepository;
+  clock: Clock;
+  clients: AccountClients;
+  lanes: AccountLanes;
+  accountOf(accountId: number): Promise<ExchangeAccountRow>;
+  drive(
+    account: ExchangeAccountRow,
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+  ): Promise<SettleOutcome>;
+  settle(item: SettleItem): Promise<SettleOutcome>;
+}) {
+  const { repo, clock } = deps;
+
+  const positionOf = async (ref: PositionRef) => {
+    const row = await repo.positionOf(ref);
+    return row ? toOwnerPosition(row) : flatPosition(ref);
+  };
+
+  /** Places one protective order (two tries), verified among the open orders: its exchange id. */
+  async function placeOne(
+    account: ExchangeAccountRow,
+    client: ExchangeClient,
+    request: ProtectRequest,
+    position: OwnerPosition,
+    which: (typeof KINDS)[number],
+    level: number,
+  ): Promise<string> {
+    const size = new Decimal(position.size);
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const key = `${request.key}${which.code}p${attempt}`;
+      try {
+        const now = clock.now();
+        const [row] = await repo.insertIntents([
+          {
+            accountId: account.id,
+            symbol: request.symbol,
+            ownerKind: request.owner.kind,
+            ownerId: request.owner.id,
+            idempotencyKey: key,
+            clientOrderId: clientOrderIdOf(request.owner, key),
+            action: which.kind,
+            side: size.isNegative() ? 'buy' : 'sell',
+            type: which.type,
+            amount: size.abs().toString(),
+            triggerPrice: String(level),
+            reduceOnly: true,
+            positionSide:
+              account.positionMode === 'hedge' ? (size.isNegative() ? 'short' : 'long') : null,
+            createdAt: now,
+            updatedAt: now,
+          },
+        ]);
+        const outcome = await deps.drive(account, client, row as ExecutionOrderRow);
+        const placed = outcome.intent;
+        const open = await client.fetchOpenOrders(request.symbol);
+        if (
+          open.some(
+            (o) => o.id === placed.exchangeOrderId || o.clientOrderId === placed.clientOrderId,
+          ) &&
+          placed.exchangeOrderId !== null
+        ) {
+          return placed.exchangeOrderId;
+        }
+      } catch (error) {
+        if (attempt === 2) {
+          throw new ExecutionError(
+            'unprotected',
+            `position unprotected: ${which.kind} order failed: ${errorText(error)}`,
+            { cause: error },
+          );
+        }
+      }
+    }
+    throw new ExecutionError(
+      'unprotected',
+      `position unprotected: ${which.kind} order not found at the exchange`,
+    );
+  }
+
+  async function protectIn(account: ExchangeAccountRow, request: ProtectRequest) {
+    const client = deps.clients(account);
+    const position = await positionOf(request);
+    if (new Decimal(position.size).isZero()) return position;
+    const ids: { stopLossOrderId: string | null; takeProfitOrderId: string | null } = {
+      stopLossOrderId: null,
+      takeProfitOrderId: null,
+    };
+    for (const which of KINDS) {
+      const level = which.kind === 'stop_loss' ? request.stopLoss : request.takeProfit;
+      if (level === null) continue;
+      const id = await placeOne(account, client, request, position, which, level);
+      if (which.kind === 'stop_loss') ids.stopLossOrderId = id;
+      else ids.takeProfitOrderId = id;
+    }
+    const row = await repo.setProtective(request, {
+      stopLoss: request.stopLoss === null ? null : String(request.stopLoss),
+      takeProfit: request.takeProfit === null ? null : String(request.takeProfit),
+      ...ids,
+      updatedAt: clock.now(),
+    });
+    return row ? toOwnerPosition(row) : position;
+  }
+
+  /** Cancels orders at the exchange (gone already is as good as cancelled) and their intents. */
+  async function cancelOrders(
+    account: ExchangeAccountRow,
+    ref: PositionRef,
+    ids: readonly (string | null)[],
+  ): Promise<void> {
+    const client = deps.clients(account);
+    for (const id of ids) {
+      if (id === null) continue;
+      await client.cancelOrder(ref.symbol, id).catch(() => undefined);
+      const intent = await repo.intentByExchangeOrderId(account.id, id);
+      if (intent?.status === 'open') {
+        await repo.updateIntent(intent.id, { status: 'canceled' }, clock.now());
+      }
+    }
+  }
+
+  async function cancelIn(account: ExchangeAccountRow, ref: PositionRef): Promise<void> {
+    const position = await positionOf(ref);
+    if (position.stopLossOrderId === null && position.takeProfitOrderId === null) return;
+    await cancelOrders(account, ref, [position.stopLossOrderId, position.takeProfitOrderId]);
+    await repo.setProtective(ref, {
+      stopLoss: position.stopLoss,
+      takeProfit: position.takeProfit,
+      stopLossOrderId: null,
+      takeProfitOrderId: null,
+      updatedAt: clock.now(),
+    });
+  }
+
+  return {
+    /**
+     * Places reduce-only stop-loss / take-profit orders for the owner's whole position and
+     * verifies them at the exchange (one more try each). Throws ExecutionError('unprotected').
+     */
+    async protect(request: ProtectRequest): Promise<OwnerPosition> {
+      const account = await deps.accountOf(request.accountId);
+      return deps.lanes.run(account.id, () => protectIn(account, request));
+    },
+
+    /** Cancels the owner's protective orders (before it closes the position itself). */
+    async cancelProtective(ref: PositionRef): Promise<void> {
+      const account = await deps.accountOf(ref.accountId);
+      await deps.lanes.run(account.id, () => cancelIn(account, ref));
+    },
+
+    /**
+     * Whether a protective order filled at the exchange: then its fill is settled (the position
+     * closes, the owner's hook runs) and the other order cancelled; a protective order missing
+     * while the position remains is placed again under `key`. Answers the fill's settlement.
+     */
+    async watchProtective(ref: PositionRef, key: string): Promise<Settlement | null> {
+      const account = await deps.accountOf(ref.accountId);
+      return deps.lanes.run(account.id, async () => {
+        const position = await positionOf(ref);
+        if (!position.stopLossOrderId && !position.takeProfitOrderId) return null;
+        const client = deps.clients(account);
+        const openIds = new Set((await client.fetchOpenOrders(ref.symbol)).map((o) => o.id));
+        for (const id of [position.stopLossOrderId, position.takeProfitOrderId]) {
+          if (!id || openIds.has(id)) continue;
+          const intent = await repo.intentByExchangeOrderId(account.id, id);
+          const order = intent
+            ? await client.fetchOrderByClientId(ref.symbol, intent.clientOrderId)
+            : null;
+          if (intent && order && order.filled > 0) {
+            const { settlement } = await deps.settle({ account, intent, order });
+            // The other protective order goes; what is left of the position is protected anew.
+            const others = [position.stopLossOrderId, position.takeProfitOrderId].filter(
+              (other) => other !== id,
+            );
+            await cancelOrders(account, ref, others);
+            const after = await positionOf(ref);
+            if (!new Decimal(after.size).isZero()) {
+              await cancelIn(account, ref);
+              await protectIn(account, {
+                ...ref,
+                key,
+                stopLoss: after.stopLoss === null ? null : Number(after.stopLoss),
+                takeProfit: after.takeProfit === null ? null : Number(after.takeProfit),
+              });
+            }
+            return settlement;
+          }
+        }
+        const isMissing = [position.stopLossOrderId, position.takeProfitOrderId].some(
+          (id) => id !== null && !openIds.has(id),
+        );
+        if (isMissing) {
+          await cancelIn(account, ref);
+          await protectIn(account, {
+            ...ref,
+            key,
+            stopLoss: position.stopLoss === null ? null : Number(position.stopLoss),
+            takeProfit: position.takeProfit === null ? null : Number(position.takeProfit),
+          });
+        }
+        return null;
+      });
+    },
+  };
+}
