@@ -44,7 +44,7 @@ const app = await buildApp({
     if (env.HANG !== '1') return client;
     return Object.assign(Object.create(client), {
       createOrder: async (request: Parameters<typeof client.createOrder>[0]) => {
-        const order = await client.createOrder(request);
+        await client.createOrder(request);
         print({ placed: request.clientOrderId });
         return new Promise<never>(() => {});
       },
