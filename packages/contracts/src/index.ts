@@ -12,3 +12,4 @@ export * from './staff.js';
 export * from './system.js';
 export * from './trading.js';
 export * from './wallet.js';
+export * from './webhooks.js';

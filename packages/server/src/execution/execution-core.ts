@@ -146,21 +146,18 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     account: ExchangeAccountRow,
     symbol: string,
     client: ExchangeClient,
+    leverage: number = account.defaultLeverage,
   ) {
     const key = `${account.id}|${symbol}`;
     let known = leverageSet.get(key);
     if (known === undefined) known = await leverageLoader.run({ accountId: account.id, symbol });
-    if (known === account.defaultLeverage) {
+    if (known === leverage) {
       leverageSet.set(key, known);
       return;
     }
-    await client.setLeverage(symbol, account.defaultLeverage);
-    await repo.saveLeverage(
-      { accountId: account.id, symbol },
-      account.defaultLeverage,
-      clock.now(),
-    );
-    leverageSet.set(key, account.defaultLeverage);
+    await client.setLeverage(symbol, leverage);
+    await repo.saveLeverage({ accountId: account.id, symbol }, leverage, clock.now());
+    leverageSet.set(key, leverage);
   }
 
   /**
@@ -171,9 +168,10 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     account: ExchangeAccountRow,
     client: ExchangeClient,
     row: ExecutionOrderRow,
+    leverage?: number,
   ): Promise<ExchangeOrder> {
     if (!row.reduceOnly)
-      await ensureLeverage(account, row.symbol, client).catch(async (error) => {
+      await ensureLeverage(account, row.symbol, client, leverage).catch(async (error) => {
         await repo.updateIntent(row.id, { status: 'failed', error: errorText(error) }, clock.now());
         throw new ExecutionError('rejected', `${row.action} order failed: ${errorText(error)}`, {
           cause: error,
@@ -219,6 +217,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     account: ExchangeAccountRow,
     client: ExchangeClient,
     row: ExecutionOrderRow,
+    leverage?: number,
   ): Promise<SettleOutcome> {
     if (FINAL_STATUSES.has(row.status)) {
       if (row.status === 'failed') {
@@ -231,7 +230,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     }
     let order: ExchangeOrder | null;
     if (row.status === 'pending') {
-      order = await send(account, client, row);
+      order = await send(account, client, row, leverage);
     } else {
       // Sent before (an unknown outcome, a resting order): the exchange says what became of it.
       order = await client.fetchOrderByClientId(row.symbol, row.clientOrderId);
@@ -299,7 +298,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       );
     }
     const outcomes: SettleOutcome[] = [];
-    for (const row of rows) outcomes.push(await drive(account, client, row));
+    for (const row of rows) outcomes.push(await drive(account, client, row, intent.leverage));
     return resultOf(outcomes, own);
   }
 

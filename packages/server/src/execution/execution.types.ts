@@ -40,6 +40,12 @@ export interface OrderIntent {
   readonly action: string;
   /** The price the owner expects: checks the venue's minimum notional before sending. */
   readonly referencePrice?: number;
+  /**
+   * The leverage the owner trades at (a webhook configuration's own); set on the exchange before
+   * an order that may open when the account's symbol is at another. Default: the account's
+   * default_leverage.
+   */
+  readonly leverage?: number;
 }
 
 /** An owner's position as the book holds it (decimal strings, as stored). */

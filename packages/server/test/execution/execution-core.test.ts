@@ -147,6 +147,47 @@ describe('leverage', () => {
       ['/fapi/v1/order', undefined],
     ]);
   });
+
+  it("honours an intent's own leverage: set before its first opening order, not again while it holds, never for a close", async () => {
+    const account = await liveAccount(2);
+    const owner = { kind: 'webhook' as const, id: 77 };
+    const submit = (key: string, size: { kind: 'delta'; amount: number } | { kind: 'close' }) =>
+      core.submit({
+        accountId: account.id,
+        symbol: ETH,
+        owner,
+        key,
+        size,
+        action: key,
+        leverage: 20,
+      });
+    await submit('w1', { kind: 'delta', amount: 0.1 });
+    await submit('w2', { kind: 'delta', amount: 0.1 });
+    await submit('w3', { kind: 'close' });
+    expect(callsOf(account.apiKey).map((c) => [c.path, c.params.leverage])).toEqual([
+      ['/fapi/v1/leverage', '20'],
+      ['/fapi/v1/order', undefined],
+      ['/fapi/v1/order', undefined],
+      ['/fapi/v1/order', undefined],
+    ]);
+    // Another owner at the account's default: set back before its order.
+    await core.submit({
+      accountId: account.id,
+      symbol: ETH,
+      owner: { kind: 'manual', id: userId },
+      key: 'm-default',
+      size: { kind: 'delta', amount: 0.1 },
+      action: 'buy',
+    });
+    expect(
+      callsOf(account.apiKey)
+        .slice(4)
+        .map((c) => [c.path, c.params.leverage]),
+    ).toEqual([
+      ['/fapi/v1/leverage', '2'],
+      ['/fapi/v1/order', undefined],
+    ]);
+  });
 });
 
 describe('intents', () => {

@@ -9,3 +9,4 @@ export * from './staff.schema.js';
 export * from './system.schema.js';
 export * from './users.schema.js';
 export * from './wallet.schema.js';
+export * from './webhooks.schema.js';
