@@ -180,6 +180,10 @@ export const exchangeApiDeleteResponse = z.object({
   message: z.string(),
   deleted_bots: z.array(z.object({ id: z.number().int(), symbol: z.string() })),
   closed_positions: z.array(z.object({ bot_id: z.number().int(), symbol: z.string() })),
+  /** Webhook configurations' positions on the account, closed before it was deleted. */
+  closed_webhook_positions: z
+    .array(z.object({ config_id: z.number().int(), symbol: z.string() }))
+    .optional(),
 });
 export type ExchangeApiDeleteResponse = z.infer<typeof exchangeApiDeleteResponse>;
 

@@ -31,6 +31,7 @@ import { staffRoutes } from './modules/staff/staff.routes.js';
 import { devOutboxRoutes, healthRoutes } from './modules/system/system.routes.js';
 import { tradingRoutes } from './modules/trading/trading.routes.js';
 import { walletRoutes } from './modules/wallet/wallet.routes.js';
+import { webhookHookRoutes, webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { registerWebApp } from './web/web-app.plugin.js';
 
@@ -112,7 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.services) {
     // What was built here runs and closes with the app.
     services.square.start();
+    await services.webhooks.start();
     app.addHook('onClose', async () => {
+      await services.webhooks.stop();
       await services.square.stop();
       await services.marketFeed.stop();
       if (!deps.eventBus) await services.events.close();
@@ -155,6 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(staffRoutes({ staff: services.staff, authentication }));
       await api.register(profileRoutes({ profile: services.profile, authentication }));
       await api.register(square.routes(authentication));
+      await api.register(webhooksRoutes({ service: services.webhooks.service, authentication }));
+      await api.register(webhookHookRoutes({ receiver: services.webhooks.receiver }));
       // Only while some channel has no real delivery, and only outside production.
       if (!config.isProduction && outboxChannels.length > 0) {
         await api.register(devOutboxRoutes({ outbox }));

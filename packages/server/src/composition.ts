@@ -62,6 +62,7 @@ import { createDepositNetworks } from './modules/wallet/deposit-networks.js';
 import { createInvitationsService } from './modules/wallet/invitations.service.js';
 import { createLedger } from './modules/wallet/ledger.js';
 import { createWalletService } from './modules/wallet/wallet.service.js';
+import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createImageStore, type ImageStore } from './uploads/image-store.js';
 import { createBotEngine } from './workers/bot-engine/index.js';
 import { createLeases, workerHolderId } from './workers/leases.js';
@@ -198,6 +199,16 @@ export async function createServices(deps: ServiceDeps) {
       })
     : undefined;
   const botControl = deps.botControl ?? botEngine;
+  // TradingView webhook trading: its executor runs where the workers run (main.ts starts it).
+  const webhooks = createWebhooksModule({
+    db,
+    clock,
+    execution,
+    prices: feedPriceSource(marketFeed),
+    feed: marketFeed,
+    operationLog,
+    log,
+  });
   const accountServices = createAccountServices({
     db,
     clock,
@@ -209,6 +220,7 @@ export async function createServices(deps: ServiceDeps) {
     events,
     checkTimeoutMs: config.exchangeCheckTimeoutMs,
     ...(botControl ? { botControl } : {}),
+    ownerPositions: { closeOnAccount: (accountId) => webhooks.closePositionsOnAccount(accountId) },
   });
   const bots = botControl
     ? createBotsService({
@@ -296,6 +308,7 @@ export async function createServices(deps: ServiceDeps) {
     staff,
     square,
     help,
+    webhooks,
     workers: { botEngine, scheduler },
   };
 }

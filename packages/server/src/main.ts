@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     // Running bots resume (under their leases): pending orders are reconciled by client id
     // before any new decision.
     await botEngine?.start();
+    // Webhook signals left in flight are reconciled and completed; new ones run as they come.
+    await services.webhooks.start();
     // With the embedded database the admin CLI cannot open it while we run: it asks us instead.
     const admin = createAdminService({
       db: database.db,
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
         await adminSocket?.close();
         await scheduler?.stop();
         await botEngine?.stop();
+        await services.webhooks.stop();
         await square.stop();
         await marketFeed.stop();
         await app.close();

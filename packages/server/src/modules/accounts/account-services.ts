@@ -7,6 +7,7 @@ import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createBalanceSnapshotter } from '../../workers/balance-snapshotter.js';
 import type { BotControl } from '../bots/bot-control.js';
 import { type AccountClients, createAccountClients } from '../exchange-accounts/account-clients.js';
+import type { AccountOwnerPositions } from '../exchange-accounts/exchange-account-deletion.js';
 import { createExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
 import {
   createExchangeAccountsService,
@@ -45,6 +46,8 @@ export function createAccountServices(deps: {
   operationLog?: OperationLogWriter;
   /** Closes a deleted account's stopped bots' positions (the app passes the bot engine). */
   botControl?: BotControl;
+  /** Closes webhook configurations' positions on a deleted account (the webhook module). */
+  ownerPositions?: AccountOwnerPositions;
   /** Where balance snapshots are told (BalanceChanged); in-process without listeners by default. */
   events?: EventBus;
 }) {
@@ -76,6 +79,7 @@ export function createAccountServices(deps: {
       exchangeTimeoutMs: deps.checkTimeoutMs ?? EXCHANGE_CHECK_TIMEOUT_MS,
       log: deps.log,
       botControl: deps.botControl,
+      ownerPositions: deps.ownerPositions,
     }),
     accounts: createAccountsService({
       accounts: repo,

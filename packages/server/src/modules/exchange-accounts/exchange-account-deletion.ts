@@ -17,6 +17,12 @@ export const DELETION_MESSAGES = {
 
 type BotRef = { readonly id: number; readonly symbol: string };
 
+/** Owners other than bots that hold positions on an account (webhook configurations). */
+export interface AccountOwnerPositions {
+  /** Closes them all through the execution core; throws when one cannot be closed. */
+  closeOnAccount(accountId: number): Promise<{ config_id: number; symbol: string }[]>;
+}
+
 const refuseRunning = (running: readonly BotRef[]) =>
   new BadRequest(ERROR_CODES.botRunning, BOT_MESSAGES.stopBeforeDelete, {
     running_bots: running.map((bot) => ({ id: bot.id, symbol: bot.symbol })),
@@ -32,7 +38,22 @@ export function createAccountDeletion(deps: {
   /** The account's rows and its log entries, written in one transaction. */
   readonly writes: UnitOfWork<AccountWrites>;
   readonly botControl: BotControl | undefined;
+  /** Closes the positions other owners (webhook configurations) hold on the account. */
+  readonly ownerPositions?: AccountOwnerPositions | undefined;
 }) {
+  async function closeOwnerPositions(accountId: number) {
+    if (!deps.ownerPositions) return [];
+    try {
+      return await deps.ownerPositions.closeOnAccount(accountId);
+    } catch (error) {
+      throw new BadRequest(
+        ERROR_CODES.positionCloseFailed,
+        `${DELETION_MESSAGES.positionNotClosed}: ${exchangeErrorMessage(error)}`,
+        { error_kind: exchangeErrorKind(error) },
+      );
+    }
+  }
+
   async function closeStoppedPositions(accountBots: readonly AccountBot[]) {
     const holding = accountBots.filter((bot) => bot.has_open_position);
     if (holding.length === 0) return [];
@@ -97,6 +118,7 @@ export function createAccountDeletion(deps: {
       const running = accountBots.filter((bot) => bot.status === 'running');
       if (running.length > 0) throw refuseRunning(running);
       const closed = await closeStoppedPositions(accountBots);
+      const closedWebhook = await closeOwnerPositions(account.id);
       const deletion = await deps.writes((scope) =>
         scope.accounts.deleteOwnedWithBots(userId, account.id, (_tx, deleted) =>
           logDeletion(scope.operationLog, userId, account, deleted),
@@ -119,6 +141,7 @@ export function createAccountDeletion(deps: {
             message: DELETION_MESSAGES.deleted,
             deleted_bots: [...deletion.bots],
             closed_positions: closed,
+            closed_webhook_positions: closedWebhook,
           };
       }
     },

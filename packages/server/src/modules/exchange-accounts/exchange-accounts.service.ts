@@ -23,7 +23,7 @@ import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.serv
 import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { AccountClients } from './account-clients.js';
-import { createAccountDeletion } from './exchange-account-deletion.js';
+import { type AccountOwnerPositions, createAccountDeletion } from './exchange-account-deletion.js';
 import { maskApiKey, toExchangeApi } from './exchange-accounts.mappers.js';
 import type {
   AccountBot,
@@ -65,6 +65,8 @@ export interface ExchangeAccountsServiceDeps {
   readonly log: ExchangeAccountsLogger;
   /** The bot engine: deleting an account closes its stopped bots' positions through it. */
   readonly botControl?: BotControl | undefined;
+  /** Webhook configurations' positions: closed before their account is deleted. */
+  readonly ownerPositions?: AccountOwnerPositions | undefined;
 }
 
 const publicBot = ({ accountId: _accountId, ...bot }: AccountBot) => bot;
@@ -117,7 +119,11 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     return byAccount;
   };
 
-  const deletion = createAccountDeletion({ writes: deps.writes, botControl: deps.botControl });
+  const deletion = createAccountDeletion({
+    writes: deps.writes,
+    botControl: deps.botControl,
+    ownerPositions: deps.ownerPositions,
+  });
 
   const present = async (row: ExchangeAccountRow): Promise<ExchangeApi> =>
     toExchangeApi(row, (await botsByAccount([row.id])).get(row.id)?.map(publicBot));

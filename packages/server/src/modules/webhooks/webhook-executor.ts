@@ -1,0 +1,492 @@
+import {
+  WEBHOOK_FAILURE_KINDS,
+  WEBHOOK_MESSAGES,
+  type WebhookExecutionAction,
+  type WebhookFailureKind,
+  type WebhookIgnoreReason,
+} from '@quantsquare/contracts';
+import { positionAmount } from '@quantsquare/engine';
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../../common/clock.js';
+import type { ServiceLogger } from '../../composition.js';
+import type { WebhookSignalRow } from '../../db/schema/index.js';
+import { ExchangeAdapterError } from '../../exchange/exchange-client.js';
+import type { PriceSource } from '../../exchange/paper/price-source.js';
+import {
+  ExecutionError,
+  type IntentResult,
+  type IntentSize,
+  type OrderOwner,
+  type OwnerPosition,
+} from '../../execution/execution.types.js';
+import type { ExecutionCore } from '../../execution/index.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repository.js';
+
+// The background executor: accepted signals are rows in a pending status (the durable queue);
+// each runs once through the execution core under the idempotency key derived from its id, one
+// signal of a configuration at a time. After a restart the signals in flight are reconciled at
+// the exchange by client order id first, then driven to their end with the same key: a signal
+// interrupted between intent and fill completes once.
+
+export const ownerOf = (configId: number): OrderOwner => ({ kind: 'webhook', id: configId });
+export const intentKeyOf = (signalId: number, retry = 0): string =>
+  retry === 0 ? `signal:${signalId}` : `signal:${signalId}:r${retry}`;
+
+/** What a valid signal does given the configuration's position (pure). */
+export type SignalPlan =
+  | { readonly kind: 'ignore'; readonly reason: WebhookIgnoreReason }
+  | {
+      readonly kind: 'close';
+      readonly action: WebhookExecutionAction;
+      readonly side: 'buy' | 'sell';
+      readonly quantity: Decimal;
+    }
+  | {
+      readonly kind: 'open';
+      readonly action: WebhookExecutionAction;
+      readonly side: 'buy' | 'sell';
+      /** true: add to the position (pyramiding); false: trade to the target (reversing first). */
+      readonly adding: boolean;
+      readonly direction: 1 | -1;
+    };
+
+export function planSignal(
+  action: string,
+  position: Decimal,
+  allowPyramiding: boolean,
+): SignalPlan {
+  const long = position.gt(0);
+  const short = position.lt(0);
+  const closeOf = (dir: 'long' | 'short'): SignalPlan => ({
+    kind: 'close',
+    action: dir === 'long' ? 'close_long' : 'close_short',
+    side: dir === 'long' ? 'sell' : 'buy',
+    quantity: position.abs(),
+  });
+  switch (action) {
+    case 'buy':
+      if (long && !allowPyramiding) return { kind: 'ignore', reason: 'already_long' };
+      return {
+        kind: 'open',
+        action: long ? 'add_long' : short ? 'reverse_to_long' : 'open_long',
+        side: 'buy',
+        adding: long,
+        direction: 1,
+      };
+    case 'sell':
+      if (short && !allowPyramiding) return { kind: 'ignore', reason: 'already_short' };
+      return {
+        kind: 'open',
+        action: short ? 'add_short' : long ? 'reverse_to_short' : 'open_short',
+        side: 'sell',
+        adding: short,
+        direction: -1,
+      };
+    case 'close_long':
+      return long ? closeOf('long') : { kind: 'ignore', reason: 'no_position' };
+    case 'close_short':
+      return short ? closeOf('short') : { kind: 'ignore', reason: 'no_position' };
+    default:
+      return long
+        ? closeOf('long')
+        : short
+          ? closeOf('short')
+          : { kind: 'ignore', reason: 'no_position' };
+  }
+}
+
+/** An exchange failure's kind, as the trail names it. */
+export function failureKindOf(error: unknown): WebhookFailureKind {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && cause; depth++) {
+    if (cause instanceof ExchangeAdapterError) {
+      return (WEBHOOK_FAILURE_KINDS as readonly string[]).includes(cause.kind)
+        ? (cause.kind as WebhookFailureKind)
+        : 'invalid_order';
+    }
+    if (cause instanceof ExecutionError && cause.kind === 'unprotected') return 'unprotected';
+    if (cause instanceof ExecutionError && cause.kind === 'unknown_outcome')
+      return 'unknown_outcome';
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  if (error instanceof ExecutionError) return 'invalid_order';
+  return 'internal';
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export type TrailLog = (entry: {
+  config: ConfigWithAccount['config'] | null;
+  signalId: number | null;
+  level: 'info' | 'warning' | 'error';
+  event: Parameters<WebhooksRepository['insertLog']>[0]['event'];
+  message: string;
+  sourceIp?: string | null;
+  /** The owner when `config` is gone (deleted) or unknown. */
+  userId?: number | null;
+}) => Promise<void>;
+
+export function createWebhookExecutor(deps: {
+  readonly repo: WebhooksRepository;
+  readonly execution: ExecutionCore;
+  readonly prices: PriceSource;
+  readonly clock: Clock;
+  readonly log: ServiceLogger;
+  readonly trail: TrailLog;
+  readonly operationLog: OperationLogWriter;
+  /** Real time between polls of the queue (signals another process accepted). */
+  readonly pollIntervalMs?: number;
+}) {
+  const { repo, execution, clock } = deps;
+  /** Per configuration: the chain of its signals (one at a time, in order of arrival). */
+  const chains = new Map<number, Promise<void>>();
+  const queued = new Set<number>();
+  /** Signals whose first intent never reached the exchange before a restart: a fresh key. */
+  const retries = new Map<number, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const ms = (from: Date, to: Date) => Math.max(0, Math.round(to.getTime() - from.getTime()));
+
+  async function finish(
+    signal: WebhookSignalRow,
+    status: 'filled' | 'failed' | 'ignored',
+    detail: string | null,
+    extra: {
+      reason?: string | null;
+      message?: string | null;
+      errorKind?: string | null;
+      at?: Date;
+    } = {},
+  ) {
+    const at = extra.at ?? clock.now();
+    await repo.advance(
+      signal.id,
+      status,
+      { step: status, at, detail },
+      {
+        reason: extra.reason ?? null,
+        message: extra.message ?? detail,
+        errorKind: extra.errorKind ?? null,
+        totalLatencyMs: ms(signal.receivedAt, at),
+        finishedAt: at,
+      },
+    );
+  }
+
+  async function fail(
+    signal: WebhookSignalRow,
+    found: ConfigWithAccount,
+    kind: WebhookFailureKind,
+    message: string,
+    executionId?: number,
+  ) {
+    if (executionId !== undefined) {
+      await repo.updateExecution(executionId, {
+        status: 'failed',
+        errorKind: kind,
+        error: message,
+      });
+    }
+    await finish(signal, 'failed', message, { errorKind: kind, message });
+    await deps.trail({
+      config: found.config,
+      signalId: signal.id,
+      level: 'error',
+      event: 'order_failed',
+      message: `Signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} failed (${kind}): ${message}`,
+    });
+    await deps.operationLog
+      .record({
+        userId: found.config.userId,
+        type: 'error',
+        event: 'webhook_failed',
+        message: `Webhook ${found.config.name}: signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} failed: ${message}`,
+        details: {
+          webhook_config_id: found.config.id,
+          signal_id: signal.id,
+          error_kind: kind,
+          exchange_api: found.account.id,
+        },
+      })
+      .catch((error) => deps.log.warn({ err: error }, 'webhook operation log entry failed'));
+  }
+
+  async function run(signalId: number): Promise<void> {
+    let signal = await repo.signal(signalId);
+    if (!signal || !['received', 'validated', 'intent', 'placed'].includes(signal.status)) return;
+    const found = await repo.configById(signal.configId);
+    if (!found) return;
+    const { config, account } = found;
+    if (!signal.action || !signal.symbol || !signal.amount) {
+      await fail(signal, found, 'internal', 'The signal lost its fields');
+      return;
+    }
+    const symbol = signal.symbol;
+    const owner = ownerOf(config.id);
+    const ref = { accountId: account.id, symbol, owner };
+    const retry = retries.get(signal.id) ?? 0;
+    const key = intentKeyOf(signal.id, retry);
+
+    // The plan is decided once, when the intent is written; a restart repeats it as recorded.
+    let executionRow = (await repo.executionsOfSignals([signal.id])).find(
+      (e) => e.intentKey === intentKeyOf(signal!.id),
+    );
+    let size: IntentSize;
+    let referencePrice: number | undefined;
+    let before: OwnerPosition;
+    if (!executionRow) {
+      if (!account.isActive) {
+        await fail(signal, found, 'invalid_key', WEBHOOK_MESSAGES.refused.account_inactive);
+        return;
+      }
+      before = await execution.position(ref);
+      const plan = planSignal(signal.action, new Decimal(before.size), config.allowPyramiding);
+      if (plan.kind === 'ignore') {
+        const text = WEBHOOK_MESSAGES.ignored[plan.reason];
+        await finish(signal, 'ignored', text, { reason: plan.reason, message: text });
+        await deps.trail({
+          config,
+          signalId: signal.id,
+          level: 'info',
+          event: 'signal_ignored',
+          message: `Signal #${signal.id} ${signal.action} ${symbol}: ${text}`,
+        });
+        return;
+      }
+      let quantity: Decimal;
+      if (plan.kind === 'close') {
+        size = { kind: 'close' };
+        quantity = plan.quantity;
+      } else {
+        let price: number;
+        try {
+          price = await deps.prices.lastPrice(account.exchange, symbol);
+        } catch (error) {
+          await fail(signal, found, 'no_price', errorText(error));
+          return;
+        }
+        referencePrice = price;
+        const amount = positionAmount(Number(signal.amount), config.leverage, price);
+        quantity = new Decimal(amount);
+        size = plan.adding
+          ? { kind: 'delta', amount: plan.direction * amount }
+          : { kind: 'target', amount: plan.direction * amount };
+      }
+      const now = clock.now();
+      executionRow = await repo.insertExecution({
+        signalId: signal.id,
+        configId: config.id,
+        userId: config.userId,
+        accountId: account.id,
+        symbol,
+        action: plan.action,
+        side: plan.side,
+        quantity: quantity.toDecimalPlaces(10).toString(),
+        leverage: config.leverage,
+        status: 'pending',
+        intentKey: intentKeyOf(signal.id),
+        createdAt: now,
+      });
+      await repo.advance(signal.id, 'intent', {
+        step: 'intent',
+        at: now,
+        detail: `${plan.action} ${quantity.toDecimalPlaces(8).toString()} ${symbol} at ${config.leverage}x`,
+      });
+      signal = { ...signal, status: 'intent' };
+    } else {
+      before = await execution.position(ref);
+      const action = executionRow.action;
+      const direction = executionRow.side === 'buy' ? 1 : -1;
+      const quantity = Number(executionRow.quantity);
+      size = action.startsWith('close')
+        ? { kind: 'close' }
+        : action.startsWith('add')
+          ? { kind: 'delta', amount: direction * quantity }
+          : { kind: 'target', amount: direction * quantity };
+    }
+
+    let result: IntentResult;
+    try {
+      result = await execution.submit({
+        accountId: account.id,
+        symbol,
+        owner,
+        key,
+        size,
+        action: executionRow.action,
+        leverage: config.leverage,
+        ...(referencePrice === undefined ? {} : { referencePrice }),
+      });
+    } catch (error) {
+      if (error instanceof ExecutionError && error.kind === 'unknown_outcome') {
+        // The order may exist: the next start (or poll) reconciles it by client order id.
+        await repo.advance(signal.id, 'placed', {
+          step: 'placed',
+          at: clock.now(),
+          detail: `outcome unknown, reconciling: ${errorText(error)}`,
+        });
+        await repo.updateExecution(executionRow.id, { status: 'placed', error: errorText(error) });
+        return;
+      }
+      await fail(signal, found, failureKindOf(error), errorText(error), executionRow.id);
+      return;
+    }
+
+    switch (result.status) {
+      case 'filled': {
+        const { settlement } = result;
+        const placedAt = new Date(settlement.order.timestamp);
+        const filledAt = settlement.filledAt;
+        const filled = new Decimal(settlement.after.size).minus(before.size).abs();
+        await repo.advance(signal.id, 'placed', {
+          step: 'placed',
+          at: placedAt.getTime() > 0 ? placedAt : filledAt,
+          detail: `order ${settlement.order.id}`,
+        });
+        await repo.updateExecution(executionRow.id, {
+          status: 'filled',
+          filledQuantity: filled.toString(),
+          price: settlement.price,
+          fee: settlement.fee,
+          exchangeOrderId: settlement.order.id,
+          filledAt,
+          receiveToFillMs: ms(signal.receivedAt, filledAt),
+          error: null,
+          errorKind: null,
+        });
+        const text = `${executionRow.action} ${filled.toString()} ${symbol} @ ${settlement.price}`;
+        await finish(signal, 'filled', text, { at: filledAt, message: text });
+        await deps.trail({
+          config,
+          signalId: signal.id,
+          level: 'info',
+          event: 'order_filled',
+          message: `Signal #${signal.id}: ${text}`,
+        });
+        return;
+      }
+      case 'done': {
+        // Executed before (a restart): its stored outcome.
+        const intent = result.intent;
+        if (intent.status === 'filled') {
+          const filledAt = intent.updatedAt;
+          await repo.updateExecution(executionRow.id, {
+            status: 'filled',
+            filledQuantity: intent.filledAmount ?? executionRow.quantity,
+            price: intent.averagePrice,
+            exchangeOrderId: intent.exchangeOrderId ?? null,
+            filledAt,
+            receiveToFillMs: ms(signal.receivedAt, filledAt),
+          });
+          const text = `${executionRow.action} ${intent.filledAmount ?? ''} ${symbol} @ ${intent.averagePrice ?? ''}`;
+          await finish(signal, 'filled', text, { at: filledAt, message: text });
+          await deps.trail({
+            config,
+            signalId: signal.id,
+            level: 'info',
+            event: 'order_filled',
+            message: `Signal #${signal.id}: ${text}`,
+          });
+        } else {
+          await fail(signal, found, 'invalid_order', `order ${intent.status}`, executionRow.id);
+        }
+        return;
+      }
+      case 'noop': {
+        const text = WEBHOOK_MESSAGES.ignored.no_position;
+        await repo.updateExecution(executionRow.id, { status: 'failed', error: text });
+        await finish(signal, 'ignored', text, { reason: 'no_position', message: text });
+        return;
+      }
+      case 'skipped':
+        await fail(signal, found, 'below_minimum', result.sizing.reason, executionRow.id);
+        return;
+      case 'not_filled':
+        await fail(signal, found, 'invalid_order', 'The order did not fill', executionRow.id);
+        return;
+    }
+  }
+
+  function enqueue(signalId: number): void {
+    if (stopped || queued.has(signalId)) return;
+    queued.add(signalId);
+    void (async () => {
+      const signal = await repo.signal(signalId).catch(() => undefined);
+      const configId = signal?.configId ?? 0;
+      const previous = chains.get(configId) ?? Promise.resolve();
+      const next = previous
+        .then(() => run(signalId))
+        .catch((error) =>
+          deps.log.error({ err: error, signalId }, 'webhook signal execution failed'),
+        )
+        .finally(() => {
+          queued.delete(signalId);
+          inFlight.delete(next);
+          if (chains.get(configId) === next) chains.delete(configId);
+        });
+      chains.set(configId, next);
+      inFlight.add(next);
+    })();
+  }
+
+  /** Signals left in flight by a previous process: reconciled, then driven to their end. */
+  async function recover(): Promise<void> {
+    const pending = await repo.pendingSignals();
+    const inFlightConfigs = new Set(
+      pending.filter((s) => s.status === 'intent' || s.status === 'placed').map((s) => s.configId),
+    );
+    for (const configId of inFlightConfigs) {
+      try {
+        const report = await execution.reconcileIntents(ownerOf(configId));
+        for (const entry of report) {
+          if (entry.outcome !== 'never_sent') continue;
+          const match = /^signal:(\d+)(?::r(\d+))?$/.exec(entry.intent.idempotencyKey);
+          if (match) retries.set(Number(match[1]), Number(match[2] ?? 0) + 1);
+        }
+      } catch (error) {
+        deps.log.error({ err: error, configId }, 'webhook reconcile failed');
+      }
+    }
+    for (const signal of pending) enqueue(signal.id);
+  }
+
+  return {
+    enqueue,
+    /** Recovers what a previous process left, then polls the queue. */
+    async start(): Promise<void> {
+      if (running) return;
+      running = true;
+      stopped = false;
+      await recover();
+      const interval = deps.pollIntervalMs ?? 2000;
+      timer = setInterval(() => {
+        void repo
+          .pendingSignals()
+          .then((rows) => {
+            for (const row of rows) if (row.status === 'validated') enqueue(row.id);
+          })
+          .catch((error) => deps.log.warn({ err: error }, 'webhook queue poll failed'));
+      }, interval);
+      timer.unref();
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      running = false;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await Promise.allSettled([...inFlight]);
+    },
+    /** Waits until every queued signal has run (tests, shutdown). */
+    async idle(): Promise<void> {
+      while (queued.size > 0 || inFlight.size > 0) {
+        await Promise.allSettled([...inFlight]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
+export type WebhookExecutor = ReturnType<typeof createWebhookExecutor>;

@@ -1,0 +1,263 @@
+import { createHash } from 'node:crypto';
+import {
+  ERROR_CODES,
+  WEBHOOK_DEDUPE_WINDOW_SECONDS,
+  WEBHOOK_ERROR_CODES,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_RAW_BODY_KEPT_CHARS,
+  WEBHOOK_SIGNALS_PER_MINUTE,
+  WEBHOOK_UNKNOWN_KEY_LIMIT_PER_MINUTE,
+  type WebhookRefuseReason,
+} from '@quantsquare/contracts';
+import type { Clock } from '../../common/clock.js';
+import type { ServiceLogger } from '../../composition.js';
+import type { NewWebhookSignalRow } from '../../db/schema/index.js';
+import {
+  checkAlert,
+  EMPTY_ALERT,
+  type ParsedAlert,
+  parseAlertBody,
+  storable,
+} from './webhook-alert.js';
+import type { TrailLog, WebhookExecutor } from './webhook-executor.js';
+import { hashWebhookKey, isKeyShaped, sameHash } from './webhook-keys.js';
+import type { WebhooksRepository } from './webhooks.repository.js';
+import { normaliseIp } from './webhooks.service.js';
+
+// POST /api/webhook-trading/hook/{key}/ — no login, no headers from TradingView. Every body is
+// answered 202 (accepted, executed in the background), 400 (refused, recorded), 404 (unknown
+// key) or 429 (rate limited); never a 5xx.
+
+export interface HookInput {
+  readonly key: string;
+  readonly body: Buffer | string | undefined;
+  readonly ip: string;
+  /** The body was beyond what the server reads at all (refused unread). */
+  readonly oversized?: boolean;
+}
+
+export interface HookAnswer {
+  readonly status: 202 | 400 | 404 | 429;
+  readonly body: Record<string, unknown>;
+}
+
+/** Fixed one-minute windows per key (source address, configuration), bounded in size. */
+export function createWindowCounter(limit: number, clock: () => number, maxKeys = 100_000) {
+  const windows = new Map<string, { start: number; n: number }>();
+  return {
+    /** Counts a hit; answers the seconds to wait when over the limit, else 0. */
+    hit(key: string): number {
+      const now = clock();
+      let entry = windows.get(key);
+      if (!entry || now - entry.start >= 60_000) {
+        if (!entry && windows.size >= maxKeys) {
+          for (const [k, v] of windows) if (now - v.start >= 60_000) windows.delete(k);
+          if (windows.size >= maxKeys) windows.clear();
+        }
+        entry = { start: now, n: 0 };
+        windows.set(key, entry);
+      }
+      entry.n += 1;
+      return entry.n > limit ? Math.max(1, Math.ceil((entry.start + 60_000 - now) / 1000)) : 0;
+    },
+    /** Over the limit already (without counting)? */
+    blocked(key: string): number {
+      const entry = windows.get(key);
+      const now = clock();
+      if (!entry || now - entry.start >= 60_000 || entry.n < limit) return 0;
+      return Math.max(1, Math.ceil((entry.start + 60_000 - now) / 1000));
+    },
+  };
+}
+
+export function createWebhookReceiver(deps: {
+  readonly repo: WebhooksRepository;
+  readonly clock: Clock;
+  readonly executor: WebhookExecutor;
+  readonly trail: TrailLog;
+  readonly log: ServiceLogger;
+  /** Real time for the rate windows (tests may pass a fake). */
+  readonly now?: () => number;
+}) {
+  const { repo, clock } = deps;
+  const realNow = deps.now ?? Date.now;
+  const unknownKeys = createWindowCounter(WEBHOOK_UNKNOWN_KEY_LIMIT_PER_MINUTE, realNow);
+  const perConfig = createWindowCounter(WEBHOOK_SIGNALS_PER_MINUTE, realNow);
+
+  const rateLimited = (retryAfter: number): HookAnswer => ({
+    status: 429,
+    body: {
+      error: WEBHOOK_MESSAGES.rateLimited,
+      code: ERROR_CODES.rateLimited,
+      retry_after: retryAfter,
+    },
+  });
+  const notFound: HookAnswer = {
+    status: 404,
+    body: { error: WEBHOOK_MESSAGES.unknownKey, code: WEBHOOK_ERROR_CODES.unknownKey },
+  };
+
+  async function receive(input: HookInput): Promise<HookAnswer> {
+    const ip = normaliseIp(input.ip) ?? storable(input.ip.slice(0, 64));
+    const blocked = unknownKeys.blocked(ip);
+    if (blocked > 0) return rateLimited(blocked);
+    const key = input.key.toLowerCase();
+    const hash = isKeyShaped(key) ? hashWebhookKey(key) : null;
+    const found = hash ? await repo.configByKeyHash(hash) : undefined;
+    if (!found || !hash || !sameHash(found.config.keyHash, hash)) {
+      unknownKeys.hit(ip);
+      await deps.trail({
+        config: null,
+        signalId: null,
+        level: 'warning',
+        event: 'unknown_key',
+        message: 'A request to an unknown webhook URL',
+        sourceIp: ip,
+      });
+      return notFound;
+    }
+    const { config, account } = found;
+    const receivedAt = clock.now();
+    const parsedBody = input.oversized
+      ? { ok: false as const, reason: 'payload_too_large' as const, text: '' }
+      : parseAlertBody(input.body);
+    const text = storable(parsedBody.text);
+    const base: NewWebhookSignalRow = {
+      configId: config.id,
+      userId: config.userId,
+      status: 'received',
+      sourceIp: ip,
+      rawBody: text.slice(0, WEBHOOK_RAW_BODY_KEPT_CHARS),
+      rawBodyTruncated: text.length > WEBHOOK_RAW_BODY_KEPT_CHARS,
+      bodyHash: createHash('sha256').update(parsedBody.text).digest('hex'),
+      receivedAt,
+      steps: [{ step: 'received', at: receivedAt.toISOString(), detail: `from ${ip}` }],
+    };
+    const withAlert = (alert: ParsedAlert): NewWebhookSignalRow => ({
+      ...base,
+      action: alert.action,
+      symbol: alert.symbol,
+      amount: alert.amount,
+      price: alert.price,
+      externalId: alert.externalId,
+      signalTime: alert.signalTime,
+    });
+
+    const refuse = async (
+      reason: WebhookRefuseReason,
+      alert: ParsedAlert,
+      status: 400 | 429 = 400,
+    ): Promise<HookAnswer> => {
+      const message = WEBHOOK_MESSAGES.refused[reason];
+      const row = await repo.insertSignal({
+        ...withAlert(alert),
+        status: 'refused',
+        reason,
+        message,
+        steps: [
+          ...(base.steps ?? []),
+          { step: 'refused', at: receivedAt.toISOString(), detail: message },
+        ],
+        totalLatencyMs: 0,
+        finishedAt: receivedAt,
+      });
+      await deps.trail({
+        config,
+        signalId: row.id,
+        level: 'warning',
+        event: 'signal_refused',
+        message: `Signal #${row.id} refused: ${message}`,
+        sourceIp: ip,
+      });
+      if (status === 429) return rateLimited(60);
+      return {
+        status: 400,
+        body: {
+          error: message,
+          code: WEBHOOK_ERROR_CODES.signalRefused,
+          reason,
+          signal_id: row.id,
+        },
+      };
+    };
+
+    if (config.ipAllowlist.length > 0 && !config.ipAllowlist.includes(ip)) {
+      return refuse('ip_not_allowed', EMPTY_ALERT);
+    }
+    if (!parsedBody.ok) return refuse(parsedBody.reason, EMPTY_ALERT);
+    const check = checkAlert(parsedBody.body, config, receivedAt);
+    if (!check.ok) return refuse(check.reason, check.alert);
+    if (!config.enabled) return refuse('disabled', check.alert);
+    if (!account.isActive) return refuse('account_inactive', check.alert);
+    if (perConfig.hit(String(config.id)) > 0) return refuse('rate_limited', check.alert, 429);
+
+    const accepted: NewWebhookSignalRow = {
+      ...withAlert(check.alert),
+      status: 'validated',
+      steps: [
+        ...(base.steps ?? []),
+        {
+          step: 'validated',
+          at: clock.now().toISOString(),
+          detail: `${check.alert.action} ${check.alert.symbol} ${check.alert.amount} USDT`,
+        },
+      ],
+    };
+    const { row, duplicate } = check.alert.externalId
+      ? await repo.insertUnlessRepeated({ ...accepted, dedupeKey: `id:${check.alert.externalId}` })
+      : await repo.insertUnlessSameBody(
+          { ...accepted, dedupeKey: `body:${base.bodyHash}:${receivedAt.getTime()}` },
+          WEBHOOK_DEDUPE_WINDOW_SECONDS * 1000,
+        );
+    if (duplicate) {
+      await deps.trail({
+        config,
+        signalId: row.id,
+        level: 'info',
+        event: 'signal_duplicate',
+        message: `A repeat of signal #${row.id} (nothing traded again)`,
+        sourceIp: ip,
+      });
+    } else {
+      deps.executor.enqueue(row.id);
+      await deps.trail({
+        config,
+        signalId: row.id,
+        level: 'info',
+        event: 'signal_received',
+        message: `Signal #${row.id} ${check.alert.action} ${check.alert.symbol} accepted`,
+        sourceIp: ip,
+      });
+    }
+    return {
+      status: 202,
+      body: {
+        signal_id: row.id,
+        status: row.status,
+        duplicate,
+        message: duplicate ? WEBHOOK_MESSAGES.duplicate : WEBHOOK_MESSAGES.accepted,
+      },
+    };
+  }
+
+  return {
+    /** Never throws: a failure of ours is logged and answered as a refused 400. */
+    async receive(input: HookInput): Promise<HookAnswer> {
+      try {
+        return await receive(input);
+      } catch (error) {
+        deps.log.error({ err: error }, 'webhook receiver failed');
+        return {
+          status: 400,
+          body: {
+            error: WEBHOOK_MESSAGES.refused.invalid_json,
+            code: WEBHOOK_ERROR_CODES.signalRefused,
+            reason: 'invalid_json',
+            signal_id: null,
+          },
+        };
+      }
+    },
+  };
+}
+export type WebhookReceiver = ReturnType<typeof createWebhookReceiver>;

@@ -1,0 +1,103 @@
+import type { Clock } from '../../common/clock.js';
+import type { ServiceLogger } from '../../composition.js';
+import type { Database } from '../../db/database.js';
+import type { PriceSource } from '../../exchange/paper/price-source.js';
+import type { ExecutionCore } from '../../execution/index.js';
+import type { MarketFeed } from '../../market/market.types.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import { createWebhookExecutor, ownerOf, type TrailLog } from './webhook-executor.js';
+import { createWebhookReceiver } from './webhook-receiver.js';
+import { createWebhooksRepository } from './webhooks.repository.js';
+import { createWebhooksService } from './webhooks.service.js';
+
+/**
+ * TradingView webhook trading: configurations, the receiver, the background executor (started
+ * by main.ts, or by the app that built it) and the trail. Orders go through the execution core
+ * with the configuration as owner.
+ */
+export function createWebhooksModule(deps: {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly execution: ExecutionCore;
+  readonly prices: PriceSource;
+  readonly feed: MarketFeed;
+  readonly operationLog: OperationLogWriter;
+  readonly log: ServiceLogger;
+  readonly pollIntervalMs?: number;
+}) {
+  const repo = createWebhooksRepository(deps.db);
+  const { clock, log } = deps;
+  const trail: TrailLog = async (entry) => {
+    try {
+      await repo.insertLog({
+        userId: entry.config?.userId ?? entry.userId ?? null,
+        configId: entry.config?.id ?? null,
+        configName: entry.config?.name ?? null,
+        signalId: entry.signalId,
+        level: entry.level,
+        event: entry.event,
+        message: entry.message,
+        sourceIp: entry.sourceIp ?? null,
+        createdAt: clock.now(),
+      });
+    } catch (error) {
+      log.warn({ err: error }, 'webhook log entry failed');
+    }
+  };
+  const executor = createWebhookExecutor({
+    repo,
+    execution: deps.execution,
+    prices: deps.prices,
+    clock,
+    log,
+    trail,
+    operationLog: deps.operationLog,
+    ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+  });
+  const receiver = createWebhookReceiver({ repo, clock, executor, trail, log });
+  const service = createWebhooksService({
+    repo,
+    clock,
+    execution: deps.execution,
+    prices: deps.prices,
+    feed: deps.feed,
+    trail,
+  });
+
+  return {
+    service,
+    receiver,
+    executor,
+    start: () => executor.start(),
+    stop: () => executor.stop(),
+
+    /**
+     * Before an exchange account is deleted: every webhook configuration's open position on it
+     * is closed through the execution core (reduce-only where the account allows). Answers what
+     * was closed; throws when a close fails (nothing is deleted then).
+     */
+    async closePositionsOnAccount(accountId: number) {
+      const configIds = await repo.configIdsOnAccount(accountId);
+      if (configIds.length === 0) return [];
+      // No new signal trades on the account while it goes.
+      await repo.disableOnAccount(accountId, clock.now());
+      const positions = (await deps.execution.openPositionsOf(configIds.map(ownerOf))).filter(
+        (p) => p.accountId === accountId && Number(p.size) !== 0,
+      );
+      const closed: { config_id: number; symbol: string }[] = [];
+      for (const position of positions) {
+        await deps.execution.submit({
+          accountId,
+          symbol: position.symbol,
+          owner: position.owner,
+          key: `account-deleted:${position.id}:${position.openedAt?.getTime() ?? 0}`,
+          size: { kind: 'close' },
+          action: 'close_on_account_delete',
+        });
+        closed.push({ config_id: position.owner.id, symbol: position.symbol });
+      }
+      return closed;
+    },
+  };
+}
+export type WebhooksModule = ReturnType<typeof createWebhooksModule>;

@@ -1,0 +1,455 @@
+import type {
+  WebhookExecutionStatus,
+  WebhookLogEvent,
+  WebhookLogLevel,
+  WebhookSignalStatus,
+  WebhookStep,
+} from '@quantsquare/contracts';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import {
+  exchangeAccounts,
+  type NewWebhookSignalRow,
+  type WebhookConfigRow,
+  type WebhookExecutionRow,
+  type WebhookSignalRow,
+  type WebhookStepRecord,
+  webhookConfigs,
+  webhookExecutions,
+  webhookLogs,
+  webhookSignals,
+} from '../../db/schema/index.js';
+
+export const PENDING_SIGNAL_STATUSES: readonly WebhookSignalStatus[] = [
+  'received',
+  'validated',
+  'intent',
+  'placed',
+];
+
+export interface TrailFilter {
+  readonly userId: number;
+  readonly configId?: number | undefined;
+  readonly status?: string | undefined;
+  readonly event?: string | undefined;
+  readonly since?: Date | undefined;
+  readonly until?: Date | undefined;
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+export interface ConfigWithAccount {
+  readonly config: WebhookConfigRow;
+  readonly account: {
+    readonly id: number;
+    readonly name: string;
+    readonly exchange: 'binance' | 'okx';
+    readonly isTestnet: boolean;
+    readonly isActive: boolean;
+  };
+}
+
+const accountColumns = {
+  id: exchangeAccounts.id,
+  name: exchangeAccounts.name,
+  exchange: exchangeAccounts.exchange,
+  isTestnet: exchangeAccounts.isTestnet,
+  isActive: exchangeAccounts.isActive,
+};
+
+const stepJson = (step: WebhookStepRecord) => sql`${JSON.stringify([step])}::jsonb`;
+
+export function createWebhooksRepository(db: Database) {
+  return {
+    async findOwnedAccount(userId: number, accountId: number) {
+      const [row] = await db
+        .select(accountColumns)
+        .from(exchangeAccounts)
+        .where(and(eq(exchangeAccounts.id, accountId), eq(exchangeAccounts.userId, userId)));
+      return row;
+    },
+
+    async insertConfig(values: typeof webhookConfigs.$inferInsert): Promise<WebhookConfigRow> {
+      const [row] = await db.insert(webhookConfigs).values(values).returning();
+      return row as WebhookConfigRow;
+    },
+
+    async updateConfig(
+      userId: number,
+      id: number,
+      values: Partial<typeof webhookConfigs.$inferInsert>,
+    ): Promise<WebhookConfigRow | undefined> {
+      const [row] = await db
+        .update(webhookConfigs)
+        .set(values)
+        .where(and(eq(webhookConfigs.id, id), eq(webhookConfigs.userId, userId)))
+        .returning();
+      return row;
+    },
+
+    async updateConfigs(userId: number, ids: readonly number[], values: Partial<WebhookConfigRow>) {
+      if (ids.length === 0) return [];
+      return db
+        .update(webhookConfigs)
+        .set(values)
+        .where(and(inArray(webhookConfigs.id, [...ids]), eq(webhookConfigs.userId, userId)))
+        .returning({ id: webhookConfigs.id, name: webhookConfigs.name });
+    },
+
+    async deleteConfigs(userId: number, ids: readonly number[]) {
+      if (ids.length === 0) return [];
+      return db
+        .delete(webhookConfigs)
+        .where(and(inArray(webhookConfigs.id, [...ids]), eq(webhookConfigs.userId, userId)))
+        .returning({ id: webhookConfigs.id, name: webhookConfigs.name });
+    },
+
+    async countConfigs(userId: number): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(webhookConfigs)
+        .where(eq(webhookConfigs.userId, userId));
+      return Number(row?.n ?? 0);
+    },
+
+    async ownedConfigs(userId: number, id?: number): Promise<ConfigWithAccount[]> {
+      const where =
+        id === undefined
+          ? eq(webhookConfigs.userId, userId)
+          : and(eq(webhookConfigs.userId, userId), eq(webhookConfigs.id, id));
+      return db
+        .select({ config: webhookConfigs, account: accountColumns })
+        .from(webhookConfigs)
+        .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, webhookConfigs.exchangeAccountId))
+        .where(where)
+        .orderBy(desc(webhookConfigs.id));
+    },
+
+    async configByKeyHash(keyHash: string): Promise<ConfigWithAccount | undefined> {
+      const [row] = await db
+        .select({ config: webhookConfigs, account: accountColumns })
+        .from(webhookConfigs)
+        .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, webhookConfigs.exchangeAccountId))
+        .where(eq(webhookConfigs.keyHash, keyHash));
+      return row;
+    },
+
+    async configById(id: number): Promise<ConfigWithAccount | undefined> {
+      const [row] = await db
+        .select({ config: webhookConfigs, account: accountColumns })
+        .from(webhookConfigs)
+        .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, webhookConfigs.exchangeAccountId))
+        .where(eq(webhookConfigs.id, id));
+      return row;
+    },
+
+    async disableOnAccount(accountId: number, now: Date): Promise<void> {
+      await db
+        .update(webhookConfigs)
+        .set({ enabled: false, updatedAt: now })
+        .where(eq(webhookConfigs.exchangeAccountId, accountId));
+    },
+
+    async configIdsOnAccount(accountId: number): Promise<number[]> {
+      const rows = await db
+        .select({ id: webhookConfigs.id })
+        .from(webhookConfigs)
+        .where(eq(webhookConfigs.exchangeAccountId, accountId));
+      return rows.map((r) => r.id);
+    },
+
+    /** Signal counts and the latest signal per configuration. */
+    async signalSummaries(configIds: readonly number[]) {
+      if (configIds.length === 0)
+        return new Map<
+          number,
+          { n: number; lastAt: Date | null; lastStatus: WebhookSignalStatus | null }
+        >();
+      const counts = await db
+        .select({
+          configId: webhookSignals.configId,
+          n: count(),
+          lastId: sql<number>`max(${webhookSignals.id})`,
+        })
+        .from(webhookSignals)
+        .where(inArray(webhookSignals.configId, [...configIds]))
+        .groupBy(webhookSignals.configId);
+      const lastIds = counts.map((c) => Number(c.lastId));
+      const lasts = lastIds.length
+        ? await db
+            .select({
+              id: webhookSignals.id,
+              at: webhookSignals.receivedAt,
+              status: webhookSignals.status,
+            })
+            .from(webhookSignals)
+            .where(inArray(webhookSignals.id, lastIds))
+        : [];
+      const byId = new Map(lasts.map((l) => [l.id, l]));
+      return new Map(
+        counts.map((c) => {
+          const last = byId.get(Number(c.lastId));
+          return [
+            c.configId,
+            { n: Number(c.n), lastAt: last?.at ?? null, lastStatus: last?.status ?? null },
+          ];
+        }),
+      );
+    },
+
+    /** A refused (or otherwise not deduplicated) signal. */
+    async insertSignal(values: NewWebhookSignalRow): Promise<WebhookSignalRow> {
+      const [row] = await db.insert(webhookSignals).values(values).returning();
+      return row as WebhookSignalRow;
+    },
+
+    /**
+     * An accepted signal with an id: the unique (config, dedupe key) index lets one of any
+     * number of concurrent repeats insert; the others answer the first one's id.
+     */
+    async insertUnlessRepeated(
+      values: NewWebhookSignalRow & { dedupeKey: string },
+    ): Promise<{ row: WebhookSignalRow; duplicate: boolean }> {
+      const [row] = await db
+        .insert(webhookSignals)
+        .values(values)
+        .onConflictDoNothing({ target: [webhookSignals.configId, webhookSignals.dedupeKey] })
+        .returning();
+      if (row) return { row, duplicate: false };
+      const [first] = await db
+        .select()
+        .from(webhookSignals)
+        .where(
+          and(
+            eq(webhookSignals.configId, values.configId),
+            eq(webhookSignals.dedupeKey, values.dedupeKey),
+          ),
+        );
+      if (!first) throw new Error('dedupe conflict without a first signal');
+      return { row: first, duplicate: true };
+    },
+
+    /**
+     * An accepted signal without an id: the same body on the configuration within `windowMs`
+     * is the same signal. Serialised per (configuration, body) by a transaction lock, so
+     * concurrent repeats see each other.
+     */
+    async insertUnlessSameBody(
+      values: NewWebhookSignalRow,
+      windowMs: number,
+    ): Promise<{ row: WebhookSignalRow; duplicate: boolean }> {
+      return db.transaction(async (tx) => {
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(${values.configId}::int, hashtext(${values.bodyHash}))`,
+        );
+        const since = new Date(values.receivedAt.getTime() - windowMs);
+        const [first] = await tx
+          .select()
+          .from(webhookSignals)
+          .where(
+            and(
+              eq(webhookSignals.configId, values.configId),
+              eq(webhookSignals.bodyHash, values.bodyHash),
+              isNotNull(webhookSignals.dedupeKey),
+              gte(webhookSignals.receivedAt, since),
+            ),
+          )
+          .orderBy(asc(webhookSignals.id))
+          .limit(1);
+        if (first) return { row: first, duplicate: true };
+        const [row] = await tx.insert(webhookSignals).values(values).returning();
+        return { row: row as WebhookSignalRow, duplicate: false };
+      });
+    },
+
+    async signal(id: number): Promise<WebhookSignalRow | undefined> {
+      const [row] = await db.select().from(webhookSignals).where(eq(webhookSignals.id, id));
+      return row;
+    },
+
+    /** Moves a signal to `status`, appending its step (and any other columns). */
+    async advance(
+      id: number,
+      status: WebhookSignalStatus,
+      step: { step: WebhookStep; at: Date; detail: string | null },
+      extra: Partial<
+        Pick<WebhookSignalRow, 'reason' | 'message' | 'errorKind' | 'totalLatencyMs' | 'finishedAt'>
+      > = {},
+    ): Promise<void> {
+      await db
+        .update(webhookSignals)
+        .set({
+          status,
+          steps: sql`${webhookSignals.steps} || ${stepJson({ step: step.step, at: step.at.toISOString(), detail: step.detail })}`,
+          ...extra,
+        })
+        .where(eq(webhookSignals.id, id));
+    },
+
+    async pendingSignals(): Promise<WebhookSignalRow[]> {
+      return db
+        .select()
+        .from(webhookSignals)
+        .where(inArray(webhookSignals.status, [...PENDING_SIGNAL_STATUSES]))
+        .orderBy(asc(webhookSignals.id));
+    },
+
+    async insertExecution(
+      values: typeof webhookExecutions.$inferInsert,
+    ): Promise<WebhookExecutionRow> {
+      const [row] = await db
+        .insert(webhookExecutions)
+        .values(values)
+        .onConflictDoNothing({ target: [webhookExecutions.configId, webhookExecutions.intentKey] })
+        .returning();
+      if (row) return row;
+      const [first] = await db
+        .select()
+        .from(webhookExecutions)
+        .where(
+          and(
+            eq(webhookExecutions.configId, values.configId),
+            eq(webhookExecutions.intentKey, values.intentKey),
+          ),
+        );
+      return first as WebhookExecutionRow;
+    },
+
+    async updateExecution(id: number, values: Partial<WebhookExecutionRow>): Promise<void> {
+      await db.update(webhookExecutions).set(values).where(eq(webhookExecutions.id, id));
+    },
+
+    async executionsOfSignals(signalIds: readonly number[]): Promise<WebhookExecutionRow[]> {
+      if (signalIds.length === 0) return [];
+      return db
+        .select()
+        .from(webhookExecutions)
+        .where(inArray(webhookExecutions.signalId, [...signalIds]))
+        .orderBy(asc(webhookExecutions.id));
+    },
+
+    async insertLog(values: {
+      userId: number | null;
+      configId: number | null;
+      configName: string | null;
+      signalId: number | null;
+      level: WebhookLogLevel;
+      event: WebhookLogEvent;
+      message: string;
+      sourceIp: string | null;
+      createdAt: Date;
+    }): Promise<void> {
+      await db.insert(webhookLogs).values(values);
+    },
+
+    async signalsPage(filter: TrailFilter) {
+      const where = and(
+        eq(webhookSignals.userId, filter.userId),
+        filter.configId === undefined ? undefined : eq(webhookSignals.configId, filter.configId),
+        filter.status === undefined
+          ? undefined
+          : eq(webhookSignals.status, filter.status as WebhookSignalStatus),
+        filter.since === undefined ? undefined : gte(webhookSignals.receivedAt, filter.since),
+        filter.until === undefined ? undefined : lt(webhookSignals.receivedAt, filter.until),
+      );
+      const [total] = await db.select({ n: count() }).from(webhookSignals).where(where);
+      const rows = await db
+        .select({ signal: webhookSignals, configName: webhookConfigs.name })
+        .from(webhookSignals)
+        .innerJoin(webhookConfigs, eq(webhookConfigs.id, webhookSignals.configId))
+        .where(where)
+        .orderBy(desc(webhookSignals.id))
+        .limit(filter.pageSize)
+        .offset((filter.page - 1) * filter.pageSize);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    async ownedSignal(userId: number, id: number) {
+      const [row] = await db
+        .select({ signal: webhookSignals, configName: webhookConfigs.name })
+        .from(webhookSignals)
+        .innerJoin(webhookConfigs, eq(webhookConfigs.id, webhookSignals.configId))
+        .where(and(eq(webhookSignals.id, id), eq(webhookSignals.userId, userId)));
+      return row;
+    },
+
+    async executionsPage(filter: TrailFilter) {
+      const where = and(
+        eq(webhookExecutions.userId, filter.userId),
+        filter.configId === undefined ? undefined : eq(webhookExecutions.configId, filter.configId),
+        filter.status === undefined
+          ? undefined
+          : eq(webhookExecutions.status, filter.status as WebhookExecutionStatus),
+        filter.since === undefined ? undefined : gte(webhookExecutions.createdAt, filter.since),
+        filter.until === undefined ? undefined : lt(webhookExecutions.createdAt, filter.until),
+      );
+      const [total] = await db.select({ n: count() }).from(webhookExecutions).where(where);
+      const rows = await db
+        .select({ execution: webhookExecutions, configName: webhookConfigs.name })
+        .from(webhookExecutions)
+        .innerJoin(webhookConfigs, eq(webhookConfigs.id, webhookExecutions.configId))
+        .where(where)
+        .orderBy(desc(webhookExecutions.id))
+        .limit(filter.pageSize)
+        .offset((filter.page - 1) * filter.pageSize);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    async logsPage(filter: TrailFilter) {
+      const where = and(
+        eq(webhookLogs.userId, filter.userId),
+        filter.configId === undefined ? undefined : eq(webhookLogs.configId, filter.configId),
+        filter.status === undefined
+          ? undefined
+          : eq(webhookLogs.level, filter.status as WebhookLogLevel),
+        filter.event === undefined
+          ? undefined
+          : eq(webhookLogs.event, filter.event as WebhookLogEvent),
+        filter.since === undefined ? undefined : gte(webhookLogs.createdAt, filter.since),
+        filter.until === undefined ? undefined : lt(webhookLogs.createdAt, filter.until),
+      );
+      const [total] = await db.select({ n: count() }).from(webhookLogs).where(where);
+      const rows = await db
+        .select()
+        .from(webhookLogs)
+        .where(where)
+        .orderBy(desc(webhookLogs.id))
+        .limit(filter.pageSize)
+        .offset((filter.page - 1) * filter.pageSize);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    /** Counts per status and the receive-to-fill latency percentiles of filled signals. */
+    async stats(userId: number, configId: number | undefined, since: Date | undefined) {
+      const where = and(
+        eq(webhookSignals.userId, userId),
+        configId === undefined ? undefined : eq(webhookSignals.configId, configId),
+        since === undefined ? undefined : gte(webhookSignals.receivedAt, since),
+      ) as SQL;
+      const byStatus = await db
+        .select({ status: webhookSignals.status, n: count() })
+        .from(webhookSignals)
+        .where(where)
+        .groupBy(webhookSignals.status);
+      const [latency] = await db
+        .select({
+          median: sql<
+            string | null
+          >`percentile_cont(0.5) within group (order by ${webhookSignals.totalLatencyMs})`,
+          p99: sql<
+            string | null
+          >`percentile_cont(0.99) within group (order by ${webhookSignals.totalLatencyMs})`,
+        })
+        .from(webhookSignals)
+        .where(
+          and(where, eq(webhookSignals.status, 'filled'), isNotNull(webhookSignals.totalLatencyMs)),
+        );
+      return {
+        byStatus: byStatus.map((r) => ({ status: r.status, n: Number(r.n) })),
+        median: latency?.median == null ? null : Number(latency.median),
+        p99: latency?.p99 == null ? null : Number(latency.p99),
+      };
+    },
+  };
+}
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
