@@ -159,6 +159,7 @@ export function WebhookLogsPage() {
       key: 'message',
       title: t('webhooks.logs.columns.message'),
       dataIndex: 'message',
+      width: 280,
       render: (value: string) => (
         <Typography.Text type="secondary" style={{ overflowWrap: 'anywhere' }}>
           {value}
@@ -286,7 +287,7 @@ export function WebhookLogsPage() {
               columns={columns}
               dataSource={rows}
               loading={logs.isPending || (logs.isFetching && logs.isPlaceholderData)}
-              scroll={{ x: 'max-content' }}
+              scroll={{ x: 860 }}
               locale={{ emptyText: logs.isPending ? ' ' : empty }}
               onRow={(log) =>
                 ({

@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookStats } from '../api/webhooks';
+import { useIsMobile } from '../app/use-is-mobile';
 import { PageHeading, TwoColumns } from '../features/wallet/PageHeading';
 import { AlertFormatCard } from '../features/webhooks/AlertFormatCard';
 import { ConfigFormModal } from '../features/webhooks/ConfigFormModal';
@@ -22,6 +23,7 @@ import { RevealedUrlModal } from '../features/webhooks/WebhookUrl';
 export function WebhookTradingPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const isMobile = useIsMobile();
   const configs = useWebhookConfigs();
   const stats = useWebhookStats();
   const [formTarget, setFormTarget] = useState<WebhookConfig | 'new' | null>(null);
@@ -79,6 +81,7 @@ export function WebhookTradingPage() {
       )}
       <Card
         title={t('webhooks.list.title')}
+        styles={{ body: { padding: isMobile ? 12 : undefined } }}
         extra={
           stats.data && (
             <Typography.Text type="secondary" data-testid="webhook-configs-count">

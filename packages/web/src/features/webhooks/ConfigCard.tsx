@@ -46,7 +46,7 @@ export function ConfigCard(props: Props) {
       data-enabled={String(config.enabled)}
       style={{ minWidth: 0, opacity: config.enabled ? 1 : 0.85 }}
       title={
-        <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+        <Flex align="center" gap={8} style={{ minWidth: 0, paddingInlineEnd: 8 }}>
           <Checkbox
             checked={props.selected}
             onChange={(event) => props.onSelect(event.target.checked)}

@@ -135,7 +135,7 @@ function Trail({ signal }: { signal: WebhookSignal }) {
           {t(`webhooks.statuses.${signal.status}`)}
         </Tag>
         <Typography.Text type="secondary">
-          {t('webhooks.trail.total')}: {formatLatency(t, signal.total_latency_ms)}
+          {t('webhooks.trail.total')} {formatLatency(t, signal.total_latency_ms)}
         </Typography.Text>
       </Flex>
       {why && (
