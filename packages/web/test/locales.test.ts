@@ -12,6 +12,8 @@ import { squareEn } from '../src/i18n/locales/square.en';
 import { squareZhCN } from '../src/i18n/locales/square.zh-CN';
 import { walletEn } from '../src/i18n/locales/wallet.en';
 import { walletZhCN } from '../src/i18n/locales/wallet.zh-CN';
+import { webhooksEn } from '../src/i18n/locales/webhooks.en';
+import { webhooksZhCN } from '../src/i18n/locales/webhooks.zh-CN';
 import { zhCN } from '../src/i18n/locales/zh-CN';
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -35,6 +37,7 @@ describe('translations', () => {
     [walletZhCN, walletEn],
     [fieldErrorsZhCN, fieldErrorsEn],
     [squareZhCN, squareEn],
+    [webhooksZhCN, webhooksEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

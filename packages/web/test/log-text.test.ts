@@ -42,6 +42,7 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
   order_reconciled: { client_order_id: 'qs7-abc', status: 'closed', filled: 0.5 },
   position_mismatch: { bot_amount: 0.5, exchange_amount: 0 },
   resume_retry: { attempt: 1, delay_seconds: 10, error_kind: 'unavailable' },
+  webhook_failed: { webhook_config_id: 3, signal_id: 12, error_kind: 'insufficient_funds' },
 };
 
 describe('operation-log entries in the reader’s language', () => {

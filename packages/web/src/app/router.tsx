@@ -54,6 +54,15 @@ const UserProfilePage = lazy(() =>
 const CreateStrategyPage = lazy(() =>
   withFeedbackOf(import('../pages/CreateStrategyPage').then((m) => m.CreateStrategyPage)),
 );
+const WebhookTradingPage = lazy(() =>
+  withFeedbackOf(import('../pages/WebhookTradingPage').then((m) => m.WebhookTradingPage)),
+);
+const WebhookSignalsPage = lazy(() =>
+  withFeedbackOf(import('../pages/WebhookSignalsPage').then((m) => m.WebhookSignalsPage)),
+);
+const WebhookLogsPage = lazy(() =>
+  withFeedbackOf(import('../pages/WebhookLogsPage').then((m) => m.WebhookLogsPage)),
+);
 const ComingSoonPage = lazy(() =>
   import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -99,9 +108,16 @@ export const routes: RouteObject[] = [
       { path: 'deposit', element: auth(<DepositPage />) },
       { path: 'withdraw', element: auth(<WithdrawPage />) },
       { path: 'staff', element: auth(<StaffPage />) },
-      { path: 'webhook-trading', element: auth(comingSoon) },
-      { path: 'webhook-trading/logs', element: auth(comingSoon) },
-      { path: 'webhook-trading/signals', element: auth(comingSoon) },
+      {
+        // The webhook screens keep their own paths but sit in the management centre's layout,
+        // whose sidebar lists them on the desktop.
+        element: auth(<MyLayout />),
+        children: [
+          { path: 'webhook-trading', element: <WebhookTradingPage /> },
+          { path: 'webhook-trading/signals', element: <WebhookSignalsPage /> },
+          { path: 'webhook-trading/logs', element: <WebhookLogsPage /> },
+        ],
+      },
       {
         path: 'my',
         element: auth(<MyLayout />),

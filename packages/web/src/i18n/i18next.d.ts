@@ -5,6 +5,7 @@ import type { fieldErrorsZhCN } from './locales/field-errors.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
 import type { squareZhCN } from './locales/square.zh-CN';
 import type { walletZhCN } from './locales/wallet.zh-CN';
+import type { webhooksZhCN } from './locales/webhooks.zh-CN';
 import type { zhCN } from './locales/zh-CN';
 
 declare module 'i18next' {
@@ -18,7 +19,8 @@ declare module 'i18next' {
         typeof helpZhCN &
         typeof walletZhCN &
         typeof fieldErrorsZhCN &
-        typeof squareZhCN;
+        typeof squareZhCN &
+        typeof webhooksZhCN;
     };
   }
 }

@@ -116,7 +116,15 @@ export function visibleEntries(
 
 /** Whether `pathname` is inside the entry's area (the management centre covers all of /my). */
 export function isActive(entry: NavEntry, pathname: string): boolean {
-  if (entry.key === 'managementCenter') return pathname === '/my' || pathname.startsWith('/my/');
+  if (entry.key === 'managementCenter') {
+    // The webhook screens sit in the management centre's layout.
+    return (
+      pathname === '/my' ||
+      pathname.startsWith('/my/') ||
+      pathname === PATHS.signalTrading ||
+      pathname.startsWith(`${PATHS.signalTrading}/`)
+    );
+  }
   if (entry.key === 'strategySquare') {
     return pathname === entry.path || pathname.startsWith('/strategy/');
   }

@@ -124,6 +124,15 @@ function params(
     case 'position_mismatch':
       values = { bot_amount: amount(d.bot_amount), exchange_amount: amount(d.exchange_amount) };
       break;
+    case 'webhook_failed': {
+      // Kinds the bot log does not name (the execution core's own) show the server's message.
+      const kind = named(t, 'errorKinds', d.error_kind);
+      values = {
+        signal_id: count(d.signal_id),
+        reason: kind && kind !== d.error_kind ? kind : undefined,
+      };
+      break;
+    }
     case 'resume_retry':
       values = { attempt: count(d.attempt), delay_seconds: count(d.delay_seconds) };
       break;

@@ -5,11 +5,21 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageFallback } from '../../app/shell/AppShell';
+import { NAV_ICONS } from '../../app/shell/nav-icons';
+import { PATHS } from '../../app/shell/nav-items';
 import { useIsMobile } from '../../app/use-is-mobile';
 
+function selectedKey(pathname: string): string {
+  // Profile settings (/my/settings) are the VIP invitation screen led by the profile.
+  if (pathname === '/my/settings') return '/my/profile';
+  // The webhook logs belong to signal monitoring.
+  if (pathname === PATHS.apiOperationLog) return PATHS.signalMonitoring;
+  return pathname;
+}
+
 /**
- * The /my area with its sidebar (document 2). Only entries whose screens work are listed;
- * copy management joins when built.
+ * The /my area with its sidebar (document 2), which also frames the webhook screens. Only
+ * entries whose screens work are listed; copy management joins when built.
  */
 export function MyLayout() {
   const { t } = useTranslation();
@@ -21,6 +31,17 @@ export function MyLayout() {
   const items = [
     { key: '/my/account', icon: <WalletOutlined />, label: t('my.accountOverview') },
     { key: '/my/api-management', icon: <ApiOutlined />, label: t('my.apiManagement') },
+    // The webhook screens (signal trading, signal monitoring) join the management centre.
+    {
+      key: PATHS.signalTrading,
+      icon: NAV_ICONS.signalTrading,
+      label: t('nav.items.signalTrading'),
+    },
+    {
+      key: PATHS.signalMonitoring,
+      icon: NAV_ICONS.signalMonitoring,
+      label: t('nav.items.signalMonitoring'),
+    },
     { key: '/my/profile', icon: <CrownOutlined />, label: t('wallet.nav.vipInvitation') },
     { key: '/my/security', icon: <SafetyOutlined />, label: t('my.accountSecurity') },
   ];
@@ -28,8 +49,7 @@ export function MyLayout() {
     <Menu
       aria-label={t('my.sidebarLabel')}
       mode={isMobile ? 'horizontal' : 'inline'}
-      // Profile settings (/my/settings) are the VIP invitation screen led by the profile.
-      selectedKeys={[pathname === '/my/settings' ? '/my/profile' : pathname]}
+      selectedKeys={[selectedKey(pathname)]}
       items={items}
       onClick={({ key }) => navigate(key)}
       style={{ borderInlineEnd: 'none', background: 'transparent' }}

@@ -182,6 +182,7 @@ export const botsEn: BotsLocaleResources = {
         position_mismatch: 'Position mismatch: bot {{bot_amount}}, exchange {{exchange_amount}}',
         resume_retry:
           'Exchange not reachable while resuming; try {{attempt}} in {{delay_seconds}} s',
+        webhook_failed: 'Webhook signal #{{signal_id}} failed: {{reason}}',
       },
       failureDetail: '{{kind}} ({{detail}})',
       signals: { buy: 'Buy', sell: 'Sell' },

@@ -179,6 +179,7 @@ export const botsZhCN = {
         order_reconciled: '已与交易所核对订单 {{client_order_id}}：{{status}}',
         position_mismatch: '持仓不一致：机器人 {{bot_amount}}，交易所 {{exchange_amount}}',
         resume_retry: '恢复运行时无法连接交易所，{{delay_seconds}} 秒后第 {{attempt}} 次重试',
+        webhook_failed: '信号交易 #{{signal_id}} 下单失败：{{reason}}',
       },
       failureDetail: '{{kind}}（{{detail}}）',
       signals: { buy: '买入', sell: '卖出' },

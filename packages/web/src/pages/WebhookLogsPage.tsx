@@ -1,0 +1,325 @@
+import '../i18n/webhooks-texts';
+import { ReloadOutlined } from '@ant-design/icons';
+import { WEBHOOK_LOG_LEVELS, type WebhookLog, type WebhookLogLevel } from '@quantsquare/contracts';
+import {
+  Alert,
+  Button,
+  Card,
+  DatePicker,
+  Empty,
+  Flex,
+  Pagination,
+  Select,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+  theme,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import type { HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { errorMessage } from '../api/errors';
+import { useWebhookConfigs, useWebhookLogs } from '../api/webhooks';
+import { useIsMobile } from '../app/use-is-mobile';
+import { formatUtc8 } from '../features/bots/bot-format';
+import { PageHeading } from '../features/wallet/PageHeading';
+import { WEBHOOK_PATHS, WebhookTabs } from '../features/webhooks/WebhookTabs';
+import { LOG_LEVEL_COLORS } from '../features/webhooks/webhook-format';
+
+const PAGE_SIZE = 20;
+
+function positiveInt(text: string | null): number | undefined {
+  const value = Number(text);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function isoOrUndefined(text: string | null): string | undefined {
+  if (!text) return undefined;
+  return Number.isFinite(Date.parse(text)) ? text : undefined;
+}
+
+function LevelTag({ level }: { level: WebhookLogLevel }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={LOG_LEVEL_COLORS[level]} style={{ marginInlineEnd: 0 }}>
+      {t(`webhooks.logs.levels.${level}`)}
+    </Tag>
+  );
+}
+
+function SignalLink({ id }: { id: number | null }) {
+  const { t } = useTranslation();
+  if (id === null) return <>—</>;
+  return (
+    <Link to={`${WEBHOOK_PATHS.signals}?signal=${id}`}>
+      {t('webhooks.logs.openSignal', { id })}
+    </Link>
+  );
+}
+
+/** The log on a phone: one stacked card per entry. */
+function LogCards({ logs }: { logs: readonly WebhookLog[] }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  return (
+    <Flex vertical gap={8}>
+      {logs.map((log) => (
+        <article
+          key={log.id}
+          data-testid="webhook-log"
+          data-event={log.event}
+          style={{
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadius,
+            padding: '8px 10px',
+            minWidth: 0,
+          }}
+        >
+          <Flex justify="space-between" align="center" gap={8}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {formatUtc8(log.created_at)}
+            </Typography.Text>
+            <LevelTag level={log.level} />
+          </Flex>
+          <Flex justify="space-between" align="center" gap={8} style={{ marginTop: 4 }}>
+            <Typography.Text strong>{t(`webhooks.logs.events.${log.event}`)}</Typography.Text>
+            <SignalLink id={log.signal_id} />
+          </Flex>
+          <Typography.Text type="secondary" style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
+            {[log.config_name, log.source_ip, log.message].filter(Boolean).join(' · ')}
+          </Typography.Text>
+        </article>
+      ))}
+    </Flex>
+  );
+}
+
+/**
+ * /webhook-trading/logs (issue 13 "Web"): receipts, refusals, orders and configuration changes,
+ * filtered by configuration, level and time, paged.
+ */
+export function WebhookLogsPage() {
+  const { t } = useTranslation();
+  const isMobile = useIsMobile();
+  const [params, setParams] = useSearchParams();
+  const config = positiveInt(params.get('config'));
+  const levelParam = params.get('status');
+  const level = WEBHOOK_LOG_LEVELS.find((l) => l === levelParam);
+  const since = isoOrUndefined(params.get('since'));
+  const until = isoOrUndefined(params.get('until'));
+  const page = positiveInt(params.get('page')) ?? 1;
+  const configs = useWebhookConfigs();
+  const logs = useWebhookLogs({ page, pageSize: PAGE_SIZE, config, status: level, since, until });
+  const rows = logs.data?.results ?? [];
+  const hasFilters = config !== undefined || level !== undefined || since || until;
+
+  const change = (next: Record<string, string | number | undefined>) =>
+    setParams((current) => {
+      const result = new URLSearchParams(current);
+      for (const [name, value] of Object.entries(next)) {
+        if (value === undefined || value === '') result.delete(name);
+        else result.set(name, String(value));
+      }
+      if (!('page' in next)) result.delete('page');
+      return result;
+    });
+
+  const columns: TableColumnsType<WebhookLog> = [
+    {
+      key: 'time',
+      title: t('webhooks.logs.columns.time'),
+      dataIndex: 'created_at',
+      width: 170,
+      render: (value: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatUtc8(value)}</span>,
+    },
+    {
+      key: 'level',
+      title: t('webhooks.logs.columns.level'),
+      dataIndex: 'level',
+      width: 90,
+      render: (value: WebhookLogLevel) => <LevelTag level={value} />,
+    },
+    {
+      key: 'event',
+      title: t('webhooks.logs.columns.event'),
+      dataIndex: 'event',
+      render: (value: WebhookLog['event']) => (
+        <span style={{ whiteSpace: 'nowrap' }}>{t(`webhooks.logs.events.${value}`)}</span>
+      ),
+    },
+    {
+      key: 'config',
+      title: t('webhooks.logs.columns.config'),
+      dataIndex: 'config_name',
+      render: (value: string | null) => value ?? '—',
+    },
+    {
+      key: 'message',
+      title: t('webhooks.logs.columns.message'),
+      dataIndex: 'message',
+      width: 280,
+      render: (value: string) => (
+        <Typography.Text type="secondary" style={{ overflowWrap: 'anywhere' }}>
+          {value}
+        </Typography.Text>
+      ),
+    },
+    {
+      key: 'ip',
+      title: t('webhooks.logs.columns.sourceIp'),
+      dataIndex: 'source_ip',
+      render: (value: string | null) => value ?? '—',
+    },
+    {
+      key: 'signal',
+      title: t('webhooks.logs.columns.signal'),
+      dataIndex: 'signal_id',
+      render: (value: number | null) => <SignalLink id={value} />,
+    },
+  ];
+
+  const range: [Dayjs | null, Dayjs | null] = [
+    since ? dayjs(since) : null,
+    until ? dayjs(until) : null,
+  ];
+  const empty = (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={t('webhooks.logs.empty')}
+      data-testid="webhook-logs-empty"
+    />
+  );
+
+  return (
+    <Flex vertical gap={16} style={{ width: '100%' }}>
+      <PageHeading
+        title={t('webhooks.logsTitle')}
+        subtitle={t('webhooks.logsSubtitle')}
+        extra={
+          <Button
+            icon={<ReloadOutlined />}
+            loading={logs.isFetching}
+            onClick={() => void logs.refetch()}
+          >
+            {t('webhooks.refresh')}
+          </Button>
+        }
+      />
+      <WebhookTabs current="logs" />
+      <Card>
+        <Flex vertical gap={12}>
+          <Flex gap={8} wrap>
+            <Select
+              allowClear
+              value={config}
+              onChange={(value?: number) => change({ config: value })}
+              placeholder={t('webhooks.signals.allConfigs')}
+              options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
+              data-testid="webhook-logs-config"
+            />
+            <Select
+              allowClear
+              value={level}
+              onChange={(value?: WebhookLogLevel) => change({ status: value })}
+              placeholder={t('webhooks.logs.allLevels')}
+              options={WEBHOOK_LOG_LEVELS.map((l) => ({
+                value: l,
+                label: t(`webhooks.logs.levels.${l}`),
+              }))}
+              style={{ minWidth: 140, flex: isMobile ? '1 1 100%' : undefined }}
+              data-testid="webhook-logs-level"
+            />
+            <DatePicker.RangePicker
+              showTime={{ format: 'HH:mm' }}
+              format="YYYY-MM-DD HH:mm"
+              allowEmpty={[true, true]}
+              value={range}
+              placeholder={[t('webhooks.logs.since'), t('webhooks.logs.until')]}
+              onChange={(values) =>
+                change({
+                  since: values?.[0]?.toISOString(),
+                  until: values?.[1]?.toISOString(),
+                })
+              }
+              style={{ flex: isMobile ? '1 1 100%' : undefined }}
+              data-testid="webhook-logs-range"
+            />
+            {hasFilters && (
+              <Button
+                onClick={() =>
+                  change({
+                    config: undefined,
+                    status: undefined,
+                    since: undefined,
+                    until: undefined,
+                  })
+                }
+              >
+                {t('webhooks.logs.clear')}
+              </Button>
+            )}
+          </Flex>
+          {logs.isError && !logs.data && (
+            <Alert
+              type="error"
+              showIcon
+              title={errorMessage(t, logs.error, t('webhooks.loadFailed'))}
+              action={
+                <Button size="small" onClick={() => void logs.refetch()}>
+                  {t('common.retry')}
+                </Button>
+              }
+            />
+          )}
+          {isMobile && !logs.isPending ? (
+            rows.length === 0 ? (
+              empty
+            ) : (
+              <LogCards logs={rows} />
+            )
+          ) : (
+            <Table<WebhookLog>
+              rowKey="id"
+              size="middle"
+              columns={columns}
+              dataSource={rows}
+              loading={logs.isPending || (logs.isFetching && logs.isPlaceholderData)}
+              scroll={{ x: 860 }}
+              locale={{ emptyText: logs.isPending ? ' ' : empty }}
+              onRow={(log) =>
+                ({
+                  'data-testid': 'webhook-log',
+                  'data-event': log.event,
+                }) as HTMLAttributes<HTMLElement>
+              }
+              pagination={{
+                current: page,
+                pageSize: PAGE_SIZE,
+                total: logs.data?.count ?? 0,
+                showSizeChanger: false,
+                hideOnSinglePage: true,
+                onChange: (next) => change({ page: next }),
+              }}
+            />
+          )}
+          {isMobile && (logs.data?.count ?? 0) > PAGE_SIZE && (
+            <Pagination
+              simple
+              align="center"
+              current={page}
+              pageSize={PAGE_SIZE}
+              total={logs.data?.count ?? 0}
+              onChange={(next) => change({ page: next })}
+            />
+          )}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('webhooks.utc8')}
+          </Typography.Text>
+        </Flex>
+      </Card>
+    </Flex>
+  );
+}
