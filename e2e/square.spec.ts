@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { signedInUser } from './session';
+import { tradeThroughWebhook } from './webhook-signal';
 
 // The strategy square, the strategy page and the sharing controls, driven as users do
 // (document 1 §2 sharing, document 2 §2–§9).
@@ -172,8 +172,9 @@ test('user B finds a strategy by search, follows, comments, and watches its trad
       if (document.querySelector('.qs-live-row-new')) seen.sawHighlight = true;
     }).observe(document.body, { subtree: true, childList: true, attributeFilter: ['class'] });
   });
-  await startTradingBots(request, owner, accountId);
-  await expect(b.getByTestId('strategy-trade-row').first()).toBeVisible({ timeout: 480_000 });
+  // The leader trades as a TradingView alert would make it: one deterministic fill.
+  await tradeThroughWebhook(request, owner.access, accountId, 'buy');
+  await expect(b.getByTestId('strategy-trade-row').first()).toBeVisible({ timeout: 30_000 });
   expect(
     await b.evaluate(() => (window as unknown as { sawHighlight?: boolean }).sawHighlight),
   ).toBe(true);
@@ -452,67 +453,3 @@ test('screens of the square, a strategy and a profile in both languages, desktop
   expect(await fitsWidth(page)).toBe(true);
   await page.screenshot({ path: `${screensDir}/strategy-after-ping-en-375.png`, fullPage: true });
 });
-
-/** Grants VIP (starting a bot needs it) through the admin CLI, which hands it to the server. */
-function grantVip(email: string) {
-  execFileSync('npm', ['run', 'admin', '--', 'grant-vip', '--email', email, '--days', '30'], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
-    stdio: 'pipe',
-  });
-}
-
-interface Indicators {
-  buy_signals: number[];
-  sell_signals: number[];
-}
-
-/**
- * Starts 1m paper bots on every symbol of the account, each with the strategy that signalled most
- * often over the last 1000 one-minute candles of that symbol: a bot trades only when its signal
- * comes, and with one bot per symbol the first fill comes within a few minutes.
- */
-async function startTradingBots(request: APIRequestContext, owner: Session, accountId: number) {
-  grantVip(owner.email);
-  const strategies = (await (await request.get('/api/trading/strategies/')).json()) as {
-    results: { id: number; type: string }[];
-  };
-  const { symbols } = (await (
-    await request.get('/api/trading/symbols/?exchange=binance')
-  ).json()) as {
-    symbols: string[];
-  };
-  for (const symbol of symbols) {
-    let best = { id: strategies.results[0]?.id ?? 1, signals: -1 };
-    for (const strategy of strategies.results) {
-      const answer = await request.post('/api/trading/backtest/', {
-        data: {
-          symbol,
-          timeframe: '1m',
-          strategy_type: strategy.type,
-          exchange: 'binance',
-          limit: 1000,
-        },
-      });
-      expect(answer.ok()).toBe(true);
-      const { indicators } = (await answer.json()) as { indicators: Indicators };
-      const signals = indicators.buy_signals.length + indicators.sell_signals.length;
-      if (signals > best.signals) best = { id: strategy.id, signals };
-    }
-    const created = await request.post('/api/trading/bots/', {
-      headers: auth(owner),
-      data: {
-        exchange_api: accountId,
-        strategy: best.id,
-        symbol,
-        timeframe: '1m',
-        trade_amount: 50,
-      },
-    });
-    expect(created.status()).toBe(201);
-    const bot = ((await created.json()) as { bot: { id: number } }).bot;
-    const started = await request.post(`/api/trading/bots/${bot.id}/start/`, {
-      headers: auth(owner),
-    });
-    expect(started.ok()).toBe(true);
-  }
-}
