@@ -48,6 +48,10 @@ test('a user connects a TradingView alert to a paper account and watches the sig
   await page.getByTestId('webhook-create').click();
   await page.getByTestId('webhook-form-name').fill('TV BTC');
   await chooseOption(page, 'webhook-form-account', 'TV paper');
+  // A symbol the exchange does not list is refused by the server, said in Chinese on the field.
+  await page.getByTestId('webhook-form-symbol').fill('NOPE/USDT:USDT');
+  await page.getByTestId('webhook-form-submit').click();
+  await expect(page.getByText('该账户的交易所不支持此交易对')).toBeVisible();
   await page.getByTestId('webhook-form-symbol').fill('BTC/USDT:USDT');
   await page.getByTestId('webhook-form-amount').fill('100');
   await page.getByTestId('webhook-form-leverage').fill('3');
