@@ -134,7 +134,8 @@ const decimalOf = (value: unknown): Decimal | null => {
   if (!/^\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) return null;
   try {
     const d = new Decimal(text);
-    return d.isFinite() && d.gt(0) ? d : null;
+    // Beyond any amount or price (and what the columns hold): not a number we take.
+    return d.isFinite() && d.gt(0) && d.lt(1e15) ? d.toDecimalPlaces(10, Decimal.ROUND_DOWN) : null;
   } catch {
     return null;
   }

@@ -374,6 +374,13 @@ export function createWebhookExecutor(deps: {
         const intent = result.intent;
         if (intent.status === 'filled') {
           const filledAt = intent.updatedAt;
+          if (signal.status !== 'placed') {
+            await repo.advance(signal.id, 'placed', {
+              step: 'placed',
+              at: intent.createdAt.getTime() < filledAt.getTime() ? intent.createdAt : filledAt,
+              detail: `order ${intent.exchangeOrderId ?? intent.clientOrderId} (reconciled after a restart)`,
+            });
+          }
           await repo.updateExecution(executionRow.id, {
             status: 'filled',
             filledQuantity: intent.filledAmount ?? executionRow.quantity,

@@ -189,7 +189,8 @@ export function createWebhookReceiver(deps: {
     if (!check.ok) return refuse(check.reason, check.alert);
     if (!config.enabled) return refuse('disabled', check.alert);
     if (!account.isActive) return refuse('account_inactive', check.alert);
-    if (perConfig.hit(String(config.id)) > 0) return refuse('rate_limited', check.alert, 429);
+    // Repeats are answered without counting: only new signals use the configuration's rate.
+    if (perConfig.blocked(String(config.id)) > 0) return refuse('rate_limited', check.alert, 429);
 
     const accepted: NewWebhookSignalRow = {
       ...withAlert(check.alert),
@@ -219,6 +220,7 @@ export function createWebhookReceiver(deps: {
         sourceIp: ip,
       });
     } else {
+      perConfig.hit(String(config.id));
       deps.executor.enqueue(row.id);
       await deps.trail({
         config,
