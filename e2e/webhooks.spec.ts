@@ -31,7 +31,7 @@ test('a user connects a TradingView alert to a paper account and watches the sig
   request,
 }) => {
   // The whole flow, then three screens in two languages and two widths.
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const { access } = await signedInUser(page, request, 'webhook');
@@ -48,6 +48,10 @@ test('a user connects a TradingView alert to a paper account and watches the sig
   await page.getByTestId('webhook-create').click();
   await page.getByTestId('webhook-form-name').fill('TV BTC');
   await chooseOption(page, 'webhook-form-account', 'TV paper');
+  // A symbol the exchange does not list is refused by the server, said in Chinese on the field.
+  await page.getByTestId('webhook-form-symbol').fill('NOPE/USDT:USDT');
+  await page.getByTestId('webhook-form-submit').click();
+  await expect(page.getByText('该账户的交易所不支持此交易对')).toBeVisible();
   await page.getByTestId('webhook-form-symbol').fill('BTC/USDT:USDT');
   await page.getByTestId('webhook-form-amount').fill('100');
   await page.getByTestId('webhook-form-leverage').fill('3');
@@ -120,7 +124,24 @@ test('a user connects a TradingView alert to a paper account and watches the sig
     'data-status',
     'filled',
   );
+  await expect(trail.getByTestId('webhook-trail-reason')).toHaveCount(0);
   await page.screenshot({ path: `${screensDir}/webhooks-signals-zh-CN-1280.png` });
+  await page.keyboard.press('Escape');
+
+  // A stale alert is refused (400), recorded, and its reason said in the reader's language.
+  const stale = await request.post(hookPath, {
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    data: JSON.stringify({ action: 'sell', timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+  });
+  expect(stale.status()).toBe(400);
+  await page.getByRole('button', { name: /刷新/ }).click();
+  const refused = page.locator('[data-testid="webhook-signal"][data-status="refused"]');
+  await expect(refused).toHaveCount(1, { timeout: 20_000 });
+  await refused.click();
+  await expect(page.getByTestId('webhook-trail-reason')).toHaveText('警报已超过信号最大时效');
+  await expect(
+    page.getByTestId('webhook-trail').getByTestId('webhook-trail-step').last(),
+  ).toHaveAttribute('data-step', 'refused');
   await page.keyboard.press('Escape');
 
   // The logs record the receipt and the fill.

@@ -208,7 +208,7 @@ export function WebhookSignalsPage() {
         }
       />
       <WebhookTabs current="signals" />
-      <Card>
+      <Card styles={{ body: { padding: isMobile ? 12 : undefined } }}>
         <Flex vertical gap={12}>
           <Flex gap={8} wrap>
             <Select

@@ -33,6 +33,11 @@ import {
 } from './webhook-format';
 
 const BAD_STEPS = new Set(['refused', 'failed']);
+/**
+ * Steps whose server detail is said elsewhere in the reader's language (the source address, the
+ * translated reason); the others keep theirs as a technical line (order, quantity, price).
+ */
+const QUIET_DETAIL_STEPS = new Set(['received', 'refused', 'failed', 'ignored']);
 
 function StepDot({ step }: { step: WebhookSignalStep['step'] }) {
   const { token } = theme.useToken();
@@ -120,10 +125,13 @@ function Trail({ signal }: { signal: WebhookSignal }) {
   const { token } = theme.useToken();
   const locale = i18n.language;
   const pending = isPendingSignal(signal.status);
+  // Only refusals, failures and ignored signals have a reason; a fill's message is its order.
   const why =
     signal.status === 'failed'
       ? failureText(t, signal.error_kind, signal.message)
-      : reasonText(t, signal.reason, signal.message);
+      : signal.status === 'refused' || signal.status === 'ignored'
+        ? reasonText(t, signal.reason, signal.message)
+        : '';
   return (
     <Flex vertical gap={16} data-testid="webhook-trail" data-status={signal.status}>
       <Flex gap={8} align="center" wrap>
@@ -171,8 +179,8 @@ function Trail({ signal }: { signal: WebhookSignal }) {
                       ? ` · ${t('webhooks.trail.sinceReceived', { ms: step.since_received_ms })}`
                       : ''}
                   </Typography.Text>
-                  {step.detail && (
-                    <Typography.Text style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
+                  {step.detail && !QUIET_DETAIL_STEPS.has(step.step) && (
+                    <Typography.Text code style={{ fontSize: 11, overflowWrap: 'anywhere' }}>
                       {step.detail}
                     </Typography.Text>
                   )}

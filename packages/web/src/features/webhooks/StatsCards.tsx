@@ -6,6 +6,7 @@ import {
 import { Card, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsMobile } from '../../app/use-is-mobile';
 import { formatLatency, formatRate, SIGNAL_STATUS_COLORS } from './webhook-format';
 
 function Figure({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
@@ -34,13 +35,14 @@ function WindowCard({
   testId: string;
 }) {
   const { t, i18n } = useTranslation();
+  const isMobile = useIsMobile();
   const locale = i18n.language;
   return (
     <Card size="small" title={title} data-testid={testId} style={{ minWidth: 0 }}>
       <div
         style={{
           display: 'grid',
-          gridTemplateColumns: 'repeat(auto-fit, minmax(120px, 1fr))',
+          gridTemplateColumns: isMobile ? 'repeat(2, minmax(0, 1fr))' : 'repeat(4, minmax(0, 1fr))',
           gap: 12,
         }}
       >

@@ -29,6 +29,8 @@ const amountRules = {
   [FIELD_ERROR_CODES.tooBig]: amountRange,
   [FIELD_ERROR_CODES.invalidStep]: { key: 'amountStep' },
   [FIELD_ERROR_CODES.invalidFormat]: { key: 'amountStep' },
+  // The minimum is a refinement of the amount's format (a custom rule).
+  [FIELD_ERROR_CODES.invalid]: amountRange,
   [WEBHOOK_FIELD_ERROR_CODES.maxBelowDefault]: { key: 'maxBelowDefault' },
 } as const;
 const leverageRange = {
@@ -55,6 +57,8 @@ const RULES: Readonly<
   },
   symbol: {
     [FIELD_ERROR_CODES.tooShort]: { key: 'symbolRequired' },
+    [FIELD_ERROR_CODES.invalidFormat]: { key: 'invalidSymbol' },
+    [FIELD_ERROR_CODES.tooLong]: { key: 'invalidSymbol' },
     [WEBHOOK_FIELD_ERROR_CODES.unknownSymbol]: { key: 'unknownSymbol' },
   },
   default_amount: amountRules,

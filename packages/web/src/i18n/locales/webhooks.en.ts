@@ -154,6 +154,7 @@ export const webhooksEn: WebhooksLocaleResources = {
         nameTooLong: 'At most {{max}} characters',
         accountRequired: 'Choose an exchange account',
         symbolRequired: 'Enter a symbol',
+        invalidSymbol: 'Enter a symbol such as BTC/USDT:USDT or BTCUSDT',
         amountRange: 'The amount must be between {{min}} and {{max}} USDT',
         amountStep: 'At most two decimals',
         maxBelowDefault: 'The max amount cannot be less than the default amount',

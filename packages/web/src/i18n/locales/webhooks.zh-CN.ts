@@ -146,6 +146,7 @@ export const webhooksZhCN = {
         nameTooLong: '名称最多 {{max}} 个字符',
         accountRequired: '请选择交易所账户',
         symbolRequired: '请输入交易对',
+        invalidSymbol: '交易对格式无法识别，例如 BTC/USDT:USDT 或 BTCUSDT',
         amountRange: '金额需在 {{min}} 到 {{max}} USDT 之间',
         amountStep: '最多保留两位小数',
         maxBelowDefault: '单次最大金额不能小于默认金额',
