@@ -38,7 +38,7 @@ import { createExchangeClientFactory } from '../packages/server/src/modules/exch
 
 const ACCOUNTS = Number(process.env.BENCH_ORDER_ACCOUNTS ?? 1000);
 /** Measured fan-outs per case (one order per account each), after one warm-up fan-out. */
-const FAN_OUTS = Number(process.env.BENCH_ORDER_FAN_OUTS ?? 5);
+const FAN_OUTS = Number(process.env.BENCH_ORDER_FAN_OUTS ?? 3);
 /** The old path is slow: one fan-out of it is enough for its rate. */
 const PEER_FAN_OUTS = 1;
 const SYMBOL = 'ETH/USDT:USDT';
@@ -401,6 +401,52 @@ async function throughOldPath(
   };
 }
 
+/**
+ * The floor under the live figure: the same accounts' ccxt clients sending one fan-out straight
+ * to the fake, with no intent, book or database (what the exchange client alone costs).
+ */
+async function throughClientsAlone(
+  core: ExecutionCore,
+  accounts: readonly number[],
+  run: string,
+): Promise<Measured & { cpuUs: number }> {
+  const clients = await Promise.all(
+    accounts.map(async (id) => core.clientOf(await core.account(id))),
+  );
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  let orders = 0;
+  let failed = 0;
+  let firstError: string | undefined;
+  await Promise.all(
+    clients.map(async (client, i) => {
+      try {
+        await client.createOrder({
+          symbol: SYMBOL,
+          side: 'buy',
+          type: 'market',
+          amount: AMOUNT,
+          clientOrderId: `qbench${run}a${i}`,
+        });
+        orders++;
+      } catch (error) {
+        failed++;
+        firstError ??= String(error);
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    orders,
+    failed,
+    ms,
+    fanOutMs: [ms],
+    cpuUs: (cpu.user + cpu.system) / Math.max(orders, 1),
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
 // ── the run ───────────────────────────────────────────────────────────────────────────────────
 
 const rate = (m: Measured) => (m.ms > 0 ? (m.orders / m.ms) * 1000 : 0);
@@ -437,6 +483,7 @@ async function benchDatabase(
     const cpu = process.cpuUsage(cpuBefore);
     const middle = await fake.stats();
     const peer = await throughOldPath(db, clients, accounts, ACCOUNTS, run, clock);
+    const alone = target === 'live' ? await throughClientsAlone(core, accounts, run) : null;
     const after = await fake.stats();
     const perOrderUs = (ms: number) => ((ms * 1000) / Math.max(measured.orders, 1)).toFixed(0);
     lines.push(
@@ -445,6 +492,11 @@ async function benchDatabase(
       `      old order path:  ${describe(peer)}  → core ${(rate(measured) / Math.max(rate(peer), 1e-9)).toFixed(1)}×`,
       `      CPU per order through the core: ${perOrderUs((cpu.user + cpu.system) / 1000)} µs in this process${target === 'live' ? `, ${perOrderUs(middle.cpuMs - before.cpuMs)} µs in the fake's` : ''}`,
     );
+    if (alone) {
+      lines.push(
+        `      ccxt clients alone (no core, no database): ${describe(alone)}; ${alone.cpuUs.toFixed(0)} µs CPU per order`,
+      );
+    }
     if (warm.failed > 0) lines.push(`      warm-up: ${warm.failed} FAILED (${warm.firstError})`);
     if (target === 'live') {
       lines.push(
