@@ -4,6 +4,7 @@ import { benchBots } from './bots.bench.js';
 import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
+import { benchOrders } from './orders.bench.js';
 import { type RunningServer, startServer } from './server-process.js';
 import { benchSquare } from './square.bench.js';
 import { benchSquareWs } from './square-ws.bench.js';
@@ -19,6 +20,7 @@ function print(title: string, lines: string[]) {
 if (wants('engine')) print('engine', benchEngine().lines);
 if (wants('bots')) print('bots', await benchBots());
 if (wants('wallet')) print('wallet', await benchWallet());
+if (wants('orders')) print('orders', await benchOrders());
 
 if (wants('http') || wants('dashboard')) {
   const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));

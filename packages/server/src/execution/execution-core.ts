@@ -60,6 +60,22 @@ export interface ExecutionCoreDeps {
 /** Accounts served at once by a fan-out (each account still one order at a time). */
 const FAN_OUT_CONCURRENCY = 512;
 
+// Keys that match a batch's answers to its callers (a map, not a search per caller).
+const symbolKeyOf = (accountId: number, text: string) => `${accountId}|${text}`;
+const intentKeyOf = (accountId: number, kind: string, ownerId: number, key: string) =>
+  `${accountId}|${kind}|${ownerId}|${key}`;
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createExecutionCore(deps: ExecutionCoreDeps) {
@@ -87,39 +103,35 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
   );
   const keyLoader = createBatcher(
     async (keys: readonly IntentKey[]) => {
-      const rows = await repo.intentsByKeys(keys);
-      return keys.map((k) =>
-        rows.filter(
-          (r) =>
-            r.accountId === k.accountId &&
-            r.ownerKind === k.owner.kind &&
-            r.ownerId === k.owner.id &&
-            r.idempotencyKey === k.key,
-        ),
+      const byKey = groupBy(await repo.intentsByKeys(keys), (r) =>
+        intentKeyOf(r.accountId, r.ownerKind, r.ownerId, r.idempotencyKey),
+      );
+      return keys.map(
+        (k) => byKey.get(intentKeyOf(k.accountId, k.owner.kind, k.owner.id, k.key)) ?? [],
       );
     },
     { maxSize: 1000 },
   );
   const bookLoader = createBatcher(
     async (keys: readonly SymbolKey[]) => {
-      const rows = await repo.positionsOn(keys);
-      return keys.map((k) =>
-        rows
-          .filter((r) => r.accountId === k.accountId && r.symbol === k.symbol)
-          .map(toOwnerPosition),
+      const byKey = groupBy((await repo.positionsOn(keys)).map(toOwnerPosition), (p) =>
+        symbolKeyOf(p.accountId, p.symbol),
       );
+      return keys.map((k) => byKey.get(symbolKeyOf(k.accountId, k.symbol)) ?? []);
     },
     { maxSize: 1000 },
   );
   const intentWriter = createBatcher(
     async (groups: readonly (readonly Parameters<typeof repo.insertIntents>[0][number][])[]) => {
-      const rows = await repo.insertIntents(groups.flat());
+      const rows = new Map(
+        (await repo.insertIntents(groups.flat())).map((r) => [
+          symbolKeyOf(r.accountId, r.clientOrderId),
+          r,
+        ]),
+      );
       return groups.map((group) =>
         group.map(
-          (want) =>
-            rows.find(
-              (r) => r.accountId === want.accountId && r.clientOrderId === want.clientOrderId,
-            ) as ExecutionOrderRow,
+          (want) => rows.get(symbolKeyOf(want.accountId, want.clientOrderId)) as ExecutionOrderRow,
         ),
       );
     },
@@ -127,10 +139,10 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
   );
   const leverageLoader = createBatcher(
     async (keys: readonly SymbolKey[]) => {
-      const rows = await repo.leverages(keys);
-      return keys.map(
-        (k) => rows.find((r) => r.accountId === k.accountId && r.symbol === k.symbol)?.leverage,
+      const rows = new Map(
+        (await repo.leverages(keys)).map((r) => [symbolKeyOf(r.accountId, r.symbol), r.leverage]),
       );
+      return keys.map((k) => rows.get(symbolKeyOf(k.accountId, k.symbol)));
     },
     { maxSize: 1000 },
   );

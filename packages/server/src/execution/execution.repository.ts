@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 import {
   type ExchangeAccountRow,
@@ -11,6 +11,7 @@ import {
   type NewExecutionOrderRow,
 } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
+import { anyOf, tuplesIn, unnestRows } from './batch-sql.js';
 import type { PositionRef } from './execution.types.js';
 
 // The only file of the execution core that touches the database. Every query that serves many
@@ -29,13 +30,18 @@ export interface SymbolKey {
 
 type PositionValues = Omit<typeof executionPositions.$inferInsert, 'id'>;
 
-const tupleIn = (columns: SQL, tuples: SQL[]): SQL =>
-  sql`(${columns}) in (${sql.join(tuples, sql`, `)})`;
-
-const positionTuple = (ref: PositionRef) =>
-  sql`(${ref.accountId}::integer, ${ref.symbol}::text, ${ref.owner.kind}::text, ${ref.owner.id}::integer)`;
-
-const positionColumns = sql`${executionPositions.accountId}, ${executionPositions.symbol}, ${executionPositions.ownerKind}, ${executionPositions.ownerId}`;
+const positionColumns = [
+  executionPositions.accountId,
+  executionPositions.symbol,
+  executionPositions.ownerKind,
+  executionPositions.ownerId,
+];
+const positionTuple = (ref: PositionRef) => [
+  ref.accountId,
+  ref.symbol,
+  ref.owner.kind,
+  ref.owner.id,
+];
 
 /** Queries on a database or a transaction (the same functions, bound to either). */
 function executionQueries(db: Database) {
@@ -45,37 +51,43 @@ function executionQueries(db: Database) {
       return db
         .select()
         .from(exchangeAccounts)
-        .where(inArray(exchangeAccounts.id, [...new Set(ids)]));
+        .where(anyOf(exchangeAccounts.id, [...new Set(ids)]));
     },
 
     /** Every owner's position on these (account, symbol) pairs. */
     async positionsOn(keys: readonly SymbolKey[]): Promise<ExecutionPositionRow[]> {
       if (keys.length === 0) return [];
-      const tuples = keys.map((k) => sql`(${k.accountId}::integer, ${k.symbol}::text)`);
       return db
         .select()
         .from(executionPositions)
-        .where(tupleIn(sql`${executionPositions.accountId}, ${executionPositions.symbol}`, tuples));
+        .where(
+          tuplesIn(
+            [executionPositions.accountId, executionPositions.symbol],
+            keys.map((k) => [k.accountId, k.symbol]),
+          ),
+        );
     },
 
     async positionOf(ref: PositionRef): Promise<ExecutionPositionRow | undefined> {
       const [row] = await db
         .select()
         .from(executionPositions)
-        .where(tupleIn(positionColumns, [positionTuple(ref)]));
+        .where(tuplesIn(positionColumns, [positionTuple(ref)]));
       return row;
     },
 
     /** Open (non-flat) positions of these owners. */
     async openPositionsOf(owners: readonly OrderOwner[]): Promise<ExecutionPositionRow[]> {
       if (owners.length === 0) return [];
-      const tuples = owners.map((o) => sql`(${o.kind}::text, ${o.id}::integer)`);
       return db
         .select()
         .from(executionPositions)
         .where(
           and(
-            tupleIn(sql`${executionPositions.ownerKind}, ${executionPositions.ownerId}`, tuples),
+            tuplesIn(
+              [executionPositions.ownerKind, executionPositions.ownerId],
+              owners.map((o) => [o.kind, o.id]),
+            ),
             ne(executionPositions.size, '0'),
           ),
         )
@@ -110,7 +122,7 @@ function executionQueries(db: Database) {
       return db
         .select()
         .from(executionPositions)
-        .where(tupleIn(positionColumns, refs.map(positionTuple)))
+        .where(tuplesIn(positionColumns, refs.map(positionTuple)))
         .for('update');
     },
 
@@ -119,7 +131,7 @@ function executionQueries(db: Database) {
       const excluded = (column: string) => sql.raw(`excluded.${column}`);
       return db
         .insert(executionPositions)
-        .values([...rows])
+        .select(unnestRows(executionPositions, rows))
         .onConflictDoUpdate({
           target: [
             executionPositions.accountId,
@@ -153,7 +165,7 @@ function executionQueries(db: Database) {
       const [row] = await db
         .update(executionPositions)
         .set(values)
-        .where(tupleIn(positionColumns, [positionTuple(ref)]))
+        .where(tuplesIn(positionColumns, [positionTuple(ref)]))
         .returning();
       return row;
     },
@@ -161,17 +173,18 @@ function executionQueries(db: Database) {
     /** Intents already written for these (account, owner, key), every leg. */
     async intentsByKeys(keys: readonly IntentKey[]): Promise<ExecutionOrderRow[]> {
       if (keys.length === 0) return [];
-      const tuples = keys.map(
-        (k) =>
-          sql`(${k.accountId}::integer, ${k.owner.kind}::text, ${k.owner.id}::integer, ${k.key}::text)`,
-      );
       return db
         .select()
         .from(executionOrders)
         .where(
-          tupleIn(
-            sql`${executionOrders.accountId}, ${executionOrders.ownerKind}, ${executionOrders.ownerId}, ${executionOrders.idempotencyKey}`,
-            tuples,
+          tuplesIn(
+            [
+              executionOrders.accountId,
+              executionOrders.ownerKind,
+              executionOrders.ownerId,
+              executionOrders.idempotencyKey,
+            ],
+            keys.map((k) => [k.accountId, k.owner.kind, k.owner.id, k.key]),
           ),
         )
         .orderBy(asc(executionOrders.id));
@@ -182,23 +195,19 @@ function executionQueries(db: Database) {
       if (rows.length === 0) return [];
       const inserted = await db
         .insert(executionOrders)
-        .values([...rows])
+        .select(unnestRows(executionOrders, rows))
         .onConflictDoNothing({ target: [executionOrders.accountId, executionOrders.clientOrderId] })
         .returning();
       if (inserted.length === rows.length) return inserted;
-      const missing = rows.filter(
-        (row) =>
-          !inserted.some(
-            (i) => i.accountId === row.accountId && i.clientOrderId === row.clientOrderId,
-          ),
-      );
+      const written = new Set(inserted.map((i) => `${i.accountId}|${i.clientOrderId}`));
+      const missing = rows.filter((row) => !written.has(`${row.accountId}|${row.clientOrderId}`));
       const existing = await db
         .select()
         .from(executionOrders)
         .where(
-          tupleIn(
-            sql`${executionOrders.accountId}, ${executionOrders.clientOrderId}`,
-            missing.map((m) => sql`(${m.accountId}::integer, ${m.clientOrderId}::text)`),
+          tuplesIn(
+            [executionOrders.accountId, executionOrders.clientOrderId],
+            missing.map((m) => [m.accountId, m.clientOrderId]),
           ),
         );
       return [...inserted, ...existing];
@@ -218,11 +227,7 @@ function executionQueries(db: Database) {
     /** Intents locked for a settlement (FOR UPDATE): a settled one is never applied twice. */
     async lockIntents(ids: readonly number[]): Promise<ExecutionOrderRow[]> {
       if (ids.length === 0) return [];
-      return db
-        .select()
-        .from(executionOrders)
-        .where(inArray(executionOrders.id, [...ids]))
-        .for('update');
+      return db.select().from(executionOrders).where(anyOf(executionOrders.id, ids)).for('update');
     },
 
     /** Rewrites settled intents (every column of the row; the id picks the row). */
@@ -231,7 +236,7 @@ function executionQueries(db: Database) {
       const excluded = (column: string) => sql.raw(`excluded.${column}`);
       await db
         .insert(executionOrders)
-        .values([...rows])
+        .select(unnestRows(executionOrders, rows))
         .onConflictDoUpdate({
           target: executionOrders.id,
           set: {
@@ -296,9 +301,9 @@ function executionQueries(db: Database) {
         .select()
         .from(executionLeverages)
         .where(
-          tupleIn(
-            sql`${executionLeverages.accountId}, ${executionLeverages.symbol}`,
-            keys.map((k) => sql`(${k.accountId}::integer, ${k.symbol}::text)`),
+          tuplesIn(
+            [executionLeverages.accountId, executionLeverages.symbol],
+            keys.map((k) => [k.accountId, k.symbol]),
           ),
         );
     },

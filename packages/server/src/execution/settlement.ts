@@ -225,9 +225,10 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
       const after = new Map(
         written.map((row) => [refKey(toOwnerPosition(row)), toOwnerPosition(row)]),
       );
+      const savedById = new Map(saved.map((row) => [row.id, row]));
       const settlements = new Map<SettleItem, Settlement>();
       for (const entry of pending) {
-        const intent = saved.find((row) => row.id === entry.intent.id) ?? entry.intent;
+        const intent = savedById.get(entry.intent.id) ?? entry.intent;
         const settlement: Settlement = {
           account: entry.item.account,
           intent,

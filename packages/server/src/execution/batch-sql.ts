@@ -1,0 +1,76 @@
+import { getTableColumns, getTableName, is, SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+
+// SQL pieces for batches: a batch of any size is bound as one array parameter per column and
+// spread by unnest(), instead of one parameter per value. The statement's text stays the same
+// whatever the batch size, so building it costs the same for 1 row as for 1,000, and PostgreSQL
+// parses a short statement instead of a VALUES or IN list thousands of parameters long.
+
+/** The element type of a column's array parameter. */
+function elementType(column: PgColumn): string {
+  const type = column.getSQLType();
+  if (type === 'serial') return 'integer';
+  if (type === 'bigserial') return 'bigint';
+  return type;
+}
+
+function encode(column: PgColumn, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (is(value, SQL)) throw new TypeError(`${column.name}: SQL values cannot be batched`);
+  return column.mapToDriverValue(value);
+}
+
+const arrayParam = (column: PgColumn, values: readonly unknown[]) =>
+  sql`${sql.param(values.map((value) => encode(column, value)))}::${sql.raw(elementType(column))}[]`;
+
+/** `(a, b) in (select * from unnest($1, $2))`: rows whose columns match one of the tuples. */
+export function tuplesIn(
+  columns: readonly PgColumn[],
+  tuples: readonly (readonly unknown[])[],
+): SQL {
+  const arrays = columns.map((column, i) =>
+    arrayParam(
+      column,
+      tuples.map((tuple) => tuple[i]),
+    ),
+  );
+  return sql`(${sql.join([...columns], sql`, `)}) in (select * from unnest(${sql.join(arrays, sql`, `)}))`;
+}
+
+/** `column = any($1)`: rows whose column is one of the values. */
+export function anyOf(column: PgColumn, values: readonly unknown[]): SQL {
+  return sql`${column} = any(${arrayParam(column, values)})`;
+}
+
+/**
+ * The rows to insert as `select … from unnest(…)`, every column of the table in its order (what
+ * `insert(table).select(…)` expects). A column no row gives takes its default: a serial its
+ * sequence's next value, any other its constant default, else null.
+ */
+export function unnestRows(table: PgTable, rows: readonly Record<string, unknown>[]): SQL {
+  const selected: SQL[] = [];
+  const arrays: SQL[] = [];
+  const names: SQL[] = [];
+  for (const [key, column] of Object.entries(getTableColumns(table)) as [string, PgColumn][]) {
+    const isGiven = rows.some((row) => row[key] !== undefined);
+    if (!isGiven && column.columnType === 'PgSerial') {
+      selected.push(
+        sql`nextval(pg_get_serial_sequence(${getTableName(table)}, ${column.name}))::integer`,
+      );
+      continue;
+    }
+    if (is(column.default, SQL))
+      throw new TypeError(`${column.name}: SQL defaults cannot be batched`);
+    const fallback = column.default ?? null;
+    const name = sql.raw(`c${arrays.length}`);
+    arrays.push(
+      arrayParam(
+        column,
+        rows.map((row) => (row[key] === undefined ? fallback : row[key])),
+      ),
+    );
+    names.push(name);
+    selected.push(sql`u.${name}`);
+  }
+  return sql`select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})`;
+}
