@@ -54,6 +54,12 @@ const UserProfilePage = lazy(() =>
 const CreateStrategyPage = lazy(() =>
   withFeedbackOf(import('../pages/CreateStrategyPage').then((m) => m.CreateStrategyPage)),
 );
+const CopyManagementPage = lazy(() =>
+  withFeedbackOf(import('../pages/CopyManagementPage').then((m) => m.CopyManagementPage)),
+);
+const CopyDetailPage = lazy(() =>
+  withFeedbackOf(import('../pages/CopyDetailPage').then((m) => m.CopyDetailPage)),
+);
 const ComingSoonPage = lazy(() =>
   import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -95,7 +101,7 @@ export const routes: RouteObject[] = [
       { path: 'help-center', element: <HelpCenterPage /> },
       { path: 'strategy/:id', element: <StrategyDetailPage /> },
       { path: 'user/:userId', element: <UserProfilePage /> },
-      { path: 'copy-trading/:id', element: auth(comingSoon) },
+      { path: 'copy-trading/:id', element: auth(<CopyDetailPage />) },
       { path: 'deposit', element: auth(<DepositPage />) },
       { path: 'withdraw', element: auth(<WithdrawPage />) },
       { path: 'staff', element: auth(<StaffPage />) },
@@ -108,7 +114,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/my/account" replace /> },
           { path: 'account', element: <AccountOverviewPage /> },
-          { path: 'copy-trading', element: comingSoon },
+          { path: 'copy-trading', element: <CopyManagementPage /> },
           { path: 'settings', element: <ProfileSettingsPage /> },
           { path: 'profile', element: <VipInvitationPage /> },
           { path: 'security', element: <SecurityPage /> },

@@ -1,5 +1,11 @@
 import '../../i18n/wallet-texts';
-import { ApiOutlined, CrownOutlined, SafetyOutlined, WalletOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  CopyOutlined,
+  CrownOutlined,
+  SafetyOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
 import { Card, Menu } from 'antd';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +13,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageFallback } from '../../app/shell/AppShell';
 import { useIsMobile } from '../../app/use-is-mobile';
 
-/**
- * The /my area with its sidebar (document 2). Only entries whose screens work are listed;
- * copy management joins when built.
- */
+/** The /my area with its sidebar (document 2). Only entries whose screens work are listed. */
 export function MyLayout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -20,6 +23,11 @@ export function MyLayout() {
   // account security.
   const items = [
     { key: '/my/account', icon: <WalletOutlined />, label: t('my.accountOverview') },
+    {
+      key: '/my/copy-trading',
+      icon: <CopyOutlined />,
+      label: t('nav.items.copyManagement'),
+    },
     { key: '/my/api-management', icon: <ApiOutlined />, label: t('my.apiManagement') },
     { key: '/my/profile', icon: <CrownOutlined />, label: t('wallet.nav.vipInvitation') },
     { key: '/my/security', icon: <SafetyOutlined />, label: t('my.accountSecurity') },
