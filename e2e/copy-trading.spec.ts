@@ -259,7 +259,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   const edit = page.getByTestId('copy-edit-modal');
   await expect(edit).toContainText(strategyName);
   await expect(edit.getByTestId('copy-edit-trades')).toHaveText('0');
-  await expect(page.getByTestId('copy-edit-amount')).toHaveValue('200');
+  await expect(page.getByTestId('copy-edit-amount')).toHaveValue('200.00');
   await page.getByTestId('copy-edit-amount').fill('9.99');
   await expect(edit.getByText('跟单金额不能少于 10 USDT')).toBeVisible();
   await expect(page.getByTestId('copy-edit-save')).toBeDisabled();
@@ -394,4 +394,111 @@ test('the copy modal says when coins are short, when there is no active account,
 
   await a.context.close();
   await c.context.close();
+});
+
+test('a copy with receipts, misses, positions, a P&L curve and a last error, in both languages', async ({
+  browser,
+  request,
+}) => {
+  // The leader's trades reach followers through the copy engine, which other tests drive; this
+  // one stubs the detail answer to look at a busy copy's page on desktop and phone.
+  const b = await userIn(browser, request, 'copy-detail');
+  const page = b.page;
+  const now = Date.now();
+  const iso = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+  const relation = {
+    id: 4242,
+    leader_account_id: 1,
+    leader_account_name: 'Momentum BTC long-short with a rather long name',
+    leader_exchange: 'binance',
+    leader_user_id: 1,
+    follower_account_id: 2,
+    follower_account_name: 'My OKX desk',
+    follower_exchange: 'okx',
+    copy_amount: '250.00',
+    max_loss: '80.00',
+    copy_mode: 'reverse',
+    is_cross_exchange: true,
+    total_profit_loss: '-12.34',
+    profit_percent: -4.94,
+    total_copied_trades: 3,
+    status: 'active',
+    stop_reason: null,
+    fee_paid: '100.00',
+    follower_user: 2,
+    follower_email: null,
+    max_slippage_percent: null,
+    leader_drawdown_limit_percent: null,
+    copy_efficiency: 0.82,
+    last_error: 'okx: insufficient margin for ETH/USDT:USDT (needs 41.2 USDT)',
+    last_error_at: iso(5),
+    created_at: iso(600),
+    updated_at: iso(5),
+  };
+  const receipt = (id: number, minutesAgo: number, extra: Record<string, unknown>) => ({
+    id,
+    symbol: 'BTC/USDT:USDT',
+    leader_size_delta: '0.010',
+    leader_price: '64250.5',
+    leader_filled_at: iso(minutesAgo),
+    target_size: '-0.004',
+    follower_size_delta: '-0.004',
+    follower_price: '64262.1',
+    slippage_bps: 1.8,
+    delay_ms: 140,
+    status: 'copied',
+    miss_reason: null,
+    error_kind: null,
+    created_at: iso(minutesAgo),
+    ...extra,
+  });
+  await page.route('**/api/strategy-square/copy-trading/4242/', (route) =>
+    route.fulfill({
+      json: {
+        relation,
+        receipts: [
+          receipt(3, 5, {
+            symbol: 'ETH/USDT:USDT',
+            follower_size_delta: null,
+            follower_price: null,
+            slippage_bps: null,
+            delay_ms: null,
+            status: 'missed',
+            miss_reason: 'insufficient_margin',
+            error_kind: 'insufficient_funds',
+          }),
+          receipt(2, 60, {}),
+          receipt(1, 300, { leader_size_delta: '-0.010', follower_size_delta: '0.004' }),
+        ],
+        positions: [
+          {
+            symbol: 'BTC/USDT:USDT',
+            size: '-0.004',
+            side: 'short',
+            entry_price: '64262.1',
+            mark_price: '64800.0',
+            unrealized_pnl: '-2.15',
+          },
+        ],
+        pnl_series: Array.from({ length: 30 }, (_, i) => ({
+          timestamp: Math.floor((now - (30 - i) * 20 * 60_000) / 1000),
+          pnl: Math.sin(i / 4) * 8 - i * 0.3,
+        })),
+      },
+    }),
+  );
+  await page.goto('/copy-trading/4242');
+  for (const [language, width] of LAYOUTS) {
+    await useLayout(page, language, width);
+    await page.goto('/copy-trading/4242');
+    await expect(page.getByTestId('copy-last-error')).toContainText('insufficient margin');
+    await expect(page.getByTestId('copy-receipt-status')).toHaveCount(3);
+    await expect(page.getByTestId('copy-pnl-chart')).toHaveAttribute('data-point-count', '30');
+    await expect(page.getByTestId('copy-position-side')).toHaveText(
+      language === 'en' ? 'Short' : '空',
+    );
+    expect(await fitsWidth(page), `busy detail ${language} ${width}`).toBe(true);
+    await shot(page, `copy-detail-busy-${language}-${width}`);
+  }
+  await b.context.close();
 });

@@ -354,7 +354,7 @@ export function CopyModal({ target, onClose }: Props) {
           </Button>
         </Flex>
       }
-      data-testid="copy-modal"
+      modalRender={(node) => <div data-testid="copy-modal">{node}</div>}
     >
       {body}
     </Modal>

@@ -87,7 +87,7 @@ export function EditCopyModal({
           </Button>
         </Flex>
       }
-      data-testid="copy-edit-modal"
+      modalRender={(node) => <div data-testid="copy-edit-modal">{node}</div>}
     >
       {relation && (
         <Form layout="vertical" component="div">
