@@ -187,7 +187,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await chooseOption(page, 'copy-account', bOkxName);
     await expect(page.getByTestId('copy-cross-warning')).toBeVisible();
     await page.getByTestId('copy-late-join').click();
-    await expect(page.getByTestId('copy-entry-distance')).toHaveValue('1');
+    await expect(page.getByTestId('copy-entry-distance')).toHaveValue('1.0');
     await page.getByTestId('copy-mode-reverse').click();
     expect(await fitsWidth(page), `modal ${language} ${width}`).toBe(true);
     await shot(page, `copy-modal-${language}-${width}`);

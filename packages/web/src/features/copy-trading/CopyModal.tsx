@@ -1,7 +1,6 @@
 import '../../i18n/copy-texts';
 import {
   COPY_AMOUNT_DEFAULT,
-  COPY_AMOUNT_MAX,
   COPY_AMOUNT_MIN,
   COPY_AMOUNT_STEP,
   COPY_ENTRY_DISTANCE_DEFAULT_PERCENT,
@@ -103,12 +102,14 @@ export function CopyModal({ target, onClose }: Props) {
   const balanceTooLow = coins !== null && compareDecimal(coins, COPY_MIN_BALANCE_COINS) === -1;
   const amountProblem = copyAmountProblem(amount);
   const distanceProblem = lateJoin ? entryDistanceProblem(distance) : null;
+  const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
   const canSubmit =
     !isLoading &&
     !loadFailed &&
     chosen !== null &&
     amountProblem === null &&
     distanceProblem === null &&
+    !lossProblem &&
     !balanceTooLow &&
     coins !== null &&
     !create.isPending;
@@ -217,8 +218,6 @@ export function CopyModal({ target, onClose }: Props) {
             }
           >
             <InputNumber<number>
-              min={COPY_AMOUNT_MIN}
-              max={COPY_AMOUNT_MAX}
               step={COPY_AMOUNT_STEP}
               value={amount}
               onChange={setAmount}
@@ -228,12 +227,12 @@ export function CopyModal({ target, onClose }: Props) {
           </Form.Item>
           <Form.Item
             label={t('copy.modal.maxLoss')}
-            extra={t('copy.modal.maxLossHint')}
+            extra={lossProblem ? undefined : t('copy.modal.maxLossHint')}
             style={{ flex: '1 1 160px', marginBottom: 12 }}
+            validateStatus={lossProblem ? 'error' : undefined}
+            help={lossProblem ? t('copy.server.maxLossNegative') : undefined}
           >
             <InputNumber<number>
-              min={0}
-              max={COPY_AMOUNT_MAX}
               step={COPY_MAX_LOSS_STEP}
               value={maxLoss}
               onChange={setMaxLoss}
@@ -281,8 +280,6 @@ export function CopyModal({ target, onClose }: Props) {
             }
           >
             <InputNumber<number>
-              min={0.1}
-              max={COPY_ENTRY_DISTANCE_MAX_PERCENT}
               step={0.1}
               value={distance}
               onChange={setDistance}

@@ -1,9 +1,4 @@
-import {
-  COPY_AMOUNT_MAX,
-  COPY_AMOUNT_MIN,
-  COPY_EDIT_AMOUNT_STEP,
-  type CopyRelation,
-} from '@quantsquare/contracts';
+import { COPY_AMOUNT_MIN, COPY_EDIT_AMOUNT_STEP, type CopyRelation } from '@quantsquare/contracts';
 import { Alert, App, Button, Flex, Form, InputNumber, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -109,8 +104,6 @@ export function EditCopyModal({
             }
           >
             <InputNumber<number>
-              min={COPY_AMOUNT_MIN}
-              max={COPY_AMOUNT_MAX}
               step={COPY_EDIT_AMOUNT_STEP}
               value={amount}
               onChange={setAmount}
@@ -123,10 +116,9 @@ export function EditCopyModal({
             extra={t('copy.edit.maxLossHint')}
             style={{ marginBottom: 12 }}
             validateStatus={lossProblem ? 'error' : undefined}
+            help={lossProblem ? t('copy.server.maxLossNegative') : undefined}
           >
             <InputNumber<number>
-              min={0}
-              max={COPY_AMOUNT_MAX}
               step={COPY_EDIT_AMOUNT_STEP}
               value={maxLoss}
               onChange={setMaxLoss}
