@@ -181,9 +181,16 @@ export function CopyModal({ target, onClose }: Props) {
                 title: name,
                 label: (
                   <Flex gap={6} align="center" style={{ minWidth: 0 }}>
-                    <Typography.Text ellipsis style={{ minWidth: 0 }}>
+                    <span
+                      style={{
+                        minWidth: 0,
+                        overflow: 'hidden',
+                        textOverflow: 'ellipsis',
+                        whiteSpace: 'nowrap',
+                      }}
+                    >
                       {name}
-                    </Typography.Text>
+                    </span>
                     <Tag style={{ marginInlineEnd: 0 }}>{a.exchange.toUpperCase()}</Tag>
                     {a.is_paper && (
                       <Tag style={{ marginInlineEnd: 0 }}>{t('copy.modal.paper')}</Tag>
