@@ -20,6 +20,7 @@ const errors = {
   404: apiErrorSchema,
   409: apiErrorSchema,
   429: apiErrorSchema,
+  503: apiErrorSchema,
 };
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });

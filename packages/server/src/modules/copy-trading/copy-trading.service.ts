@@ -15,11 +15,18 @@ import {
   type CopyUpdateRequest,
   copyCreateRequest,
   copyUpdateRequest,
+  ERROR_CODES,
   FIELD_ERROR_CODES,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
-import { Conflict, FieldErrorList, InsufficientBalance, NotFound } from '../../common/errors.js';
+import {
+  Conflict,
+  DomainError,
+  FieldErrorList,
+  InsufficientBalance,
+  NotFound,
+} from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { CopyRelationRow } from '../../db/schema/index.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
@@ -71,6 +78,9 @@ export class CopyInsufficientBalance extends InsufficientBalance {
   }
 }
 
+const COPY_LEADER_UNAVAILABLE =
+  "The strategy's balance cannot be read right now; please try again later";
+
 const decimalOrNull = (value: string | null | undefined): string | null =>
   value === null || value === undefined || Number(value) === 0 ? null : value;
 
@@ -90,6 +100,15 @@ export function createCopyTradingService(deps: {
     // Another user's relation reads as missing (the leader sees it in followers/ only).
     if (!row || row.followerUserId !== userId) throw new NotFound('Copy relation not found');
     return row;
+  }
+
+  /** The leader's equity; an exchange that cannot be read answers 503 (try again later). */
+  async function leaderEquityNow(leaderAccountId: number): Promise<string> {
+    try {
+      return await deps.engine.leaderEquity(leaderAccountId);
+    } catch {
+      throw new DomainError(503, ERROR_CODES.exchangeUnavailable, COPY_LEADER_UNAVAILABLE);
+    }
   }
 
   async function answer(id: number): Promise<CopyRelation> {
@@ -144,7 +163,7 @@ export function createCopyTradingService(deps: {
         throw new CopyInsufficientBalance();
       }
 
-      const equity = await deps.engine.leaderEquity(leader.id);
+      const equity = await leaderEquityNow(leader.id);
       const startBook = await deps.engine.leaderStartBook(leader.id);
       const now = clock.now();
       const fee = String(COPY_FEE_COINS);
@@ -288,7 +307,7 @@ export function createCopyTradingService(deps: {
       if (input.copy_amount !== undefined && !new Decimal(input.copy_amount).eq(row.copyAmount)) {
         values.copyAmount = input.copy_amount;
         // Re-based: the new amount is a share of the leader's equity as it is now.
-        values.leaderEquityBase = await deps.engine.leaderEquity(row.leaderAccountId);
+        values.leaderEquityBase = await leaderEquityNow(row.leaderAccountId);
       }
       if (input.max_loss !== undefined) values.maxLoss = decimalOrNull(input.max_loss);
       if (input.max_slippage_percent !== undefined) {
