@@ -22,6 +22,7 @@ import { SERVER_PACKAGE_JSON } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
+import { copyTradingRoutes } from './modules/copy-trading/copy-trading.routes.js';
 import { exchangeAccountsRoutes } from './modules/exchange-accounts/exchange-accounts.routes.js';
 import { announcementsSocketRoutes } from './modules/help/announcements.socket.js';
 import { helpRoutes } from './modules/help/help.routes.js';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // What was built here runs and closes with the app.
     services.square.start();
     app.addHook('onClose', async () => {
+      await services.copyTrading.engine.stop();
       await services.square.stop();
       await services.marketFeed.stop();
       if (!deps.eventBus) await services.events.close();
@@ -155,6 +157,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(staffRoutes({ staff: services.staff, authentication }));
       await api.register(profileRoutes({ profile: services.profile, authentication }));
       await api.register(square.routes(authentication));
+      await api.register(
+        copyTradingRoutes({ copyTrading: services.copyTrading.service, authentication }),
+      );
       // Only while some channel has no real delivery, and only outside production.
       if (!config.isProduction && outboxChannels.length > 0) {
         await api.register(devOutboxRoutes({ outbox }));

@@ -41,6 +41,10 @@ import type { BotControl } from './modules/bots/bot-control.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
 import {
+  createCopyingCheck,
+  createCopyTradingModule,
+} from './modules/copy-trading/copy-trading.module.js';
+import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from './modules/exchange-accounts/exchange-client-factory.js';
@@ -243,6 +247,20 @@ export async function createServices(deps: ServiceDeps) {
     events,
     prices: feedPriceSource(marketFeed),
     log,
+    isCopying: createCopyingCheck(db),
+  });
+
+  // Copy trading: relations and fees (API) and the copy engine on the execution core (main.ts
+  // starts the engine: leader events and the reconcile timer).
+  const copyTrading = createCopyTradingModule({
+    db,
+    clock,
+    ledger,
+    execution,
+    events,
+    operationLog,
+    sharing: square.sharing,
+    log,
   });
 
   const help = createHelpService({
@@ -295,8 +313,13 @@ export async function createServices(deps: ServiceDeps) {
     invitations,
     staff,
     square,
+    copyTrading,
     help,
-    workers: { botEngine, scheduler },
+    workers: {
+      botEngine,
+      scheduler,
+      copyEngine: deps.runsWorkers ? copyTrading.engine : undefined,
+    },
   };
 }
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     });
     appLog = app.log;
     const { marketFeed, square } = services;
-    const { botEngine, scheduler } = services.workers;
+    const { botEngine, scheduler, copyEngine } = services.workers;
     // Probes the exchanges in the background (auto falls back to simulated data per exchange).
     marketFeed.start(app.log);
     // The square's read model and live strategy pages follow the bus from here on.
@@ -59,6 +59,9 @@ async function main(): Promise<void> {
     // Running bots resume (under their leases): pending orders are reconciled by client id
     // before any new decision.
     await botEngine?.start();
+    // Copy trading follows the leaders' changes and reconciles every relation on a timer (the
+    // first pass heals what changed while the process was down).
+    copyEngine?.start();
     // With the embedded database the admin CLI cannot open it while we run: it asks us instead.
     const admin = createAdminService({
       db: database.db,
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
         await adminSocket?.close();
         await scheduler?.stop();
         await botEngine?.stop();
+        await copyEngine?.stop();
         await square.stop();
         await marketFeed.stop();
         await app.close();
