@@ -22,6 +22,7 @@ import { SERVER_PACKAGE_JSON } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { botsRoutes } from './modules/bots/bots.routes.js';
+import { copyTradingRoutes } from './modules/copy-trading/copy-trading.routes.js';
 import { exchangeAccountsRoutes } from './modules/exchange-accounts/exchange-accounts.routes.js';
 import { announcementsSocketRoutes } from './modules/help/announcements.socket.js';
 import { helpRoutes } from './modules/help/help.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await services.webhooks.start();
     app.addHook('onClose', async () => {
       await services.webhooks.stop();
+      await services.copyTrading.engine.stop();
       await services.square.stop();
       await services.marketFeed.stop();
       if (!deps.eventBus) await services.events.close();
@@ -160,6 +162,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(square.routes(authentication));
       await api.register(webhooksRoutes({ service: services.webhooks.service, authentication }));
       await api.register(webhookHookRoutes({ receiver: services.webhooks.receiver }));
+      await api.register(
+        copyTradingRoutes({ copyTrading: services.copyTrading.service, authentication }),
+      );
       // Only while some channel has no real delivery, and only outside production.
       if (!config.isProduction && outboxChannels.length > 0) {
         await api.register(devOutboxRoutes({ outbox }));

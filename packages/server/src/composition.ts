@@ -41,6 +41,10 @@ import type { BotControl } from './modules/bots/bot-control.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
 import {
+  createCopyingCheck,
+  createCopyTradingModule,
+} from './modules/copy-trading/copy-trading.module.js';
+import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from './modules/exchange-accounts/exchange-client-factory.js';
@@ -255,6 +259,20 @@ export async function createServices(deps: ServiceDeps) {
     events,
     prices: feedPriceSource(marketFeed),
     log,
+    isCopying: createCopyingCheck(db),
+  });
+
+  // Copy trading: relations and fees (API) and the copy engine on the execution core (main.ts
+  // starts the engine: leader events and the reconcile timer).
+  const copyTrading = createCopyTradingModule({
+    db,
+    clock,
+    ledger,
+    execution,
+    events,
+    operationLog,
+    sharing: square.sharing,
+    log,
   });
 
   const help = createHelpService({
@@ -307,9 +325,14 @@ export async function createServices(deps: ServiceDeps) {
     invitations,
     staff,
     square,
+    copyTrading,
     help,
     webhooks,
-    workers: { botEngine, scheduler },
+    workers: {
+      botEngine,
+      scheduler,
+      copyEngine: deps.runsWorkers ? copyTrading.engine : undefined,
+    },
   };
 }
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     });
     appLog = app.log;
     const { marketFeed, square } = services;
-    const { botEngine, scheduler } = services.workers;
+    const { botEngine, scheduler, copyEngine } = services.workers;
     // Probes the exchanges in the background (auto falls back to simulated data per exchange).
     marketFeed.start(app.log);
     // The square's read model and live strategy pages follow the bus from here on.
@@ -61,6 +61,9 @@ async function main(): Promise<void> {
     await botEngine?.start();
     // Webhook signals left in flight are reconciled and completed; new ones run as they come.
     await services.webhooks.start();
+    // Copy trading follows the leaders' changes and reconciles every relation on a timer (the
+    // first pass heals what changed while the process was down).
+    copyEngine?.start();
     // With the embedded database the admin CLI cannot open it while we run: it asks us instead.
     const admin = createAdminService({
       db: database.db,
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
         await scheduler?.stop();
         await botEngine?.stop();
         await services.webhooks.stop();
+        await copyEngine?.stop();
         await square.stop();
         await marketFeed.stop();
         await app.close();

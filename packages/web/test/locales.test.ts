@@ -3,6 +3,8 @@ import { accountsEn } from '../src/i18n/locales/accounts.en';
 import { accountsZhCN } from '../src/i18n/locales/accounts.zh-CN';
 import { botsEn } from '../src/i18n/locales/bots.en';
 import { botsZhCN } from '../src/i18n/locales/bots.zh-CN';
+import { copyEn } from '../src/i18n/locales/copy.en';
+import { copyZhCN } from '../src/i18n/locales/copy.zh-CN';
 import { en } from '../src/i18n/locales/en';
 import { fieldErrorsEn } from '../src/i18n/locales/field-errors.en';
 import { fieldErrorsZhCN } from '../src/i18n/locales/field-errors.zh-CN';
@@ -38,6 +40,7 @@ describe('translations', () => {
     [fieldErrorsZhCN, fieldErrorsEn],
     [squareZhCN, squareEn],
     [webhooksZhCN, webhooksEn],
+    [copyZhCN, copyEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

@@ -63,8 +63,11 @@ const WebhookSignalsPage = lazy(() =>
 const WebhookLogsPage = lazy(() =>
   withFeedbackOf(import('../pages/WebhookLogsPage').then((m) => m.WebhookLogsPage)),
 );
-const ComingSoonPage = lazy(() =>
-  import('../pages/ComingSoonPage').then((m) => ({ default: m.ComingSoonPage })),
+const CopyManagementPage = lazy(() =>
+  withFeedbackOf(import('../pages/CopyManagementPage').then((m) => m.CopyManagementPage)),
+);
+const CopyDetailPage = lazy(() =>
+  withFeedbackOf(import('../pages/CopyDetailPage').then((m) => m.CopyDetailPage)),
 );
 const NotFoundPage = lazy(() =>
   import('../pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
@@ -74,10 +77,8 @@ const MyLayout = lazy(() =>
 );
 
 const auth = (element: ReactNode) => <RequireAuth>{element}</RequireAuth>;
-const comingSoon = <ComingSoonPage />;
 
-// Both route tables of the spec. Screens of later features answer "coming soon" and stay out of
-// the navigation until they are built.
+// Both route tables of the spec.
 export const routes: RouteObject[] = [
   {
     element: <AppShell />,
@@ -104,7 +105,7 @@ export const routes: RouteObject[] = [
       { path: 'help-center', element: <HelpCenterPage /> },
       { path: 'strategy/:id', element: <StrategyDetailPage /> },
       { path: 'user/:userId', element: <UserProfilePage /> },
-      { path: 'copy-trading/:id', element: auth(comingSoon) },
+      { path: 'copy-trading/:id', element: auth(<CopyDetailPage />) },
       { path: 'deposit', element: auth(<DepositPage />) },
       { path: 'withdraw', element: auth(<WithdrawPage />) },
       { path: 'staff', element: auth(<StaffPage />) },
@@ -124,7 +125,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/my/account" replace /> },
           { path: 'account', element: <AccountOverviewPage /> },
-          { path: 'copy-trading', element: comingSoon },
+          { path: 'copy-trading', element: <CopyManagementPage /> },
           { path: 'settings', element: <ProfileSettingsPage /> },
           { path: 'profile', element: <VipInvitationPage /> },
           { path: 'security', element: <SecurityPage /> },

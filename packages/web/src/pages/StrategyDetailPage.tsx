@@ -1,7 +1,6 @@
 import '../i18n/square-texts';
 import '../features/square/square.css';
 import {
-  COPY_FEE_COINS,
   LIVE_TRADES_KEPT,
   SQUARE_DEFAULT_PERIOD,
   type SquarePeriod,
@@ -26,6 +25,7 @@ import {
 import { useStrategyLive } from '../api/strategy-socket';
 import { useIsLoggedIn } from '../api/tokens';
 import { useIsMobile } from '../app/use-is-mobile';
+import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyModalHost';
 import { CommentsSection } from '../features/square/CommentsSection';
 import { CopyTradeButton } from '../features/square/CopyTradeButton';
 import { EquityPanel } from '../features/square/EquityPanel';
@@ -101,6 +101,7 @@ export function StrategyDetailPage() {
   const positions = useStrategyPositions(id ?? 0, id !== null && settings?.show_positions === true);
   const follow = useToggleFollow();
   const liveStatus = useLiveUpdates(id, strategy);
+  const [copyTarget, setCopyTarget] = useState<CopyTarget | null>(null);
 
   // A strategy that cannot be loaded sends the user to the square with the reason (§8). A
   // passing glitch on a page already shown does not; a strategy gone private (404) does.
@@ -151,12 +152,8 @@ export function StrategyDetailPage() {
       },
     );
   };
-  // The copy modal comes with copy trading; until then the button says so honestly.
   const openCopy = () =>
-    void modal.info({
-      title: t('strategy.copyTrade', { fee: COPY_FEE_COINS }),
-      content: t('strategy.copyComingSoon'),
-    });
+    setCopyTarget({ id: strategy.id, name: strategy.name, exchange: strategy.exchange });
 
   const actions = strategy.is_owner ? null : (
     <>
@@ -238,6 +235,7 @@ export function StrategyDetailPage() {
           </Flex>
         </div>
       )}
+      <CopyModalHost target={copyTarget} onClose={() => setCopyTarget(null)} />
     </Flex>
   );
 }

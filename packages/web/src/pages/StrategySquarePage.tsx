@@ -1,7 +1,12 @@
 import '../i18n/square-texts';
 import '../features/square/square.css';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { SQUARE_PAGE_SIZE, type SquareQuickTag, type SquareStats } from '@quantsquare/contracts';
+import {
+  SQUARE_PAGE_SIZE,
+  type SquareQuickTag,
+  type SquareStats,
+  type StrategyCard,
+} from '@quantsquare/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, Skeleton, Typography } from 'antd';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
@@ -12,6 +17,7 @@ import { errorMessage } from '../api/errors';
 import { type SearchMode, type SquareListParams, squareKeys, useStrategyList } from '../api/square';
 import { useIsLoggedIn } from '../api/tokens';
 import { useIsMobile } from '../app/use-is-mobile';
+import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyModalHost';
 import { formatPercent } from '../features/dashboard/format';
 import { SquarePager } from '../features/square/SquarePager';
 import { SquareToolbar, type SquareView } from '../features/square/SquareToolbar';
@@ -98,6 +104,9 @@ export function StrategySquarePage() {
   const notice = (useLocation().state as { notice?: unknown } | null)?.notice;
   const list = useStrategyList(filters);
   const viewerId = isLoggedIn ? (profile.data?.id ?? null) : null;
+  const [copyTarget, setCopyTarget] = useState<CopyTarget | null>(null);
+  const copy = (strategy: StrategyCard) =>
+    setCopyTarget({ id: strategy.id, name: strategy.name, exchange: strategy.exchange });
 
   const setFilters = useCallback(
     (next: SquareListParams) => setSearchParams(writeFilters(next)),
@@ -198,7 +207,12 @@ export function StrategySquarePage() {
           {view === 'grid' ? (
             <div style={gridStyle} data-testid="square-grid">
               {strategies.map((strategy) => (
-                <StrategyCardView key={strategy.id} strategy={strategy} viewerId={viewerId} />
+                <StrategyCardView
+                  key={strategy.id}
+                  strategy={strategy}
+                  viewerId={viewerId}
+                  onCopy={copy}
+                />
               ))}
             </div>
           ) : (
@@ -207,6 +221,7 @@ export function StrategySquarePage() {
               period={filters.period}
               viewerId={viewerId}
               isLoading={false}
+              onCopy={copy}
             />
           )}
         </Flex>
@@ -220,6 +235,7 @@ export function StrategySquarePage() {
         }}
         isCompact={isMobile}
       />
+      <CopyModalHost target={copyTarget} onClose={() => setCopyTarget(null)} />
     </Flex>
   );
 }

@@ -2,12 +2,13 @@ import '../i18n/square-texts';
 import '../features/square/square.css';
 import { CalendarOutlined } from '@ant-design/icons';
 import { App, Card, Empty, Flex, Skeleton, Typography } from 'antd';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { useProfile } from '../api/auth';
 import { usePublicProfile, useToggleFollow, useUserStrategies } from '../api/square';
 import { useIsLoggedIn } from '../api/tokens';
+import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyModalHost';
 import { ownerName, StrategyCardView } from '../features/square/StrategyCardView';
 import { FollowButton } from '../features/square/StrategyHeader';
 import { squareErrorText } from '../features/square/square-errors';
@@ -51,6 +52,7 @@ export function UserProfilePage() {
   const strategies = useUserStrategies(userId);
   const follow = useToggleFollow();
   const locale = i18n.language;
+  const [copyTarget, setCopyTarget] = useState<CopyTarget | null>(null);
 
   const failed = userId === null || (profile.isError && !profile.data);
   useEffect(() => {
@@ -161,11 +163,13 @@ export function UserProfilePage() {
                 key={strategy.id}
                 strategy={strategy}
                 viewerId={viewer.data?.id ?? null}
+                onCopy={(s) => setCopyTarget({ id: s.id, name: s.name, exchange: s.exchange })}
               />
             ))}
           </div>
         )}
       </Section>
+      <CopyModalHost target={copyTarget} onClose={() => setCopyTarget(null)} />
     </Flex>
   );
 }

@@ -15,7 +15,8 @@ export interface OperationLogRecord {
   readonly botId?: number | null;
   readonly type: OperationLogType;
   readonly botSymbol?: string | null;
-  readonly event: OperationLogEvent;
+  /** null: an entry told by its message alone (copy trading's; the web shows the message). */
+  readonly event: OperationLogEvent | null;
   readonly message: string;
   /** Structured facts (never secrets); closing trades carry `pnl`. */
   readonly details?: Record<string, unknown>;

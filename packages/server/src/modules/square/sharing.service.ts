@@ -8,6 +8,7 @@ import {
 import type { Clock } from '../../common/clock.js';
 import { NotFound, ValidationFailed } from '../../common/errors.js';
 import { sanitizeRichText, visibleLength } from '../../common/rich-text.js';
+import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow, StrategyShareSettingsRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
 import type { ShareSettingsValues, SharingRepository } from './sharing.repository.js';
@@ -46,6 +47,8 @@ function toAnswer(
 /** Share settings of one's own exchange accounts (document 1): another user's answer 404. */
 export function createSharingService(deps: {
   repo: SharingRepository;
+  /** The repository on a caller's transaction (copy trading's counters). */
+  repoFor?: (tx: Database) => SharingRepository;
   clock: Clock;
   events: EventBus;
   /** Recomputes the account's square figures (so a newly public account is listed at once). */
@@ -124,12 +127,26 @@ export function createSharingService(deps: {
       return toAnswer(account, row);
     },
 
-    /** For copy trading (issue 12): a copier joined (+1) or left (−1), fees earned (coins). */
+    /**
+     * For copy trading (issue 12): a copier joined (+1) or left (−1), fees earned (coins). With
+     * `tx`, inside the caller's transaction (the relation and its fee commit with the counters).
+     */
     async recordCopyFigures(
       accountId: number,
       change: { copiersDelta: number; earnings: string },
+      tx?: Database,
     ): Promise<void> {
-      await repo.adjustCopyFigures(accountId, change, deps.clock.now());
+      const target = tx && deps.repoFor ? deps.repoFor(tx) : repo;
+      await target.adjustCopyFigures(accountId, change, deps.clock.now());
+      deps.onSaved?.(accountId);
+    },
+
+    /** For copy trading: a leader account's owner and whether its strategy may be copied. */
+    async copyStrategy(
+      accountId: number,
+    ): Promise<{ userId: number; isPublic: boolean; acceptCopy: boolean } | undefined> {
+      const row = await repo.findSettings(accountId);
+      return row && { userId: row.userId, isPublic: row.isPublic, acceptCopy: row.acceptCopy };
     },
   };
 }

@@ -34,6 +34,8 @@ export interface SquareModuleDeps {
   readonly log: MetricsWorkerLogger;
   /** Waits between a fill or snapshot and the recomputation of the account's figures. */
   readonly metricsDebounceMs?: number;
+  /** Whether a viewer copies a strategy (copy trading answers; false without it). */
+  readonly isCopying?: (viewerId: number, accountId: number) => Promise<boolean>;
 }
 
 /**
@@ -69,12 +71,13 @@ export function createSquareModule(deps: SquareModuleDeps) {
     prices: deps.prices,
     viewer: {
       isFollowing: (viewerId, userId) => socialRepo.isFollowing(viewerId, userId),
-      // Copy trading (issue 12) answers this; nobody copies before it lands.
-      isCopying: async () => false,
+      // Copy trading answers this (its relations); nobody copies without it.
+      isCopying: deps.isCopying ?? (async () => false),
     },
   });
   const sharing = createSharingService({
     repo: createSharingRepository(deps.db),
+    repoFor: createSharingRepository,
     clock: deps.clock,
     events: deps.events,
     refreshMetrics: (accountId) => metrics.refreshAccount(accountId),

@@ -1,5 +1,11 @@
 import '../../i18n/wallet-texts';
-import { ApiOutlined, CrownOutlined, SafetyOutlined, WalletOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  CopyOutlined,
+  CrownOutlined,
+  SafetyOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
 import { Card, Menu } from 'antd';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +25,7 @@ function selectedKey(pathname: string): string {
 
 /**
  * The /my area with its sidebar (document 2), which also frames the webhook screens. Only
- * entries whose screens work are listed; copy management joins when built.
+ * entries whose screens work are listed.
  */
 export function MyLayout() {
   const { t } = useTranslation();
@@ -30,6 +36,11 @@ export function MyLayout() {
   // account security.
   const items = [
     { key: '/my/account', icon: <WalletOutlined />, label: t('my.accountOverview') },
+    {
+      key: '/my/copy-trading',
+      icon: <CopyOutlined />,
+      label: t('nav.items.copyManagement'),
+    },
     { key: '/my/api-management', icon: <ApiOutlined />, label: t('my.apiManagement') },
     // The webhook screens (signal trading, signal monitoring) join the management centre.
     {

@@ -74,10 +74,12 @@ interface Props {
   strategy: StrategyCard;
   /** The signed-in viewer's user id (null for visitors): no copy button on one's own card. */
   viewerId: number | null;
+  /** Opens the copy modal for this strategy (document 2 §2). */
+  onCopy: (strategy: StrategyCard) => void;
 }
 
 /** A strategy of the square as a card (document 2 §2); the whole card opens /strategy/{id}. */
-export function StrategyCardView({ strategy, viewerId }: Props) {
+export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const tone = useToneColor();
@@ -212,7 +214,7 @@ export function StrategyCardView({ strategy, viewerId }: Props) {
           acceptsCopy={strategy.share_settings.accept_copy}
           isOwner={viewerId !== null && viewerId === strategy.user_id}
           isCopying={false}
-          onCopy={open}
+          onCopy={() => onCopy(strategy)}
         />
       </Flex>
     </Card>

@@ -24,10 +24,12 @@ interface Props {
   period: SquarePeriod;
   viewerId: number | null;
   isLoading: boolean;
+  /** Opens the copy modal for a strategy (document 2 §2). */
+  onCopy: (strategy: StrategyCard) => void;
 }
 
 /** The square in list view: one row per strategy, the same figures as the cards. */
-export function StrategyListTable({ strategies, period, viewerId, isLoading }: Props) {
+export function StrategyListTable({ strategies, period, viewerId, isLoading, onCopy }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const tone = useToneColor();
@@ -130,7 +132,7 @@ export function StrategyListTable({ strategies, period, viewerId, isLoading }: P
           acceptsCopy={s.share_settings.accept_copy}
           isOwner={viewerId !== null && viewerId === s.user_id}
           isCopying={false}
-          onCopy={() => navigate(`/strategy/${s.id}`)}
+          onCopy={() => onCopy(s)}
         />
       ),
     },

@@ -335,10 +335,6 @@ export const en: LocaleResources = {
       close: 'Got it',
     },
   },
-  comingSoon: {
-    title: 'Coming soon',
-    subtitle: 'We are working on this feature. Stay tuned.',
-  },
   notFound: {
     title: 'Page not found',
     subtitle: 'The page you are looking for does not exist or has been removed.',

@@ -83,7 +83,6 @@ export const squareEn: SquareLocaleResources = {
     followFailed: 'Something went wrong, please try again',
     copyTrade: 'Copy Trade ({{fee}} Platform Coins)',
     alreadyCopying: 'Already Copying',
-    copyComingSoon: 'Placing a copy is coming soon.',
     stats: {
       totalReturn: 'Total Return %',
       dailyPnl: 'Daily P&L %',

@@ -77,7 +77,6 @@ export const squareZhCN = {
     followFailed: '操作失败，请稍后重试',
     copyTrade: '跟单（{{fee}} 平台币）',
     alreadyCopying: '已跟单',
-    copyComingSoon: '跟单下单功能即将上线，敬请期待。',
     stats: {
       totalReturn: '总收益率',
       dailyPnl: '今日收益率',

@@ -332,10 +332,6 @@ export const zhCN = {
       close: '我知道了',
     },
   },
-  comingSoon: {
-    title: '该功能即将上线',
-    subtitle: '我们正在努力开发中，敬请期待。',
-  },
   notFound: {
     title: '页面不存在',
     subtitle: '您访问的页面不存在或已被移除。',

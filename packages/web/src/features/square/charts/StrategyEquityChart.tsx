@@ -74,8 +74,19 @@ export default function StrategyEquityChart({
       priceFormat: PRICE_FORMAT,
     });
     fittedRangeRef.current = null;
+    // autoSize measures the container after the first fit (often at width 0): the curve is fitted
+    // again once the chart has its real width, else it sits squeezed at the right edge.
+    let fittedWidth = 0;
+    const refit = (width: number) => {
+      if (width > 0 && Math.abs(width - fittedWidth) > 1) {
+        fittedWidth = width;
+        chart.timeScale().fitContent();
+      }
+    };
+    chart.timeScale().subscribeSizeChange(refit);
     setParts({ chart, series, markers: createSeriesMarkers(series, []) });
     return () => {
+      chart.timeScale().unsubscribeSizeChange(refit);
       setParts(null);
       chart.remove();
     };

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import {
+  copyEfficiency,
+  copyRatio,
+  copyTarget,
+  entryPriceCap,
+  isWithinEntryDistance,
+  slippageBps,
+} from './copy-target.js';
+
+const BINANCE = { amountStep: 0.001, minAmount: 0.001, minNotional: 5 };
+const OKX = { amountStep: 0.01, minAmount: 0.01, minNotional: 0 };
+
+describe('copy targets', () => {
+  it.each([
+    ['normal: the leader × ratio', 0.5, 0.01, 'normal', BINANCE, 0.005],
+    ['reverse: negated', 0.5, 0.01, 'reverse', BINANCE, -0.005],
+    ['a short leader reversed is long', -1.2, 0.01, 'reverse', BINANCE, 0.012],
+    ['OKX: rounded toward zero to whole 0.01-BTC contracts', 0.25, 0.1, 'normal', OKX, 0.02],
+    ['flat leader: flat follower', 0, 0.5, 'normal', OKX, 0],
+  ] as const)('%s', (_name, leaderSize, ratio, mode, market, size) => {
+    expect(copyTarget({ leaderSize, ratio, mode, market, price: 50_000 })).toMatchObject({
+      ok: true,
+      size,
+    });
+  });
+
+  it('refuses a share below the minimum amount or notional', () => {
+    expect(
+      copyTarget({ leaderSize: 0.25, ratio: 0.01, mode: 'normal', market: OKX }),
+    ).toMatchObject({ ok: false, reason: 'below_minimum', limit: 'amount', minimum: 0.01 });
+    expect(
+      copyTarget({ leaderSize: 0.1, ratio: 0.01, mode: 'normal', market: BINANCE, price: 2_000 }),
+    ).toMatchObject({ ok: false, limit: 'notional', minimum: 5 });
+  });
+
+  it('takes the ratio against the leader equity (none without equity)', () => {
+    expect(copyRatio(100, 10_000).toNumber()).toBe(0.01);
+    expect(copyRatio(100, 0).toNumber()).toBe(0);
+  });
+
+  it('caps entries by the slippage from the leader fill, on the price step', () => {
+    expect(entryPriceCap(50_000, 'buy', 0.5, 0.1)).toBe(50_250);
+    expect(entryPriceCap(50_000, 'sell', 0.5, 0.1)).toBe(49_750);
+    expect(entryPriceCap(1.2345, 'buy', 1.5, 0.0001)).toBe(1.253);
+  });
+
+  it('measures slippage against the follower, entry distance and efficiency', () => {
+    expect(slippageBps('buy', 50_000, 50_010)).toBe(2);
+    expect(slippageBps('sell', 50_000, 50_010)).toBe(-2);
+    expect(isWithinEntryDistance(50_000, 50_400, 1)).toBe(true);
+    expect(isWithinEntryDistance(50_000, 52_000, 1)).toBe(false);
+    expect(copyEfficiency(0.05, 0.1)).toBe(0.5);
+    expect(copyEfficiency(0.05, 0)).toBeNull();
+  });
+});

@@ -1,0 +1,782 @@
+// The copy engine: copies by position reconciliation on the execution core. Each active relation
+// holds, per symbol, target = leader's net position × (copy_amount / leader equity at the base),
+// negated for reverse, on the follower market's step. It is recomputed from the execution book
+// (never from an event's payload) on every leader PositionChanged, on a timer (a missed event
+// heals itself) and on resume, so a repeated or re-ordered event finds the target held already.
+// Orders carry deterministic keys (leader change, symbol, try) and owner {copy, relation}.
+import type { CopyMissReason, CopyPosition } from '@quantsquare/contracts';
+import {
+  copyRatio,
+  copyTarget,
+  entryPriceCap,
+  isWithinEntryDistance,
+  roundToStep,
+  slippageBps as slippageOf,
+} from '@quantsquare/engine';
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../../common/clock.js';
+import type { Database } from '../../db/database.js';
+import type { CopyReceiptRow, CopyRelationRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import type { BusEvent, EventBus } from '../../events/index.js';
+import { ExchangeAdapterError, type MarketFacts } from '../../exchange/exchange-client.js';
+import {
+  type ExecutionCore,
+  ExecutionError,
+  type IntentResult,
+  type OrderOwner,
+} from '../../execution/index.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import { slippageCapPercent } from './copy-trading.mappers.js';
+import { type CopyTradingQueries, copyTradingQueries } from './copy-trading.repository.js';
+import type { CopyEnginePort, CopySquarePort } from './copy-trading.service.js';
+
+export interface CopyEngineLogger {
+  error(details: object, message: string): void;
+}
+
+export interface CopyEngineDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly execution: ExecutionCore;
+  readonly events: EventBus;
+  readonly operationLog: OperationLogWriter;
+  readonly square: Pick<CopySquarePort, 'adjustCopyFigures'>;
+  readonly log?: CopyEngineLogger;
+  /** The reconcile timer's period (real time); default 15 s. */
+  readonly reconcileIntervalMs?: number;
+  /** Relations reconciled at once by a fan-out (each account's orders still one at a time). */
+  readonly concurrency?: number;
+}
+
+export const DEFAULT_COPY_RECONCILE_INTERVAL_MS = 15_000;
+const DEFAULT_CONCURRENCY = 256;
+/** A retried miss waits 5 s, 10 s, 20 s … up to 10 minutes (by the clock). */
+const RETRY_BASE_MS = 5_000;
+const RETRY_MAX_MS = 10 * 60_000;
+/** Misses the timer tries again (while the relation is active); the others wait for a change. */
+const RETRYABLE: ReadonlySet<CopyMissReason> = new Set([
+  'capped',
+  'insufficient_margin',
+  'invalid_key',
+  'rate_limited',
+  'paused',
+  'exchange_error',
+]);
+
+type Trigger =
+  /** A leader event (or its duplicate): acts once per change. */
+  | { readonly kind: 'event' }
+  /** The timer, a resume or an edit: heals what is not at its target. */
+  | { readonly kind: 'heal'; readonly ignoreBackoff: boolean }
+  /** Late join: the leader's current positions, within the entry distance. */
+  | { readonly kind: 'late_join' };
+
+interface Failure {
+  readonly reason: CopyMissReason;
+  readonly errorKind: string | null;
+  readonly message: string;
+}
+
+const ownerOf = (relationId: number): OrderOwner => ({ kind: 'copy', id: relationId });
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** An order failure as the relation names it (invalid key, margin, rate limit, …). */
+export function classifyCopyFailure(error: unknown): Failure {
+  const adapter =
+    error instanceof ExchangeAdapterError
+      ? error
+      : error instanceof ExecutionError && error.cause instanceof ExchangeAdapterError
+        ? error.cause
+        : undefined;
+  const message = errorText(error);
+  if (!adapter) {
+    const kind = error instanceof ExecutionError ? error.kind : null;
+    return { reason: 'exchange_error', errorKind: kind, message };
+  }
+  const reason: CopyMissReason =
+    adapter.kind === 'invalid_key'
+      ? 'invalid_key'
+      : adapter.kind === 'insufficient_funds'
+        ? 'insufficient_margin'
+        : adapter.kind === 'rate_limited'
+          ? 'rate_limited'
+          : 'exchange_error';
+  return { reason, errorKind: adapter.kind, message };
+}
+
+export function createCopyEngine(deps: CopyEngineDeps) {
+  const { clock, execution } = deps;
+  const repo: CopyTradingQueries = copyTradingQueries(deps.db);
+  const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
+  /** Per relation, the work queued on it (an event and the timer never interleave). */
+  const chains = new Map<number, Promise<unknown>>();
+  const inFlight = new Set<Promise<unknown>>();
+  /** The leader's last fill per account|symbol (the slippage cap's reference). */
+  const lastFills = new Map<string, { price: number; atMs: number }>();
+  let unsubscribe: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | null = null;
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  function serial<T>(relationId: number, work: () => Promise<T>): Promise<T> {
+    const previous = chains.get(relationId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    chains.set(relationId, settled);
+    void settled.then(() => {
+      if (chains.get(relationId) === settled) chains.delete(relationId);
+    });
+    return track(next);
+  }
+
+  /** Runs `work` for every item, at most `concurrency` at once; failures are logged, not thrown. */
+  async function fanOut<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      for (let index = next++; index < items.length; index = next++) {
+        try {
+          await work(items[index] as T);
+        } catch (error) {
+          deps.log?.error({ err: error }, 'copy engine: a relation failed');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  }
+
+  async function accountOf(accountId: number): Promise<ExchangeAccountRow> {
+    return execution.account(accountId);
+  }
+
+  async function leaderEquity(leaderAccountId: number): Promise<string> {
+    const account = await accountOf(leaderAccountId);
+    const balance = await execution.clientOf(account).fetchBalance();
+    const usdt = balance.USDT;
+    if (!usdt || !(usdt.total > 0)) {
+      throw new ExchangeAdapterError('unavailable', 'The leader account has no USDT equity');
+    }
+    return String(usdt.total);
+  }
+
+  /** Marks of the account's symbols (the exchange's mark price, when it holds a position). */
+  async function marksOf(account: ExchangeAccountRow, symbols: readonly string[]) {
+    const marks = new Map<string, number>();
+    if (symbols.length === 0) return marks;
+    try {
+      for (const held of await execution.clientOf(account).fetchPositions(symbols)) {
+        if (held.markPrice !== null) marks.set(held.symbol, held.markPrice);
+      }
+    } catch {
+      // Unmarked positions count at their entry (no unrealised P&L) until the next look.
+    }
+    return marks;
+  }
+
+  async function recordFailure(relation: CopyRelationRow, symbol: string, failure: Failure) {
+    const now = clock.now();
+    await repo.update(relation.id, {
+      lastError: `${symbol}: ${failure.message}`.slice(0, 1000),
+      lastErrorAt: now,
+      updatedAt: now,
+    });
+    await deps.operationLog.record({
+      userId: relation.followerUserId,
+      type: 'error',
+      event: null,
+      botSymbol: symbol,
+      message: `Copy of ${symbol} failed: ${failure.message}`.slice(0, 1000),
+      details: {
+        relation_id: relation.id,
+        reason: failure.reason,
+        error_kind: failure.errorKind,
+      },
+    });
+  }
+
+  /** Copied P&L (realised + unrealised − entry fees held) and trades; saved on the relation. */
+  async function refreshFigures(relation: CopyRelationRow): Promise<CopyRelationRow> {
+    const book = await repo.copyBook(relation.id, relation.followerAccountId);
+    const open = book.filter((row) => !new Decimal(row.size).isZero());
+    const account = await accountOf(relation.followerAccountId);
+    const marks = await marksOf(
+      account,
+      open.map((row) => row.symbol),
+    );
+    let pnl = new Decimal(0);
+    for (const row of book) {
+      pnl = pnl.plus(row.realizedPnl);
+      if (new Decimal(row.size).isZero()) continue;
+      const mark = marks.get(row.symbol) ?? Number(row.entryPrice);
+      pnl = pnl.plus(new Decimal(mark).minus(row.entryPrice).times(row.size)).minus(row.entryFee);
+    }
+    const trades = await repo.copiedCount(relation.id);
+    const updated = await repo.update(relation.id, {
+      totalProfitLoss: pnl.toFixed(10),
+      totalCopiedTrades: trades,
+    });
+    return updated ?? relation;
+  }
+
+  /** Stops a relation on its own (max loss, the leader's drawdown) and closes its positions. */
+  async function autoStop(relation: CopyRelationRow, reason: 'max_loss' | 'leader_drawdown') {
+    const now = clock.now();
+    const stopped = await deps.db.transaction(async (tx) => {
+      const row = await copyTradingQueries(tx).transition(relation.id, ['active', 'paused'], {
+        status: 'stopped',
+        stopReason: reason,
+        stoppedAt: now,
+        updatedAt: now,
+      });
+      if (row) {
+        await deps.square.adjustCopyFigures(
+          row.leaderAccountId,
+          { copiersDelta: -1, earnings: '0' },
+          tx,
+        );
+      }
+      return row;
+    });
+    if (!stopped) return;
+    await deps.operationLog.record({
+      userId: stopped.followerUserId,
+      type: 'system',
+      event: null,
+      message:
+        reason === 'max_loss'
+          ? `Copy trading stopped: the loss reached the limit of ${new Decimal(stopped.maxLoss ?? 0).toString()} USDT`
+          : `Copy trading stopped: the leader's drawdown passed ${stopped.leaderDrawdownLimitPercent}%`,
+      details: {
+        relation_id: stopped.id,
+        reason,
+        total_profit_loss: new Decimal(stopped.totalProfitLoss).toString(),
+      },
+    });
+    await closeAllNow(stopped.id);
+  }
+
+  /** Max loss: copied P&L at or below −max_loss stops the relation. */
+  async function checkLimits(relation: CopyRelationRow): Promise<void> {
+    if (relation.status === 'stopped' || relation.maxLoss === null) return;
+    const limit = new Decimal(relation.maxLoss);
+    if (limit.lte(0)) return;
+    if (new Decimal(relation.totalProfitLoss).lte(limit.neg())) {
+      await autoStop(relation, 'max_loss');
+    }
+  }
+
+  async function closeAllNow(relationId: number): Promise<void> {
+    const relation = await repo.relation(relationId);
+    if (!relation) return;
+    const owner = ownerOf(relationId);
+    // An order in flight when the process stopped is settled (or failed) before closing.
+    await execution.reconcileIntents(owner).catch(() => undefined);
+    const book = await repo.copyBook(relationId, relation.followerAccountId);
+    const stamp = clock.now().getTime();
+    for (const row of book) {
+      if (new Decimal(row.size).isZero()) continue;
+      try {
+        await execution.submit({
+          accountId: relation.followerAccountId,
+          symbol: row.symbol,
+          owner,
+          key: `stop|${row.symbol}|${stamp}`,
+          size: { kind: 'close' },
+          pricing: { type: 'market' },
+          action: 'copy_close',
+        });
+      } catch (error) {
+        await recordFailure(relation, row.symbol, classifyCopyFailure(error));
+      }
+    }
+    await refreshFigures(relation);
+  }
+
+  function backoffMs(attempts: number): number {
+    return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  }
+
+  /**
+   * Moves one relation toward its target on one symbol, for the leader's current change. Writes
+   * the change's receipt (copied or missed, why), the relation's figures and its limits.
+   */
+  async function reconcileSymbol(
+    relationId: number,
+    symbol: string,
+    trigger: Trigger,
+  ): Promise<void> {
+    let relation = await repo.relation(relationId);
+    if (!relation || relation.status === 'stopped') return;
+    const leaderBook = await repo.leaderBook(relation.leaderAccountId);
+    const state = leaderBook.find((s) => s.symbol === symbol);
+    const leaderSize = new Decimal(state?.size ?? 0);
+    const version = state?.version ?? 'none';
+    const changeKey = `${symbol}|${version}`;
+    const existing = await repo.receipt(relation.id, changeKey);
+    const start = relation.leaderStartBook[symbol];
+    const owner = ownerOf(relation.id);
+    const own = new Decimal(
+      (
+        await execution.position({
+          accountId: relation.followerAccountId,
+          symbol,
+          owner,
+        })
+      ).size,
+    );
+
+    if (trigger.kind === 'event' && existing) return; // a repeated event: this change is done
+    if (trigger.kind === 'heal') {
+      if (!existing && start && start.version === version) return; // nothing changed since joining
+      if (existing?.status === 'missed') {
+        const reason = existing.missReason;
+        if (!reason || !RETRYABLE.has(reason)) return;
+        const due = existing.updatedAt.getTime() + backoffMs(existing.attempts);
+        if (!trigger.ignoreBackoff && clock.now().getTime() < due) return;
+      }
+    }
+
+    // The previous leader size this relation saw: its latest receipt on the symbol, else the
+    // book at the start.
+    const previous = (await repo.receipts(relation.id, 50)).find(
+      (r) => r.symbol === symbol && r.changeKey !== changeKey,
+    );
+    const previousLeader = new Decimal(previous?.leaderSize ?? start?.size ?? 0);
+    const fill = lastFills.get(`${relation.leaderAccountId}|${symbol}`);
+    const leaderPrice = fill?.price ?? (Number(state?.entryPrice ?? 0) || null);
+    const changedAtMs = state ? Number(state.version.split('|')[0]) : clock.now().getTime();
+    const attempts = (existing?.attempts ?? 0) + 1;
+    const now = clock.now();
+    const receiptBase = {
+      relationId: relation.id,
+      changeKey,
+      symbol,
+      leaderSize: leaderSize.toString(),
+      leaderSizeDelta: leaderSize.minus(previousLeader).toString(),
+      leaderPrice: leaderPrice === null ? null : String(leaderPrice),
+      leaderFilledAt: new Date(fill?.atMs ?? changedAtMs),
+      attempts,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const miss = async (
+      reason: CopyMissReason,
+      target: Decimal,
+      failure?: Failure,
+    ): Promise<CopyReceiptRow> => {
+      if (failure) await recordFailure(relation as CopyRelationRow, symbol, failure);
+      return repo.saveReceipt({
+        ...receiptBase,
+        targetSize: target.toString(),
+        status: 'missed',
+        missReason: reason,
+        errorKind: failure?.errorKind ?? null,
+        relationPnl: relation?.totalProfitLoss ?? null,
+      });
+    };
+
+    if (relation.status === 'paused') {
+      if (!existing) await miss('paused', own);
+      return;
+    }
+
+    // A follower who never joined this position does not open on the leader's reductions.
+    const leaderGrew =
+      leaderSize.abs().gt(previousLeader.abs()) ||
+      (!leaderSize.isZero() && leaderSize.isNegative() !== previousLeader.isNegative());
+    if (own.isZero() && trigger.kind !== 'late_join' && !leaderGrew) {
+      await repo.saveReceipt({
+        ...receiptBase,
+        targetSize: '0',
+        followerSizeDelta: '0',
+        status: 'copied',
+        relationPnl: relation.totalProfitLoss,
+      });
+      return;
+    }
+
+    const follower = await accountOf(relation.followerAccountId);
+    let facts: MarketFacts;
+    try {
+      facts = await execution.clientOf(follower).marketFacts(symbol);
+    } catch (error) {
+      const failure = classifyCopyFailure(error);
+      await miss(failure.reason, own, failure);
+      return;
+    }
+    const ratio = copyRatio(relation.copyAmount, relation.leaderEquityBase);
+    const computed = copyTarget({
+      leaderSize,
+      ratio,
+      mode: relation.copyMode,
+      market: facts,
+      ...(leaderPrice !== null ? { price: leaderPrice } : {}),
+    });
+    let target: Decimal;
+    if (computed.ok) {
+      target = new Decimal(computed.size);
+    } else if (own.isZero()) {
+      await miss('below_minimum', new Decimal(roundToStep(computed.unrounded, facts.amountStep)));
+      await repo.update(relation.id, {
+        lastError: `${symbol}: the copied size ${new Decimal(computed.unrounded).toDecimalPlaces(8)} is below the market's minimum ${computed.minimum}${computed.limit === 'notional' ? ' USDT' : ''}`,
+        lastErrorAt: now,
+      });
+      return;
+    } else {
+      // Held already and the new share is under the minimum: reduce to what rounds (maybe flat).
+      target = new Decimal(roundToStep(computed.unrounded, facts.amountStep));
+    }
+
+    if (target.eq(own)) {
+      await repo.saveReceipt({
+        ...receiptBase,
+        targetSize: target.toString(),
+        followerSizeDelta: '0',
+        status: 'copied',
+        relationPnl: relation.totalProfitLoss,
+      });
+      return;
+    }
+
+    const flips = !own.isZero() && !target.isZero() && own.isNegative() !== target.isNegative();
+    const opens = !flips && target.abs().gt(own.abs());
+    const keyBase = `${changeKey}|${relation.id}|${attempts}`;
+    const results: IntentResult[] = [];
+    try {
+      if (flips) {
+        results.push(
+          await execution.submit({
+            accountId: follower.id,
+            symbol,
+            owner,
+            key: `${keyBase}|c`,
+            size: { kind: 'target', amount: 0 },
+            pricing: { type: 'market' },
+            action: 'copy_close',
+          }),
+        );
+      }
+      if (flips || opens) {
+        const side = target.gt(0) ? 'buy' : 'sell';
+        const cap =
+          leaderPrice === null
+            ? null
+            : entryPriceCap(
+                leaderPrice,
+                side,
+                slippageCapPercent(relation, symbol),
+                facts.priceStep,
+              );
+        results.push(
+          await execution.submit({
+            accountId: follower.id,
+            symbol,
+            owner,
+            key: `${keyBase}|o`,
+            size: { kind: 'target', amount: target.toNumber() },
+            pricing: cap === null ? { type: 'market' } : { type: 'ioc', priceCap: cap },
+            action: target.gt(0) ? 'copy_open_long' : 'copy_open_short',
+            ...(leaderPrice !== null ? { referencePrice: leaderPrice } : {}),
+          }),
+        );
+      } else {
+        results.push(
+          await execution.submit({
+            accountId: follower.id,
+            symbol,
+            owner,
+            key: `${keyBase}|r`,
+            size: { kind: 'target', amount: target.toNumber() },
+            pricing: { type: 'market' },
+            action: 'copy_reduce',
+          }),
+        );
+      }
+    } catch (error) {
+      const failure = classifyCopyFailure(error);
+      await miss(failure.reason, target, failure);
+      return;
+    }
+
+    const last = results.at(-1);
+    const after = new Decimal(
+      (await execution.position({ accountId: follower.id, symbol, owner })).size,
+    );
+    const delta = after.minus(own);
+    if (last?.status === 'skipped') {
+      await miss('below_minimum', target);
+      return;
+    }
+    if (delta.isZero() && (last?.status === 'not_filled' || (opens && last?.status !== 'noop'))) {
+      // The IOC found no price inside the cap: a miss, healed while the price is back inside.
+      await miss('capped', target);
+      return;
+    }
+    const settlement = [...results].reverse().find((r) => r.status === 'filled');
+    const followerPrice =
+      settlement?.status === 'filled' ? Number(settlement.settlement.price) : null;
+    const filledAt =
+      settlement?.status === 'filled' ? settlement.settlement.filledAt.getTime() : null;
+    const side = delta.gt(0) ? 'buy' : 'sell';
+    if (relation.lastError !== null) {
+      await repo.update(relation.id, { lastError: null, lastErrorAt: null });
+    }
+    const copied = {
+      ...receiptBase,
+      targetSize: target.toString(),
+      followerSizeDelta: delta.toString(),
+      followerPrice: followerPrice === null ? null : String(followerPrice),
+      slippageBps:
+        followerPrice !== null && leaderPrice !== null
+          ? slippageOf(side, leaderPrice, followerPrice)
+          : null,
+      delayMs:
+        filledAt === null
+          ? null
+          : Math.max(0, Math.round(filledAt - receiptBase.leaderFilledAt.getTime())),
+      status: 'copied' as const,
+    };
+    await repo.saveReceipt(copied);
+    relation = await refreshFigures(relation);
+    await repo.saveReceipt({ ...copied, relationPnl: relation.totalProfitLoss });
+    await checkLimits(relation);
+  }
+
+  /** Every symbol the leader's book or the relation's own book holds. */
+  async function symbolsOf(relation: CopyRelationRow): Promise<string[]> {
+    const leader = await repo.leaderBook(relation.leaderAccountId);
+    const own = await repo.copyBook(relation.id, relation.followerAccountId);
+    return [...new Set([...leader.map((s) => s.symbol), ...own.map((r) => r.symbol)])];
+  }
+
+  async function heal(relationId: number, ignoreBackoff: boolean): Promise<void> {
+    const relation = await repo.relation(relationId);
+    if (relation?.status !== 'active') return;
+    // Orders in flight when the process stopped are settled before any new decision.
+    await execution.reconcileIntents(ownerOf(relationId));
+    for (const symbol of await symbolsOf(relation)) {
+      await reconcileSymbol(relationId, symbol, { kind: 'heal', ignoreBackoff });
+    }
+    const fresh = await repo.relation(relationId);
+    if (fresh && fresh.status !== 'stopped') await checkLimits(await refreshFigures(fresh));
+  }
+
+  async function lateJoin(relationId: number): Promise<void> {
+    const relation = await repo.relation(relationId);
+    if (relation?.status !== 'active') return;
+    const leaderAccount = await accountOf(relation.leaderAccountId);
+    const book = (await repo.leaderBook(relation.leaderAccountId)).filter(
+      (s) => !new Decimal(s.size).isZero(),
+    );
+    const marks = await marksOf(
+      leaderAccount,
+      book.map((s) => s.symbol),
+    );
+    for (const state of book) {
+      const mark = marks.get(state.symbol);
+      const entry = Number(state.entryPrice);
+      if (
+        mark === undefined ||
+        !isWithinEntryDistance(entry, mark, relation.entryDistancePercent)
+      ) {
+        const now = clock.now();
+        await repo.saveReceipt({
+          relationId,
+          changeKey: `${state.symbol}|${state.version}`,
+          symbol: state.symbol,
+          leaderSize: state.size,
+          leaderSizeDelta: '0',
+          leaderPrice: state.entryPrice,
+          leaderFilledAt: new Date(Number(state.version.split('|')[0])),
+          targetSize: '0',
+          status: 'missed',
+          missReason: 'too_far_from_entry',
+          createdAt: now,
+          updatedAt: now,
+        });
+        continue;
+      }
+      // The leader's entry is the cap's reference for a late join.
+      lastFills.set(`${relation.leaderAccountId}|${state.symbol}`, {
+        price: mark,
+        atMs: clock.now().getTime(),
+      });
+      await reconcileSymbol(relationId, state.symbol, { kind: 'late_join' });
+    }
+  }
+
+  async function onPositionChanged(event: BusEvent<'PositionChanged'>): Promise<void> {
+    const { accountId, symbol } = event.payload;
+    const relations = await repo.relationsOfLeader(accountId, ['active', 'paused']);
+    if (relations.length === 0) return;
+    await fanOut(relations, (relation) =>
+      serial(relation.id, () => reconcileSymbol(relation.id, symbol, { kind: 'event' })),
+    );
+  }
+
+  /** One pass over every relation: heal targets, retry misses, the leader breaker, closes. */
+  async function tickOnce(): Promise<void> {
+    const relations = await repo.relationsByStatus(['active']);
+    const equities = new Map<number, Promise<string | null>>();
+    const equityOf = (leaderAccountId: number) => {
+      let found = equities.get(leaderAccountId);
+      if (!found) {
+        found = leaderEquity(leaderAccountId).catch(() => null);
+        equities.set(leaderAccountId, found);
+      }
+      return found;
+    };
+    await fanOut(relations, (relation) =>
+      serial(relation.id, async () => {
+        const equity = await equityOf(relation.leaderAccountId);
+        if (equity !== null) {
+          const peak = Decimal.max(relation.leaderEquityPeak, equity);
+          const updated =
+            (await repo.update(relation.id, {
+              leaderEquityLast: equity,
+              leaderEquityPeak: peak.toString(),
+            })) ?? relation;
+          const limit = updated.leaderDrawdownLimitPercent;
+          if (limit !== null && peak.gt(0)) {
+            const drawdown = peak.minus(equity).dividedBy(peak).times(100);
+            if (drawdown.gte(limit)) {
+              await autoStop(updated, 'leader_drawdown');
+              return;
+            }
+          }
+        }
+        await heal(relation.id, false);
+      }),
+    );
+    // Stopped relations whose closes failed: tried again (the key's try moves with the clock).
+    const stopped = await repo.relationsByStatus(['stopped']);
+    await fanOut(stopped, async (relation) => {
+      const open = (await repo.copyBook(relation.id, relation.followerAccountId)).some(
+        (row) => !new Decimal(row.size).isZero(),
+      );
+      const due =
+        relation.lastErrorAt === null ||
+        clock.now().getTime() - relation.lastErrorAt.getTime() >= RETRY_BASE_MS * 12;
+      if (open && due) await serial(relation.id, () => closeAllNow(relation.id));
+    });
+  }
+
+  const port: CopyEnginePort = {
+    leaderEquity,
+    async leaderStartBook(leaderAccountId) {
+      const book: Record<string, { size: string; version: string }> = {};
+      for (const state of await repo.leaderBook(leaderAccountId)) {
+        book[state.symbol] = { size: state.size, version: state.version };
+      }
+      return book;
+    },
+    started(relationId, options) {
+      if (!options.openCurrentPositions) return;
+      void serial(relationId, () => lateJoin(relationId)).catch((error) =>
+        deps.log?.error({ err: error, relationId }, 'copy engine: late join failed'),
+      );
+    },
+    resumed(relationId) {
+      void serial(relationId, () => heal(relationId, true)).catch((error) =>
+        deps.log?.error({ err: error, relationId }, 'copy engine: resume failed'),
+      );
+    },
+    closeAll: (relationId) =>
+      serial(relationId, () => closeAllNow(relationId)).catch((error) =>
+        deps.log?.error({ err: error, relationId }, 'copy engine: closing failed'),
+      ),
+    async positions(relation): Promise<CopyPosition[]> {
+      const open = (await repo.copyBook(relation.id, relation.followerAccountId)).filter(
+        (row) => !new Decimal(row.size).isZero(),
+      );
+      const marks = await marksOf(
+        await accountOf(relation.followerAccountId),
+        open.map((r) => r.symbol),
+      );
+      return open.map((row) => {
+        const mark = marks.get(row.symbol);
+        const size = new Decimal(row.size);
+        return {
+          symbol: row.symbol,
+          size: size.toString(),
+          side: size.gt(0) ? 'long' : 'short',
+          entry_price: new Decimal(row.entryPrice).toString(),
+          mark_price: mark === undefined ? null : String(mark),
+          unrealized_pnl:
+            mark === undefined
+              ? null
+              : new Decimal(mark).minus(row.entryPrice).times(size).toDecimalPlaces(8).toString(),
+        };
+      });
+    },
+  };
+
+  return {
+    ...port,
+    /** Follows the leaders' fills and position changes, and starts the reconcile timer. */
+    start(): void {
+      if (unsubscribe.length > 0) return;
+      unsubscribe = [
+        deps.events.subscribe('OrderFilled', (event) => {
+          const { accountId, symbol, price, filledAtMs } = event.payload;
+          lastFills.set(`${accountId}|${symbol}`, { price, atMs: filledAtMs });
+        }),
+        deps.events.subscribe('PositionChanged', (event) =>
+          track(onPositionChanged(event)).catch((error) =>
+            deps.log?.error({ err: error }, 'copy engine: a leader change failed'),
+          ),
+        ),
+      ];
+      const interval = deps.reconcileIntervalMs ?? DEFAULT_COPY_RECONCILE_INTERVAL_MS;
+      timer = setInterval(() => {
+        void this.tick();
+      }, interval);
+      timer.unref();
+      // After a restart: every active relation heals at once (orders in flight settled first).
+      void this.tick();
+    },
+    /** One reconcile pass (the timer's; tests call it directly). Concurrent calls share one. */
+    tick(): Promise<void> {
+      if (!ticking) {
+        ticking = track(tickOnce())
+          .catch((error) => deps.log?.error({ err: error }, 'copy engine: tick failed'))
+          .finally(() => {
+            ticking = null;
+          });
+      }
+      return ticking;
+    },
+    /** Copies one leader change now (what a PositionChanged event does). */
+    leaderChanged: (accountId: number, symbol: string) =>
+      onPositionChanged({
+        id: `manual-${accountId}-${symbol}`,
+        type: 'PositionChanged',
+        at: clock.now().toISOString(),
+        payload: {
+          accountId,
+          userId: 0,
+          symbol,
+          owner: { kind: 'manual', id: 0 },
+          size: 0,
+          entryPrice: null,
+          changedAtMs: clock.now().getTime(),
+        },
+      }),
+    /** Resolves once the work started so far (events, timer, late joins) has finished. */
+    async idle(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    async stop(): Promise<void> {
+      for (const off of unsubscribe) off();
+      unsubscribe = [];
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await this.idle();
+    },
+  };
+}
+export type CopyEngine = ReturnType<typeof createCopyEngine>;

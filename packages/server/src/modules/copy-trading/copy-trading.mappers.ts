@@ -1,0 +1,89 @@
+import {
+  type CopyReceipt,
+  type CopyRelation,
+  defaultCopySlippagePercent,
+  maskEmail,
+} from '@quantsquare/contracts';
+import { copyEfficiency } from '@quantsquare/engine';
+import { Decimal } from 'decimal.js';
+import type { CopyReceiptRow, CopyRelationRow } from '../../db/schema/index.js';
+import type { RelationView } from './copy-trading.repository.js';
+
+/** A decimal column as the answers show it: no trailing zeros. */
+export const money = (value: string | null | undefined): string =>
+  value === null || value === undefined ? '0' : new Decimal(value).toString();
+const moneyOrNull = (value: string | null | undefined): string | null =>
+  value === null || value === undefined ? null : new Decimal(value).toString();
+
+/** The relation's copied P&L as a percent of its copy amount. */
+export function profitPercent(row: CopyRelationRow): number {
+  const amount = Number(row.copyAmount);
+  return amount > 0 ? Number(((Number(row.totalProfitLoss) / amount) * 100).toFixed(4)) : 0;
+}
+
+/** Follower return ÷ leader return since the relation began. */
+export function relationEfficiency(row: CopyRelationRow): number | null {
+  const start = Number(row.leaderEquityStart);
+  if (!(start > 0)) return null;
+  const leaderReturn = (Number(row.leaderEquityLast) - start) / start;
+  return copyEfficiency(profitPercent(row) / 100, leaderReturn);
+}
+
+/** The entry slippage cap of a symbol for this relation (its own, else the default). */
+export function slippageCapPercent(row: CopyRelationRow, symbol: string): number {
+  return row.maxSlippagePercent ?? defaultCopySlippagePercent(symbol);
+}
+
+/** One relation; `audience` decides whether the follower's e-mail is shown (masked). */
+export function toCopyRelation(view: RelationView, audience: 'follower' | 'leader'): CopyRelation {
+  const r = view.relation;
+  return {
+    id: r.id,
+    leader_account_id: r.leaderAccountId,
+    leader_account_name: view.leaderAccount.name,
+    leader_exchange: view.leaderAccount.exchange,
+    leader_user_id: r.leaderUserId,
+    follower_account_id: r.followerAccountId,
+    follower_account_name: view.followerAccount.name,
+    follower_exchange: view.followerAccount.exchange,
+    copy_amount: money(r.copyAmount),
+    max_loss: r.maxLoss === null || Number(r.maxLoss) === 0 ? null : money(r.maxLoss),
+    copy_mode: r.copyMode,
+    is_cross_exchange: view.leaderAccount.exchange !== view.followerAccount.exchange,
+    total_profit_loss: new Decimal(r.totalProfitLoss).toDecimalPlaces(8).toString(),
+    profit_percent: profitPercent(r),
+    total_copied_trades: r.totalCopiedTrades,
+    status: r.status,
+    stop_reason: r.stopReason,
+    fee_paid: money(r.feePaid),
+    follower_user: r.followerUserId,
+    follower_email:
+      audience === 'leader' && view.followerEmail ? maskEmail(view.followerEmail) : null,
+    max_slippage_percent: r.maxSlippagePercent,
+    leader_drawdown_limit_percent: r.leaderDrawdownLimitPercent,
+    copy_efficiency: relationEfficiency(r),
+    last_error: r.lastError,
+    last_error_at: r.lastErrorAt?.toISOString() ?? null,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+export function toCopyReceipt(row: CopyReceiptRow): CopyReceipt {
+  return {
+    id: row.id,
+    symbol: row.symbol,
+    leader_size_delta: money(row.leaderSizeDelta),
+    leader_price: moneyOrNull(row.leaderPrice),
+    leader_filled_at: row.leaderFilledAt.toISOString(),
+    target_size: money(row.targetSize),
+    follower_size_delta: moneyOrNull(row.followerSizeDelta),
+    follower_price: moneyOrNull(row.followerPrice),
+    slippage_bps: row.slippageBps,
+    delay_ms: row.delayMs,
+    status: row.status,
+    miss_reason: row.missReason,
+    error_kind: row.errorKind,
+    created_at: row.createdAt.toISOString(),
+  };
+}

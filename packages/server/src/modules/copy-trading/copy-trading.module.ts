@@ -1,0 +1,64 @@
+import type { Clock } from '../../common/clock.js';
+import type { Database } from '../../db/database.js';
+import type { EventBus } from '../../events/index.js';
+import type { ExecutionCore } from '../../execution/index.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import type { SharingService } from '../square/sharing.service.js';
+import type { Ledger } from '../wallet/ledger.js';
+import { type CopyEngineLogger, createCopyEngine } from './copy-engine.js';
+import { copyTradingQueries } from './copy-trading.repository.js';
+import { createCopyTradingService } from './copy-trading.service.js';
+
+export interface CopyTradingModuleDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly ledger: Ledger;
+  readonly execution: ExecutionCore;
+  readonly events: EventBus;
+  readonly operationLog: OperationLogWriter;
+  /** The square's share settings and counters (each table written by its own module). */
+  readonly sharing: Pick<SharingService, 'copyStrategy' | 'recordCopyFigures'>;
+  readonly log?: CopyEngineLogger;
+  readonly reconcileIntervalMs?: number;
+}
+
+/**
+ * Copy trading wired together: the API's service and the copy engine. main.ts starts the engine
+ * (leader events and the reconcile timer); the API works without it (creates, edits, stops).
+ */
+export function createCopyTradingModule(deps: CopyTradingModuleDeps) {
+  const square = {
+    strategy: (accountId: number) => deps.sharing.copyStrategy(accountId),
+    adjustCopyFigures: (
+      accountId: number,
+      change: { copiersDelta: number; earnings: string },
+      tx: Database,
+    ) => deps.sharing.recordCopyFigures(accountId, change, tx),
+  };
+  const engine = createCopyEngine({
+    db: deps.db,
+    clock: deps.clock,
+    execution: deps.execution,
+    events: deps.events,
+    operationLog: deps.operationLog,
+    square,
+    ...(deps.log ? { log: deps.log } : {}),
+    ...(deps.reconcileIntervalMs ? { reconcileIntervalMs: deps.reconcileIntervalMs } : {}),
+  });
+  const service = createCopyTradingService({
+    db: deps.db,
+    clock: deps.clock,
+    ledger: deps.ledger,
+    square,
+    engine,
+    operationLog: deps.operationLog,
+  });
+  return { service, engine };
+}
+export type CopyTradingModule = ReturnType<typeof createCopyTradingModule>;
+
+/** The square's "is the viewer copying this strategy" (built before the square, from the db). */
+export function createCopyingCheck(db: Database) {
+  const repo = copyTradingQueries(db);
+  return (viewerId: number, accountId: number) => repo.isCopying(viewerId, accountId);
+}

@@ -1,0 +1,350 @@
+import {
+  COPY_DELETABLE_STATUSES,
+  COPY_EDITABLE_STATUSES,
+  COPY_ERROR_CODES,
+  COPY_FEE_COINS,
+  COPY_MESSAGES,
+  COPY_TRANSITIONS,
+  type CopyAction,
+  type CopyCreateRequest,
+  type CopyDetailResponse,
+  type CopyFollowersResponse,
+  type CopyFollowingResponse,
+  type CopyPosition,
+  type CopyRelation,
+  type CopyUpdateRequest,
+  copyCreateRequest,
+  copyUpdateRequest,
+  ERROR_CODES,
+  FIELD_ERROR_CODES,
+} from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
+import type { Clock } from '../../common/clock.js';
+import {
+  Conflict,
+  DomainError,
+  FieldErrorList,
+  InsufficientBalance,
+  NotFound,
+} from '../../common/errors.js';
+import type { Database } from '../../db/database.js';
+import type { CopyRelationRow } from '../../db/schema/index.js';
+import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import type { Ledger } from '../wallet/ledger.js';
+import { money, toCopyReceipt, toCopyRelation } from './copy-trading.mappers.js';
+import { copyTradingQueries } from './copy-trading.repository.js';
+
+/** What copy trading needs from the strategy square (its share settings and counters). */
+export interface CopySquarePort {
+  /** The strategy of a leader account: its owner and share settings; undefined if never shared. */
+  strategy(accountId: number): Promise<
+    | {
+        readonly userId: number;
+        readonly isPublic: boolean;
+        readonly acceptCopy: boolean;
+      }
+    | undefined
+  >;
+  /** Copiers joining (+1) or leaving (−1) and fees earned, inside the caller's transaction. */
+  adjustCopyFigures(
+    accountId: number,
+    change: { copiersDelta: number; earnings: string },
+    tx: Database,
+  ): Promise<void>;
+}
+
+/** What the API asks of the copy engine. */
+export interface CopyEnginePort {
+  /** The leader's equity now (the base of copy_amount / equity). */
+  leaderEquity(leaderAccountId: number): Promise<string>;
+  /** The leader's book now (net size and version per symbol): what a new relation starts from. */
+  leaderStartBook(
+    leaderAccountId: number,
+  ): Promise<Record<string, { size: string; version: string }>>;
+  /** A new relation: late join (its current positions) when asked; runs in the background. */
+  started(relationId: number, options: { openCurrentPositions: boolean }): void;
+  /** A resumed relation: reconcile to the current target (background). */
+  resumed(relationId: number): void;
+  /** Closes the relation's copied positions (reduce-only); failures are recorded, not thrown. */
+  closeAll(relationId: number): Promise<void>;
+  /** The relation's open copied positions, marked now. */
+  positions(relation: CopyRelationRow): Promise<CopyPosition[]>;
+}
+
+/** The ‘insufficient balance’ refusal of the copy fee (document 2 §8). */
+export class CopyInsufficientBalance extends InsufficientBalance {
+  constructor() {
+    super(COPY_MESSAGES.insufficientBalance);
+  }
+}
+
+const COPY_LEADER_UNAVAILABLE =
+  "The strategy's balance cannot be read right now; please try again later";
+
+const decimalOrNull = (value: string | null | undefined): string | null =>
+  value === null || value === undefined || Number(value) === 0 ? null : value;
+
+export function createCopyTradingService(deps: {
+  db: Database;
+  clock: Clock;
+  ledger: Ledger;
+  square: CopySquarePort;
+  engine: CopyEnginePort;
+  operationLog: OperationLogWriter;
+}) {
+  const { clock, ledger, square } = deps;
+  const repo = copyTradingQueries(deps.db);
+
+  async function ownRelation(userId: number, id: number): Promise<CopyRelationRow> {
+    const row = await repo.relation(id);
+    // Another user's relation reads as missing (the leader sees it in followers/ only).
+    if (!row || row.followerUserId !== userId) throw new NotFound('Copy relation not found');
+    return row;
+  }
+
+  /** The leader's equity; an exchange that cannot be read answers 503 (try again later). */
+  async function leaderEquityNow(leaderAccountId: number): Promise<string> {
+    try {
+      return await deps.engine.leaderEquity(leaderAccountId);
+    } catch {
+      throw new DomainError(503, ERROR_CODES.exchangeUnavailable, COPY_LEADER_UNAVAILABLE);
+    }
+  }
+
+  async function answer(id: number): Promise<CopyRelation> {
+    const view = await repo.view(id);
+    if (!view) throw new NotFound('Copy relation not found');
+    return toCopyRelation(view, 'follower');
+  }
+
+  async function log(row: CopyRelationRow, message: string, details: Record<string, unknown> = {}) {
+    await deps.operationLog.record({
+      userId: row.followerUserId,
+      type: 'user_action',
+      event: null,
+      message,
+      details: { relation_id: row.id, leader_account_id: row.leaderAccountId, ...details },
+    });
+  }
+
+  return {
+    async create(userId: number, input: CopyCreateRequest): Promise<CopyRelation> {
+      const request = copyCreateRequest.parse(input);
+      const errors = new FieldErrorList();
+      const follower = await repo.account(request.follower_account_id);
+      if (!follower || follower.userId !== userId) {
+        errors.add(
+          'follower_account_id',
+          COPY_MESSAGES.followerAccountNotFound,
+          FIELD_ERROR_CODES.unknownAccount,
+        );
+      } else if (!follower.isActive) {
+        errors.add(
+          'follower_account_id',
+          COPY_MESSAGES.followerAccountInactive,
+          FIELD_ERROR_CODES.accountInactive,
+        );
+      } else if (follower.id === request.leader_account_id) {
+        errors.add('follower_account_id', COPY_MESSAGES.followerIsLeader);
+      }
+      const strategy = await square.strategy(request.leader_account_id);
+      const leader = strategy?.isPublic ? await repo.account(request.leader_account_id) : undefined;
+      if (!strategy?.isPublic || !leader) throw new NotFound(COPY_MESSAGES.leaderNotFound);
+      if (strategy.userId === userId) {
+        errors.add('leader_account_id', COPY_MESSAGES.ownStrategy);
+      } else if (!strategy.acceptCopy) {
+        errors.add('leader_account_id', COPY_MESSAGES.notAcceptingCopies);
+      }
+      if (!errors.isEmpty) throw errors.failure();
+      if (await repo.liveRelationOf(request.follower_account_id, leader.id)) {
+        throw new Conflict(COPY_MESSAGES.alreadyCopying, COPY_ERROR_CODES.alreadyCopying);
+      }
+      if (new Decimal(await ledger.balanceOf(userId)).lt(COPY_FEE_COINS)) {
+        throw new CopyInsufficientBalance();
+      }
+
+      const equity = await leaderEquityNow(leader.id);
+      const startBook = await deps.engine.leaderStartBook(leader.id);
+      const now = clock.now();
+      const fee = String(COPY_FEE_COINS);
+      // The relation, the fee (follower → leader) and the square's counters: one transaction.
+      // The unique index on live (follower account, leader) relations lets one of two racing
+      // creates insert; the other finds no row and answers ‘already copying’ having paid nothing.
+      const relation = await ledger.transaction(async (ops, tx) => {
+        const row = await copyTradingQueries(tx).insertRelation({
+          followerUserId: userId,
+          followerAccountId: follower!.id,
+          leaderUserId: leader.userId,
+          leaderAccountId: leader.id,
+          copyAmount: request.copy_amount,
+          maxLoss: decimalOrNull(request.max_loss),
+          copyMode: request.copy_mode,
+          status: 'active',
+          feePaid: fee,
+          maxSlippagePercent: request.max_slippage_percent,
+          leaderDrawdownLimitPercent: request.leader_drawdown_limit_percent,
+          entryDistancePercent: request.entry_distance_percent,
+          leaderEquityBase: equity,
+          leaderEquityStart: equity,
+          leaderEquityPeak: equity,
+          leaderEquityLast: equity,
+          leaderStartBook: startBook,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (!row) throw new Conflict(COPY_MESSAGES.alreadyCopying, COPY_ERROR_CODES.alreadyCopying);
+        await ops.debit(
+          {
+            userId,
+            type: 'copy_fee',
+            amount: fee,
+            businessKey: `copy_fee:${row.id}`,
+            counterpartyUserId: leader.userId,
+            note: `copy relation ${row.id}`,
+          },
+          { insufficient: () => new CopyInsufficientBalance() },
+        );
+        await ops.credit({
+          userId: leader.userId,
+          type: 'copy_earning',
+          amount: fee,
+          businessKey: `copy_fee:${row.id}:credit`,
+          counterpartyUserId: userId,
+          note: `copy relation ${row.id}`,
+        });
+        await square.adjustCopyFigures(leader.id, { copiersDelta: 1, earnings: fee }, tx);
+        return row;
+      });
+      await log(relation, 'Copy trading started', {
+        copy_amount: money(relation.copyAmount),
+        copy_mode: relation.copyMode,
+      });
+      deps.engine.started(relation.id, {
+        openCurrentPositions: request.open_current_positions,
+      });
+      return answer(relation.id);
+    },
+
+    async following(userId: number): Promise<CopyFollowingResponse> {
+      const views = await repo.following(userId);
+      return { results: views.map((v) => toCopyRelation(v, 'follower')), count: views.length };
+    },
+
+    async followers(userId: number): Promise<CopyFollowersResponse> {
+      const views = await repo.followers(userId);
+      return {
+        results: views.map((v) => toCopyRelation(v, 'leader')),
+        count: views.length,
+        totals: {
+          followers: views.length,
+          active: views.filter((v) => v.relation.status === 'active').length,
+          fees_earned: money(await repo.feesEarned(userId)),
+        },
+      };
+    },
+
+    async detail(userId: number, id: number): Promise<CopyDetailResponse> {
+      const row = await ownRelation(userId, id);
+      const receipts = await repo.receipts(id);
+      const positions = row.status === 'stopped' ? [] : await deps.engine.positions(row);
+      const series = receipts
+        .filter((r) => r.relationPnl !== null)
+        .map((r) => ({ timestamp: r.updatedAt.getTime(), pnl: Number(r.relationPnl) }))
+        .reverse();
+      return {
+        relation: await answer(id),
+        receipts: receipts.map(toCopyReceipt),
+        positions,
+        pnl_series: series,
+      };
+    },
+
+    async act(userId: number, id: number, action: CopyAction): Promise<CopyRelation> {
+      const row = await ownRelation(userId, id);
+      const from = COPY_TRANSITIONS[action];
+      const refused = () =>
+        new Conflict(COPY_MESSAGES.transitionRefused, COPY_ERROR_CODES.transitionRefused);
+      if (!from.includes(row.status)) throw refused();
+      const now = clock.now();
+      if (action === 'stop') {
+        const stopped = await deps.db.transaction(async (tx) => {
+          const updated = await copyTradingQueries(tx).transition(id, from, {
+            status: 'stopped',
+            stopReason: 'user',
+            stoppedAt: now,
+            updatedAt: now,
+          });
+          if (!updated) throw refused();
+          await square.adjustCopyFigures(
+            updated.leaderAccountId,
+            { copiersDelta: -1, earnings: '0' },
+            tx,
+          );
+          return updated;
+        });
+        await log(stopped, 'Copy trading stopped', { reason: 'user' });
+        await deps.engine.closeAll(id);
+        return answer(id);
+      }
+      const updated = await repo.transition(id, from, {
+        status: action === 'pause' ? 'paused' : 'active',
+        updatedAt: now,
+      });
+      if (!updated) throw refused();
+      if (action === 'pause') await log(updated, 'Copy trading paused');
+      else await log(updated, 'Copy trading resumed');
+      if (action === 'resume') deps.engine.resumed(id);
+      return answer(id);
+    },
+
+    async update(userId: number, id: number, body: CopyUpdateRequest): Promise<CopyRelation> {
+      const input = copyUpdateRequest.parse(body);
+      const row = await ownRelation(userId, id);
+      if (!COPY_EDITABLE_STATUSES.includes(row.status)) {
+        throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
+      }
+      const values: Partial<CopyRelationRow> = { updatedAt: clock.now() };
+      if (input.copy_amount !== undefined && !new Decimal(input.copy_amount).eq(row.copyAmount)) {
+        values.copyAmount = input.copy_amount;
+        // Re-based: the new amount is a share of the leader's equity as it is now.
+        values.leaderEquityBase = await leaderEquityNow(row.leaderAccountId);
+      }
+      if (input.max_loss !== undefined) values.maxLoss = decimalOrNull(input.max_loss);
+      if (input.max_slippage_percent !== undefined) {
+        values.maxSlippagePercent = input.max_slippage_percent;
+      }
+      if (input.leader_drawdown_limit_percent !== undefined) {
+        values.leaderDrawdownLimitPercent = input.leader_drawdown_limit_percent;
+      }
+      const updated = await repo.transition(id, COPY_EDITABLE_STATUSES, values);
+      if (!updated)
+        throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
+      await log(updated, 'Copy settings changed', {
+        copy_amount: money(updated.copyAmount),
+        max_loss: updated.maxLoss === null ? null : money(updated.maxLoss),
+      });
+      // A new amount moves the target now (active relations).
+      if (values.copyAmount !== undefined && updated.status === 'active') deps.engine.resumed(id);
+      return answer(id);
+    },
+
+    async remove(userId: number, id: number): Promise<void> {
+      const row = await ownRelation(userId, id);
+      if (!COPY_DELETABLE_STATUSES.includes(row.status)) {
+        throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
+      }
+      const now = clock.now();
+      const deleted = await repo.transition(id, COPY_DELETABLE_STATUSES, {
+        deletedAt: now,
+        updatedAt: now,
+      });
+      if (!deleted)
+        throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
+      await log(deleted, 'Copy relation deleted');
+    },
+
+    /** Whether the viewer copies the strategy (the square's strategy detail asks). */
+    isCopying: (userId: number, leaderAccountId: number) => repo.isCopying(userId, leaderAccountId),
+  };
+}
+export type CopyTradingService = ReturnType<typeof createCopyTradingService>;

@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, vi } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { ManualClock } from '../../src/common/clock.js';
+import { createServices, type Services } from '../../src/composition.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { exchangeAccounts } from '../../src/db/schema/index.js';
+import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
+import { ExchangeAdapterError, type ExchangeClient } from '../../src/exchange/exchange-client.js';
+import type { ExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
+import { TEST_SECRET_KEY, type TestApp } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+export const BTC = 'BTC/USDT:USDT';
+
+/** OKX's BTC swap: one contract is 0.01 BTC, orders in whole contracts. */
+export const OKX_BTC_FACTS = {
+  contractSize: 0.01,
+  amountStep: 0.01,
+  priceStep: 0.1,
+  minAmount: 0.01,
+  minNotional: 0,
+  maxLeverage: 125,
+};
+
+/** A gate a hanging client waits on until the test opens it. */
+export class Gate {
+  private release!: () => void;
+  readonly opened = new Promise<void>((resolve) => {
+    this.release = resolve;
+  });
+  open(): void {
+    this.release();
+  }
+}
+
+export interface CopyEngineApp extends TestApp {
+  services: Services;
+  bus: EventBus;
+  prices: FixedPrices;
+  /** Accounts named `Hang…` wait on this gate, then refuse the key. */
+  hang: Gate;
+}
+
+/**
+ * The app on services the test can reach (the execution core, the copy engine): paper accounts
+ * on fixed prices; paper accounts on OKX trade whole 0.01-BTC contracts as OKX does; accounts
+ * named `Hang…` wait on a gate and then answer an invalid key.
+ */
+export function useCopyEngineApp(): CopyEngineApp {
+  let state: (Omit<CopyEngineApp, 'close'> & { app: FastifyInstance; dataDir: string }) | undefined;
+  const prices = new FixedPrices();
+  prices.set(BTC, 50_000);
+  const hang = new Gate();
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'qs-copy-test-'));
+    const config: Config = Object.freeze({
+      ...loadConfig(
+        {
+          NODE_ENV: 'test',
+          SECRET_KEY: TEST_SECRET_KEY,
+          DATA_DIR: dataDir,
+          WEB_DIST_DIR: path.join(dataDir, 'no-web-dist'),
+          MARKET_DATA: 'simulated',
+        },
+        { generateSecret: false },
+      ),
+      authIpRatePerMinute: 100_000,
+    });
+    const database: DatabaseHandle = await createTestDatabase();
+    const clock = new ManualClock();
+    const bus = createInProcessEventBus({ clock });
+    const base = scriptedFactory({ database, clock }, prices);
+    const names = async (id: number) =>
+      (
+        await database.db
+          .select({ name: exchangeAccounts.name })
+          .from(exchangeAccounts)
+          .where(eq(exchangeAccounts.id, id))
+      )[0]?.name ?? '';
+    const factory: ExchangeClientFactory = (account) => {
+      const client = base(account);
+      const okx: ExchangeClient =
+        account.exchange === 'okx'
+          ? { ...client, marketFacts: async (symbol) => ({ symbol, ...OKX_BTC_FACTS }) }
+          : client;
+      const refuse = async () => {
+        if ((await names(account.id)).startsWith('Hang')) {
+          await hang.opened;
+          throw new ExchangeAdapterError(
+            'invalid_key',
+            'binance {"code":-2015,"msg":"Invalid API-key"}',
+          );
+        }
+      };
+      return {
+        ...okx,
+        marketFacts: async (symbol) => {
+          await refuse();
+          return okx.marketFacts(symbol);
+        },
+      };
+    };
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const services = await createServices({
+      config,
+      db: database.db,
+      databaseKind: database.kind,
+      clock,
+      log: quiet,
+      exchangeClientFactory: factory,
+      eventBus: bus,
+    });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      databaseKind: database.kind,
+      clock,
+      logger: false,
+      services,
+    });
+    await app.ready();
+    state = { app, database, clock, config, services, bus, prices, hang, dataDir };
+  });
+  afterAll(async () => {
+    if (!state) return;
+    await state.services.copyTrading.engine.stop();
+    await state.app.close();
+    await state.bus.close();
+    await state.database.close();
+    rmSync(state.dataDir, { recursive: true, force: true });
+  });
+  const get = () => {
+    if (!state) throw new Error('used before beforeAll');
+    return state;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get database() {
+      return get().database;
+    },
+    get clock() {
+      return get().clock;
+    },
+    get config() {
+      return get().config;
+    },
+    get services() {
+      return get().services;
+    },
+    get bus() {
+      return get().bus;
+    },
+    prices,
+    hang,
+    close: async () => undefined,
+  };
+}
+
+/** Retries `check` until it passes (the bus delivers on a later tick). */
+export function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 20 });
+}

@@ -1,0 +1,153 @@
+import { COPY_AMOUNT_MIN, COPY_EDIT_AMOUNT_STEP, type CopyRelation } from '@quantsquare/contracts';
+import { Alert, App, Button, Flex, Form, InputNumber, Modal, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUpdateCopy } from '../../api/copy-trading';
+import { CopyBadges, Figure, PnlText } from './CopyParts';
+import { copyAmountProblem, toNumber } from './copy-format';
+
+/**
+ * Edit copy settings (document 2 §4, §5): the leader, the copy amount (at least 10 USDT, step
+ * 0.01) and the max loss (empty: no limit), with the current profit and copied-trade count.
+ */
+export function EditCopyModal({
+  relation,
+  onClose,
+}: {
+  relation: CopyRelation | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const update = useUpdateCopy();
+  const [amount, setAmount] = useState<number | null>(null);
+  const [maxLoss, setMaxLoss] = useState<number | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!relation) return;
+    setAmount(toNumber(relation.copy_amount));
+    const loss = toNumber(relation.max_loss);
+    setMaxLoss(loss === null || loss === 0 ? null : loss);
+    setFailure(null);
+  }, [relation]);
+
+  const amountProblem = copyAmountProblem(amount);
+  const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
+  const canSave = relation !== null && !amountProblem && !lossProblem && !update.isPending;
+
+  const save = () => {
+    if (!relation || amount === null || !canSave) return;
+    setFailure(null);
+    update.mutate(
+      {
+        id: relation.id,
+        body: {
+          copy_amount: String(amount),
+          max_loss: maxLoss === null || maxLoss === 0 ? null : String(maxLoss),
+        },
+      },
+      {
+        onSuccess: () => {
+          void message.success(t('copy.edit.saved'));
+          onClose();
+        },
+        // Document 2 §8: one text for every failure.
+        onError: () => setFailure(t('copy.edit.failed')),
+      },
+    );
+  };
+
+  return (
+    <Modal
+      open={relation !== null}
+      onCancel={onClose}
+      title={t('copy.edit.title')}
+      destroyOnHidden
+      width={460}
+      footer={
+        <Flex justify="flex-end" gap={8}>
+          <Button onClick={onClose} autoInsertSpace={false}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            type="primary"
+            onClick={save}
+            disabled={!canSave}
+            loading={update.isPending}
+            autoInsertSpace={false}
+            data-testid="copy-edit-save"
+          >
+            {t('copy.edit.save')}
+          </Button>
+        </Flex>
+      }
+      modalRender={(node) => <div data-testid="copy-edit-modal">{node}</div>}
+    >
+      {relation && (
+        <Form layout="vertical" component="div">
+          <Form.Item label={t('copy.edit.leader')} style={{ marginBottom: 12 }}>
+            <Flex gap={6} align="center" wrap>
+              <Typography.Text strong>{relation.leader_account_name}</Typography.Text>
+              <Typography.Text type="secondary">
+                {relation.leader_exchange.toUpperCase()}
+              </Typography.Text>
+              <CopyBadges relation={relation} />
+            </Flex>
+          </Form.Item>
+          <Form.Item
+            label={t('copy.edit.amount')}
+            style={{ marginBottom: 12 }}
+            validateStatus={amountProblem ? 'error' : undefined}
+            help={
+              amountProblem ? t('copy.modal.amountTooSmall', { min: COPY_AMOUNT_MIN }) : undefined
+            }
+          >
+            <InputNumber<number>
+              step={COPY_EDIT_AMOUNT_STEP}
+              value={amount}
+              onChange={setAmount}
+              style={{ width: '100%' }}
+              data-testid="copy-edit-amount"
+            />
+          </Form.Item>
+          <Form.Item
+            label={t('copy.edit.maxLoss')}
+            extra={t('copy.edit.maxLossHint')}
+            style={{ marginBottom: 12 }}
+            validateStatus={lossProblem ? 'error' : undefined}
+            help={lossProblem ? t('copy.server.maxLossNegative') : undefined}
+          >
+            <InputNumber<number>
+              step={COPY_EDIT_AMOUNT_STEP}
+              value={maxLoss}
+              onChange={setMaxLoss}
+              placeholder={t('copy.page.noLimit')}
+              style={{ width: '100%' }}
+              data-testid="copy-edit-max-loss"
+            />
+          </Form.Item>
+          <Flex gap={24} wrap>
+            <Figure label={t('copy.edit.currentProfit')}>
+              <span data-testid="copy-edit-profit">
+                <PnlText value={relation.total_profit_loss} /> USDT
+              </span>
+            </Figure>
+            <Figure label={t('copy.edit.copiedTrades')}>
+              <span data-testid="copy-edit-trades">{relation.total_copied_trades}</span>
+            </Figure>
+          </Flex>
+          {failure && (
+            <Alert
+              type="error"
+              showIcon
+              style={{ marginTop: 12 }}
+              title={failure}
+              data-testid="copy-edit-error"
+            />
+          )}
+        </Form>
+      )}
+    </Modal>
+  );
+}

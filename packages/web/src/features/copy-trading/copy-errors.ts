@@ -1,0 +1,114 @@
+import {
+  COPY_AMOUNT_MAX,
+  COPY_AMOUNT_MIN,
+  COPY_ERROR_CODES,
+  COPY_MESSAGES,
+  COPY_MIN_BALANCE_COINS,
+  FIELD_ERROR_CODES,
+} from '@quantsquare/contracts';
+import type { TFunction } from 'i18next';
+import { ApiRequestError } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import { fieldErrorText } from '../../api/field-errors';
+
+// Copy-trading failures in the reader's language (document 2 §8): from the answer's machine
+// codes (`code`, `field_codes`) first, then from the contracts' known texts; a server sentence
+// the page does not know is never shown raw — the spec's fallback text is.
+
+type CopyMessage = keyof typeof COPY_MESSAGES;
+
+const KNOWN_TEXTS = new Map<string, CopyMessage>(
+  Object.entries(COPY_MESSAGES).map(([key, text]) => [text, key as CopyMessage]),
+);
+
+const CODE_MESSAGES = new Map<string, CopyMessage>([
+  [COPY_ERROR_CODES.insufficientBalance, 'insufficientBalance'],
+  [COPY_ERROR_CODES.alreadyCopying, 'alreadyCopying'],
+  [COPY_ERROR_CODES.transitionRefused, 'transitionRefused'],
+]);
+
+/** Field codes whose copy-specific text says more than the generic one. */
+const FIELD_CODE_MESSAGES: Readonly<Record<string, Readonly<Record<string, CopyMessage>>>> = {
+  copy_amount: {
+    [FIELD_ERROR_CODES.tooSmall]: 'amountTooSmall',
+    [FIELD_ERROR_CODES.tooBig]: 'amountTooLarge',
+    [FIELD_ERROR_CODES.invalidStep]: 'invalidAmount',
+    [FIELD_ERROR_CODES.invalidFormat]: 'invalidAmount',
+  },
+  max_loss: {
+    [FIELD_ERROR_CODES.tooSmall]: 'maxLossNegative',
+    [FIELD_ERROR_CODES.invalidStep]: 'invalidAmount',
+    [FIELD_ERROR_CODES.invalidFormat]: 'invalidAmount',
+  },
+  follower_account_id: {
+    [FIELD_ERROR_CODES.required]: 'followerAccountRequired',
+    [FIELD_ERROR_CODES.unknownAccount]: 'followerAccountNotFound',
+    [FIELD_ERROR_CODES.accountInactive]: 'followerAccountInactive',
+  },
+  leader_account_id: {
+    [FIELD_ERROR_CODES.unknownStrategy]: 'leaderNotFound',
+  },
+};
+
+function copyMessage(t: TFunction, key: CopyMessage): string {
+  return t(`copy.server.${key}`, {
+    min: key === 'insufficientBalance' ? COPY_MIN_BALANCE_COINS : COPY_AMOUNT_MIN,
+    max: COPY_AMOUNT_MAX,
+  });
+}
+
+/** One field error: its copy-specific code, a known copy text, or the shared field-code text. */
+function copyFieldText(t: TFunction, field: string, code: string | undefined, message: string) {
+  const byCode = code === undefined ? undefined : FIELD_CODE_MESSAGES[field]?.[code];
+  if (byCode) return copyMessage(t, byCode);
+  const byText = KNOWN_TEXTS.get(message);
+  if (byText) return copyMessage(t, byText);
+  return fieldErrorText(t, field, code, message);
+}
+
+function fieldLabel(t: TFunction, field: string): string {
+  const key = `copy.fields.${field}`;
+  return i18nHas(t, key) ? (t(key as never) as string) : field;
+}
+
+function i18nHas(t: TFunction, key: string): boolean {
+  const text = t(key as never, { defaultValue: '' }) as string;
+  return text !== '' && text !== key;
+}
+
+/**
+ * The text of a failed copy call without field errors: the network text, a known code or text,
+ * the shared rules (rate limit, timeout), else `fallback`.
+ */
+export function copyErrorText(t: TFunction, error: unknown, fallback: string): string {
+  if (!(error instanceof ApiRequestError)) return fallback;
+  if (error.kind === 'network') return t('copy.modal.networkError');
+  const body = error.body;
+  const byCode = body ? CODE_MESSAGES.get(body.code) : undefined;
+  if (byCode) return copyMessage(t, byCode);
+  const byText = body ? KNOWN_TEXTS.get(body.error) : undefined;
+  if (byText) return copyMessage(t, byText);
+  const shared = errorMessage(t, error, fallback);
+  return shared === body?.error ? fallback : shared;
+}
+
+/**
+ * The copy modal's failure (document 2 §8): the field errors as 'field: messages' joined with
+ * '; ', else the answer's error, else 创建跟单失败; no answer at all: 网络错误，请稍后重试.
+ */
+export function copyCreateErrorText(t: TFunction, error: unknown): string {
+  const fallback = t('copy.modal.createFailed');
+  if (error instanceof ApiRequestError && error.body?.fields) {
+    const codes = error.body.field_codes ?? {};
+    const parts = Object.entries(error.body.fields)
+      .filter(([, messages]) => messages.length > 0)
+      .map(([field, messages]) => {
+        const texts = messages.map((message, index) =>
+          copyFieldText(t, field, codes[field]?.[index], message),
+        );
+        return `${fieldLabel(t, field)}: ${[...new Set(texts)].join(', ')}`;
+      });
+    if (parts.length > 0) return parts.join('; ');
+  }
+  return copyErrorText(t, error, fallback);
+}

@@ -1,0 +1,65 @@
+import {
+  COPY_AMOUNT_MAX,
+  COPY_AMOUNT_MIN,
+  COPY_DELETABLE_STATUSES,
+  COPY_EDITABLE_STATUSES,
+  COPY_ENTRY_DISTANCE_MAX_PERCENT,
+  COPY_TRANSITIONS,
+  type CopyAction,
+  type CopyStatus,
+} from '@quantsquare/contracts';
+
+// Pure rules of the copy screens (document 2 §4, §5, §9).
+
+/** What is wrong with a copy amount (at least 10 USDT, at most the contract's maximum). */
+export function copyAmountProblem(value: number | null, decimals = 0): 'tooSmall' | null {
+  if (value === null || !Number.isFinite(value)) return 'tooSmall';
+  if (value < COPY_AMOUNT_MIN) return 'tooSmall';
+  if (value > COPY_AMOUNT_MAX) return 'tooSmall';
+  const scaled = value * 10 ** Math.max(decimals, 2);
+  return Math.abs(scaled - Math.round(scaled)) > 1e-6 ? 'tooSmall' : null;
+}
+
+/** The late-join distance: above 0 and at most the contract's maximum. */
+export function entryDistanceProblem(value: number | null): 'range' | null {
+  if (value === null || !Number.isFinite(value)) return 'range';
+  return value > 0 && value <= COPY_ENTRY_DISTANCE_MAX_PERCENT ? null : 'range';
+}
+
+/** The max loss as the API takes it: 0 or empty is no limit (null). */
+export function maxLossPayload(value: number | null): string | null {
+  if (value === null || !Number.isFinite(value) || value <= 0) return null;
+  return String(value);
+}
+
+/** The actions a relation offers in its status, in the order the list shows them. */
+export type CopyRowAction = CopyAction | 'edit' | 'delete';
+
+export function copyActionsFor(status: CopyStatus): CopyRowAction[] {
+  const actions: CopyRowAction[] = [];
+  if (COPY_TRANSITIONS.pause.includes(status)) actions.push('pause');
+  if (COPY_TRANSITIONS.resume.includes(status)) actions.push('resume');
+  if (COPY_EDITABLE_STATUSES.includes(status)) actions.push('edit');
+  if (COPY_TRANSITIONS.stop.includes(status)) actions.push('stop');
+  if (COPY_DELETABLE_STATUSES.includes(status)) actions.push('delete');
+  return actions;
+}
+
+/** antd Tag colour of a relation status. */
+export function copyStatusColor(status: CopyStatus): string {
+  switch (status) {
+    case 'active':
+      return 'success';
+    case 'paused':
+      return 'warning';
+    case 'stopped':
+      return 'default';
+  }
+}
+
+/** A decimal string as a number ('—' safe: NaN becomes null). */
+export function toNumber(value: string | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}

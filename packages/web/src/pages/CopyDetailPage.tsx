@@ -1,0 +1,324 @@
+import '../i18n/copy-texts';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import type { CopyPosition, CopyReceipt } from '@quantsquare/contracts';
+import {
+  Alert,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Skeleton,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiRequestError } from '../api/client';
+import { useCopyDetail } from '../api/copy-trading';
+import { useIsMobile } from '../app/use-is-mobile';
+import {
+  CopyActionButtons,
+  CopyBadges,
+  CopyStatusTag,
+  Figure,
+  PercentText,
+  PnlText,
+} from '../features/copy-trading/CopyParts';
+import { CopyPnlPanel } from '../features/copy-trading/CopyPnlPanel';
+import { copyErrorText } from '../features/copy-trading/copy-errors';
+import { EditCopyModal } from '../features/copy-trading/EditCopyModal';
+import { useCopyActions } from '../features/copy-trading/use-copy-actions';
+import { formatAmount, formatPercent, formatPrice } from '../features/dashboard/format';
+import { formatTradeTime, parseRouteId, toEpochMs } from '../features/square/square-format';
+import { formatCoinAmount } from '../features/wallet/wallet-format';
+
+const num = (value: string | null) => (value === null ? null : Number(value));
+
+function timeText(iso: string): string {
+  const ms = toEpochMs(iso);
+  return ms === null ? '—' : formatTradeTime(ms);
+}
+
+/** /copy-trading/{id}: one copy relation, its receipts, positions, P&L and last error. */
+export function CopyDetailPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const locale = i18n.language;
+  const id = parseRouteId(useParams().id);
+  const detail = useCopyDetail(id);
+  const actions = useCopyActions({ onDeleted: () => navigate('/my/copy-trading') });
+
+  const back = (
+    <Link to="/my/copy-trading">
+      <ArrowLeftOutlined /> {t('copy.detail.back')}
+    </Link>
+  );
+
+  if (id === null || (detail.isError && !detail.data)) {
+    const notFound =
+      id === null || (detail.error instanceof ApiRequestError && detail.error.status === 404);
+    return (
+      <Flex vertical gap={16}>
+        {back}
+        <Alert
+          type="error"
+          showIcon
+          title={
+            notFound
+              ? t('copy.detail.notFound')
+              : copyErrorText(t, detail.error, t('copy.detail.loadFailed'))
+          }
+          action={
+            notFound ? undefined : (
+              <Button size="small" onClick={() => void detail.refetch()}>
+                {t('common.retry')}
+              </Button>
+            )
+          }
+          data-testid="copy-detail-error"
+        />
+      </Flex>
+    );
+  }
+  if (!detail.data) {
+    return (
+      <Flex vertical gap={16}>
+        {back}
+        <Card>
+          <Skeleton active paragraph={{ rows: 3 }} />
+        </Card>
+        <Card>
+          <Skeleton active paragraph={{ rows: 6 }} />
+        </Card>
+      </Flex>
+    );
+  }
+
+  const { relation, receipts, positions, pnl_series } = detail.data;
+  const maxLoss = num(relation.max_loss);
+
+  const positionColumns: TableColumnsType<CopyPosition> = [
+    { key: 'symbol', title: t('copy.detail.columns.symbol'), dataIndex: 'symbol' },
+    {
+      key: 'side',
+      title: t('copy.detail.columns.side'),
+      render: (_, p) => (
+        <Tag color={p.side === 'long' ? 'green' : 'red'} data-testid="copy-position-side">
+          {t(`copy.detail.sides.${p.side}`)}
+        </Tag>
+      ),
+    },
+    {
+      key: 'size',
+      title: t('copy.detail.columns.size'),
+      align: 'right',
+      render: (_, p) => formatAmount(Math.abs(Number(p.size)), locale),
+    },
+    {
+      key: 'entry',
+      title: t('copy.detail.columns.entryPrice'),
+      align: 'right',
+      render: (_, p) => formatPrice(num(p.entry_price), locale),
+    },
+    {
+      key: 'mark',
+      title: t('copy.detail.columns.markPrice'),
+      align: 'right',
+      render: (_, p) => formatPrice(num(p.mark_price ?? p.entry_price), locale),
+    },
+    {
+      key: 'pnl',
+      title: t('copy.detail.columns.unrealizedPnl'),
+      align: 'right',
+      render: (_, p) => (p.unrealized_pnl === null ? '—' : <PnlText value={p.unrealized_pnl} />),
+    },
+  ];
+
+  const fill = (size: string | null, price: string | null) =>
+    size === null ? '—' : `${size} @ ${price === null ? '—' : formatPrice(num(price), locale)}`;
+  const receiptColumns: TableColumnsType<CopyReceipt> = [
+    {
+      key: 'time',
+      title: t('copy.detail.columns.time'),
+      render: (_, r) => (
+        <span style={{ whiteSpace: 'nowrap' }}>{timeText(r.leader_filled_at)}</span>
+      ),
+    },
+    { key: 'symbol', title: t('copy.detail.columns.symbol'), dataIndex: 'symbol' },
+    {
+      key: 'leader',
+      title: t('copy.detail.columns.leader'),
+      render: (_, r) => fill(r.leader_size_delta, r.leader_price),
+    },
+    {
+      key: 'follower',
+      title: t('copy.detail.columns.follower'),
+      render: (_, r) => fill(r.follower_size_delta, r.follower_price),
+    },
+    {
+      key: 'slippage',
+      title: t('copy.detail.columns.slippage'),
+      align: 'right',
+      render: (_, r) => (r.slippage_bps === null ? '—' : r.slippage_bps.toFixed(1)),
+    },
+    {
+      key: 'delay',
+      title: t('copy.detail.columns.delay'),
+      align: 'right',
+      render: (_, r) => (r.delay_ms === null ? '—' : t('copy.detail.delayMs', { ms: r.delay_ms })),
+    },
+    {
+      key: 'result',
+      title: t('copy.detail.columns.result'),
+      render: (_, r) =>
+        r.status === 'copied' ? (
+          <Tag color="success" data-testid="copy-receipt-status">
+            {t('copy.detail.copied')}
+          </Tag>
+        ) : (
+          <Tooltip title={r.error_kind ?? undefined}>
+            <Tag color="warning" data-testid="copy-receipt-status">
+              {t('copy.detail.missed')}
+              {r.miss_reason ? ` · ${t(`copy.missReasons.${r.miss_reason}`)}` : ''}
+            </Tag>
+          </Tooltip>
+        ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap={16} data-testid="copy-detail" data-status={relation.status}>
+      {back}
+      <Card size="small">
+        <Flex vertical gap={12}>
+          <Flex justify="space-between" align="flex-start" gap={8} wrap>
+            <Flex vertical gap={4} style={{ minWidth: 0 }}>
+              <Flex gap={6} align="center" wrap>
+                <Typography.Title level={4} style={{ margin: 0 }} ellipsis>
+                  <Link to={`/strategy/${relation.leader_account_id}`}>
+                    {relation.leader_account_name}
+                  </Link>
+                </Typography.Title>
+                <Tag style={{ marginInlineEnd: 0 }}>{relation.leader_exchange.toUpperCase()}</Tag>
+                <CopyBadges relation={relation} />
+                <CopyStatusTag status={relation.status} />
+              </Flex>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('copy.detail.follower')}: {relation.follower_account_name} (
+                {relation.follower_exchange.toUpperCase()}) ·{' '}
+                {t(`copy.modes.${relation.copy_mode}`)}
+              </Typography.Text>
+              {relation.status === 'stopped' && relation.stop_reason && (
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {t(`copy.stopReasons.${relation.stop_reason}`)}
+                </Typography.Text>
+              )}
+            </Flex>
+            <CopyActionButtons
+              relation={relation}
+              busy={actions.busyId === relation.id}
+              onAction={actions.run}
+            />
+          </Flex>
+          <div
+            style={{
+              display: 'grid',
+              gridTemplateColumns: 'repeat(auto-fit, minmax(110px, 1fr))',
+              gap: 12,
+            }}
+          >
+            <Figure label={t('copy.page.copyAmount')}>
+              {formatCoinAmount(relation.copy_amount, locale)} USDT
+            </Figure>
+            <Figure label={t('copy.page.maxLoss')}>
+              {maxLoss === null || maxLoss === 0
+                ? t('copy.page.noLimit')
+                : `${formatCoinAmount(relation.max_loss, locale)} USDT`}
+            </Figure>
+            <Figure label={t('copy.page.pnl')}>
+              <span data-testid="copy-detail-pnl">
+                <PnlText value={relation.total_profit_loss} strong />
+              </span>
+            </Figure>
+            <Figure label={t('copy.page.profitPercent')}>
+              <PercentText value={relation.profit_percent} />
+            </Figure>
+            <Figure label={t('copy.page.trades')}>
+              <span data-testid="copy-detail-trades">{relation.total_copied_trades}</span>
+            </Figure>
+            <Figure label={t('copy.detail.efficiency')}>
+              <Tooltip title={t('copy.detail.efficiencyHint')}>
+                <span>
+                  {relation.copy_efficiency === null
+                    ? '—'
+                    : formatPercent(relation.copy_efficiency * 100, locale)}
+                </span>
+              </Tooltip>
+            </Figure>
+            <Figure label={t('copy.detail.fee')}>
+              {formatCoinAmount(relation.fee_paid, locale)}
+            </Figure>
+          </div>
+        </Flex>
+      </Card>
+      {relation.last_error && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('copy.detail.lastError')}
+          description={
+            <>
+              {relation.last_error_at && (
+                <Typography.Text type="secondary" style={{ marginInlineEnd: 8 }}>
+                  {timeText(relation.last_error_at)}
+                </Typography.Text>
+              )}
+              {relation.last_error}
+            </>
+          }
+          data-testid="copy-last-error"
+        />
+      )}
+      <CopyPnlPanel series={pnl_series} isMobile={isMobile} />
+      <Card size="small" title={t('copy.detail.positions')} data-testid="copy-positions">
+        {positions.length === 0 ? (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={t('copy.detail.positionsEmpty')}
+          />
+        ) : (
+          <Table<CopyPosition>
+            rowKey="symbol"
+            size="small"
+            columns={positionColumns}
+            dataSource={positions}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+          />
+        )}
+      </Card>
+      <Card size="small" title={t('copy.detail.receipts')} data-testid="copy-receipts">
+        {receipts.length === 0 ? (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={t('copy.detail.receiptsEmpty')}
+          />
+        ) : (
+          <Table<CopyReceipt>
+            rowKey="id"
+            size="small"
+            columns={receiptColumns}
+            dataSource={receipts}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            scroll={{ x: 'max-content' }}
+          />
+        )}
+      </Card>
+      <EditCopyModal relation={actions.editing} onClose={actions.closeEdit} />
+    </Flex>
+  );
+}
