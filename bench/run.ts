@@ -1,6 +1,7 @@
 // `npm run bench [section]`: prints the performance figures the issues name, each against a peer
 // measured in the same run where one exists. A measurement, never a test: nothing asserts times.
 import { benchBots } from './bots.bench.js';
+import { benchCopy } from './copy.bench.js';
 import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
@@ -21,6 +22,7 @@ if (wants('engine')) print('engine', benchEngine().lines);
 if (wants('bots')) print('bots', await benchBots());
 if (wants('wallet')) print('wallet', await benchWallet());
 if (wants('orders')) print('orders', await benchOrders());
+if (wants('copy')) print('copy', await benchCopy());
 
 if (wants('http') || wants('dashboard')) {
   const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));

@@ -94,12 +94,16 @@ export const COPY_ERROR_CODES = {
 
 const money = z.string();
 
-const copyAmountInput = coinAmountInput(COPY_MESSAGES.invalidAmount).refine(
-  (text) => Number(text) >= COPY_AMOUNT_MIN,
-  { message: COPY_MESSAGES.amountTooSmall },
-);
+const copyAmountInput = coinAmountInput(COPY_MESSAGES.invalidAmount)
+  .refine((text) => Number(text) >= COPY_AMOUNT_MIN, { message: COPY_MESSAGES.amountTooSmall })
+  .refine((text) => Number(text) <= COPY_AMOUNT_MAX, { message: COPY_MESSAGES.amountTooLarge });
 /** null, 0 or absent: no limit. */
-const maxLossInput = z.union([z.null(), coinAmountInput(COPY_MESSAGES.invalidAmount)]);
+const maxLossInput = z.union([
+  z.null(),
+  coinAmountInput(COPY_MESSAGES.invalidAmount).refine((text) => Number(text) <= COPY_AMOUNT_MAX, {
+    message: COPY_MESSAGES.amountTooLarge,
+  }),
+]);
 const percentInput = (max: number) => z.number().min(0).max(max);
 
 /** POST /strategy-square/copy-trading/create/ */

@@ -242,6 +242,25 @@ describe('limits and states', () => {
     await leaderTo(lead, 0);
   });
 
+  it("stops when the leader's drawdown since the start passes the breaker's limit", async () => {
+    t.prices.set(BTC, 50_000);
+    const lead = await leader(t);
+    const follower = await follow(lead, { leader_drawdown_limit_percent: 5 });
+    await leaderTo(lead, 0.2);
+    await eventually(async () =>
+      expect(await copiedSize(follower.accountId, follower.relationId)).toBeCloseTo(0.002, 8),
+    );
+    await t.services.copyTrading.engine.idle();
+    t.prices.set(BTC, 47_000); // the leader loses 600 of 10,000 USDT: 6%
+    await t.services.copyTrading.engine.tick();
+    await t.services.copyTrading.engine.idle();
+    const seen = await relationDetail(follower.relationId, follower.access);
+    expect(seen.body.relation).toMatchObject({ status: 'stopped', stop_reason: 'leader_drawdown' });
+    expect(await copiedSize(follower.accountId, follower.relationId)).toBe(0);
+    t.prices.set(BTC, 50_000);
+    await leaderTo(lead, 0);
+  });
+
   it('misses changes while paused and reconciles to the target on resume; stop closes', async () => {
     t.prices.set(BTC, 50_000);
     const lead = await leader(t);
