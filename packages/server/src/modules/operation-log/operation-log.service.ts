@@ -15,7 +15,8 @@ export interface OperationLogRecord {
   readonly botId?: number | null;
   readonly type: OperationLogType;
   readonly botSymbol?: string | null;
-  readonly event: OperationLogEvent;
+  /** null: an entry the web shows by its message (e.g. a webhook signal's failure). */
+  readonly event: OperationLogEvent | null;
   readonly message: string;
   /** Structured facts (never secrets); closing trades carry `pnl`. */
   readonly details?: Record<string, unknown>;
