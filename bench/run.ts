@@ -10,6 +10,7 @@ import { type RunningServer, startServer } from './server-process.js';
 import { benchSquare } from './square.bench.js';
 import { benchSquareWs } from './square-ws.bench.js';
 import { benchWallet } from './wallet.bench.js';
+import { benchWebhook } from './webhook.bench.js';
 
 const only = process.argv[2];
 const wants = (name: string) => !only || only === name;
@@ -41,4 +42,8 @@ if (wants('square')) {
 
 if (wants('square-ws')) {
   print('square-ws', await benchSquareWs(Number(process.env.BENCH_PORT ?? 8400) + 2));
+}
+
+if (wants('webhook')) {
+  print('webhook', await benchWebhook(Number(process.env.BENCH_PORT ?? 8400) + 3));
 }

@@ -212,6 +212,7 @@ export async function createServices(deps: ServiceDeps) {
     feed: marketFeed,
     operationLog,
     log,
+    signalsPerMinute: config.webhookSignalsPerMinute,
   });
   const accountServices = createAccountServices({
     db,

@@ -7,6 +7,7 @@ import {
   type DepositNetwork,
   isAddressFormatValid,
   REQUEST_BODY_LIMIT_BYTES,
+  WEBHOOK_SIGNALS_PER_MINUTE,
 } from '@quantsquare/contracts';
 import { z } from 'zod';
 import type { TwilioSettings } from './delivery/twilio-sms.js';
@@ -39,6 +40,11 @@ const envSchema = z.object({
   /** The previous SECRET_KEY, read only by `admin rotate-secret-key` to decrypt old values. */
   OLD_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
   PAPER_SLIPPAGE_BPS: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1000).default(2)),
+  /** New webhook signals one configuration takes per minute (benchmarks raise it). */
+  WEBHOOK_SIGNALS_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(WEBHOOK_SIGNALS_PER_MINUTE),
+  ),
   MARKET_DATA: z.preprocess(
     emptyToUndefined,
     z.enum(['auto', 'live', 'simulated']).default('auto'),
@@ -123,6 +129,8 @@ export interface Config {
   readonly depositNetworks: readonly DepositNetworkConfig[];
   /** Sign-in calls per IP per minute (a constant of the spec; tests raise it). */
   readonly authIpRatePerMinute: number;
+  /** New signals per webhook configuration per minute before 429. */
+  readonly webhookSignalsPerMinute: number;
   /** The operators' channels shown in the help centre and the footer. */
   readonly contact: {
     readonly supportEmail: string;
@@ -243,6 +251,7 @@ export function loadConfig(
     bodyLimitBytes: REQUEST_BODY_LIMIT_BYTES,
     depositNetworks,
     authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
+    webhookSignalsPerMinute: e.WEBHOOK_SIGNALS_PER_MINUTE,
     contact: Object.freeze({
       supportEmail: e.SUPPORT_EMAIL,
       telegramUrl: e.TELEGRAM_URL,

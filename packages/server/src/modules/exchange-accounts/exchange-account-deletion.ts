@@ -141,7 +141,7 @@ export function createAccountDeletion(deps: {
             message: DELETION_MESSAGES.deleted,
             deleted_bots: [...deletion.bots],
             closed_positions: closed,
-            closed_webhook_positions: closedWebhook,
+            ...(closedWebhook.length > 0 ? { closed_webhook_positions: closedWebhook } : {}),
           };
       }
     },

@@ -15,7 +15,7 @@ export interface OperationLogRecord {
   readonly botId?: number | null;
   readonly type: OperationLogType;
   readonly botSymbol?: string | null;
-  /** null: an entry told by its message alone (copy trading's; the web shows the message). */
+  /** null: an entry told by its message alone (copy trading's, a webhook signal's failure). */
   readonly event: OperationLogEvent | null;
   readonly message: string;
   /** Structured facts (never secrets); closing trades carry `pnl`. */

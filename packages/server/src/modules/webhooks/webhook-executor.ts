@@ -203,7 +203,7 @@ export function createWebhookExecutor(deps: {
       .record({
         userId: found.config.userId,
         type: 'error',
-        event: 'webhook_failed',
+        event: null,
         message: `Webhook ${found.config.name}: signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} failed: ${message}`,
         details: {
           webhook_config_id: found.config.id,
@@ -418,12 +418,11 @@ export function createWebhookExecutor(deps: {
     }
   }
 
-  function enqueue(signalId: number): void {
+  /** Runs the signal after its configuration's earlier ones (in this process). */
+  function enqueue(signalId: number, configId: number): void {
     if (stopped || queued.has(signalId)) return;
     queued.add(signalId);
     void (async () => {
-      const signal = await repo.signal(signalId).catch(() => undefined);
-      const configId = signal?.configId ?? 0;
       const previous = chains.get(configId) ?? Promise.resolve();
       const next = previous
         .then(() => run(signalId))
@@ -458,7 +457,7 @@ export function createWebhookExecutor(deps: {
         deps.log.error({ err: error, configId }, 'webhook reconcile failed');
       }
     }
-    for (const signal of pending) enqueue(signal.id);
+    for (const signal of pending) enqueue(signal.id, signal.configId);
   }
 
   return {
@@ -474,7 +473,7 @@ export function createWebhookExecutor(deps: {
         void repo
           .pendingSignals()
           .then((rows) => {
-            for (const row of rows) if (row.status === 'validated') enqueue(row.id);
+            for (const row of rows) if (row.status === 'validated') enqueue(row.id, row.configId);
           })
           .catch((error) => deps.log.warn({ err: error }, 'webhook queue poll failed'));
       }, interval);

@@ -78,11 +78,16 @@ export function createWebhookReceiver(deps: {
   readonly log: ServiceLogger;
   /** Real time for the rate windows (tests may pass a fake). */
   readonly now?: () => number;
+  /** New signals per configuration per minute (default WEBHOOK_SIGNALS_PER_MINUTE). */
+  readonly signalsPerMinute?: number;
 }) {
   const { repo, clock } = deps;
   const realNow = deps.now ?? Date.now;
   const unknownKeys = createWindowCounter(WEBHOOK_UNKNOWN_KEY_LIMIT_PER_MINUTE, realNow);
-  const perConfig = createWindowCounter(WEBHOOK_SIGNALS_PER_MINUTE, realNow);
+  const perConfig = createWindowCounter(
+    deps.signalsPerMinute ?? WEBHOOK_SIGNALS_PER_MINUTE,
+    realNow,
+  );
 
   const rateLimited = (retryAfter: number): HookAnswer => ({
     status: 429,
@@ -210,8 +215,9 @@ export function createWebhookReceiver(deps: {
           { ...accepted, dedupeKey: `body:${base.bodyHash}:${receivedAt.getTime()}` },
           WEBHOOK_DEDUPE_WINDOW_SECONDS * 1000,
         );
+    // The acknowledgement does not wait for these log lines (the trail catches its own failures).
     if (duplicate) {
-      await deps.trail({
+      void deps.trail({
         config,
         signalId: row.id,
         level: 'info',
@@ -221,8 +227,8 @@ export function createWebhookReceiver(deps: {
       });
     } else {
       perConfig.hit(String(config.id));
-      deps.executor.enqueue(row.id);
-      await deps.trail({
+      deps.executor.enqueue(row.id, config.id);
+      void deps.trail({
         config,
         signalId: row.id,
         level: 'info',

@@ -24,6 +24,7 @@ export function createWebhooksModule(deps: {
   readonly operationLog: OperationLogWriter;
   readonly log: ServiceLogger;
   readonly pollIntervalMs?: number;
+  readonly signalsPerMinute?: number;
 }) {
   const repo = createWebhooksRepository(deps.db);
   const { clock, log } = deps;
@@ -54,7 +55,14 @@ export function createWebhooksModule(deps: {
     operationLog: deps.operationLog,
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
   });
-  const receiver = createWebhookReceiver({ repo, clock, executor, trail, log });
+  const receiver = createWebhookReceiver({
+    repo,
+    clock,
+    executor,
+    trail,
+    log,
+    ...(deps.signalsPerMinute === undefined ? {} : { signalsPerMinute: deps.signalsPerMinute }),
+  });
   const service = createWebhooksService({
     repo,
     clock,

@@ -1,0 +1,166 @@
+// The webhook receiver under autocannon (50 connections, 10 s): POST /api/webhook-trading/hook/
+// {key}/ with a new alert per request (a unique id each), acknowledged 202 while the signals
+// execute in the background on a paper account, against GET /api/health/ in the same run; then
+// alert-to-paper-fill latency of sequential alerts (the server's receive-to-fill trail).
+import { createRequire } from 'node:module';
+import { type RunningServer, startServer } from './server-process.js';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  idReplacement?: boolean;
+}) => Promise<AutocannonResult>;
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const CONNECTIONS = 50;
+const DURATION_S = 10;
+const FILL_SAMPLES = 100;
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number);
+
+export async function benchWebhook(port: number): Promise<string[]> {
+  const server: RunningServer = await startServer(
+    port,
+    {
+      WEBHOOK_SIGNALS_PER_MINUTE: '1000000',
+      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    },
+    { apiOnly: true },
+  );
+  try {
+    const base = server.baseUrl;
+    const password = 'correct-horse-42';
+    const session = await json<{ access: string }>(
+      await fetch(`${base}/api/auth/register/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: `bench-${Date.now()}@example.com`,
+          password,
+          password2: password,
+        }),
+      }),
+    );
+    const auth = { authorization: `Bearer ${session.access}`, 'content-type': 'application/json' };
+    const account = await json<{ id: number }>(
+      await fetch(`${base}/api/auth/apis/`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          name: 'Bench',
+          exchange: 'binance',
+          is_paper: true,
+          default_leverage: 2,
+        }),
+      }),
+    );
+    const createConfig = async (name: string) => {
+      const config = await json<{ id: number; webhook_url: string }>(
+        await fetch(`${base}/api/webhook-trading/configs/`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({
+            name,
+            exchange_api: account.id,
+            symbol: 'BTC/USDT:USDT',
+            default_amount: 10,
+            allow_pyramiding: true,
+            leverage: 2,
+          }),
+        }),
+      );
+      return { id: config.id, url: `${base}${new URL(config.webhook_url).pathname}` };
+    };
+    const load = await createConfig('Load');
+
+    const lines = [
+      `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each (${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})`,
+    ];
+    const health = await autocannon({
+      url: `${base}/api/health/`,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+    });
+    // Alternating buy/close would need state; a new "close" per request is a full signal (parse,
+    // validate, dedupe insert, queue, execute: read the position, ignore or close).
+    const hook = await autocannon({
+      url: load.url,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"action":"close","id":"bench-[<id>]"}',
+      idReplacement: true,
+    });
+    for (const [name, r] of [
+      ['GET /api/health/', health],
+      ['POST hook (new alert each, 202)', hook],
+    ] as const) {
+      lines.push(
+        `  ${name.padEnd(34)} ${Math.round(r.requests.average).toLocaleString('en').padStart(7)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`,
+      );
+    }
+    lines.push(
+      `  hook p99 / health p99: ${(hook.latency.p99 / Math.max(1, health.latency.p99)).toFixed(2)}`,
+    );
+
+    // Alert to paper fill, one at a time after the load has drained: buy then close, each filled.
+    const fill = await createConfig('Fill');
+    const clientMs: number[] = [];
+    const serverMs: number[] = [];
+    for (let i = 0; i < FILL_SAMPLES; i++) {
+      const started = performance.now();
+      const posted = await json<{ signal_id: number }>(
+        await fetch(fill.url, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: JSON.stringify({ action: i % 2 === 0 ? 'buy' : 'close', id: `fill-${i}` }),
+        }),
+      );
+      for (;;) {
+        const signal = await json<{ status: string; total_latency_ms: number | null }>(
+          await fetch(`${base}/api/webhook-trading/signals/${posted.signal_id}/`, {
+            headers: auth,
+          }),
+        );
+        if (signal.status === 'filled') {
+          clientMs.push(performance.now() - started);
+          serverMs.push(signal.total_latency_ms ?? Number.NaN);
+          break;
+        }
+        if (['failed', 'ignored', 'refused'].includes(signal.status)) {
+          throw new Error(`fill sample ${i} ended ${signal.status}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    }
+    clientMs.sort((a, b) => a - b);
+    serverMs.sort((a, b) => a - b);
+    lines.push(
+      `  alert → paper fill (${FILL_SAMPLES} sequential): server trail p50 ${percentile(serverMs, 50).toFixed(0)} ms  p99 ${percentile(serverMs, 99).toFixed(0)} ms; client-observed (incl. polling) p50 ${percentile(clientMs, 50).toFixed(1)} ms  p99 ${percentile(clientMs, 99).toFixed(1)} ms`,
+    );
+    return lines;
+  } finally {
+    await server.stop();
+  }
+}
