@@ -166,6 +166,8 @@ export const OPERATION_LOG_EVENTS = [
   'order_reconciled',
   'position_mismatch',
   'resume_retry',
+  /** A webhook signal's order failed (details: webhook_config_id, signal_id, error_kind). */
+  'webhook_failed',
 ] as const;
 export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
 

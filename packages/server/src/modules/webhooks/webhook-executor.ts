@@ -203,7 +203,7 @@ export function createWebhookExecutor(deps: {
       .record({
         userId: found.config.userId,
         type: 'error',
-        event: null,
+        event: 'webhook_failed',
         message: `Webhook ${found.config.name}: signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} failed: ${message}`,
         details: {
           webhook_config_id: found.config.id,
