@@ -9,8 +9,10 @@ import {
   type Page,
   test,
 } from '@playwright/test';
+import type { CopyDetailResponse, CopyFollowingResponse } from '@quantsquare/contracts';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
+import { tradeThroughWebhook } from './webhook-signal';
 
 // Copy trading in the browser (document 2 §1 copy modal, §2 strategy detail button, §4 copy
 // management, §5 rules, §8 texts): user B copies user A's public paper strategy in reverse,
@@ -256,6 +258,35 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   expect(Number(await coinBalance(request, b.session))).toBe(50);
   await expect(page.getByTestId('coin-balance')).toContainText('50.00');
 
+  // A's account trades (a TradingView alert through a webhook): B's account holds the mirror
+  // image within seconds — a short, sized by B's 200 USDT against A's 10,000 USDT equity.
+  const following = (await (
+    await request.get('/api/strategy-square/copy-trading/following/', { headers: auth(b.session) })
+  ).json()) as CopyFollowingResponse;
+  const copyId = following.results[0]?.id;
+  expect(copyId).toBeDefined();
+  const copiedPositions = async () => {
+    const answer = await request.get(`/api/strategy-square/copy-trading/${copyId}/`, {
+      headers: auth(b.session),
+    });
+    expect(answer.status()).toBe(200);
+    const detail = (await answer.json()) as CopyDetailResponse;
+    return detail.positions.map((position) => `${position.symbol} ${position.side}`);
+  };
+  await tradeThroughWebhook(request, a.session.access, leaderAccount, 'buy', {
+    symbol: 'BTC/USDT:USDT',
+    amount: 1000,
+    leverage: 10,
+  });
+  await expect.poll(copiedPositions, { timeout: 30_000 }).toEqual(['BTC/USDT:USDT short']);
+  await page.goto('/my/account');
+  const bCard = page.locator('[data-testid="account-card"]').filter({ hasText: bAccountName });
+  await expect(bCard.getByTestId('account-position').filter({ hasText: 'BTC' })).toContainText(
+    '空',
+  );
+  await shot(page, 'copy-follower-short-zh-CN-1280');
+  await page.goto('/my/copy-trading');
+
   // The strategy page now says Already Copying, with one more copier, and leads back here.
   await page.goto(`/strategy/${leaderAccount}`);
   await expect(page.getByTestId('copy-trade-copying')).toHaveText(/已跟单/);
@@ -289,7 +320,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   // Edit: the amount must be at least 10; empty max loss means no limit.
   await item.getByTestId('copy-edit').click();
   const edit = page.getByTestId('copy-edit-modal');
-  await expect(edit.getByTestId('copy-edit-trades')).toHaveText('0');
+  await expect(edit.getByTestId('copy-edit-trades')).toHaveText('1');
   await expect(page.getByTestId('copy-edit-amount')).toHaveValue('200.00');
   await page.getByTestId('copy-edit-amount').fill('9.99');
   await expect(edit.getByText('跟单金额不能少于 10 USDT')).toBeVisible();
@@ -316,6 +347,8 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   await expect(item.getByTestId('copy-status')).toHaveText('已停止');
   await expect(item.getByTestId('copy-edit')).toHaveCount(0);
   await expect(item.getByTestId('copy-resume')).toHaveCount(0);
+  // Stopping closed the copied short.
+  await expect.poll(copiedPositions, { timeout: 30_000 }).toEqual([]);
 
   // A sees B among the followers with the fee; a row opens B's profile.
   const bId = await userId(request, b.session);

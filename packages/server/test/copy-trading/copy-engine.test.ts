@@ -93,6 +93,14 @@ describe('copying a leader', () => {
     expect(typeof opened.body.receipts[0]?.slippage_bps).toBe('number');
     expect(opened.body.positions).toMatchObject([{ symbol: BTC, side: 'long', size: '0.002' }]);
     expect(opened.body.relation).toMatchObject({ total_copied_trades: 1, last_error: null });
+    // The reconcile timer finds the target held: the receipt keeps its fill and the count its trade.
+    await t.services.copyTrading.engine.tick();
+    await t.services.copyTrading.engine.idle();
+    const healed = await relationDetail(follower.relationId, follower.access);
+    expect(healed.body.receipts).toHaveLength(1);
+    expect(healed.body.receipts[0]).toMatchObject({ follower_size_delta: '0.002' });
+    expect(healed.body.relation).toMatchObject({ total_copied_trades: 1 });
+    expect(await ordersOf(follower.relationId)).toHaveLength(1);
 
     await leaderTo(lead, 0);
     await eventually(async () =>

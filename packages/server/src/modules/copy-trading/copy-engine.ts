@@ -389,6 +389,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       leaderSize.abs().gt(previousLeader.abs()) ||
       (!leaderSize.isZero() && leaderSize.isNegative() !== previousLeader.isNegative());
     if (own.isZero() && trigger.kind !== 'late_join' && !leaderGrew) {
+      if (existing) return; // recorded already; a later pass must not overwrite what it says
       await repo.saveReceipt({
         ...receiptBase,
         targetSize: '0',
@@ -432,6 +433,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     }
 
     if (target.eq(own)) {
+      // Held already. A timer pass after this change was copied must keep the receipt's fill
+      // (it once overwrote it with a zero delta, so the copied trade vanished from the count).
+      if (existing) return;
       await repo.saveReceipt({
         ...receiptBase,
         targetSize: target.toString(),
@@ -507,6 +511,10 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       (await execution.position({ accountId: follower.id, symbol, owner })).size,
     );
     const delta = after.minus(own);
+    // A later pass on the same leader change (a re-based amount, a healed miss) adds to what
+    // the receipt says was copied for it.
+    const copiedBefore =
+      existing?.status === 'copied' ? new Decimal(existing.followerSizeDelta ?? 0) : new Decimal(0);
     if (last?.status === 'skipped') {
       await miss('below_minimum', target);
       return;
@@ -528,7 +536,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const copied = {
       ...receiptBase,
       targetSize: target.toString(),
-      followerSizeDelta: delta.toString(),
+      followerSizeDelta: delta.plus(copiedBefore).toString(),
       followerPrice: followerPrice === null ? null : String(followerPrice),
       slippageBps:
         followerPrice !== null && leaderPrice !== null

@@ -2,8 +2,8 @@ import type { CopyRelation, CopyStatus } from '@quantsquare/contracts';
 import { Button, Flex, Tag, Typography, theme } from 'antd';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatSignedMoney } from '../accounts/account-format';
 import { formatPercent } from '../dashboard/format';
-import { formatCoinAmount } from '../wallet/wallet-format';
 import { type CopyRowAction, copyActionsFor, copyStatusColor, toNumber } from './copy-format';
 
 export function CopyStatusTag({ status }: { status: CopyStatus }) {
@@ -45,10 +45,11 @@ export function PnlText({ value, strong }: { value: string; strong?: boolean }) 
   const { token } = theme.useToken();
   const n = toNumber(value) ?? 0;
   const color = n > 0 ? token.colorSuccess : n < 0 ? token.colorError : undefined;
-  const text = formatCoinAmount(value, i18n.language);
+  // USDT with 2 decimals, as every P&L of the product (the stored value keeps all of them).
+  const text = formatSignedMoney(n, i18n.language);
   return (
     <Typography.Text strong={strong} style={{ color, fontVariantNumeric: 'tabular-nums' }}>
-      {n > 0 ? `+${text}` : text}
+      {text}
     </Typography.Text>
   );
 }
