@@ -75,7 +75,11 @@ describe('public profiles', () => {
     });
     expect(JSON.stringify(seen.body)).not.toContain('@example.com');
     const own = await call(t.app, 'GET', users(leader.userId, 'profile/'), { token: leader.token });
-    expect(own.body).toMatchObject({ is_self: true, is_following: false, platform_balance: '0' });
+    expect(own.body).toMatchObject({
+      is_self: true,
+      is_following: false,
+      platform_balance: '0.00000000',
+    });
     const visitor = await call(t.app, 'GET', users(leader.userId, 'profile/'));
     expect(visitor.body).toMatchObject({ is_following: false, is_self: false });
     expect(visitor.body).not.toHaveProperty('platform_balance');

@@ -13,6 +13,7 @@ import {
   type StrategyComment,
   type StrategyReply,
 } from '@quantsquare/contracts';
+import Decimal from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import { BadRequest, Forbidden, NotFound, RateLimited } from '../../common/errors.js';
 import type { ListingService } from './listing.service.js';
@@ -105,7 +106,7 @@ export function createSocialService(deps: {
       ...stats,
       is_following: isFollowing,
       is_self: isSelf,
-      ...(isSelf ? { platform_balance: String(Number(user.platformBalance)) } : {}),
+      ...(isSelf ? { platform_balance: new Decimal(user.platformBalance).toFixed(8) } : {}),
     };
   }
 
