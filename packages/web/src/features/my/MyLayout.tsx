@@ -60,6 +60,9 @@ export function MyLayout() {
     <Menu
       aria-label={t('my.sidebarLabel')}
       mode={isMobile ? 'horizontal' : 'inline'}
+      // On a phone every entry stays visible (the row wraps) instead of folding into
+      // '…', which hid the current screen's entry.
+      disabledOverflow={isMobile}
       selectedKeys={[selectedKey(pathname)]}
       items={items}
       onClick={({ key }) => navigate(key)}
