@@ -1,85 +1,102 @@
-// Copy trading fan-out: one leader fill copied to 1,000 paper followers through the copy engine
-// and the execution core (intent row, paper fill, settlement, receipt), PGlite in memory. Prints
-// p50/p99/last from the leader's PositionChanged event to each follower's settled order, and CPU
-// per follower. A measurement, never a test.
-import { PGlite } from '@electric-sql/pglite';
-import { ManualClock } from '../packages/server/src/common/clock.js';
-import { createSecretBox } from '../packages/server/src/common/secret-box.js';
-import { openPglite } from '../packages/server/src/db/client.js';
+// Copy trading fan-out: one leader change copied to 1,000 followers through the copy engine and
+// the execution core (receipt reads, intent rows, the follower's order, settlement, receipts and
+// figures), (a) to paper followers and (b) to live followers on the loopback fake exchange
+// through the real ccxt client (the fake in a process of its own, the venue's per-account order
+// limit enforced); on PostgreSQL and PGlite. Two changes each: the first order of every follower
+// (leverage set at the venue, markets loaded: 'cold') and the leader adding to its position
+// ('warm', the steady state). Prints p50/p99/last from the leader's PositionChanged event to each
+// follower's settled order, and CPU per follower. A measurement, never a test.
+import { systemClock } from '../packages/server/src/common/clock.js';
+import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
+import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/index.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import {
   createAccountClientCache,
   createExecutionCore,
+  type ExecutionCore,
 } from '../packages/server/src/execution/index.js';
 import { createCopyEngine } from '../packages/server/src/modules/copy-trading/copy-engine.js';
 import { createExchangeClientFactory } from '../packages/server/src/modules/exchange-accounts/exchange-client-factory.js';
+import {
+  type BenchDatabase,
+  type FakeProcess,
+  openBenchPglite,
+  openBenchPostgres,
+  secretBox,
+  startFakeProcess,
+} from './bench-support.js';
 
 const FOLLOWERS = Number(process.env.BENCH_COPY_FOLLOWERS ?? 1000);
-const SYMBOL = 'BTC/USDT:USDT';
+/** Which cases run (comma lists): BENCH_COPY_DATABASES=pg,lite; BENCH_COPY_TARGETS=paper,live. */
+const DATABASES = (process.env.BENCH_COPY_DATABASES ?? 'pg,lite').split(',');
+const TARGETS = (process.env.BENCH_COPY_TARGETS ?? 'paper,live').split(',');
+const SYMBOL = 'ETH/USDT:USDT';
+/** The fake exchange's ETH price; the paper feed answers the same. */
+const PRICE = 2000;
+/** Leader sizes of the two changes: × 100 / 10,000 → 0.02 then 0.04 ETH per follower. */
+const LEADER_SIZES = [2, 4] as const;
+/** A change not copied to every follower within this long is reported as such. */
+const DEADLINE_MS = 180_000;
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-export async function benchCopy(): Promise<string[]> {
-  const handle = await openPglite(await PGlite.create(), { migrate: true });
-  try {
-    const db = handle.db;
-    const clock = new ManualClock(Date.UTC(2026, 0, 15, 8, 0, 0));
-    const prices: PriceSource = {
-      recentCandles: async () => [],
-      lastPrice: async () => 50_000,
-    };
-    const clients = createAccountClientCache({
-      secretBox: createSecretBox('bench-secret-key-0123456789-abcdefghijkl'),
-      factory: createExchangeClientFactory({
-        db,
-        clock,
-        prices,
-        paperSlippageBps: 2,
-        createLiveClient: () => {
-          throw new Error('paper only');
-        },
-      }),
-    });
-    const events = createInProcessEventBus({ clock });
-    const execution = createExecutionCore({ db, clock, clients, events });
-    const now = clock.now();
-    const [leader, follower] = await db
-      .insert(users)
-      .values(
-        ['leader', 'follower'].map((name) => ({
-          username: `copy-${name}@example.com`,
-          email: `copy-${name}@example.com`,
-          passwordHash: 'x',
-          invitationCode: `COPY${name.toUpperCase()}`,
-          dateJoined: now,
-        })),
-      )
-      .returning();
-    const paper = (userId: number, name: string) => ({
-      userId,
-      name,
-      exchange: 'binance' as const,
-      accountType: 'classic' as const,
-      positionMode: 'net' as const,
-      defaultLeverage: 5,
+const fixedPrice: PriceSource = { lastPrice: async () => PRICE, recentCandles: async () => [] };
+
+async function seed(db: Database, target: 'paper' | 'live') {
+  const now = systemClock.now();
+  const run = Math.random().toString(36).slice(2, 8);
+  const [leader, follower] = await db
+    .insert(users)
+    .values(
+      ['leader', 'follower'].map((name) => ({
+        username: `copy-${name}-${run}@example.com`,
+        passwordHash: 'bench-no-login',
+        invitationCode: `C${name[0]}${run}`.toUpperCase(),
+        dateJoined: now,
+      })),
+    )
+    .returning();
+  const common = {
+    exchange: 'binance' as const,
+    accountType: 'classic' as const,
+    positionMode: 'net' as const,
+    defaultLeverage: 5,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const [leaderAccount] = await db
+    .insert(exchangeAccounts)
+    .values({
+      ...common,
+      userId: leader!.id,
+      name: 'leader',
       isPaper: true,
       paperBalance: '10000',
-      createdAt: now,
-      updatedAt: now,
-    });
-    const [leaderAccount] = await db
-      .insert(exchangeAccounts)
-      .values(paper(leader!.id, 'leader'))
-      .returning();
-    const followerAccounts = await db
-      .insert(exchangeAccounts)
-      .values(Array.from({ length: FOLLOWERS }, (_, i) => paper(follower!.id, `follower ${i}`)))
-      .returning();
-    await db.insert(copyRelations).values(
-      followerAccounts.map((account) => ({
+    })
+    .returning();
+  const followers = await db
+    .insert(exchangeAccounts)
+    .values(
+      Array.from({ length: FOLLOWERS }, (_, i) => ({
+        ...common,
+        userId: follower!.id,
+        name: `follower ${i}`,
+        ...(target === 'paper'
+          ? { isPaper: true, paperBalance: '10000' }
+          : {
+              apiKeyEncrypted: secretBox.encrypt(`${run}-key-${i}`),
+              apiSecretEncrypted: secretBox.encrypt(`${run}-secret-${i}`),
+            }),
+      })),
+    )
+    .returning();
+  const relations = await db
+    .insert(copyRelations)
+    .values(
+      followers.map((account) => ({
         followerUserId: follower!.id,
         followerAccountId: account.id,
         leaderUserId: leader!.id,
@@ -95,57 +112,121 @@ export async function benchCopy(): Promise<string[]> {
         createdAt: now,
         updatedAt: now,
       })),
-    );
-    const engine = createCopyEngine({
+    )
+    .returning({ id: copyRelations.id });
+  return { leaderUserId: leader!.id, leaderAccountId: leaderAccount!.id, relations };
+}
+
+async function benchCase(
+  database: BenchDatabase,
+  target: 'paper' | 'live',
+  fake: FakeProcess | null,
+): Promise<string[]> {
+  const db = database.handle.db;
+  const clock = systemClock;
+  const clients = createAccountClientCache({
+    secretBox,
+    factory: createExchangeClientFactory({
       db,
       clock,
-      execution,
-      events,
-      operationLog: { record: async () => undefined },
-      square: { adjustCopyFigures: async () => undefined },
-      reconcileIntervalMs: 3_600_000,
-    });
-    engine.start();
-    await engine.idle();
+      prices: fixedPrice,
+      paperSlippageBps: 2,
+      createLiveClient: (options) =>
+        createCcxtExchangeClient({
+          ...options,
+          urlsOverride: fake?.url ?? 'http://127.0.0.1:9',
+          timeoutMs: 60_000,
+        }),
+    }),
+  });
+  const events = createInProcessEventBus({ clock });
+  const execution: ExecutionCore = createExecutionCore({ db, clock, clients, events });
+  const seeded = await seed(db, target);
+  const engine = createCopyEngine({
+    db,
+    clock,
+    execution,
+    events,
+    operationLog: { record: async () => undefined },
+    square: { adjustCopyFigures: async () => undefined },
+    reconcileIntervalMs: 3_600_000,
+  });
+  engine.start();
+  await engine.idle();
+  const before = fake ? await fake.stats() : null;
 
+  const lines: string[] = [];
+  for (const [index, size] of LEADER_SIZES.entries()) {
     let leaderAt = 0;
     const done: number[] = [];
-    events.subscribe('PositionChanged', (event) => {
+    const off = events.subscribe('PositionChanged', (event) => {
       const at = performance.now();
-      if (event.payload.accountId === leaderAccount!.id) leaderAt = at;
+      if (event.payload.accountId === seeded.leaderAccountId) leaderAt = at;
       else if (event.payload.owner.kind === 'copy') done.push(at);
     });
     const cpu = process.cpuUsage();
     await execution.submit({
-      accountId: leaderAccount!.id,
+      accountId: seeded.leaderAccountId,
       symbol: SYMBOL,
-      owner: { kind: 'manual', id: leader!.id },
-      key: 'benchleader',
-      size: { kind: 'target', amount: 0.2 },
+      owner: { kind: 'manual', id: seeded.leaderUserId },
+      key: `benchleader${index}`,
+      size: { kind: 'target', amount: size },
       action: 'manual',
     });
     while (leaderAt === 0 || done.length < FOLLOWERS) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      if (leaderAt !== 0 && performance.now() - leaderAt > 120_000) break;
+      if (leaderAt !== 0 && performance.now() - leaderAt > DEADLINE_MS) break;
     }
     await engine.idle();
     const used = process.cpuUsage(cpu);
-    await engine.stop();
+    off();
     const delays = done.map((at) => at - leaderAt).sort((a, b) => a - b);
-    const relations = await db.select({ id: copyRelations.id }).from(copyRelations);
-    let failed = 0;
-    for (const relation of relations) {
-      const intents = await execution.intentsOf({ kind: 'copy', id: relation.id });
-      failed += intents.filter((intent) => intent.status === 'failed').length;
-    }
-    return [
-      `one leader fill → ${FOLLOWERS} paper followers (copy engine + execution core + paper fills, PGlite in memory)`,
-      `  followers filled: ${done.length}/${FOLLOWERS}; failed orders: ${failed}`,
-      `  leader event → follower order settled: p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, last ${(delays.at(-1) ?? 0).toFixed(0)} ms  (goal p99 ≤ 50 ms on loopback for paper)`,
-      `  CPU per follower: ${((used.user + used.system) / 1000 / FOLLOWERS).toFixed(2)} ms`,
-      '  ccxt against a loopback fake exchange: not measured yet',
-    ];
-  } finally {
-    await handle.close();
+    lines.push(
+      `  ${index === 0 ? 'cold (first order: leverage, markets)' : 'warm (the leader adds)'}: ${done.length}/${FOLLOWERS} copied; p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, last ${(delays.at(-1) ?? 0).toFixed(0)} ms; CPU ${((used.user + used.system) / 1000 / FOLLOWERS).toFixed(2)} ms per follower`,
+    );
   }
+  await engine.stop();
+  let failed = 0;
+  for (const relation of seeded.relations) {
+    const intents = await execution.intentsOf({ kind: 'copy', id: relation.id });
+    failed += intents.filter((intent) => intent.status !== 'filled').length;
+  }
+  const after = fake ? await fake.stats() : null;
+  const venue =
+    before && after
+      ? `; the fake saw ${after.orders - before.orders} orders, ${after.rateLimitRejections - before.rateLimitRejections} rate-limit rejections`
+      : '';
+  return [
+    `${target === 'paper' ? 'paper followers' : 'ccxt followers (loopback fake Binance)'} on ${database.label}: ${failed} orders not filled${venue}`,
+    ...lines,
+  ];
+}
+
+export async function benchCopy(): Promise<string[]> {
+  const lines = [
+    `one leader change → ${FOLLOWERS} followers, from the leader's PositionChanged to each follower's settled order (goal p99 ≤ 50 ms for paper, ≤ 250 ms for ccxt)`,
+  ];
+  const fake = TARGETS.includes('live') ? await startFakeProcess() : null;
+  try {
+    for (const [open, name] of [
+      [() => openBenchPostgres('qs_bench_copy'), 'pg'],
+      [openBenchPglite, 'lite'],
+    ] as const) {
+      if (!DATABASES.includes(name)) continue;
+      for (const target of ['paper', 'live'] as const) {
+        if (!TARGETS.includes(target)) continue;
+        const database = await open();
+        try {
+          lines.push(...(await benchCase(database, target, fake)));
+        } catch (error) {
+          lines.push(`${target} on ${database.label}: failed — ${String(error)}`);
+        } finally {
+          await database.drop();
+        }
+      }
+    }
+  } finally {
+    await fake?.stop();
+  }
+  return lines;
 }

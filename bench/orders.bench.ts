@@ -5,17 +5,10 @@
 // peer, in the same run on the same accounts: the path orders took before the core (intent row,
 // send, settle in a transaction of its own, one order at a time per owner). A measurement,
 // never a test: nothing asserts times.
-import { type ChildProcess, fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { applyFill } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
-import pg from 'pg';
 import { type Clock, systemClock } from '../packages/server/src/common/clock.js';
-import { createSecretBox } from '../packages/server/src/common/secret-box.js';
-import { openPglite, openPostgres } from '../packages/server/src/db/client.js';
-import type { Database, DatabaseHandle } from '../packages/server/src/db/database.js';
+import type { Database } from '../packages/server/src/db/database.js';
 import { exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
 import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/index.js';
@@ -35,6 +28,14 @@ import {
   type OrderOwner,
 } from '../packages/server/src/execution/index.js';
 import { createExchangeClientFactory } from '../packages/server/src/modules/exchange-accounts/exchange-client-factory.js';
+import {
+  type BenchDatabase,
+  type FakeProcess,
+  openBenchPglite,
+  openBenchPostgres,
+  secretBox,
+  startFakeProcess,
+} from './bench-support.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ORDER_ACCOUNTS ?? 1000);
 /** Measured fan-outs per case (one order per account each), after one warm-up fan-out. */
@@ -48,95 +49,6 @@ const PRICE = 2000;
 /** Which cases run (comma lists): BENCH_ORDER_DATABASES=pg,lite; BENCH_ORDER_TARGETS=live,paper. */
 const DATABASES = (process.env.BENCH_ORDER_DATABASES ?? 'pg,lite').split(',');
 const TARGETS = (process.env.BENCH_ORDER_TARGETS ?? 'live,paper').split(',');
-const secretBox = createSecretBox('bench-secret-key-0123456789-abcdefghijkl');
-
-// ── the fake exchange, in a process of its own ────────────────────────────────────────────────
-
-interface FakeStats {
-  readonly orders: number;
-  readonly rateLimitRejections: number;
-  /** The fake's CPU time since its start. */
-  readonly cpuMs: number;
-}
-
-interface FakeProcess {
-  readonly url: string;
-  readonly limit: { limit: number; windowMs: number };
-  stats(): Promise<FakeStats>;
-  stop(): Promise<void>;
-}
-
-async function startFakeProcess(): Promise<FakeProcess> {
-  const child: ChildProcess = fork(join(import.meta.dirname, 'fake-exchange-process.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<{ url: string; limit: FakeProcess['limit'] }>(
-    (resolve, reject) => {
-      child.once('message', (message) =>
-        resolve(message as { url: string; limit: FakeProcess['limit'] }),
-      );
-      child.once('exit', (code) => reject(new Error(`fake exchange exited with ${code}`)));
-    },
-  );
-  return {
-    url: ready.url,
-    limit: ready.limit,
-    stats: () =>
-      new Promise((resolve) => {
-        child.once('message', (message) => resolve(message as FakeStats));
-        child.send({ type: 'stats' });
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.disconnect();
-      }),
-  };
-}
-
-// ── databases ─────────────────────────────────────────────────────────────────────────────────
-
-interface BenchDatabase {
-  readonly label: string;
-  readonly handle: DatabaseHandle;
-  drop(): Promise<void>;
-}
-
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function openBenchPostgres(): Promise<BenchDatabase> {
-  const serverUrl =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `qs_bench_orders_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), { migrate: true });
-  return {
-    label: 'PostgreSQL',
-    handle,
-    drop: async () => {
-      await handle.close();
-      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    },
-  };
-}
-
-async function openBenchPglite(): Promise<BenchDatabase> {
-  const handle = await openPglite(await PGlite.create(), { migrate: true });
-  return { label: 'PGlite (in memory)', handle, drop: () => handle.close() };
-}
 
 // ── accounts and clients ──────────────────────────────────────────────────────────────────────
 
@@ -517,7 +429,7 @@ export async function benchOrders(log: (line: string) => void = () => {}): Promi
   ];
   try {
     for (const [open, run] of [
-      [openBenchPostgres, 'pg'],
+      [() => openBenchPostgres('qs_bench_orders'), 'pg'],
       [openBenchPglite, 'lite'],
     ] as const) {
       if (!DATABASES.includes(run)) continue;

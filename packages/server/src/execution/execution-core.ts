@@ -4,6 +4,7 @@
 // limits kept), settled into the position book with the owner's hook in one transaction, and
 // published as OrderFilled / PositionChanged.
 import { Decimal } from 'decimal.js';
+import { createBatcher } from '../common/batcher.js';
 import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
@@ -15,7 +16,6 @@ import {
   type ExchangeOrder,
 } from '../exchange/exchange-client.js';
 import { type AccountLanes, createAccountLanes } from './account-lanes.js';
-import { createBatcher } from './batcher.js';
 import { clientOrderIdOf } from './client-order-id.js';
 import {
   createExecutionRepository,
@@ -387,9 +387,13 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
 
     ...protective,
 
+    /** The owner's position (loads of concurrent callers share one query). */
     async position(ref: PositionRef): Promise<OwnerPosition> {
-      const row = await repo.positionOf(ref);
-      return row ? toOwnerPosition(row) : flatPosition(ref);
+      const onSymbol = await bookLoader.run({ accountId: ref.accountId, symbol: ref.symbol });
+      return (
+        onSymbol.find((p) => p.owner.kind === ref.owner.kind && p.owner.id === ref.owner.id) ??
+        flatPosition(ref)
+      );
     },
 
     async openPositionsOf(owners: readonly OrderOwner[]): Promise<OwnerPosition[]> {

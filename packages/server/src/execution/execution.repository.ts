@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { anyOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
   type ExchangeAccountRow,
@@ -11,7 +12,6 @@ import {
   type NewExecutionOrderRow,
 } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
-import { anyOf, tuplesIn, unnestRows } from './batch-sql.js';
 import type { PositionRef } from './execution.types.js';
 
 // The only file of the execution core that touches the database. Every query that serves many

@@ -1,5 +1,6 @@
 import { type AppliedFill, applyFill, type BookPosition } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
+import { type Batcher, createBatcher } from '../common/batcher.js';
 import type { Clock } from '../common/clock.js';
 import type {
   ExchangeAccountRow,
@@ -8,7 +9,6 @@ import type {
 } from '../db/schema/index.js';
 import type { EventBus } from '../events/event-bus.types.js';
 import type { ExchangeOrder } from '../exchange/exchange-client.js';
-import { type Batcher, createBatcher } from './batcher.js';
 import type { ExecutionRepository } from './execution.repository.js';
 import type {
   OrderOwnerKind,

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { ExchangeAdapterError, type ExchangeClient } from '../../src/exchange/exchange-client.js';
+import { createPaperDesk } from '../../src/exchange/paper/paper-desk.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
@@ -321,6 +322,112 @@ describe('idempotency, leverage, trigger orders and restarts', () => {
       ipRestricted: null,
     });
     expect((await client.marketFacts(BTC)).contractSize).toBe(1);
+  });
+});
+
+describe('the shared desk: orders of many accounts that arrive together', () => {
+  const sharedClients = (ids: readonly number[]) => {
+    const desk = createPaperDesk(database.db);
+    return ids.map((accountId) =>
+      createPaperExchangeClient({
+        db: database.db,
+        clock,
+        prices,
+        accountId,
+        exchange: 'binance',
+        slippageBps: SLIPPAGE_BPS,
+        desk,
+      }),
+    );
+  };
+  const state = async (client: ExchangeClient) => ({
+    balance: (await client.fetchBalance()).USDT?.total,
+    positions: (await client.fetchPositions()).map((p) => ({
+      symbol: p.symbol,
+      side: p.side,
+      amount: p.amount,
+      entryPrice: p.entryPrice,
+    })),
+  });
+
+  it('fills concurrent orders of many accounts exactly as one at a time, each on its own', async () => {
+    prices.set(BTC, 50_000);
+    prices.set(ETH, 3_000);
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        paperAccount({ positionMode: i % 2 ? 'net' : 'hedge', balance: '10000', leverage: 5 }),
+      ),
+    );
+    const alone = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        paperAccount({ positionMode: i % 2 ? 'net' : 'hedge', balance: '10000', leverage: 5 }),
+      ),
+    );
+    // The same orders: sent all at once through one desk, and one after another through clients
+    // that share nothing.
+    const plan = (i: number) => [
+      market(i % 2 ? 'sell' : 'buy', 0.1 + i / 100),
+      market('buy', 1 + i, { symbol: ETH }),
+      market(i % 2 ? 'buy' : 'sell', 0.05, {
+        reduceOnly: true,
+        positionSide: i % 2 ? undefined : 'long',
+      }),
+    ];
+    const orders = ids.map((_, i) => plan(i));
+    const shared = sharedClients(ids);
+    const together = await Promise.all(
+      shared.map(async (client, i) => {
+        const answers = [];
+        for (const order of orders[i]!) answers.push(await client.createOrder(order));
+        return answers;
+      }),
+    );
+    for (const [i, accountId] of alone.entries()) {
+      const client = clientFor(accountId);
+      for (const [n, order] of orders[i]!.entries()) {
+        const answer = await client.createOrder({
+          ...order,
+          clientOrderId: `${order.clientOrderId}-alone`,
+        });
+        expect(answer.filled).toBe(together[i]![n]!.filled);
+        expect(answer.averagePrice).toBe(together[i]![n]!.averagePrice);
+        expect(answer.fee).toBe(together[i]![n]!.fee);
+      }
+      expect(await state(shared[i]!)).toEqual(await state(client));
+    }
+    // Every order once, at its client order id.
+    for (const [i, client] of shared.entries()) {
+      for (const order of orders[i]!) {
+        expect((await client.fetchOrderByClientId(order.symbol, order.clientOrderId))?.status).toBe(
+          'closed',
+        );
+      }
+    }
+  });
+
+  it('refuses one account without failing the others in its batch, and answers a repeat once', async () => {
+    prices.set(BTC, 50_000);
+    const [poor, rich] = await Promise.all([
+      paperAccount({ balance: '10', leverage: 1 }),
+      paperAccount({ balance: '10000', leverage: 5 }),
+    ]);
+    const [poorClient, richClient] = sharedClients([poor!, rich!]);
+    const order = market('buy', 0.1);
+    const [refused, filled, repeat] = await Promise.allSettled([
+      poorClient!.createOrder(market('buy', 0.1)),
+      richClient!.createOrder(order),
+      richClient!.createOrder(order),
+    ]);
+    expect(refused.status).toBe('rejected');
+    expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(ExchangeAdapterError);
+    expect((refused as PromiseRejectedResult).reason.kind).toBe('insufficient_funds');
+    expect(filled.status).toBe('fulfilled');
+    expect(repeat.status).toBe('fulfilled');
+    const a = (filled as PromiseFulfilledResult<{ id: string }>).value;
+    const b = (repeat as PromiseFulfilledResult<{ id: string }>).value;
+    expect(b.id).toBe(a.id);
+    expect((await poorClient!.fetchBalance()).USDT?.total).toBe(10);
+    expect((await richClient!.fetchPositions()).map((p) => p.amount)).toEqual([0.1]);
   });
 });
 

@@ -21,11 +21,8 @@ import {
   type OrderRequest,
 } from '../exchange-client.js';
 import { createPaperRepository } from './paper.repository.js';
-import {
-  fillInLock,
-  type PaperFillSpec,
-  toPaperPositionState as toState,
-} from './paper-execution.js';
+import { createPaperDesk, type PaperDesk } from './paper-desk.js';
+import { type PaperFillSpec, toPaperPositionState as toState } from './paper-execution.js';
 import { positionMargin, unrealizedPnl } from './paper-fill.js';
 import { matchRestingOrders } from './paper-matcher.js';
 import type { PriceSource } from './price-source.js';
@@ -40,6 +37,8 @@ export interface PaperClientDeps {
   /** Market orders fill this many basis points away from the feed's price. */
   readonly slippageBps: number;
   readonly feeRate?: number;
+  /** The desk its immediate orders fill through (shared by a factory's paper accounts). */
+  readonly desk?: PaperDesk;
 }
 
 const BPS = new Decimal(10_000);
@@ -77,6 +76,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
   const repo = createPaperRepository(deps.db, deps.accountId);
   const slippageRate = new Decimal(deps.slippageBps).dividedBy(BPS);
   const feeRate = new Decimal(deps.feeRate ?? PLATFORM_FEE_RATE);
+  const desk = deps.desk ?? createPaperDesk(deps.db);
 
   const price = async (symbol: string) =>
     new Decimal(await deps.prices.lastPrice(deps.exchange, symbol));
@@ -150,39 +150,18 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
   /** A market order, or a marketable-limit IOC (nothing fills beyond its cap). */
   async function fillNow(request: OrderRequest): Promise<ExchangeOrder> {
     // Read outside the lock: a feed call must not hold the account row.
-    const existing = await repo.orderByClientId(request.clientOrderId);
+    const existing = await desk.orderByClientId(deps.accountId, request.clientOrderId);
     if (existing) return toOrder(existing);
     const marketPrice = await price(request.symbol);
-    return repo.withAccountLock(async (tx, account) => {
-      const again = await tx.orderByClientId(request.clientOrderId);
-      if (again) return toOrder(again);
-      const now = deps.clock.now();
-      const cap = request.type === 'limit' ? request.price : undefined;
-      if (cap !== undefined) {
-        const isBuy = request.side === 'buy';
-        const fillPrice = slippedPriceDecimal(marketPrice, isBuy, slippageRate.times(BPS));
-        if (isBuy ? fillPrice.gt(cap) : fillPrice.lt(cap)) {
-          const expired = await tx.insertOrder({
-            clientOrderId: request.clientOrderId,
-            symbol: request.symbol,
-            side: request.side,
-            type: 'limit',
-            status: 'canceled',
-            amount: String(request.amount),
-            filled: '0',
-            price: String(cap),
-            reduceOnly: request.reduceOnly ?? false,
-            positionSide: request.positionSide ?? null,
-            fee: '0',
-            createdAt: now,
-          });
-          if (!expired) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
-          return toOrder(expired);
-        }
-      }
-      const { order } = await fillInLock(tx, account, specOf(request), marketPrice, rates, now);
-      return toOrder(order);
+    const order = await desk.fill({
+      accountId: deps.accountId,
+      spec: specOf(request),
+      marketPrice,
+      fillPrice: slippedPriceDecimal(marketPrice, request.side === 'buy', slippageRate.times(BPS)),
+      rates,
+      now: deps.clock.now(),
     });
+    return toOrder(order);
   }
 
   return {
@@ -261,7 +240,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       if (request.clientOrderId.trim() === '') {
         throw new ExchangeAdapterError('invalid_order', 'A client order id is required');
       }
-      await catchUp(request.symbol);
+      if (await desk.hasResting(deps.accountId, request.symbol)) await catchUp(request.symbol);
       const isImmediate =
         request.type === 'market' || (request.type === 'limit' && request.timeInForce === 'IOC');
       return isImmediate ? fillNow(request) : placeResting(request);

@@ -14,9 +14,15 @@ import {
   slippageBps as slippageOf,
 } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
+import { createBatcher } from '../../common/batcher.js';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
-import type { CopyReceiptRow, CopyRelationRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import type {
+  CopyReceiptRow,
+  CopyRelationRow,
+  ExchangeAccountRow,
+  NewCopyReceiptRow,
+} from '../../db/schema/index.js';
 import type { BusEvent, EventBus } from '../../events/index.js';
 import { ExchangeAdapterError, type MarketFacts } from '../../exchange/exchange-client.js';
 import {
@@ -27,7 +33,12 @@ import {
 } from '../../execution/index.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { slippageCapPercent } from './copy-trading.mappers.js';
-import { type CopyTradingQueries, copyTradingQueries } from './copy-trading.repository.js';
+import {
+  type CopyBookRow,
+  type CopyTradingQueries,
+  copyTradingQueries,
+  type LeaderSymbolState,
+} from './copy-trading.repository.js';
 import type { CopyEnginePort, CopySquarePort } from './copy-trading.service.js';
 
 export interface CopyEngineLogger {
@@ -104,6 +115,72 @@ export function classifyCopyFailure(error: unknown): Failure {
   return { reason, errorKind: adapter.kind, message };
 }
 
+/** The engine's reads and writes, shared by the relations a fan-out moves at once. */
+function createLoaders(repo: CopyTradingQueries) {
+  const options = { maxSize: 1000 };
+  const keyOf = (relationId: number, text: string) => `${relationId}|${text}`;
+  return {
+    /** Active and paused relations copying an account (every fill's event asks: most none). */
+    copiersOf: createBatcher(async (accountIds: readonly number[]) => {
+      const rows = await repo.relationsOfLeaders([...new Set(accountIds)], ['active', 'paused']);
+      return accountIds.map((id) => rows.filter((r) => r.leaderAccountId === id));
+    }, options),
+    relation: createBatcher(async (ids: readonly number[]) => {
+      const rows = new Map((await repo.relationsByIds([...new Set(ids)])).map((r) => [r.id, r]));
+      return ids.map((id) => rows.get(id));
+    }, options),
+    leaderBook: createBatcher(async (accountIds: readonly number[]) => {
+      const books = await repo.leaderBooks([...new Set(accountIds)]);
+      return accountIds.map((id): readonly LeaderSymbolState[] => books.get(id) ?? []);
+    }, options),
+    receipt: createBatcher(
+      async (changes: readonly { relationId: number; changeKey: string }[]) => {
+        const rows = new Map(
+          (await repo.receiptsOfChanges(changes)).map((r) => [keyOf(r.relationId, r.changeKey), r]),
+        );
+        return changes.map((c) => rows.get(keyOf(c.relationId, c.changeKey)));
+      },
+      options,
+    ),
+    /** The two latest receipts of a relation on a symbol, newest first. */
+    latestOnSymbol: createBatcher(
+      async (pairs: readonly { relationId: number; symbol: string }[]) => {
+        const rows = await repo.latestReceiptsOnSymbols(pairs);
+        return pairs.map((p) =>
+          rows.filter((r) => r.relationId === p.relationId && r.symbol === p.symbol),
+        );
+      },
+      options,
+    ),
+    copyBook: createBatcher(
+      async (relations: readonly { relationId: number; followerAccountId: number }[]) => {
+        const books = await repo.copyBooks(relations);
+        return relations.map((r): readonly CopyBookRow[] => books.get(r.relationId) ?? []);
+      },
+      options,
+    ),
+    saveReceipt: createBatcher(async (rows: readonly NewCopyReceiptRow[]) => {
+      // One row per (relation, change) in a statement: the last one given wins.
+      const last = new Map(rows.map((r) => [keyOf(r.relationId, r.changeKey), r]));
+      const saved = new Map(
+        (await repo.saveReceipts([...last.values()])).map((r) => [
+          keyOf(r.relationId, r.changeKey),
+          r,
+        ]),
+      );
+      return rows.map((r) => saved.get(keyOf(r.relationId, r.changeKey)) as CopyReceiptRow);
+    }, options),
+    figures: createBatcher(
+      async (items: readonly { id: number; totalProfitLoss: string; clearError: boolean }[]) => {
+        const last = new Map(items.map((i) => [i.id, i]));
+        const saved = new Map((await repo.saveFigures([...last.values()])).map((r) => [r.id, r]));
+        return items.map((i) => saved.get(i.id));
+      },
+      options,
+    ),
+  };
+}
+
 export function createCopyEngine(deps: CopyEngineDeps) {
   const { clock, execution } = deps;
   const repo: CopyTradingQueries = copyTradingQueries(deps.db);
@@ -113,6 +190,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   const inFlight = new Set<Promise<unknown>>();
   /** The leader's last fill per account|symbol (the slippage cap's reference). */
   const lastFills = new Map<string, { price: number; atMs: number }>();
+  /** The marks each relation's P&L was last valued at (a fan-out values its fill, keeps these). */
+  const lastMarks = new Map<number, Map<string, number>>();
+  const loaders = createLoaders(repo);
   let unsubscribe: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
@@ -198,15 +278,8 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     });
   }
 
-  /** Copied P&L (realised + unrealised − entry fees held) and trades; saved on the relation. */
-  async function refreshFigures(relation: CopyRelationRow): Promise<CopyRelationRow> {
-    const book = await repo.copyBook(relation.id, relation.followerAccountId);
-    const open = book.filter((row) => !new Decimal(row.size).isZero());
-    const account = await accountOf(relation.followerAccountId);
-    const marks = await marksOf(
-      account,
-      open.map((row) => row.symbol),
-    );
+  /** Copied P&L: realised + unrealised (at `marks`, else the entry) − entry fees held. */
+  function copiedPnl(book: readonly CopyBookRow[], marks: ReadonlyMap<string, number>): Decimal {
     let pnl = new Decimal(0);
     for (const row of book) {
       pnl = pnl.plus(row.realizedPnl);
@@ -214,10 +287,45 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       const mark = marks.get(row.symbol) ?? Number(row.entryPrice);
       pnl = pnl.plus(new Decimal(mark).minus(row.entryPrice).times(row.size)).minus(row.entryFee);
     }
-    const trades = await repo.copiedCount(relation.id);
-    const updated = await repo.update(relation.id, {
-      totalProfitLoss: pnl.toFixed(10),
-      totalCopiedTrades: trades,
+    return pnl;
+  }
+
+  /**
+   * The relation's copied P&L and trade count, saved on it. Without `fill`, its open positions
+   * are valued at the exchange's marks; with it (a fan-out, which must not read every follower's
+   * positions), the symbol just filled at its fill price and the others at their last marks.
+   */
+  async function refreshFigures(
+    relation: CopyRelationRow,
+    options: {
+      readonly fill?: { readonly symbol: string; readonly price: number };
+      /** Runs with the P&L before the relation's figures are saved (which count the receipts). */
+      readonly beforeSave?: (pnl: string) => Promise<unknown>;
+      readonly clearError?: boolean;
+    } = {},
+  ): Promise<CopyRelationRow> {
+    const book = await loaders.copyBook.run({
+      relationId: relation.id,
+      followerAccountId: relation.followerAccountId,
+    });
+    let marks: Map<string, number>;
+    if (options.fill) {
+      marks = new Map(lastMarks.get(relation.id));
+      marks.set(options.fill.symbol, options.fill.price);
+    } else {
+      const open = book.filter((row) => !new Decimal(row.size).isZero());
+      marks = await marksOf(
+        await accountOf(relation.followerAccountId),
+        open.map((row) => row.symbol),
+      );
+    }
+    lastMarks.set(relation.id, marks);
+    const pnl = copiedPnl(book, marks).toFixed(10);
+    await options.beforeSave?.(pnl);
+    const updated = await loaders.figures.run({
+      id: relation.id,
+      totalProfitLoss: pnl,
+      clearError: options.clearError ?? false,
     });
     return updated ?? relation;
   }
@@ -309,25 +417,21 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     symbol: string,
     trigger: Trigger,
   ): Promise<void> {
-    let relation = await repo.relation(relationId);
+    let relation = await loaders.relation.run(relationId);
     if (!relation || relation.status === 'stopped') return;
-    const leaderBook = await repo.leaderBook(relation.leaderAccountId);
+    const leaderBook = await loaders.leaderBook.run(relation.leaderAccountId);
     const state = leaderBook.find((s) => s.symbol === symbol);
     const leaderSize = new Decimal(state?.size ?? 0);
     const version = state?.version ?? 'none';
     const changeKey = `${symbol}|${version}`;
-    const existing = await repo.receipt(relation.id, changeKey);
     const start = relation.leaderStartBook[symbol];
     const owner = ownerOf(relation.id);
-    const own = new Decimal(
-      (
-        await execution.position({
-          accountId: relation.followerAccountId,
-          symbol,
-          owner,
-        })
-      ).size,
-    );
+    const [existing, latest, ownPosition] = await Promise.all([
+      loaders.receipt.run({ relationId: relation.id, changeKey }),
+      loaders.latestOnSymbol.run({ relationId: relation.id, symbol }),
+      execution.position({ accountId: relation.followerAccountId, symbol, owner }),
+    ]);
+    const own = new Decimal(ownPosition.size);
 
     if (trigger.kind === 'event' && existing) return; // a repeated event: this change is done
     if (trigger.kind === 'heal') {
@@ -342,9 +446,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
     // The previous leader size this relation saw: its latest receipt on the symbol, else the
     // book at the start.
-    const previous = (await repo.receipts(relation.id, 50)).find(
-      (r) => r.symbol === symbol && r.changeKey !== changeKey,
-    );
+    const previous = latest.find((r) => r.changeKey !== changeKey);
     const previousLeader = new Decimal(previous?.leaderSize ?? start?.size ?? 0);
     const fill = lastFills.get(`${relation.leaderAccountId}|${symbol}`);
     const leaderPrice = fill?.price ?? (Number(state?.entryPrice ?? 0) || null);
@@ -369,7 +471,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       failure?: Failure,
     ): Promise<CopyReceiptRow> => {
       if (failure) await recordFailure(relation as CopyRelationRow, symbol, failure);
-      return repo.saveReceipt({
+      return loaders.saveReceipt.run({
         ...receiptBase,
         targetSize: target.toString(),
         status: 'missed',
@@ -390,7 +492,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       (!leaderSize.isZero() && leaderSize.isNegative() !== previousLeader.isNegative());
     if (own.isZero() && trigger.kind !== 'late_join' && !leaderGrew) {
       if (existing) return; // recorded already; a later pass must not overwrite what it says
-      await repo.saveReceipt({
+      await loaders.saveReceipt.run({
         ...receiptBase,
         targetSize: '0',
         followerSizeDelta: '0',
@@ -436,7 +538,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       // Held already. A timer pass after this change was copied must keep the receipt's fill
       // (it once overwrote it with a zero delta, so the copied trade vanished from the count).
       if (existing) return;
-      await repo.saveReceipt({
+      await loaders.saveReceipt.run({
         ...receiptBase,
         targetSize: target.toString(),
         followerSizeDelta: '0',
@@ -508,7 +610,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
     const last = results.at(-1);
     const after = new Decimal(
-      (await execution.position({ accountId: follower.id, symbol, owner })).size,
+      (last?.status === 'filled'
+        ? last.settlement.after
+        : last && 'position' in last && last.position
+          ? last.position
+          : await execution.position({ accountId: follower.id, symbol, owner })
+      ).size,
     );
     const delta = after.minus(own);
     // A later pass on the same leader change (a re-based amount, a healed miss) adds to what
@@ -530,9 +637,6 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const filledAt =
       settlement?.status === 'filled' ? settlement.settlement.filledAt.getTime() : null;
     const side = delta.gt(0) ? 'buy' : 'sell';
-    if (relation.lastError !== null) {
-      await repo.update(relation.id, { lastError: null, lastErrorAt: null });
-    }
     const copied = {
       ...receiptBase,
       targetSize: target.toString(),
@@ -548,9 +652,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
           : Math.max(0, Math.round(filledAt - receiptBase.leaderFilledAt.getTime())),
       status: 'copied' as const,
     };
-    await repo.saveReceipt(copied);
-    relation = await refreshFigures(relation);
-    await repo.saveReceipt({ ...copied, relationPnl: relation.totalProfitLoss });
+    // The receipt carries the P&L after it; the figures count it, so it is written first.
+    relation = await refreshFigures(relation, {
+      ...(followerPrice !== null ? { fill: { symbol, price: followerPrice } } : {}),
+      clearError: relation.lastError !== null,
+      beforeSave: (pnl) => loaders.saveReceipt.run({ ...copied, relationPnl: pnl }),
+    });
     await checkLimits(relation);
   }
 
@@ -619,7 +726,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   async function onPositionChanged(event: BusEvent<'PositionChanged'>): Promise<void> {
     const { accountId, symbol } = event.payload;
-    const relations = await repo.relationsOfLeader(accountId, ['active', 'paused']);
+    const relations = await loaders.copiersOf.run(accountId);
     if (relations.length === 0) return;
     await fanOut(relations, (relation) =>
       serial(relation.id, () => reconcileSymbol(relation.id, symbol, { kind: 'event' })),

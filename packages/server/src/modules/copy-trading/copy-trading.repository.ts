@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { anyOf, tuplesIn, unnestRows } from '../../db/batch-sql.js';
 import type { Database } from '../../db/database.js';
 import {
   type CopyReceiptRow,
@@ -82,7 +83,72 @@ export function copyTradingQueries(db: Database) {
     }));
   }
 
+  /** `leaderBook` of several accounts in one query. */
+  async function leaderBooks(
+    accountIds: readonly number[],
+  ): Promise<Map<number, LeaderSymbolState[]>> {
+    const books = new Map<number, LeaderSymbolState[]>(accountIds.map((id) => [id, []]));
+    if (accountIds.length === 0) return books;
+    const rows = await db
+      .select({
+        accountId: executionPositions.accountId,
+        symbol: executionPositions.symbol,
+        size: sql<string>`sum(${executionPositions.size})::text`,
+        weighted: sql<string>`coalesce(sum(abs(${executionPositions.size}) * ${executionPositions.entryPrice}), 0)::text`,
+        gross: sql<string>`coalesce(sum(abs(${executionPositions.size})), 0)::text`,
+        updatedMs: sql<string>`(extract(epoch from max(${executionPositions.updatedAt})) * 1000)::bigint::text`,
+        realized: sql<string>`sum(${executionPositions.realizedPnl})::text`,
+      })
+      .from(executionPositions)
+      .where(anyOf(executionPositions.accountId, accountIds))
+      .groupBy(executionPositions.accountId, executionPositions.symbol)
+      .orderBy(asc(executionPositions.symbol));
+    for (const r of rows) {
+      const gross = Number(r.gross);
+      books.get(r.accountId)?.push({
+        symbol: r.symbol,
+        size: r.size,
+        entryPrice: gross > 0 ? String(Number(r.weighted) / gross) : '0',
+        version: `${r.updatedMs}|${Number(r.size)}|${Number(r.realized)}`,
+      });
+    }
+    return books;
+  }
+
+  /** `copyBook` of several relations in one query, by relation id. */
+  async function copyBooks(
+    relations: readonly { relationId: number; followerAccountId: number }[],
+  ): Promise<Map<number, CopyBookRow[]>> {
+    const books = new Map<number, CopyBookRow[]>(relations.map((r) => [r.relationId, []]));
+    if (relations.length === 0) return books;
+    const rows = await db
+      .select({
+        relationId: executionPositions.ownerId,
+        symbol: executionPositions.symbol,
+        size: sql<string>`${executionPositions.size}::text`,
+        entryPrice: sql<string>`${executionPositions.entryPrice}::text`,
+        entryFee: sql<string>`${executionPositions.entryFee}::text`,
+        realizedPnl: sql<string>`${executionPositions.realizedPnl}::text`,
+      })
+      .from(executionPositions)
+      .where(
+        and(
+          eq(executionPositions.ownerKind, 'copy'),
+          tuplesIn(
+            [executionPositions.accountId, executionPositions.ownerId],
+            relations.map((r) => [r.followerAccountId, r.relationId]),
+          ),
+        ),
+      )
+      .orderBy(asc(executionPositions.symbol));
+    for (const { relationId, ...row } of rows) books.get(relationId)?.push(row);
+    return books;
+  }
+
   return {
+    leaderBooks,
+    copyBooks,
+
     async account(accountId: number): Promise<ExchangeAccountRow | undefined> {
       const [row] = await db
         .select()
@@ -199,17 +265,18 @@ export function copyTradingQueries(db: Database) {
       return (row?.n ?? 0) > 0;
     },
 
-    /** Active (or paused) relations copying a leader account. */
-    async relationsOfLeader(
-      leaderAccountId: number,
-      statuses: readonly CopyRelationRow['status'][] = ['active'],
+    /** Relations copying any of these leader accounts, in the given statuses. */
+    async relationsOfLeaders(
+      leaderAccountIds: readonly number[],
+      statuses: readonly CopyRelationRow['status'][],
     ): Promise<CopyRelationRow[]> {
+      if (leaderAccountIds.length === 0) return [];
       return db
         .select()
         .from(copyRelations)
         .where(
           and(
-            eq(copyRelations.leaderAccountId, leaderAccountId),
+            anyOf(copyRelations.leaderAccountId, leaderAccountIds),
             isNull(copyRelations.deletedAt),
             inArray(copyRelations.status, [...statuses]),
           ),
@@ -229,48 +296,121 @@ export function copyTradingQueries(db: Database) {
 
     /** The leader account's net position per symbol (every owner), with the book's version. */
     async leaderBook(leaderAccountId: number): Promise<LeaderSymbolState[]> {
-      const rows = await db
-        .select({
-          symbol: executionPositions.symbol,
-          size: sql<string>`sum(${executionPositions.size})::text`,
-          weighted: sql<string>`coalesce(sum(abs(${executionPositions.size}) * ${executionPositions.entryPrice}), 0)::text`,
-          gross: sql<string>`coalesce(sum(abs(${executionPositions.size})), 0)::text`,
-          updatedMs: sql<string>`(extract(epoch from max(${executionPositions.updatedAt})) * 1000)::bigint::text`,
-          realized: sql<string>`sum(${executionPositions.realizedPnl})::text`,
-        })
-        .from(executionPositions)
-        .where(eq(executionPositions.accountId, leaderAccountId))
-        .groupBy(executionPositions.symbol);
-      return rows.map((r) => {
-        const gross = Number(r.gross);
-        return {
-          symbol: r.symbol,
-          size: r.size,
-          entryPrice: gross > 0 ? String(Number(r.weighted) / gross) : '0',
-          version: `${r.updatedMs}|${Number(r.size)}|${Number(r.realized)}`,
-        };
-      });
+      return (await leaderBooks([leaderAccountId])).get(leaderAccountId) ?? [];
     },
 
     /** The relation's own book rows (its copied positions, flat ones included). */
     async copyBook(relationId: number, followerAccountId: number): Promise<CopyBookRow[]> {
+      return (await copyBooks([{ relationId, followerAccountId }])).get(relationId) ?? [];
+    },
+
+    /** Relations by id (deleted ones left out). */
+    async relationsByIds(ids: readonly number[]): Promise<CopyRelationRow[]> {
+      if (ids.length === 0) return [];
       return db
-        .select({
-          symbol: executionPositions.symbol,
-          size: sql<string>`${executionPositions.size}::text`,
-          entryPrice: sql<string>`${executionPositions.entryPrice}::text`,
-          entryFee: sql<string>`${executionPositions.entryFee}::text`,
-          realizedPnl: sql<string>`${executionPositions.realizedPnl}::text`,
-        })
-        .from(executionPositions)
+        .select()
+        .from(copyRelations)
+        .where(and(anyOf(copyRelations.id, ids), isNull(copyRelations.deletedAt)));
+    },
+
+    /** The receipts of these (relation, change) pairs. */
+    async receiptsOfChanges(
+      changes: readonly { relationId: number; changeKey: string }[],
+    ): Promise<CopyReceiptRow[]> {
+      if (changes.length === 0) return [];
+      return db
+        .select()
+        .from(copyReceipts)
         .where(
-          and(
-            eq(executionPositions.accountId, followerAccountId),
-            eq(executionPositions.ownerKind, 'copy'),
-            eq(executionPositions.ownerId, relationId),
+          tuplesIn(
+            [copyReceipts.relationId, copyReceipts.changeKey],
+            changes.map((c) => [c.relationId, c.changeKey]),
+          ),
+        );
+    },
+
+    /** Per (relation, symbol), its two latest receipts on the symbol, newest first. */
+    async latestReceiptsOnSymbols(
+      pairs: readonly { relationId: number; symbol: string }[],
+    ): Promise<CopyReceiptRow[]> {
+      if (pairs.length === 0) return [];
+      const ranked = db
+        .select({
+          id: copyReceipts.id,
+          rank: sql<number>`row_number() over (partition by ${copyReceipts.relationId}, ${copyReceipts.symbol} order by ${copyReceipts.createdAt} desc, ${copyReceipts.id} desc)`.as(
+            'rank',
+          ),
+        })
+        .from(copyReceipts)
+        .where(
+          tuplesIn(
+            [copyReceipts.relationId, copyReceipts.symbol],
+            pairs.map((p) => [p.relationId, p.symbol]),
           ),
         )
-        .orderBy(asc(executionPositions.symbol));
+        .as('ranked');
+      return db
+        .select({ receipt: copyReceipts })
+        .from(copyReceipts)
+        .innerJoin(ranked, eq(ranked.id, copyReceipts.id))
+        .where(sql`${ranked.rank} <= 2`)
+        .orderBy(desc(copyReceipts.createdAt), desc(copyReceipts.id))
+        .then((rows) => rows.map((r) => r.receipt));
+    },
+
+    /**
+     * Writes receipts (one per relation and change; a retry overwrites it) in one statement.
+     * Each (relation, change) at most once per call.
+     */
+    async saveReceipts(rows: readonly NewCopyReceiptRow[]): Promise<CopyReceiptRow[]> {
+      if (rows.length === 0) return [];
+      const excluded = (column: string) => sql.raw(`excluded.${column}`);
+      return db
+        .insert(copyReceipts)
+        .select(unnestRows(copyReceipts, rows))
+        .onConflictDoUpdate({
+          target: [copyReceipts.relationId, copyReceipts.changeKey],
+          set: {
+            targetSize: excluded('target_size'),
+            followerSizeDelta: excluded('follower_size_delta'),
+            followerPrice: excluded('follower_price'),
+            slippageBps: excluded('slippage_bps'),
+            delayMs: excluded('delay_ms'),
+            status: excluded('status'),
+            missReason: excluded('miss_reason'),
+            errorKind: excluded('error_kind'),
+            attempts: excluded('attempts'),
+            relationPnl: excluded('relation_pnl'),
+            updatedAt: excluded('updated_at'),
+          },
+        })
+        .returning();
+    },
+
+    /**
+     * Saves relations' copied P&L and their copied-trade count (counted from their receipts), and
+     * clears the last error where asked; one statement for all.
+     */
+    async saveFigures(
+      items: readonly { id: number; totalProfitLoss: string; clearError: boolean }[],
+    ): Promise<CopyRelationRow[]> {
+      if (items.length === 0) return [];
+      const ids = sql.param(items.map((i) => i.id));
+      const pnls = sql.param(items.map((i) => i.totalProfitLoss));
+      const clears = sql.param(items.map((i) => i.clearError));
+      return db
+        .update(copyRelations)
+        .set({
+          totalProfitLoss: sql`u.pnl`,
+          totalCopiedTrades: sql`(select count(*)::integer from ${copyReceipts} where ${copyReceipts.relationId} = ${copyRelations.id} and ${copyReceipts.status} = 'copied' and ${copyReceipts.followerSizeDelta} <> 0)`,
+          lastError: sql`case when u.clear then null else ${copyRelations.lastError} end`,
+          lastErrorAt: sql`case when u.clear then null else ${copyRelations.lastErrorAt} end`,
+        })
+        .from(
+          sql`unnest(${ids}::integer[], ${pnls}::numeric[], ${clears}::boolean[]) as u(id, pnl, clear)`,
+        )
+        .where(sql`${copyRelations.id} = u.id`)
+        .returning();
     },
 
     async receipt(relationId: number, changeKey: string): Promise<CopyReceiptRow | undefined> {

@@ -2,6 +2,7 @@ import type { Exchange, PositionMode } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { ExchangeClient } from '../../exchange/exchange-client.js';
+import { createPaperDesk } from '../../exchange/paper/paper-desk.js';
 import { createPaperExchangeClient } from '../../exchange/paper/paper-exchange-client.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 
@@ -38,6 +39,8 @@ export function createExchangeClientFactory(deps: {
   paperSlippageBps: number;
   createLiveClient: LiveClientConstructor;
 }): ExchangeClientFactory {
+  // One desk for every paper account: orders that arrive together fill in one transaction.
+  const desk = createPaperDesk(deps.db);
   return (account) =>
     account.isPaper
       ? createPaperExchangeClient({
@@ -47,6 +50,7 @@ export function createExchangeClientFactory(deps: {
           accountId: account.id,
           exchange: account.exchange,
           slippageBps: deps.paperSlippageBps,
+          desk,
         })
       : deps.createLiveClient({
           exchange: account.exchange,

@@ -1,0 +1,101 @@
+// What the order benches share: the loopback fake exchange in a process of its own, a fresh
+// PostgreSQL database or an in-memory PGlite, and the secret box live accounts' keys are sealed
+// with.
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { createSecretBox } from '../packages/server/src/common/secret-box.js';
+import { openPglite, openPostgres } from '../packages/server/src/db/client.js';
+import type { DatabaseHandle } from '../packages/server/src/db/database.js';
+
+export const secretBox = createSecretBox('bench-secret-key-0123456789-abcdefghijkl');
+
+// ── the fake exchange, in a process of its own ────────────────────────────────────────────────
+
+export interface FakeStats {
+  readonly orders: number;
+  readonly rateLimitRejections: number;
+  /** The fake's CPU time since its start. */
+  readonly cpuMs: number;
+}
+
+export interface FakeProcess {
+  readonly url: string;
+  readonly limit: { limit: number; windowMs: number };
+  stats(): Promise<FakeStats>;
+  stop(): Promise<void>;
+}
+
+export async function startFakeProcess(): Promise<FakeProcess> {
+  const child: ChildProcess = fork(join(import.meta.dirname, 'fake-exchange-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<{ url: string; limit: FakeProcess['limit'] }>(
+    (resolve, reject) => {
+      child.once('message', (message) =>
+        resolve(message as { url: string; limit: FakeProcess['limit'] }),
+      );
+      child.once('exit', (code) => reject(new Error(`fake exchange exited with ${code}`)));
+    },
+  );
+  return {
+    url: ready.url,
+    limit: ready.limit,
+    stats: () =>
+      new Promise((resolve) => {
+        child.once('message', (message) => resolve(message as FakeStats));
+        child.send({ type: 'stats' });
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}
+
+// ── databases ─────────────────────────────────────────────────────────────────────────────────
+
+export interface BenchDatabase {
+  readonly label: string;
+  readonly handle: DatabaseHandle;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openBenchPostgres(prefix = 'qs_bench'): Promise<BenchDatabase> {
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString(), { migrate: true });
+  return {
+    label: 'PostgreSQL',
+    handle,
+    drop: async () => {
+      await handle.close();
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+export async function openBenchPglite(): Promise<BenchDatabase> {
+  const handle = await openPglite(await PGlite.create(), { migrate: true });
+  return { label: 'PGlite (in memory)', handle, drop: () => handle.close() };
+}

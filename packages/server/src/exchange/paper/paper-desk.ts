@@ -1,0 +1,303 @@
+import type { Decimal } from 'decimal.js';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { createBatcher } from '../../common/batcher.js';
+import { anyOf, tuplesIn, unnestRows } from '../../db/batch-sql.js';
+import type { Database } from '../../db/database.js';
+import {
+  exchangeAccounts,
+  type PaperOrderRow,
+  type PaperPositionRow,
+  paperFills,
+  paperLeverages,
+  paperOrders,
+  paperPositions,
+} from '../../db/schema/index.js';
+import { ExchangeAdapterError } from '../exchange-client.js';
+import type { PaperAccountState } from './paper.repository.js';
+import {
+  type PaperFillSpec,
+  type PaperRates,
+  paperOrderValues,
+  planPaperFill,
+} from './paper-execution.js';
+
+// The paper exchange's desk: the orders of many paper accounts that arrive together (a leader's
+// fill copied to a thousand paper followers, the bots of one candle close) are read and filled
+// in one transaction of a few statements, instead of a transaction of ten per order. The rule of
+// a fill is the one of `paper-execution.ts`; the desk only shares the reads and the writes. One
+// batch at a time per desk; the account rows are locked in id order, as one account's fill locks
+// its row alone, so batches and single fills never wait on each other in a cycle.
+
+/** An order that fills now: market, or a marketable-limit IOC capped at `spec.price`. */
+export interface PaperDeskOrder {
+  readonly accountId: number;
+  readonly spec: PaperFillSpec;
+  /** The feed's price before slippage. */
+  readonly marketPrice: Decimal;
+  /** The price the order fills at (slippage applied): an IOC beyond its cap does not fill. */
+  readonly fillPrice: Decimal;
+  readonly rates: PaperRates;
+  readonly now: Date;
+}
+
+type DeskOutcome = { readonly order: PaperOrderRow } | { readonly error: unknown };
+
+const orderKey = (accountId: number, clientOrderId: string) => `${accountId}|${clientOrderId}`;
+
+/** Fills `items` in one transaction: one outcome per item, in order. */
+async function fillMany(db: Database, items: readonly PaperDeskOrder[]): Promise<DeskOutcome[]> {
+  return db.transaction(async (tx) => {
+    const ids = [...new Set(items.map((i) => i.accountId))].sort((a, b) => a - b);
+    const accounts = await tx
+      .select({
+        id: exchangeAccounts.id,
+        positionMode: exchangeAccounts.positionMode,
+        defaultLeverage: exchangeAccounts.defaultLeverage,
+        paperBalance: exchangeAccounts.paperBalance,
+      })
+      .from(exchangeAccounts)
+      .where(anyOf(exchangeAccounts.id, ids))
+      .orderBy(asc(exchangeAccounts.id))
+      .for('update');
+    const known = new Map(
+      (
+        await tx
+          .select()
+          .from(paperOrders)
+          .where(
+            tuplesIn(
+              [paperOrders.accountId, paperOrders.clientOrderId],
+              items.map((i) => [i.accountId, i.spec.clientOrderId]),
+            ),
+          )
+      ).map((row) => [orderKey(row.accountId, row.clientOrderId), row]),
+    );
+    const held = await tx
+      .select()
+      .from(paperPositions)
+      .where(anyOf(paperPositions.accountId, ids))
+      .orderBy(asc(paperPositions.symbol), asc(paperPositions.side));
+    const leverages = new Map(
+      (
+        await tx
+          .select()
+          .from(paperLeverages)
+          .where(
+            tuplesIn(
+              [paperLeverages.accountId, paperLeverages.symbol],
+              items.map((i) => [i.accountId, i.spec.symbol]),
+            ),
+          )
+      ).map((row) => [`${row.accountId}|${row.symbol}`, row.leverage]),
+    );
+
+    // Each account's state as the batch's fills leave it (two orders of one account in a batch
+    // fill one after the other, as they would one transaction after the other).
+    const states = new Map<number, { account: PaperAccountState; positions: PaperPositionRow[] }>(
+      accounts.map((a) => [
+        a.id,
+        {
+          account: { ...a, paperBalance: a.paperBalance ?? '0' },
+          positions: held.filter((p) => p.accountId === a.id),
+        },
+      ]),
+    );
+    type Planned =
+      | { readonly kind: 'known'; readonly key: string }
+      | { readonly kind: 'new'; readonly key: string }
+      | { readonly kind: 'error'; readonly error: unknown };
+    const planned: Planned[] = [];
+    const newOrders: (typeof paperOrders.$inferInsert)[] = [];
+    const newFills = new Map<string, Omit<typeof paperFills.$inferInsert, 'orderId'>>();
+    const positionWrites = new Map<string, PaperPositionRow & { gone: boolean }>();
+    const balances = new Map<number, { paperBalance: string; now: Date }>();
+    const inBatch = new Set<string>();
+    for (const item of items) {
+      const key = orderKey(item.accountId, item.spec.clientOrderId);
+      if (known.has(key) || inBatch.has(key)) {
+        planned.push({ kind: 'known', key });
+        continue;
+      }
+      const state = states.get(item.accountId);
+      if (!state) {
+        const error = new Error(`Paper account ${item.accountId} does not exist`);
+        planned.push({ kind: 'error', error });
+        continue;
+      }
+      const cap = item.spec.type === 'limit' ? item.spec.price : null;
+      if (cap !== null) {
+        const isBuy = item.spec.side === 'buy';
+        if (isBuy ? item.fillPrice.gt(cap) : item.fillPrice.lt(cap)) {
+          // Beyond its cap: the IOC expires unfilled.
+          newOrders.push({
+            accountId: item.accountId,
+            ...paperOrderValues(item.spec, item.now),
+            status: 'canceled',
+            filled: '0',
+            fee: '0',
+          });
+          inBatch.add(key);
+          planned.push({ kind: 'new', key });
+          continue;
+        }
+      }
+      let plan: ReturnType<typeof planPaperFill>;
+      try {
+        plan = planPaperFill(
+          state.account,
+          state.positions,
+          leverages.get(`${item.accountId}|${item.spec.symbol}`),
+          item.spec,
+          item.marketPrice,
+          item.rates,
+          item.now,
+        );
+      } catch (error) {
+        planned.push({ kind: 'error', error });
+        continue;
+      }
+      newOrders.push({
+        accountId: item.accountId,
+        ...paperOrderValues(item.spec, item.now),
+        ...plan.filled,
+      });
+      newFills.set(key, { accountId: item.accountId, ...plan.fill });
+      for (const position of plan.positions) {
+        const row = { accountId: item.accountId, ...position };
+        positionWrites.set(`${item.accountId}|${row.symbol}|${row.side}`, row);
+        state.positions = [
+          ...state.positions.filter((p) => !(p.symbol === row.symbol && p.side === row.side)),
+          ...(position.gone ? [] : [row]),
+        ];
+      }
+      state.account = { ...state.account, paperBalance: plan.paperBalance };
+      balances.set(item.accountId, { paperBalance: plan.paperBalance, now: item.now });
+      inBatch.add(key);
+      planned.push({ kind: 'new', key });
+    }
+
+    if (newOrders.length > 0) {
+      const inserted = await tx
+        .insert(paperOrders)
+        .select(unnestRows(paperOrders, newOrders))
+        .onConflictDoNothing()
+        .returning();
+      for (const row of inserted) known.set(orderKey(row.accountId, row.clientOrderId), row);
+    }
+    const fills = [...newFills].map(([key, fill]) => {
+      const order = known.get(key);
+      if (!order) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
+      return { ...fill, orderId: order.id };
+    });
+    if (fills.length > 0) {
+      await tx.insert(paperFills).select(unnestRows(paperFills, fills));
+    }
+    const writes = [...positionWrites.values()];
+    const gone = writes.filter((w) => w.gone);
+    if (gone.length > 0) {
+      await tx.delete(paperPositions).where(
+        tuplesIn(
+          [paperPositions.accountId, paperPositions.symbol, paperPositions.side],
+          gone.map((w) => [w.accountId, w.symbol, w.side]),
+        ),
+      );
+    }
+    const kept = writes.filter((w) => !w.gone).map(({ gone: _gone, ...row }) => row);
+    if (kept.length > 0) {
+      const excluded = (column: string) => sql.raw(`excluded.${column}`);
+      await tx
+        .insert(paperPositions)
+        .select(unnestRows(paperPositions, kept))
+        .onConflictDoUpdate({
+          target: [paperPositions.accountId, paperPositions.symbol, paperPositions.side],
+          set: {
+            amount: excluded('amount'),
+            entryPrice: excluded('entry_price'),
+            leverage: excluded('leverage'),
+            updatedAt: excluded('updated_at'),
+          },
+        });
+    }
+    if (balances.size > 0) {
+      const entries = [...balances];
+      await tx
+        .update(exchangeAccounts)
+        .set({ paperBalance: sql`u.balance`, updatedAt: sql`u.at` })
+        .from(
+          sql`unnest(${sql.param(entries.map(([id]) => id))}::integer[], ${sql.param(
+            entries.map(([, b]) => b.paperBalance),
+          )}::numeric[], ${sql.param(
+            entries.map(([, b]) => b.now.toISOString()),
+          )}::timestamptz[]) as u(id, balance, at)`,
+        )
+        .where(sql`${exchangeAccounts.id} = u.id`);
+    }
+    return planned.map((p): DeskOutcome => {
+      if (p.kind === 'error') return { error: p.error };
+      const order = known.get(p.key);
+      return order
+        ? { order }
+        : { error: new ExchangeAdapterError('unknown_outcome', 'Order id collision') };
+    });
+  });
+}
+
+export function createPaperDesk(db: Database) {
+  const options = { maxSize: 500 };
+  const restingCounts = createBatcher(
+    async (keys: readonly { accountId: number; symbol: string }[]) => {
+      const rows = await db
+        .select({ accountId: paperOrders.accountId, symbol: paperOrders.symbol })
+        .from(paperOrders)
+        .where(
+          and(
+            tuplesIn(
+              [paperOrders.accountId, paperOrders.symbol],
+              keys.map((k) => [k.accountId, k.symbol]),
+            ),
+            eq(paperOrders.status, 'open'),
+            ne(paperOrders.type, 'market'),
+          ),
+        );
+      return keys.map(
+        (k) => rows.filter((r) => r.accountId === k.accountId && r.symbol === k.symbol).length,
+      );
+    },
+    options,
+  );
+  const ordersByClientId = createBatcher(
+    async (keys: readonly { accountId: number; clientOrderId: string }[]) => {
+      const rows = new Map(
+        (
+          await db
+            .select()
+            .from(paperOrders)
+            .where(
+              tuplesIn(
+                [paperOrders.accountId, paperOrders.clientOrderId],
+                keys.map((k) => [k.accountId, k.clientOrderId]),
+              ),
+            )
+        ).map((row) => [orderKey(row.accountId, row.clientOrderId), row]),
+      );
+      return keys.map((k) => rows.get(orderKey(k.accountId, k.clientOrderId)));
+    },
+    options,
+  );
+  const filler = createBatcher((items: readonly PaperDeskOrder[]) => fillMany(db, items), options);
+
+  return {
+    /** Whether the account has resting orders on the symbol (the matcher's work, else none). */
+    hasResting: async (accountId: number, symbol: string) =>
+      (await restingCounts.run({ accountId, symbol })) > 0,
+    orderByClientId: (accountId: number, clientOrderId: string) =>
+      ordersByClientId.run({ accountId, clientOrderId }),
+    /** Fills a market or IOC order (with the orders that arrive together); the order's row. */
+    async fill(order: PaperDeskOrder): Promise<PaperOrderRow> {
+      const outcome = await filler.run(order);
+      if ('error' in outcome) throw outcome.error;
+      return outcome.order;
+    },
+  };
+}
+export type PaperDesk = ReturnType<typeof createPaperDesk>;
