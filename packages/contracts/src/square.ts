@@ -168,7 +168,12 @@ export const periodMetrics = z.object({
   sortino_ratio: z.number().nullable(),
   trades_count: z.number().int(),
   copiers_count: z.number().int(),
-  /** Copiers' P&L and copy efficiency: 0 until copy trading lands. */
+  /**
+   * Copy trading's figures, the same in every period (each relation counts since it began):
+   * the copied P&L (USDT) of the strategy's relations not deleted (any status), and the mean of
+   * their copy efficiencies (follower return ÷ the leader's return over the same span, a ratio:
+   * 1 = matched) over the relations where it is defined (0 when none is).
+   */
   copier_pnl: z.number(),
   copy_efficiency: z.number(),
 });
@@ -305,7 +310,7 @@ export const strategyDetail = z.object({
   equity_curve: z.array(equityPoint),
   /** B/S markers of the fills in the curve's range; [] when the strategy hides its trades. */
   trades: z.array(tradeMarker),
-  /** Whether the viewer copies it (false until copy trading lands). */
+  /** Whether the viewer has a copy relation on it that is not deleted (a stopped one counts). */
   is_copying: z.boolean(),
   is_owner: z.boolean(),
   published_at: z.string().nullable(),

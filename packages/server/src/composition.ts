@@ -41,6 +41,7 @@ import type { BotControl } from './modules/bots/bot-control.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
 import {
+  createCopyFiguresReader,
   createCopyingCheck,
   createCopyTradingModule,
 } from './modules/copy-trading/copy-trading.module.js';
@@ -253,7 +254,9 @@ export async function createServices(deps: ServiceDeps) {
   const invitations = createInvitationsService({ db, clock });
   const staff = createStaffService({ db, clock, ledger });
 
-  // The strategy square: its read model and live hub follow the event bus once started.
+  // The strategy square: its read model and live hub follow the event bus once started. Copy
+  // trading's relations reach its figures through copy trading's own reads.
+  const copyFigures = createCopyFiguresReader(db);
   const square = createSquareModule({
     db,
     clock,
@@ -261,6 +264,7 @@ export async function createServices(deps: ServiceDeps) {
     prices: feedPriceSource(marketFeed),
     log,
     isCopying: createCopyingCheck(db),
+    copyFigures,
   });
 
   // Copy trading: relations and fees (API) and the copy engine on the execution core (main.ts
@@ -298,6 +302,7 @@ export async function createServices(deps: ServiceDeps) {
       clientFor: accountClients,
       log,
       exchangeTimeoutMs: EXCHANGE_CALL_TIMEOUT_MS,
+      copyFigures,
     }),
   );
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   abbreviateNumber,
   copyButtonState,
+  copyFigureTexts,
   drawdownShown,
   equityPoints,
   formatChartTime,
@@ -255,5 +256,22 @@ describe('drawdownShown', () => {
   it('shows a drawdown as a negative percent, and no drawdown as 0', () => {
     expect(drawdownShown(12.5)).toBe(-12.5);
     expect(Object.is(drawdownShown(0), 0)).toBe(true);
+  });
+});
+
+describe('copyFigureTexts', () => {
+  it("shows the copiers' P&L in USDT with 2 decimals and the efficiency as a percent", () => {
+    expect(copyFigureTexts({ copier_pnl: 10, copy_efficiency: 0.425 }, 'en')).toEqual({
+      pnl: '+10.00 USDT',
+      efficiency: '42.50%',
+    });
+    expect(copyFigureTexts({ copier_pnl: -1234.567, copy_efficiency: -0.4 }, 'en')).toEqual({
+      pnl: '-1,234.57 USDT',
+      efficiency: '-40.00%',
+    });
+    expect(copyFigureTexts({ copier_pnl: 0, copy_efficiency: 0 }, 'zh-CN')).toEqual({
+      pnl: '0.00 USDT',
+      efficiency: '0.00%',
+    });
   });
 });

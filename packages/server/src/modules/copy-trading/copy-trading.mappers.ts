@@ -15,18 +15,48 @@ export const money = (value: string | null | undefined): string =>
 const moneyOrNull = (value: string | null | undefined): string | null =>
   value === null || value === undefined ? null : new Decimal(value).toString();
 
+/** The columns a relation's return and copy efficiency are computed from. */
+export type RelationFigureColumns = Pick<
+  CopyRelationRow,
+  'copyAmount' | 'totalProfitLoss' | 'leaderEquityStart' | 'leaderEquityLast'
+>;
+
 /** The relation's copied P&L as a percent of its copy amount. */
-export function profitPercent(row: CopyRelationRow): number {
+export function profitPercent(row: RelationFigureColumns): number {
   const amount = Number(row.copyAmount);
   return amount > 0 ? Number(((Number(row.totalProfitLoss) / amount) * 100).toFixed(4)) : 0;
 }
 
 /** Follower return ÷ leader return since the relation began. */
-export function relationEfficiency(row: CopyRelationRow): number | null {
+export function relationEfficiency(row: RelationFigureColumns): number | null {
   const start = Number(row.leaderEquityStart);
   if (!(start > 0)) return null;
   const leaderReturn = (Number(row.leaderEquityLast) - start) / start;
   return copyEfficiency(profitPercent(row) / 100, leaderReturn);
+}
+
+/** What a leader account's copiers made, as the square shows it. */
+export interface LeaderCopyFigures {
+  /** Copied P&L of its relations summed, USDT. */
+  readonly copierPnl: number;
+  /** Mean of the relations' defined efficiencies (`relationEfficiency`); 0 when none is. */
+  readonly copyEfficiency: number;
+}
+
+/** The figures of one leader's relations (the caller passes the ones not deleted). */
+export function leaderCopyFigures(relations: readonly RelationFigureColumns[]): LeaderCopyFigures {
+  let pnl = new Decimal(0);
+  const efficiencies: number[] = [];
+  for (const relation of relations) {
+    pnl = pnl.plus(relation.totalProfitLoss);
+    const efficiency = relationEfficiency(relation);
+    if (efficiency !== null) efficiencies.push(efficiency);
+  }
+  const mean =
+    efficiencies.length === 0
+      ? 0
+      : efficiencies.reduce((sum, e) => sum + e, 0) / efficiencies.length;
+  return { copierPnl: pnl.toNumber(), copyEfficiency: Number(mean.toFixed(4)) };
 }
 
 /** The entry slippage cap of a symbol for this relation (its own, else the default). */

@@ -6,6 +6,7 @@ import type { OperationLogWriter } from '../operation-log/operation-log.service.
 import type { SharingService } from '../square/sharing.service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import { type CopyEngineLogger, createCopyEngine } from './copy-engine.js';
+import { type LeaderCopyFigures, leaderCopyFigures } from './copy-trading.mappers.js';
 import { copyTradingQueries } from './copy-trading.repository.js';
 import { createCopyTradingService } from './copy-trading.service.js';
 
@@ -61,4 +62,17 @@ export type CopyTradingModule = ReturnType<typeof createCopyTradingModule>;
 export function createCopyingCheck(db: Database) {
   const repo = copyTradingQueries(db);
   return (viewerId: number, accountId: number) => repo.isCopying(viewerId, accountId);
+}
+
+/**
+ * The square's copy figures of leader accounts (copiers' P&L and copy efficiency, over their
+ * relations not deleted), read through this module's repository (built before the square).
+ * A leader nobody copies is answered with zeros.
+ */
+export function createCopyFiguresReader(db: Database) {
+  const repo = copyTradingQueries(db);
+  return async (leaderAccountIds: readonly number[]): Promise<Map<number, LeaderCopyFigures>> => {
+    const groups = await repo.copyFiguresByLeader(leaderAccountIds);
+    return new Map(leaderAccountIds.map((id) => [id, leaderCopyFigures(groups.get(id) ?? [])]));
+  };
 }

@@ -13,6 +13,7 @@ import {
   type NewCopyRelationRow,
   users,
 } from '../../db/schema/index.js';
+import type { RelationFigureColumns } from './copy-trading.mappers.js';
 
 /** A relation with the names its answers show. */
 export interface RelationView {
@@ -263,6 +264,39 @@ export function copyTradingQueries(db: Database) {
           ),
         );
       return (row?.n ?? 0) > 0;
+    },
+
+    /**
+     * The figure columns of every relation not deleted (any status) copying one of the leader
+     * accounts, grouped by leader account (a leader without one is absent).
+     */
+    async copyFiguresByLeader(
+      leaderAccountIds: readonly number[],
+    ): Promise<Map<number, RelationFigureColumns[]>> {
+      const groups = new Map<number, RelationFigureColumns[]>();
+      if (leaderAccountIds.length === 0) return groups;
+      const rows = await db
+        .select({
+          leaderAccountId: copyRelations.leaderAccountId,
+          copyAmount: copyRelations.copyAmount,
+          totalProfitLoss: copyRelations.totalProfitLoss,
+          leaderEquityStart: copyRelations.leaderEquityStart,
+          leaderEquityLast: copyRelations.leaderEquityLast,
+        })
+        .from(copyRelations)
+        .where(
+          and(
+            anyOf(copyRelations.leaderAccountId, leaderAccountIds),
+            isNull(copyRelations.deletedAt),
+          ),
+        )
+        .orderBy(asc(copyRelations.id));
+      for (const { leaderAccountId, ...figures } of rows) {
+        const group = groups.get(leaderAccountId) ?? [];
+        group.push(figures);
+        groups.set(leaderAccountId, group);
+      }
+      return groups;
     },
 
     /** Relations copying any of these leader accounts, in the given statuses. */

@@ -143,6 +143,8 @@ export function createMetricsRepository(db: Database) {
               sortinoRatio: sql`excluded.sortino_ratio`,
               tradesCount: sql`excluded.trades_count`,
               copiersCount: sql`excluded.copiers_count`,
+              copierPnl: sql`excluded.copier_pnl`,
+              copyEfficiency: sql`excluded.copy_efficiency`,
               daysOfHistory: sql`excluded.days_of_history`,
               isNew: sql`excluded.is_new`,
               rankWinRate: sql`excluded.rank_win_rate`,

@@ -18,6 +18,13 @@ import type { NewStrategyMetricsRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
 import type { MetricsRepository } from './metrics.repository.js';
 
+/** Copiers' P&L (USDT) and copy efficiency of leader accounts; copy trading answers them. */
+export type CopyFiguresSource = (
+  accountIds: readonly number[],
+) => Promise<ReadonlyMap<number, { copierPnl: number; copyEfficiency: number }>>;
+
+const NO_COPY_FIGURES = { copierPnl: 0, copyEfficiency: 0 };
+
 const finiteOrNull = (value: number | null) =>
   value === null || !Number.isFinite(value) ? null : value;
 
@@ -25,11 +32,14 @@ const finiteOrNull = (value: number | null) =>
  * Computes a shared account's square figures for every period from its hourly equity (balance
  * snapshots), the flows inferred from the wallet marks and the read model's fills, and writes
  * them (one row per period). Publishes StrategyStatisticsChanged for live viewers when public.
+ * The copy figures cover each relation since it began, so every period carries the same ones.
  */
 export function createMetricsService(deps: {
   repo: MetricsRepository;
   clock: Clock;
   events: EventBus;
+  /** Without it (no copy trading), the copy figures are 0. */
+  copyFigures?: CopyFiguresSource;
   /** Called after an account's figures were written. */
   onSaved?: (accountId: number) => void;
 }) {
@@ -41,11 +51,13 @@ export function createMetricsService(deps: {
     const { account, settings } = shared;
     const now = deps.clock.now();
     const nowMs = now.getTime();
-    const [points, marks, fills] = await Promise.all([
+    const [points, marks, fills, copyFigures] = await Promise.all([
       repo.equitySeries(accountId),
       repo.walletMarks(accountId),
       repo.fills(accountId),
+      deps.copyFigures?.([accountId]),
     ]);
+    const copy = copyFigures?.get(accountId) ?? NO_COPY_FIGURES;
     const input = { points, flows: inferCashFlows(marks), ...fills };
     const figures = Object.fromEntries(
       SQUARE_PERIODS.map((period) => {
@@ -82,6 +94,8 @@ export function createMetricsService(deps: {
         sortinoRatio: finiteOrNull(f.sortino),
         tradesCount: f.tradesCount,
         copiersCount: settings.copiersCount,
+        copierPnl: copy.copierPnl,
+        copyEfficiency: copy.copyEfficiency,
         daysOfHistory: Math.round(days * 100) / 100,
         isNew,
         rankWinRate: isNew ? null : winRate,

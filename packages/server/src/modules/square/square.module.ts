@@ -10,7 +10,7 @@ import type { AccountClients } from '../exchange-accounts/account-clients.js';
 import { createListingRepository } from './listing.repository.js';
 import { createListingService } from './listing.service.js';
 import { createMetricsRepository } from './metrics.repository.js';
-import { createMetricsService } from './metrics.service.js';
+import { type CopyFiguresSource, createMetricsService } from './metrics.service.js';
 import {
   createMetricsJob,
   createMetricsRefresher,
@@ -36,6 +36,8 @@ export interface SquareModuleDeps {
   readonly metricsDebounceMs?: number;
   /** Whether a viewer copies a strategy (copy trading answers; false without it). */
   readonly isCopying?: (viewerId: number, accountId: number) => Promise<boolean>;
+  /** Copiers' P&L and copy efficiency per strategy (copy trading answers; 0 without it). */
+  readonly copyFigures?: CopyFiguresSource;
 }
 
 /**
@@ -49,6 +51,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     repo: metricsRepo,
     clock: deps.clock,
     events: deps.events,
+    ...(deps.copyFigures ? { copyFigures: deps.copyFigures } : {}),
     onSaved: () => listing.invalidateAggregates(),
   });
   const refresher = createMetricsRefresher({
@@ -148,10 +151,16 @@ export function createSquareMetricsJob(deps: {
   clientFor: AccountClients;
   log: MetricsWorkerLogger;
   exchangeTimeoutMs: number;
+  copyFigures?: CopyFiguresSource;
 }) {
   const repo = createMetricsRepository(deps.db);
   return createMetricsJob({
-    metrics: createMetricsService({ repo, clock: deps.clock, events: deps.events }),
+    metrics: createMetricsService({
+      repo,
+      clock: deps.clock,
+      events: deps.events,
+      ...(deps.copyFigures ? { copyFigures: deps.copyFigures } : {}),
+    }),
     repo,
     readModel: createReadModelRepository(deps.db),
     clientFor: deps.clientFor,

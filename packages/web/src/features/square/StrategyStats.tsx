@@ -1,17 +1,18 @@
+import { QuestionCircleOutlined } from '@ant-design/icons';
 import type { StrategyDetail } from '@quantsquare/contracts';
-import { Card, Typography } from 'antd';
+import { Card, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPercent } from '../dashboard/format';
 import { useToneColor } from './StrategyCardView';
-import { abbreviateNumber, drawdownShown } from './square-format';
+import { abbreviateNumber, copyFigureTexts, drawdownShown } from './square-format';
 
 function StatCard({
   label,
   children,
   testId,
 }: {
-  label: string;
+  label: ReactNode;
   children: ReactNode;
   testId: string;
 }) {
@@ -30,11 +31,16 @@ function StatCard({
   );
 }
 
-/** The four stat cards (document 2 §2): total return, daily P&L, max drawdown (negative), copiers. */
+/**
+ * The four stat cards (document 2 §2): total return, daily P&L, max drawdown (negative), copiers;
+ * then the copiers' P&L and the copy efficiency (the same in every period: since each copy began).
+ */
 export function StrategyStats({ strategy }: { strategy: StrategyDetail }) {
   const { t, i18n } = useTranslation();
   const tone = useToneColor();
   const locale = i18n.language;
+  const copy = strategy.metrics.total;
+  const copyTexts = copyFigureTexts(copy, locale);
   return (
     <div
       style={{
@@ -60,6 +66,21 @@ export function StrategyStats({ strategy }: { strategy: StrategyDetail }) {
       </StatCard>
       <StatCard label={t('strategy.stats.copiers')} testId="strategy-copiers">
         {abbreviateNumber(strategy.share_settings.copiers_count, locale, 0)}
+      </StatCard>
+      <StatCard label={t('strategy.stats.copierPnl')} testId="strategy-copier-pnl">
+        <span style={{ color: tone(copy.copier_pnl) }}>{copyTexts.pnl}</span>
+      </StatCard>
+      <StatCard
+        label={
+          <Tooltip title={t('strategy.stats.copyEfficiencyHint')}>
+            <span>
+              {t('strategy.stats.copyEfficiency')} <QuestionCircleOutlined />
+            </span>
+          </Tooltip>
+        }
+        testId="strategy-copy-efficiency"
+      >
+        {copyTexts.efficiency}
       </StatCard>
     </div>
   );

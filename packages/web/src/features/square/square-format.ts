@@ -1,9 +1,12 @@
 import {
   DISPLAY_UTC_OFFSET_HOURS,
+  type PeriodMetrics,
   SQUARE_PAGE_NUMBERS_SHOWN,
   SYNTHETIC_CURVE_BASE,
   SYNTHETIC_CURVE_DAYS,
 } from '@quantsquare/contracts';
+import { formatSignedMoney } from '../accounts/account-format';
+import { formatPercent } from '../dashboard/format';
 
 // Pure display rules of the strategy square, the strategy detail and the public profile
 // (document 2 §2, §3, §9). No React and no DOM here, so each rule is unit-tested.
@@ -297,4 +300,20 @@ export function parseRouteId(raw: string | undefined): number | null {
 /** A drawdown (answered as a positive percent) as the page shows it: negative, never "-0". */
 export function drawdownShown(maxDrawdown: number): number {
   return maxDrawdown === 0 ? 0 : -Math.abs(maxDrawdown);
+}
+
+/**
+ * A strategy's copy figures as its stat cards show them: the copiers' P&L in USDT with 2
+ * decimals (signed), the copy efficiency (a ratio, 1 = the copiers matched the leader) as a
+ * percent.
+ */
+export function copyFigureTexts(
+  metrics: Pick<PeriodMetrics, 'copier_pnl' | 'copy_efficiency'>,
+  locale: string,
+): { pnl: string; efficiency: string } {
+  const pnl = formatSignedMoney(metrics.copier_pnl, locale);
+  return {
+    pnl: pnl === '—' ? pnl : `${pnl} USDT`,
+    efficiency: formatPercent(metrics.copy_efficiency * 100, locale),
+  };
 }

@@ -88,6 +88,10 @@ export const squareEn: SquareLocaleResources = {
       dailyPnl: 'Daily P&L %',
       maxDrawdown: 'Max Drawdown %',
       copiers: 'Copiers',
+      copierPnl: "Copiers' P&L",
+      copyEfficiency: 'Copy efficiency',
+      copyEfficiencyHint:
+        "Copiers' return ÷ the leader's return over the same span, averaged over the copiers",
     },
     description: 'Description',
     descriptionEmptyOwner:
