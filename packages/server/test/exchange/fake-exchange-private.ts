@@ -9,7 +9,8 @@ import { okxRoutes } from './fake-okx-routes.js';
 // keeps orders/positions/balance in memory in the exchange's own units (OKX: contracts) and
 // plays scripted failures (`failNext`). Options: `tracksPositions` keeps each API key's one-way
 // position from its fills (and refuses reduce-only orders that would not reduce it);
-// `orderRateLimit` refuses an API key's orders beyond its limit, as the exchange does.
+// `orderRateLimit` refuses an API key's orders beyond its limit, as the exchange does;
+// `orderDelayMs` makes the venue slow (each new order waits before it is taken).
 // Reusable by other modules' tests.
 
 export type FakeVenue = 'binance' | 'okx';
@@ -127,6 +128,11 @@ export interface FakeExchangeOptions {
   readonly tracksPositions?: boolean;
   /** At most `limit` new orders per API key in any `windowMs`; beyond: 429 (Binance -1015). */
   readonly orderRateLimit?: { readonly limit: number; readonly windowMs: number };
+  /**
+   * Each new order waits this long (after its call is counted) before the exchange takes it.
+   * The order is taken even when the caller is gone meanwhile (a process killed mid-request).
+   */
+  readonly orderDelayMs?: number;
 }
 
 const ORDER_PATHS = new Set([
@@ -213,6 +219,9 @@ export async function startFakeExchange(
     const method = request.method ?? 'GET';
     const params = parseParams(url, await readBody(request), request.headers['content-type']);
     calls.push({ method, path: url.pathname, params, headers: request.headers });
+    if (options.orderDelayMs && ORDER_PATHS.has(`${method} ${url.pathname}`)) {
+      await new Promise((resolve) => setTimeout(resolve, options.orderDelayMs));
+    }
     const failure = takeFailure(`${method} ${url.pathname}`);
     const keyHeader = request.headers['x-mbx-apikey'] ?? request.headers['ok-access-key'];
     const apiKey = typeof keyHeader === 'string' ? keyHeader : '';
