@@ -8,7 +8,7 @@
 // first the leader's change delivered again three times — and every follower converges to its
 // target with exactly one order at the venue, no intent left pending or unknown. On PostgreSQL with
 // TEST_DATABASE_URL (a database cloned from the run's template), else on a file-backed PGlite.
-// The two cases named KNOWN BUG are defects of copy-engine.ts: they fail until it is fixed.
+// The last two cases guard two defects the restart once had (a copied trade counted 0, a spent key sent again).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -358,12 +358,11 @@ describe('copy trading: SIGKILL of the engine process in the middle of a fan-out
     expect(intentsOfFollower(o, o.unsentKey)).toEqual([['filled', null]]);
   }, 240_000);
 
-  // KNOWN BUG (copy-engine.ts, reconcileSymbol, the `if (target.eq(own))` branch with no receipt
-  // yet): a follower whose order was in flight at the kill is settled by the restart's
+  // Once a defect (reconcileSymbol's `target.eq(own)` branch with no receipt yet): a follower whose order was in flight at the kill is settled by the restart's
   // reconcileIntents before the heal decides; the heal then finds the target held and writes the
   // change's receipt with follower_size_delta 0, so the copied trade vanishes from
-  // total_copied_trades (0 instead of 1). Fails until copy-engine.ts is fixed.
-  it('KNOWN BUG: the receipt keeps the fill of an order the restart settled', async () => {
+  // total_copied_trades (0 instead of 1).
+  it('the receipt keeps the fill of an order the restart settled', async () => {
     const o = await healedRun();
     expect(o.inFlight.length).toBeGreaterThan(0);
     for (const relation of o.relations) {
@@ -377,13 +376,12 @@ describe('copy trading: SIGKILL of the engine process in the middle of a fan-out
     }
   }, 240_000);
 
-  // KNOWN BUG (copy-engine.ts, reconcileSymbol: the try number in the key comes from the receipt
-  // alone): an intent the dead process wrote but never sent is marked failed by the heal's
+  // Once a defect (the try number in the key came from the receipt alone): an intent the dead process wrote but never sent is marked failed by the heal's
   // reconcileIntents; the heal then submits the same key (try 1) again, which the core refuses
   // (its stored intent failed), so the restart records a miss, logs "Copy of … failed: order …
   // failed: not at the exchange after a restart" to the follower and copies only after the
-  // retry backoff (5 s, then the timer). Fails until copy-engine.ts is fixed.
-  it('KNOWN BUG: an intent the dead process never sent is copied on restart without an error', async () => {
+  // retry backoff (5 s, then the timer).
+  it('an intent the dead process never sent is copied on restart without an error', async () => {
     const o = await healedRun();
     expect(intentsOfFollower(o, o.unsentKey)).toContainEqual([
       'failed',

@@ -451,7 +451,19 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const fill = lastFills.get(`${relation.leaderAccountId}|${symbol}`);
     const leaderPrice = fill?.price ?? (Number(state?.entryPrice ?? 0) || null);
     const changedAtMs = state ? Number(state.version.split('|')[0]) : clock.now().getTime();
-    const attempts = (existing?.attempts ?? 0) + 1;
+    // A change without a receipt met by a heal (after a restart, a missed event): the orders a
+    // process sent for it before dying. Those settled count as copied; a try whose intent failed
+    // (never sent, marked so by the restart) is not used again — its key is spent. A try still
+    // pending keeps its key, so it is sent once. (Events, the fan-out's path, skip this read.)
+    const keyPrefix = `${changeKey}|${relation.id}|`;
+    const earlier =
+      trigger.kind !== 'event' && !existing
+        ? (await execution.intentsOf(owner)).filter((i) => i.idempotencyKey.startsWith(keyPrefix))
+        : [];
+    const spentTries = earlier
+      .filter((i) => i.status === 'failed')
+      .map((i) => Number(i.idempotencyKey.slice(keyPrefix.length).split('|')[0]) || 0);
+    const attempts = Math.max(existing?.attempts ?? 0, ...spentTries) + 1;
     const now = clock.now();
     const receiptBase = {
       relationId: relation.id,
@@ -538,10 +550,14 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       // Held already. A timer pass after this change was copied must keep the receipt's fill
       // (it once overwrote it with a zero delta, so the copied trade vanished from the count).
       if (existing) return;
+      const settledBefore = earlier.reduce(
+        (sum, i) => sum.plus(new Decimal(i.filledAmount ?? 0).times(i.side === 'buy' ? 1 : -1)),
+        new Decimal(0),
+      );
       await loaders.saveReceipt.run({
         ...receiptBase,
         targetSize: target.toString(),
-        followerSizeDelta: '0',
+        followerSizeDelta: settledBefore.toString(),
         status: 'copied',
         relationPnl: relation.totalProfitLoss,
       });
