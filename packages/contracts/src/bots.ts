@@ -168,6 +168,10 @@ export const OPERATION_LOG_EVENTS = [
   'resume_retry',
   /** A webhook signal's order failed (details: webhook_config_id, signal_id, error_kind). */
   'webhook_failed',
+  /** A copy relation's order failed (details: relation_id, reason — a copy miss reason, error_kind). */
+  'copy_failed',
+  /** A copy relation stopped itself (details: relation_id, reason max_loss | leader_drawdown, limit). */
+  'copy_stopped',
 ] as const;
 export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
 

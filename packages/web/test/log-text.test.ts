@@ -43,6 +43,8 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
   position_mismatch: { bot_amount: 0.5, exchange_amount: 0 },
   resume_retry: { attempt: 1, delay_seconds: 10, error_kind: 'unavailable' },
   webhook_failed: { webhook_config_id: 3, signal_id: 12, error_kind: 'insufficient_funds' },
+  copy_failed: { relation_id: 4, reason: 'insufficient_margin', error_kind: 'insufficient_funds' },
+  copy_stopped: { relation_id: 4, reason: 'max_loss', limit: 50, total_profit_loss: '-51.2' },
 };
 
 describe('operation-log entries in the reader’s language', () => {
@@ -60,6 +62,26 @@ describe('operation-log entries in the reader’s language', () => {
         expect(said, event).not.toMatch(/{{|}}|bots\.logs/);
       }
     }
+  });
+
+  it('says copy trading’s failures and stops in the reader’s language', () => {
+    expect(describeLogEntry(zh(), entry('copy_failed', SAMPLES.copy_failed), 'zh-CN')).toBe(
+      '跟单 BTC/USDT:USDT 失败：保证金不足',
+    );
+    expect(describeLogEntry(en(), entry('copy_failed', SAMPLES.copy_failed), 'en')).toBe(
+      'Copy of BTC/USDT:USDT failed: Insufficient margin',
+    );
+    expect(describeLogEntry(zh(), entry('copy_stopped', SAMPLES.copy_stopped), 'zh-CN')).toBe(
+      '跟单已停止：亏损达到上限 50.00 USDT',
+    );
+    const drawdown = { relation_id: 4, reason: 'leader_drawdown', limit: 20 };
+    expect(describeLogEntry(en(), entry('copy_stopped', drawdown), 'en')).toBe(
+      "Copy trading stopped: the leader's drawdown passed 20%",
+    );
+    // A reason the web does not know: the server's own message.
+    expect(describeLogEntry(en(), entry('copy_failed', { reason: 'new_kind' }), 'en')).toBe(
+      'server text',
+    );
   });
 
   it('translates the facts of trades and decisions', () => {

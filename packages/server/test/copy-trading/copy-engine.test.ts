@@ -221,6 +221,7 @@ describe('copying a leader', () => {
       .from(operationLogs)
       .where(and(eq(operationLogs.userId, stuck.id), eq(operationLogs.type, 'error')));
     expect(logged[0]?.message).toMatch(/Copy of BTC\/USDT:USDT failed/);
+    expect(logged[0]).toMatchObject({ event: 'copy_failed', details: { reason: 'invalid_key' } });
   });
 });
 
@@ -246,6 +247,10 @@ describe('limits and states', () => {
       .from(operationLogs)
       .where(and(eq(operationLogs.userId, follower.id), eq(operationLogs.type, 'system')));
     expect(logged[0]?.message).toMatch(/loss reached the limit of 5 USDT/);
+    expect(logged[0]).toMatchObject({
+      event: 'copy_stopped',
+      details: { reason: 'max_loss', limit: 5 },
+    });
     t.prices.set(BTC, 50_000);
     await leaderTo(lead, 0);
   });

@@ -267,7 +267,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     await deps.operationLog.record({
       userId: relation.followerUserId,
       type: 'error',
-      event: null,
+      event: 'copy_failed',
       botSymbol: symbol,
       message: `Copy of ${symbol} failed: ${failure.message}`.slice(0, 1000),
       details: {
@@ -353,7 +353,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     await deps.operationLog.record({
       userId: stopped.followerUserId,
       type: 'system',
-      event: null,
+      event: 'copy_stopped',
       message:
         reason === 'max_loss'
           ? `Copy trading stopped: the loss reached the limit of ${new Decimal(stopped.maxLoss ?? 0).toString()} USDT`
@@ -361,6 +361,10 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       details: {
         relation_id: stopped.id,
         reason,
+        limit:
+          reason === 'max_loss'
+            ? new Decimal(stopped.maxLoss ?? 0).toNumber()
+            : stopped.leaderDrawdownLimitPercent,
         total_profit_loss: new Decimal(stopped.totalProfitLoss).toString(),
       },
     });

@@ -1,6 +1,8 @@
 import { OPERATION_LOG_EVENTS, type OperationLogEntry } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
 import { formatAmount, formatMoney, formatPrice } from '../dashboard/format';
+// Copy relations write to the same log: their miss reasons are copy trading's texts.
+import '../../i18n/copy-texts';
 
 // An operation-log entry in the reader's language. The server writes an English `message` and,
 // for every entry it knows how to describe, an `event` with the facts in `details`; an entry
@@ -130,6 +132,28 @@ function params(
       values = {
         signal_id: count(d.signal_id),
         reason: kind && kind !== d.error_kind ? kind : undefined,
+      };
+      break;
+    }
+    case 'copy_failed': {
+      const reason = text(d.reason);
+      values = {
+        symbol,
+        reason: reason
+          ? (t(`copy.missReasons.${reason}` as never, { defaultValue: '' }) as string) || undefined
+          : undefined,
+      };
+      break;
+    }
+    case 'copy_stopped': {
+      // The limit it stopped at: USDT for the max loss, a percent for the leader's drawdown.
+      const value = d.reason === 'max_loss' ? money(d.limit) : count(d.limit);
+      const reason = d.reason === 'max_loss' || d.reason === 'leader_drawdown' ? d.reason : null;
+      values = {
+        limit:
+          reason && value !== undefined
+            ? (t(`bots.logs.copyLimits.${reason}`, { value }) as string)
+            : undefined,
       };
       break;
     }

@@ -183,6 +183,12 @@ export const botsEn: BotsLocaleResources = {
         resume_retry:
           'Exchange not reachable while resuming; try {{attempt}} in {{delay_seconds}} s',
         webhook_failed: 'Webhook signal #{{signal_id}} failed: {{reason}}',
+        copy_failed: 'Copy of {{symbol}} failed: {{reason}}',
+        copy_stopped: 'Copy trading stopped: {{limit}}',
+      },
+      copyLimits: {
+        max_loss: 'the loss reached the limit of {{value}} USDT',
+        leader_drawdown: "the leader's drawdown passed {{value}}%",
       },
       failureDetail: '{{kind}} ({{detail}})',
       signals: { buy: 'Buy', sell: 'Sell' },

@@ -180,6 +180,12 @@ export const botsZhCN = {
         position_mismatch: '持仓不一致：机器人 {{bot_amount}}，交易所 {{exchange_amount}}',
         resume_retry: '恢复运行时无法连接交易所，{{delay_seconds}} 秒后第 {{attempt}} 次重试',
         webhook_failed: '信号交易 #{{signal_id}} 下单失败：{{reason}}',
+        copy_failed: '跟单 {{symbol}} 失败：{{reason}}',
+        copy_stopped: '跟单已停止：{{limit}}',
+      },
+      copyLimits: {
+        max_loss: '亏损达到上限 {{value}} USDT',
+        leader_drawdown: '交易员回撤超过 {{value}}%',
       },
       failureDetail: '{{kind}}（{{detail}}）',
       signals: { buy: '买入', sell: '卖出' },
