@@ -192,13 +192,16 @@ export async function createServices(deps: ServiceDeps) {
   const execution =
     deps.execution ?? createExecutionCore({ db, clock, clients: accountClients, events, log });
 
+  // One lease holder per process: a bot and a copy relation are each driven by one process.
+  // The bot engine and the copy engine keep their leases apart (each renews and releases its own).
+  const leaseHolder = workerHolderId(deps.databaseKind);
   const botEngine = deps.runsWorkers
     ? createBotEngine({
         db,
         clock,
         feed: marketFeed,
         execution,
-        leases: createLeases({ db, holderId: workerHolderId(deps.databaseKind) }),
+        leases: createLeases({ db, holderId: leaseHolder }),
         writeLog: (entry) => operationLog.record(entry),
         logger: log,
       })
@@ -278,6 +281,7 @@ export async function createServices(deps: ServiceDeps) {
     operationLog,
     sharing: square.sharing,
     log,
+    leases: createLeases({ db, holderId: leaseHolder }),
   });
 
   const help = createHelpService({

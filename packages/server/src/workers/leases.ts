@@ -117,3 +117,7 @@ export function workerHolderId(databaseKind: DatabaseKind): string {
 
 /** The lease name of a bot. */
 export const botLease = (botId: number) => `bot:${botId}`;
+
+/** The lease name of a copy relation. */
+export const copyLease = (relationId: number) => `copy:${relationId}`;
+export const isCopyLease = (resource: string) => resource.startsWith('copy:');

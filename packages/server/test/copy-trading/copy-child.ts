@@ -19,6 +19,7 @@ import { createCopyEngine } from '../../src/modules/copy-trading/copy-engine.js'
 import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
+import { createLeases } from '../../src/workers/leases.js';
 import {
   COPY_SYMBOL,
   copyAmountOf,
@@ -70,6 +71,9 @@ const engine = createCopyEngine({
   operationLog: createOperationLog({ repo: createOperationLogRepository(db), clock }),
   square: { adjustCopyFigures: async () => undefined },
   log: stderrLog,
+  // The same worker restarted (as the embedded database's one worker always is): it takes its
+  // relations' leases back at once. Another process would wait for them to expire.
+  leases: createLeases({ db, holderId: 'copy-fault-worker' }),
   concurrency: Number(env.CONCURRENCY ?? 4),
   // The first process copies on the leader's event alone; the restart's timer retries misses.
   reconcileIntervalMs: env.SETUP === '1' ? 10 * 60_000 : 1_000,

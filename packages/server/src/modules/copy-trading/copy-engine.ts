@@ -31,6 +31,13 @@ import {
   type IntentResult,
   type OrderOwner,
 } from '../../execution/index.js';
+import {
+  copyLease,
+  createLeases,
+  isCopyLease,
+  LEASE_RENEW_MS,
+  type Leases,
+} from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { slippageCapPercent } from './copy-trading.mappers.js';
 import {
@@ -57,6 +64,14 @@ export interface CopyEngineDeps {
   readonly reconcileIntervalMs?: number;
   /** Relations reconciled at once by a fan-out (each account's orders still one at a time). */
   readonly concurrency?: number;
+  /**
+   * A relation is driven by the one process holding its lease (`workers/leases.ts`): events,
+   * the timer and closes act on held relations only; a dead holder's relations move to another
+   * process within the lease's time to live. Default: leases of a holder of its own.
+   */
+  readonly leases?: Leases;
+  /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
+  readonly leaseRenewMs?: number;
 }
 
 export const DEFAULT_COPY_RECONCILE_INTERVAL_MS = 15_000;
@@ -193,14 +208,38 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /** The marks each relation's P&L was last valued at (a fan-out values its fill, keeps these). */
   const lastMarks = new Map<number, Map<string, number>>();
   const loaders = createLoaders(repo);
+  const leases = deps.leases ?? createLeases({ db: deps.db });
   let unsubscribe: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let leaseTimer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
 
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
+  }
+
+  /**
+   * The relations among `relations` this process drives: those whose lease it holds, after
+   * taking the free (or expired) leases of the others.
+   */
+  async function held<T extends { readonly id: number }>(relations: readonly T[]): Promise<T[]> {
+    const missing = relations.filter((r) => !leases.isHeld(copyLease(r.id)));
+    if (missing.length > 0) await leases.acquire(missing.map((r) => copyLease(r.id)));
+    return relations.filter((r) => leases.isHeld(copyLease(r.id)));
+  }
+
+  /** Runs `work` on the relation's queue if this process holds (or can take) its lease. */
+  async function whenHeld(relationId: number, work: () => Promise<void>): Promise<void> {
+    if ((await held([{ id: relationId }])).length === 0) return;
+    await serial(relationId, work);
+  }
+
+  /** Keeps this process's leases; takes the free ones of relations that still need a driver. */
+  async function leaseUpkeep(): Promise<void> {
+    await leases.renew();
+    await held(await repo.relationsByStatus(['active', 'paused', 'stopped']));
   }
 
   function serial<T>(relationId: number, work: () => Promise<T>): Promise<T> {
@@ -746,8 +785,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   async function onPositionChanged(event: BusEvent<'PositionChanged'>): Promise<void> {
     const { accountId, symbol } = event.payload;
-    const relations = await loaders.copiersOf.run(accountId);
-    if (relations.length === 0) return;
+    const copiers = await loaders.copiersOf.run(accountId);
+    if (copiers.length === 0) return;
+    const relations = await held(copiers);
     await fanOut(relations, (relation) =>
       serial(relation.id, () => reconcileSymbol(relation.id, symbol, { kind: 'event' })),
     );
@@ -755,7 +795,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   /** One pass over every relation: heal targets, retry misses, the leader breaker, closes. */
   async function tickOnce(): Promise<void> {
-    const relations = await repo.relationsByStatus(['active']);
+    const relations = await held(await repo.relationsByStatus(['active']));
     const equities = new Map<number, Promise<string | null>>();
     const equityOf = (leaderAccountId: number) => {
       let found = equities.get(leaderAccountId);
@@ -788,7 +828,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       }),
     );
     // Stopped relations whose closes failed: tried again (the key's try moves with the clock).
-    const stopped = await repo.relationsByStatus(['stopped']);
+    const stopped = await held(await repo.relationsByStatus(['stopped']));
     await fanOut(stopped, async (relation) => {
       const open = (await repo.copyBook(relation.id, relation.followerAccountId)).some(
         (row) => !new Decimal(row.size).isZero(),
@@ -809,19 +849,21 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       }
       return book;
     },
+    // A relation another process holds is left to it: its timer heals a resumed relation and
+    // closes a stopped one's positions.
     started(relationId, options) {
       if (!options.openCurrentPositions) return;
-      void serial(relationId, () => lateJoin(relationId)).catch((error) =>
+      void whenHeld(relationId, () => lateJoin(relationId)).catch((error) =>
         deps.log?.error({ err: error, relationId }, 'copy engine: late join failed'),
       );
     },
     resumed(relationId) {
-      void serial(relationId, () => heal(relationId, true)).catch((error) =>
+      void whenHeld(relationId, () => heal(relationId, true)).catch((error) =>
         deps.log?.error({ err: error, relationId }, 'copy engine: resume failed'),
       );
     },
     closeAll: (relationId) =>
-      serial(relationId, () => closeAllNow(relationId)).catch((error) =>
+      whenHeld(relationId, () => closeAllNow(relationId)).catch((error) =>
         deps.log?.error({ err: error, relationId }, 'copy engine: closing failed'),
       ),
     async positions(relation): Promise<CopyPosition[]> {
@@ -871,6 +913,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         void this.tick();
       }, interval);
       timer.unref();
+      leaseTimer = setInterval(() => {
+        void leaseUpkeep().catch((error) =>
+          deps.log?.error({ err: error }, 'copy engine: lease upkeep failed'),
+        );
+      }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+      leaseTimer.unref();
       // After a restart: every active relation heals at once (orders in flight settled first).
       void this.tick();
     },
@@ -909,8 +957,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       for (const off of unsubscribe) off();
       unsubscribe = [];
       if (timer) clearInterval(timer);
+      if (leaseTimer) clearInterval(leaseTimer);
       timer = undefined;
+      leaseTimer = undefined;
       await this.idle();
+      // Another process takes the relations over at once (the bots' leases, if shared, stay).
+      await leases.release(leases.held().filter(isCopyLease)).catch(() => undefined);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
 import type { ExecutionCore } from '../../execution/index.js';
+import type { Leases } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { SharingService } from '../square/sharing.service.js';
 import type { Ledger } from '../wallet/ledger.js';
@@ -21,6 +22,8 @@ export interface CopyTradingModuleDeps {
   readonly sharing: Pick<SharingService, 'copyStrategy' | 'recordCopyFigures'>;
   readonly log?: CopyEngineLogger;
   readonly reconcileIntervalMs?: number;
+  /** The process's worker leases (the engine drives only the relations it holds). */
+  readonly leases?: Leases;
 }
 
 /**
@@ -45,6 +48,7 @@ export function createCopyTradingModule(deps: CopyTradingModuleDeps) {
     square,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.reconcileIntervalMs ? { reconcileIntervalMs: deps.reconcileIntervalMs } : {}),
+    ...(deps.leases ? { leases: deps.leases } : {}),
   });
   const service = createCopyTradingService({
     db: deps.db,

@@ -395,8 +395,9 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       await maintaining;
       await Promise.all([...bots.values()].map((bot) => bot.queue));
       await core.idle();
-      // Positions stay; the next worker (or this one restarted) resumes the bots at once.
-      await leases.releaseAll();
+      // Positions stay; the next worker (or this one restarted) resumes the bots at once. Only
+      // the bots' leases: the process's copy relations are the copy engine's to let go.
+      await leases.release(leases.held());
     },
     async tick() {
       await tickOnce();
