@@ -71,6 +71,38 @@ const relationDetail = (relationId: number, token: string) =>
   }>(t.app, 'GET', `${COPY}/${relationId}/`, { token });
 
 describe('copying a leader', () => {
+  it('follows what the leader trades at the exchange outside the platform (the poller)', async () => {
+    t.prices.set(BTC, 50_000);
+    const lead = await leader(t);
+    const follower = await follow(lead, { copy_amount: 100 });
+    const engine = t.services.copyTrading.engine;
+    // Orders sent to the leader's exchange account directly: the book never hears of them.
+    const venue = t.services.execution.clientOf(await t.services.execution.account(lead.accountId));
+    const outsideOrder = (side: 'buy' | 'sell', amount: number, id: string) =>
+      venue.createOrder({ symbol: BTC, side, type: 'market', amount, clientOrderId: id });
+    await outsideOrder('buy', 0.3, `outside${++keyCounter}`);
+    t.clock.advanceSeconds(5);
+    await engine.tick();
+    await engine.idle();
+    expect(await copiedSize(follower.accountId, follower.relationId)).toBeCloseTo(0.003, 8);
+    // Looked at again, unchanged: nothing more is sent.
+    t.clock.advanceSeconds(15);
+    await engine.tick();
+    await engine.idle();
+    expect(await ordersOf(follower.relationId)).toHaveLength(1);
+
+    await outsideOrder('sell', 0.3, `outside${++keyCounter}`);
+    t.clock.advanceSeconds(5);
+    await engine.tick();
+    await engine.idle();
+    expect(await copiedSize(follower.accountId, follower.relationId)).toBe(0);
+    const detail = await relationDetail(follower.relationId, follower.access);
+    expect(detail.body.receipts.map((r) => [r.status, r.follower_size_delta])).toEqual([
+      ['copied', '-0.003'],
+      ['copied', '0.003'],
+    ]);
+  });
+
   it('follows the leader in the same direction, scaled by copy amount / leader equity', async () => {
     t.prices.set(BTC, 50_000);
     const lead = await leader(t);

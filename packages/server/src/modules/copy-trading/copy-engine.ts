@@ -209,6 +209,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   const lastMarks = new Map<number, Map<string, number>>();
   const loaders = createLoaders(repo);
   const leases = deps.leases ?? createLeases({ db: deps.db });
+  /**
+   * Leader positions the exchange holds and the book does not (traded outside the platform, or a
+   * protective order the book has not settled yet), by account|symbol, as the poller last saw
+   * them. Newer than the book's own change, they are the leader's position the copies follow.
+   */
+  const outside = new Map<string, LeaderSymbolState & { seenAtMs: number }>();
   let unsubscribe: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;
@@ -228,6 +234,64 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const missing = relations.filter((r) => !leases.isHeld(copyLease(r.id)));
     if (missing.length > 0) await leases.acquire(missing.map((r) => copyLease(r.id)));
     return relations.filter((r) => leases.isHeld(copyLease(r.id)));
+  }
+
+  const changedAtOf = (state: LeaderSymbolState) => Number(state.version.split('|')[0]) || 0;
+
+  /** The leader account's position per symbol: the book's, or the exchange's where newer. */
+  async function leaderBookOf(accountId: number): Promise<LeaderSymbolState[]> {
+    const book = await loaders.leaderBook.run(accountId);
+    const merged = new Map(book.map((state) => [state.symbol, state]));
+    for (const [key, seen] of outside) {
+      if (!key.startsWith(`${accountId}|`)) continue;
+      const own = merged.get(seen.symbol);
+      if (!own || seen.seenAtMs > changedAtOf(own)) merged.set(seen.symbol, seen);
+    }
+    return [...merged.values()];
+  }
+
+  /**
+   * The poller: the leader's positions at the exchange against the book's. A difference the book
+   * did not make (the book unchanged since before the look) is the leader's position from now
+   * on, with a change of its own, so the timer's heal copies it; an equal one clears it.
+   */
+  async function pollLeader(accountId: number): Promise<void> {
+    const lookedAt = clock.now().getTime();
+    const account = await accountOf(accountId);
+    const [book, held] = await Promise.all([
+      loaders.leaderBook.run(accountId),
+      execution.clientOf(account).fetchPositions(),
+    ]);
+    const net = new Map<string, { size: Decimal; entry: number }>();
+    for (const position of held) {
+      const signed = new Decimal(position.amount).times(position.side === 'long' ? 1 : -1);
+      const sum = net.get(position.symbol);
+      net.set(position.symbol, {
+        size: (sum?.size ?? new Decimal(0)).plus(signed),
+        entry: position.entryPrice,
+      });
+    }
+    const symbols = new Set([...book.map((s) => s.symbol), ...net.keys()]);
+    for (const symbol of symbols) {
+      const key = `${accountId}|${symbol}`;
+      const own = book.find((s) => s.symbol === symbol);
+      const atExchange = net.get(symbol);
+      const exchangeSize = (atExchange?.size ?? new Decimal(0)).toDecimalPlaces(8);
+      if (exchangeSize.eq(new Decimal(own?.size ?? 0).toDecimalPlaces(8))) {
+        outside.delete(key);
+        continue;
+      }
+      if (own && changedAtOf(own) >= lookedAt) continue; // the book moved meanwhile: next look
+      const seen = outside.get(key);
+      if (seen && new Decimal(seen.size).eq(exchangeSize)) continue;
+      outside.set(key, {
+        symbol,
+        size: exchangeSize.toString(),
+        entryPrice: String(atExchange?.entry ?? 0),
+        version: `${lookedAt}|${exchangeSize.toString()}|exchange`,
+        seenAtMs: lookedAt,
+      });
+    }
   }
 
   /** Runs `work` on the relation's queue if this process holds (or can take) its lease. */
@@ -462,7 +526,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   ): Promise<void> {
     let relation = await loaders.relation.run(relationId);
     if (!relation || relation.status === 'stopped') return;
-    const leaderBook = await loaders.leaderBook.run(relation.leaderAccountId);
+    const leaderBook = await leaderBookOf(relation.leaderAccountId);
     const state = leaderBook.find((s) => s.symbol === symbol);
     const leaderSize = new Decimal(state?.size ?? 0);
     const version = state?.version ?? 'none';
@@ -722,7 +786,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   /** Every symbol the leader's book or the relation's own book holds. */
   async function symbolsOf(relation: CopyRelationRow): Promise<string[]> {
-    const leader = await repo.leaderBook(relation.leaderAccountId);
+    const leader = await leaderBookOf(relation.leaderAccountId);
     const own = await repo.copyBook(relation.id, relation.followerAccountId);
     return [...new Set([...leader.map((s) => s.symbol), ...own.map((r) => r.symbol)])];
   }
@@ -743,7 +807,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const relation = await repo.relation(relationId);
     if (relation?.status !== 'active') return;
     const leaderAccount = await accountOf(relation.leaderAccountId);
-    const book = (await repo.leaderBook(relation.leaderAccountId)).filter(
+    const book = (await leaderBookOf(relation.leaderAccountId)).filter(
       (s) => !new Decimal(s.size).isZero(),
     );
     const marks = await marksOf(
@@ -796,6 +860,14 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /** One pass over every relation: heal targets, retry misses, the leader breaker, closes. */
   async function tickOnce(): Promise<void> {
     const relations = await held(await repo.relationsByStatus(['active']));
+    // The leaders' exchange positions first: what they traded outside the platform is copied by
+    // this pass's heal.
+    const leaders = [...new Set(relations.map((r) => r.leaderAccountId))];
+    await fanOut(leaders, (accountId) =>
+      pollLeader(accountId).catch((error) =>
+        deps.log?.error({ err: error, accountId }, 'copy engine: leader poll failed'),
+      ),
+    );
     const equities = new Map<number, Promise<string | null>>();
     const equityOf = (leaderAccountId: number) => {
       let found = equities.get(leaderAccountId);
@@ -844,7 +916,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     leaderEquity,
     async leaderStartBook(leaderAccountId) {
       const book: Record<string, { size: string; version: string }> = {};
-      for (const state of await repo.leaderBook(leaderAccountId)) {
+      for (const state of await leaderBookOf(leaderAccountId)) {
         book[state.symbol] = { size: state.size, version: state.version };
       }
       return book;
