@@ -17,7 +17,7 @@ import {
 } from './delivery/delivery.adapters.js';
 import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import { createInProcessEventBus, type EventBus } from './events/index.js';
-import { createCcxtExchangeClient } from './exchange/ccxt/ccxt-exchange-client.js';
+import { createCcxtExchangeClient, createCcxtMarketCache } from './exchange/ccxt/index.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
 import {
   createAccountClientCache,
@@ -113,12 +113,14 @@ export function defaultExchangeClientFactory(deps: {
   clock: Clock;
   marketFeed: MarketFeed;
 }): ExchangeClientFactory {
+  const marketCache = createCcxtMarketCache();
   return createExchangeClientFactory({
     db: deps.db,
     clock: deps.clock,
     prices: feedPriceSource(deps.marketFeed),
     paperSlippageBps: deps.config.paperSlippageBps,
-    createLiveClient: createCcxtExchangeClient,
+    // One market list per venue for every live account (loaded once, not once per account).
+    createLiveClient: (options) => createCcxtExchangeClient({ ...options, marketCache }),
   });
 }
 

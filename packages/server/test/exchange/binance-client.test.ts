@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCcxtMarketCache } from '../../src/exchange/ccxt/index.js';
 import { API_KEY, API_SECRET, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
 import { type FakePrivateExchange, startFakeExchange } from './fake-exchange-private.js';
 
@@ -23,6 +24,29 @@ describe('binance USDⓈ-M through ccxt: reads', () => {
     await client.marketFacts(ETH);
     expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(1);
     expect(fake.calls.every((call) => call.path.startsWith('/fapi/'))).toBe(true);
+  });
+
+  it('shares one market list between the clients of many accounts', async () => {
+    const marketCache = createCcxtMarketCache();
+    const clients = Array.from(
+      { length: 5 },
+      (_, i) => clientAt(fake, 'binance', { apiKey: `${API_KEY}${i}`, marketCache }).client,
+    );
+    const facts = await Promise.all(clients.map((client) => client.marketFacts(BTC)));
+    expect(new Set(facts.map((f) => JSON.stringify(f))).size).toBe(1);
+    // Every account trades on the shared list: ccxt finds the market without loading its own.
+    const order = await clients[3]!.createOrder({
+      symbol: ETH,
+      side: 'buy',
+      type: 'market',
+      amount: 0.5,
+      clientOrderId: 'qs-shared-0001',
+    });
+    expect(order).toMatchObject({ symbol: ETH, status: 'closed', filled: 0.5 });
+    expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(1);
+    // Without the cache each client loads its own.
+    await clientAt(fake, 'binance', { apiKey: `${API_KEY}x` }).client.marketFacts(BTC);
+    expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(2);
   });
 
   it('answers market facts in base quantity', async () => {

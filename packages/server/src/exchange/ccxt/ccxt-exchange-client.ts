@@ -36,6 +36,7 @@ import {
 } from './ccxt-mapping.js';
 import { isTriggerType, orderParams } from './ccxt-order-params.js';
 import { readPermissions } from './ccxt-permissions.js';
+import type { CcxtMarketCache, LoadedMarkets } from './market-cache.js';
 import {
   DEFAULT_RETRY_POLICY,
   type RetryPolicy,
@@ -64,6 +65,8 @@ export interface CcxtExchangeClientOptions {
   readonly now?: () => number;
   readonly logger?: ExchangeLogger;
   readonly retryPolicy?: RetryPolicy;
+  /** Markets shared with the venue's other clients (else this client loads its own). */
+  readonly marketCache?: CcxtMarketCache;
 }
 
 const CCXT_CLASSES = { binanceusdm: ccxt.binanceusdm, okx: ccxt.okx } as const;
@@ -159,11 +162,35 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     );
   }
 
+  /** The venue a shared market list belongs to (the same endpoint, the same markets). */
+  const venue = `${caps.ccxtId}|${options.isTestnet ? 'testnet' : 'live'}|${options.urlsOverride ?? ''}`;
+
+  /** This instance loads the venue's markets; the shared list is what it ends up holding. */
+  async function ownLoad(): Promise<LoadedMarkets> {
+    await instance.loadMarkets(mustReloadMarkets);
+    return {
+      markets: instance.markets as unknown as Record<string, unknown>,
+      currencies: instance.currencies as unknown as Record<string, unknown> | undefined,
+    };
+  }
+
   function loadMarkets(): Promise<void> {
     if (!marketsLoading) {
       marketsLoading = read('load markets', async () => {
         try {
-          await instance.loadMarkets(mustReloadMarkets);
+          const cache = options.marketCache;
+          if (!cache || mustReloadMarkets) {
+            await ownLoad();
+            return;
+          }
+          const shared = await cache.get(venue, ownLoad);
+          // Another instance's list: indexed here, so ccxt's own loadMarkets has nothing to fetch.
+          if ((instance.markets as unknown) !== shared.markets) {
+            instance.setMarkets(
+              shared.markets as unknown as Parameters<CcxtExchange['setMarkets']>[0],
+              shared.currencies as unknown as Parameters<CcxtExchange['setMarkets']>[1],
+            );
+          }
         } catch (error) {
           // ccxt keeps a failed load's promise; the next try must ask it to reload.
           mustReloadMarkets = true;

@@ -1,0 +1,46 @@
+// Markets shared by the ccxt clients of one venue. Every account has a ccxt instance of its own
+// (its keys, its rate limiter), and each used to download and parse the venue's whole market
+// list on its first call: a thousand followers' first copied order meant a thousand
+// exchangeInfo downloads. The list is public and the same for every account, so it is loaded
+// once per venue (concurrent askers share the load) and kept for a while; each instance then
+// only indexes it (ccxt setMarkets).
+
+/** Markets and currencies as a loaded ccxt instance holds them. */
+export interface LoadedMarkets {
+  readonly markets: Record<string, unknown>;
+  readonly currencies: Record<string, unknown> | undefined;
+}
+
+export interface CcxtMarketCache {
+  /** The venue's markets: from the cache while fresh, else from `load` (one load at a time). */
+  get(venue: string, load: () => Promise<LoadedMarkets>): Promise<LoadedMarkets>;
+  /** Forgets a venue's markets (a client found them wanting: the next asker loads again). */
+  forget(venue: string): void;
+}
+
+/** How long a venue's market list is kept: listings and precisions change rarely. */
+export const MARKET_CACHE_TTL_MS = 60 * 60_000;
+
+export function createCcxtMarketCache(
+  options: { ttlMs?: number; now?: () => number } = {},
+): CcxtMarketCache {
+  const ttlMs = options.ttlMs ?? MARKET_CACHE_TTL_MS;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, { loading: Promise<LoadedMarkets>; atMs: number }>();
+  return {
+    get(venue, load) {
+      const entry = entries.get(venue);
+      if (entry && now() - entry.atMs < ttlMs) return entry.loading;
+      const loading = load();
+      entries.set(venue, { loading, atMs: now() });
+      // A failed load is not kept: the next asker tries again.
+      loading.catch(() => {
+        if (entries.get(venue)?.loading === loading) entries.delete(venue);
+      });
+      return loading;
+    },
+    forget(venue) {
+      entries.delete(venue);
+    },
+  };
+}
