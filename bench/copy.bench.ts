@@ -10,7 +10,10 @@ import { systemClock } from '../packages/server/src/common/clock.js';
 import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
-import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/index.js';
+import {
+  createCcxtExchangeClient,
+  createCcxtMarketCache,
+} from '../packages/server/src/exchange/ccxt/index.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import {
   createAccountClientCache,
@@ -124,6 +127,8 @@ async function benchCase(
 ): Promise<string[]> {
   const db = database.handle.db;
   const clock = systemClock;
+  // As the server does: one market list per venue for every account.
+  const marketCache = createCcxtMarketCache();
   const clients = createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
@@ -136,6 +141,7 @@ async function benchCase(
           ...options,
           urlsOverride: fake?.url ?? 'http://127.0.0.1:9',
           timeoutMs: 60_000,
+          marketCache,
         }),
     }),
   });

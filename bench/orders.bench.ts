@@ -11,7 +11,10 @@ import { type Clock, systemClock } from '../packages/server/src/common/clock.js'
 import type { Database } from '../packages/server/src/db/database.js';
 import { exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
-import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/index.js';
+import {
+  createCcxtExchangeClient,
+  createCcxtMarketCache,
+} from '../packages/server/src/exchange/ccxt/index.js';
 import type { ExchangeClient } from '../packages/server/src/exchange/exchange-client.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import {
@@ -108,6 +111,8 @@ const fixedPrice: PriceSource = {
 };
 
 function accountClients(db: Database, clock: Clock, fakeUrl: string): AccountClients {
+  // As the server does: one market list per venue for every account.
+  const marketCache = createCcxtMarketCache();
   return createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
@@ -116,7 +121,12 @@ function accountClients(db: Database, clock: Clock, fakeUrl: string): AccountCli
       prices: fixedPrice,
       paperSlippageBps: 2,
       createLiveClient: (options) =>
-        createCcxtExchangeClient({ ...options, urlsOverride: fakeUrl, timeoutMs: 30_000 }),
+        createCcxtExchangeClient({
+          ...options,
+          urlsOverride: fakeUrl,
+          timeoutMs: 30_000,
+          marketCache,
+        }),
     }),
   });
 }
