@@ -34,7 +34,9 @@ export type FakeFailure =
   /** Never answer; nothing happens (the client times out). */
   | { readonly kind: 'hang' }
   /** Do the request (an order is placed) but never answer: the answer is "lost". */
-  | { readonly kind: 'hang-after-accept' };
+  | { readonly kind: 'hang-after-accept' }
+  /** Answer as usual, only `ms` later (nothing is done before). */
+  | { readonly kind: 'delay'; readonly ms: number };
 
 export interface FakeOrder {
   id: string;
@@ -223,6 +225,7 @@ export async function startFakeExchange(
       await new Promise((resolve) => setTimeout(resolve, options.orderDelayMs));
     }
     const failure = takeFailure(`${method} ${url.pathname}`);
+    if (failure?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, failure.ms));
     const keyHeader = request.headers['x-mbx-apikey'] ?? request.headers['ok-access-key'];
     const apiKey = typeof keyHeader === 'string' ? keyHeader : '';
     if (ORDER_PATHS.has(`${method} ${url.pathname}`) && !withinRate(apiKey, Date.now())) {

@@ -1,0 +1,117 @@
+// A frozen lease holder (SIGSTOP, as a stalled VM or a long pause would) must not trade on its
+// relations once their leases are another's (workers/leases.ts: "a frozen process must not trade
+// on a lease now someone else's"). Worker A holds every relation and is frozen in the middle of
+// copying the leader's change: one follower's intent is written, its leverage call not yet
+// answered (the fake answers it late), its order not sent. Worker B takes the relations over once
+// A's leases expire, settles what A left (the unsent intent is failed: not at the exchange) and
+// copies the change to every follower. Then A wakes up. Every follower must still hold one order
+// for the one change, at the venue as in the book.
+//
+// KNOWN BUG (fails today; the copy engine and the execution core are another engineer's, left as
+// they are): A, woken up, goes on with the intent it had in hand and sends it (try 1) — the lease
+// is checked when the leader's event comes (`held()` in copy-engine.ts), never again before the
+// order leaves, and `send()` in execution-core.ts does not look whether the intent is still
+// pending — while B has sent the same change under try 2: that follower has two orders at the
+// venue and twice its target there, the book once (A's order settles onto an intent B failed).
+// Suggested fix: claim the intent right before the POST (pending → sent, conditional, in
+// execution-core's send; nothing is sent when someone else failed or settled it), and have the copy
+// engine check `leases.isHeld(copyLease(id))` again right before each order (a guard the core
+// calls after leverage and the rate slot). Tried by hand: re-reading the intent's status right
+// before the POST (and sending nothing unless it is still pending) makes this test pass.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executionOrders } from '../../src/db/schema/index.js';
+import { followerApiKey } from './copy-fault-plan.js';
+import {
+  atTargets,
+  LEASE_RENEW_MS,
+  LEASE_TTL_MS,
+  type LeaseRig,
+  lead,
+  sleep,
+  sorted,
+  startLeaseRig,
+  targetOf,
+  waitFor,
+} from './copy-lease-workers.js';
+
+const FOLLOWERS = 6;
+const LEADER_SIZE = 0.2;
+const WAIT_MS = 45_000;
+/** How late the fake answers A's first follower leverage call (A is frozen before it does). */
+const LEVERAGE_DELAY_MS = 1_500;
+
+let rig: LeaseRig;
+beforeAll(async () => {
+  rig = await startLeaseRig({
+    followers: FOLLOWERS,
+    holderOf: () => 'a',
+    // The only leverage calls at the fake are the followers' (the first one answers late).
+    leaderLeverageSet: true,
+  });
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+describe('a frozen copy worker', () => {
+  it('KNOWN BUG: does not send, once woken, an order for a relation another worker took over', async () => {
+    const { fake, relationOf, allRelations } = rig;
+    // A copies one relation at a time and waits for the exchange longer than it is frozen.
+    const a = rig.startWorker(rig.holders.a, { CONCURRENCY: '1', EXCHANGE_TIMEOUT_MS: '60000' });
+    const b = rig.startWorker(rig.holders.b);
+    const why = () => `${a.why()}\n${b.why()}`;
+    await waitFor(
+      () =>
+        sorted(a.report.held ?? []).join() === allRelations.join() && b.report.ready !== undefined,
+      WAIT_MS,
+      why,
+    );
+    expect(b.report.held ?? [], why()).toEqual([]);
+
+    fake.failNext('POST', '/fapi/v1/leverage', { kind: 'delay', ms: LEVERAGE_DELAY_MS });
+    await lead(rig, b, [a], LEADER_SIZE, 'lead1', WAIT_MS);
+    // A's first follower: intent written, leverage asked. Freeze A before the answer comes.
+    await waitFor(() => fake.callsTo('/fapi/v1/leverage', 'POST').length > 0, WAIT_MS, why);
+    a.child.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    const followerOrders = () => fake.state.orders.filter((o) => o.apiKey !== 'copy-leader');
+    expect(followerOrders(), 'orders A sent before it froze').toEqual([]);
+
+    // B takes every relation over and copies the change to every follower.
+    await waitFor(
+      () =>
+        sorted(b.report.held ?? []).join() === allRelations.join() &&
+        atTargets(rig, b, LEADER_SIZE),
+      LEASE_TTL_MS + LEASE_RENEW_MS + WAIT_MS,
+      why,
+    );
+    const takeoverMs = Date.now() - frozenAt;
+    expect(followerOrders()).toHaveLength(FOLLOWERS);
+
+    // A wakes up: whatever it had in hand, the relations are B's now.
+    a.child.kill('SIGCONT');
+    await sleep(LEVERAGE_DELAY_MS + 3000);
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    await Promise.all([a.exited, b.exited]);
+    console.info(`frozen copy worker: B took over and copied ${takeoverMs} ms after A froze`);
+
+    const posted = fake.callsTo('/fapi/v1/order', 'POST').map((c) => c.params.newClientOrderId);
+    expect(
+      posted.filter((id, i) => posted.indexOf(id) !== i),
+      'posted twice',
+    ).toEqual([]);
+    const intents = await rig.read((db) => db.select().from(executionOrders));
+    const byClientId = new Map(intents.map((i) => [i.clientOrderId, i]));
+    for (const [index, id] of relationOf) {
+      const label = `follower ${index} (relation ${id})`;
+      const target = targetOf(LEADER_SIZE, index);
+      const orders = fake.state.orders.filter((o) => o.apiKey === followerApiKey(index));
+      expect(
+        orders.map((o) => [o.side, o.status, o.filled, byClientId.get(o.clientOrderId)?.status]),
+        `${label}: its orders at the venue (and their intents' status)`,
+      ).toEqual([['buy', 'filled', target.toNumber(), 'filled']]);
+    }
+    expect(intents.filter((i) => i.status === 'pending' || i.status === 'unknown')).toEqual([]);
+  }, 120_000);
+});
