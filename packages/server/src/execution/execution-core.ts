@@ -147,6 +147,17 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     { maxSize: 1000 },
   );
 
+  // The last step before an order leaves: the intent moves from pending to on its way, unless
+  // another process (a new lease holder's reconcile) has failed or settled it meanwhile — then a
+  // process that was frozen while holding it sends nothing.
+  const claimer = createBatcher(
+    async (ids: readonly number[]) => {
+      const claimed = new Set(await repo.claimForSending(ids, clock.now()));
+      return ids.map((id) => claimed.has(id));
+    },
+    { maxSize: 1000 },
+  );
+
   async function accountOf(accountId: number): Promise<ExchangeAccountRow> {
     const account = await accountLoader.run(accountId);
     if (!account) throw new ExecutionError('rejected', `exchange account ${accountId} not found`);
@@ -190,6 +201,12 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
         });
       });
     await lanes.takeOrderSlot(account.id, EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits);
+    if (!(await claimer.run(row.id))) {
+      throw new ExecutionError(
+        'rejected',
+        `order ${row.clientOrderId} was settled or failed by another process before it was sent`,
+      );
+    }
     try {
       return await client.createOrder({
         symbol: row.symbol,
@@ -399,6 +416,10 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     async openPositionsOf(owners: readonly OrderOwner[]): Promise<OwnerPosition[]> {
       return (await repo.openPositionsOf(owners)).map(toOwnerPosition);
     },
+
+    /** Which of `owners` have intents to reconcile (pending or unknown): one query for all. */
+    ownersWithUnsettledIntents: (owners: readonly OrderOwner[]) =>
+      repo.ownersWithUnsettledIntents(owners),
 
     /** Every order of an owner, oldest first. */
     intentsOf: (owner: OrderOwner) => repo.intentsOf(owner),

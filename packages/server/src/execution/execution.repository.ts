@@ -224,6 +224,21 @@ function executionQueries(db: Database) {
         .where(eq(executionOrders.id, id));
     },
 
+    /**
+     * Marks pending intents as on their way (status unknown until settled) and answers the ids
+     * that were still pending: an intent another process failed or settled meanwhile is not
+     * claimed, and must not be sent.
+     */
+    async claimForSending(ids: readonly number[], now: Date): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .update(executionOrders)
+        .set({ status: 'unknown', updatedAt: now })
+        .where(and(anyOf(executionOrders.id, ids), eq(executionOrders.status, 'pending')))
+        .returning({ id: executionOrders.id });
+      return rows.map((row) => row.id);
+    },
+
     /** Intents locked for a settlement (FOR UPDATE): a settled one is never applied twice. */
     async lockIntents(ids: readonly number[]): Promise<ExecutionOrderRow[]> {
       if (ids.length === 0) return [];
@@ -265,6 +280,23 @@ function executionQueries(db: Database) {
           ),
         )
         .orderBy(asc(executionOrders.id));
+    },
+
+    /** Which of these owners have pending or unknown intents (one query for all). */
+    async ownersWithUnsettledIntents(owners: readonly OrderOwner[]): Promise<OrderOwner[]> {
+      if (owners.length === 0) return [];
+      return db
+        .selectDistinct({ kind: executionOrders.ownerKind, id: executionOrders.ownerId })
+        .from(executionOrders)
+        .where(
+          and(
+            tuplesIn(
+              [executionOrders.ownerKind, executionOrders.ownerId],
+              owners.map((o) => [o.kind, o.id]),
+            ),
+            inArray(executionOrders.status, ['pending', 'unknown']),
+          ),
+        );
     },
 
     async intentByExchangeOrderId(

@@ -7,17 +7,10 @@
 // copies the change to every follower. Then A wakes up. Every follower must still hold one order
 // for the one change, at the venue as in the book.
 //
-// KNOWN BUG (fails today; the copy engine and the execution core are another engineer's, left as
-// they are): A, woken up, goes on with the intent it had in hand and sends it (try 1) — the lease
-// is checked when the leader's event comes (`held()` in copy-engine.ts), never again before the
-// order leaves, and `send()` in execution-core.ts does not look whether the intent is still
-// pending — while B has sent the same change under try 2: that follower has two orders at the
-// venue and twice its target there, the book once (A's order settles onto an intent B failed).
-// Suggested fix: claim the intent right before the POST (pending → sent, conditional, in
-// execution-core's send; nothing is sent when someone else failed or settled it), and have the copy
-// engine check `leases.isHeld(copyLease(id))` again right before each order (a guard the core
-// calls after leverage and the rate slot). Tried by hand: re-reading the intent's status right
-// before the POST (and sending nothing unless it is still pending) makes this test pass.
+// Guards a defect the core had: A, woken up, went on with the intent it had in hand and sent it
+// (try 1) while B had sent the same change under try 2 — two orders at the venue, one in the book.
+// The core now claims an intent (pending → on its way, conditionally) as the last step before it
+// sends, so an intent B failed meanwhile is never sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionOrders } from '../../src/db/schema/index.js';
 import { followerApiKey } from './copy-fault-plan.js';
@@ -54,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('a frozen copy worker', () => {
-  it('KNOWN BUG: does not send, once woken, an order for a relation another worker took over', async () => {
+  it('does not send, once woken, an order for a relation another worker took over', async () => {
     const { fake, relationOf, allRelations } = rig;
     // A copies one relation at a time and waits for the exchange longer than it is frozen.
     const a = rig.startWorker(rig.holders.a, { CONCURRENCY: '1', EXCHANGE_TIMEOUT_MS: '60000' });

@@ -402,6 +402,8 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     relation: CopyRelationRow,
     options: {
       readonly fill?: { readonly symbol: string; readonly price: number };
+      /** Marks by exchange|symbol shared by a timer pass (filled from this account when missing). */
+      readonly venueMarks?: Map<string, number>;
       /** Runs with the P&L before the relation's figures are saved (which count the receipts). */
       readonly beforeSave?: (pnl: string) => Promise<unknown>;
       readonly clearError?: boolean;
@@ -416,11 +418,25 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       marks = new Map(lastMarks.get(relation.id));
       marks.set(options.fill.symbol, options.fill.price);
     } else {
-      const open = book.filter((row) => !new Decimal(row.size).isZero());
-      marks = await marksOf(
-        await accountOf(relation.followerAccountId),
-        open.map((row) => row.symbol),
-      );
+      const open = book.filter((row) => !new Decimal(row.size).isZero()).map((row) => row.symbol);
+      const account = await accountOf(relation.followerAccountId);
+      const shared = options.venueMarks;
+      if (shared) {
+        const key = (symbol: string) => `${account.exchange}|${symbol}`;
+        const missing = open.filter((symbol) => !shared.has(key(symbol)));
+        if (missing.length > 0) {
+          for (const [symbol, mark] of await marksOf(account, missing))
+            shared.set(key(symbol), mark);
+        }
+        marks = new Map(
+          open.flatMap((symbol) => {
+            const mark = shared.get(key(symbol));
+            return mark === undefined ? [] : [[symbol, mark] as const];
+          }),
+        );
+      } else {
+        marks = await marksOf(account, open);
+      }
     }
     lastMarks.set(relation.id, marks);
     const pnl = copiedPnl(book, marks).toFixed(10);
@@ -787,20 +803,43 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /** Every symbol the leader's book or the relation's own book holds. */
   async function symbolsOf(relation: CopyRelationRow): Promise<string[]> {
     const leader = await leaderBookOf(relation.leaderAccountId);
-    const own = await repo.copyBook(relation.id, relation.followerAccountId);
+    const own = await loaders.copyBook.run({
+      relationId: relation.id,
+      followerAccountId: relation.followerAccountId,
+    });
     return [...new Set([...leader.map((s) => s.symbol), ...own.map((r) => r.symbol)])];
   }
 
-  async function heal(relationId: number, ignoreBackoff: boolean): Promise<void> {
-    const relation = await repo.relation(relationId);
+  /**
+   * Heals a relation: its unsettled orders first (when `reconcile`: after a restart, a takeover,
+   * an unknown outcome), then every symbol to its target, then its figures and limits. `venueMarks`
+   * (a timer pass's, by exchange|symbol) lets the relations of one pass share the venue's marks
+   * instead of each reading its own account's positions.
+   */
+  async function heal(
+    relationId: number,
+    options: {
+      readonly ignoreBackoff: boolean;
+      readonly reconcile: boolean;
+      readonly venueMarks?: Map<string, number>;
+    },
+  ): Promise<void> {
+    const relation = await loaders.relation.run(relationId);
     if (relation?.status !== 'active') return;
     // Orders in flight when the process stopped are settled before any new decision.
-    await execution.reconcileIntents(ownerOf(relationId));
+    if (options.reconcile) await execution.reconcileIntents(ownerOf(relationId));
     for (const symbol of await symbolsOf(relation)) {
-      await reconcileSymbol(relationId, symbol, { kind: 'heal', ignoreBackoff });
+      await reconcileSymbol(relationId, symbol, {
+        kind: 'heal',
+        ignoreBackoff: options.ignoreBackoff,
+      });
     }
-    const fresh = await repo.relation(relationId);
-    if (fresh && fresh.status !== 'stopped') await checkLimits(await refreshFigures(fresh));
+    const fresh = await loaders.relation.run(relationId);
+    if (fresh && fresh.status !== 'stopped') {
+      await checkLimits(
+        await refreshFigures(fresh, options.venueMarks ? { venueMarks: options.venueMarks } : {}),
+      );
+    }
   }
 
   async function lateJoin(relationId: number): Promise<void> {
@@ -877,16 +916,27 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       }
       return found;
     };
+    // Orders to reconcile: only the relations that have some (one query for the pass).
+    const unsettled = new Set(
+      (await execution.ownersWithUnsettledIntents(relations.map((r) => ownerOf(r.id)))).map(
+        (owner) => owner.id,
+      ),
+    );
+    const venueMarks = new Map<string, number>();
     await fanOut(relations, (relation) =>
       serial(relation.id, async () => {
         const equity = await equityOf(relation.leaderAccountId);
         if (equity !== null) {
           const peak = Decimal.max(relation.leaderEquityPeak, equity);
-          const updated =
-            (await repo.update(relation.id, {
-              leaderEquityLast: equity,
-              leaderEquityPeak: peak.toString(),
-            })) ?? relation;
+          const moved =
+            !peak.eq(relation.leaderEquityPeak) ||
+            !new Decimal(equity).eq(relation.leaderEquityLast);
+          const updated = moved
+            ? ((await repo.update(relation.id, {
+                leaderEquityLast: equity,
+                leaderEquityPeak: peak.toString(),
+              })) ?? relation)
+            : relation;
           const limit = updated.leaderDrawdownLimitPercent;
           if (limit !== null && peak.gt(0)) {
             const drawdown = peak.minus(equity).dividedBy(peak).times(100);
@@ -896,7 +946,11 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             }
           }
         }
-        await heal(relation.id, false);
+        await heal(relation.id, {
+          ignoreBackoff: false,
+          reconcile: unsettled.has(relation.id),
+          venueMarks,
+        });
       }),
     );
     // Stopped relations whose closes failed: tried again (the key's try moves with the clock).
@@ -930,9 +984,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       );
     },
     resumed(relationId) {
-      void whenHeld(relationId, () => heal(relationId, true)).catch((error) =>
-        deps.log?.error({ err: error, relationId }, 'copy engine: resume failed'),
-      );
+      void whenHeld(relationId, () =>
+        heal(relationId, { ignoreBackoff: true, reconcile: true }),
+      ).catch((error) => deps.log?.error({ err: error, relationId }, 'copy engine: resume failed'));
     },
     closeAll: (relationId) =>
       whenHeld(relationId, () => closeAllNow(relationId)).catch((error) =>
