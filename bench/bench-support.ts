@@ -65,7 +65,8 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+/** Runs one statement as the server's admin (creating and dropping bench databases). */
+export async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

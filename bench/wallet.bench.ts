@@ -4,7 +4,6 @@
 // (2) the same work spread over 1,000 balances — the peer of (1). Then the copy-fee transfer
 // (two balances per operation). check-ledger runs at the end. A measurement, never a test.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { systemClock } from '../packages/server/src/common/clock.js';
 import { openPostgres } from '../packages/server/src/db/client.js';
 import type { Database } from '../packages/server/src/db/database.js';
@@ -12,21 +11,12 @@ import { users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
 import { createLedger, type Ledger } from '../packages/server/src/modules/wallet/ledger.js';
 import { checkLedger } from '../packages/server/src/modules/wallet/ledger-check.js';
+import { adminQuery } from './bench-support.js';
 
 const USERS = 1000;
 const OPERATIONS = 4000;
 const IN_FLIGHT = 32;
 const STARTING_BALANCE = 1_000_000;
-
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
