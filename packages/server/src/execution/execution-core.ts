@@ -421,8 +421,8 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     ownersWithUnsettledIntents: (owners: readonly OrderOwner[]) =>
       repo.ownersWithUnsettledIntents(owners),
 
-    /** Every order of an owner, oldest first. */
-    intentsOf: (owner: OrderOwner) => repo.intentsOf(owner),
+    /** Every order of an owner (or those whose key starts with `keyPrefix`), oldest first. */
+    intentsOf: (owner: OrderOwner, keyPrefix?: string) => repo.intentsOf(owner, keyPrefix),
 
     /**
      * After a restart: each pending or unknown intent of `owner` is looked up at the exchange by

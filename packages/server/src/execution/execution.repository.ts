@@ -315,12 +315,19 @@ function executionQueries(db: Database) {
       return row;
     },
 
-    async intentsOf(owner: OrderOwner): Promise<ExecutionOrderRow[]> {
+    /** An owner's intents (those whose key starts with `keyPrefix`, when given), oldest first. */
+    async intentsOf(owner: OrderOwner, keyPrefix?: string): Promise<ExecutionOrderRow[]> {
       return db
         .select()
         .from(executionOrders)
         .where(
-          and(eq(executionOrders.ownerKind, owner.kind), eq(executionOrders.ownerId, owner.id)),
+          and(
+            eq(executionOrders.ownerKind, owner.kind),
+            eq(executionOrders.ownerId, owner.id),
+            keyPrefix === undefined
+              ? undefined
+              : sql`starts_with(${executionOrders.idempotencyKey}, ${keyPrefix})`,
+          ),
         )
         .orderBy(asc(executionOrders.id));
     },

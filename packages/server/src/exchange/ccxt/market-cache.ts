@@ -14,8 +14,6 @@ export interface LoadedMarkets {
 export interface CcxtMarketCache {
   /** The venue's markets: from the cache while fresh, else from `load` (one load at a time). */
   get(venue: string, load: () => Promise<LoadedMarkets>): Promise<LoadedMarkets>;
-  /** Forgets a venue's markets (a client found them wanting: the next asker loads again). */
-  forget(venue: string): void;
 }
 
 /** How long a venue's market list is kept: listings and precisions change rarely. */
@@ -38,9 +36,6 @@ export function createCcxtMarketCache(
         if (entries.get(venue)?.loading === loading) entries.delete(venue);
       });
       return loading;
-    },
-    forget(venue) {
-      entries.delete(venue);
     },
   };
 }

@@ -259,9 +259,12 @@ export function createPaperDesk(db: Database) {
             ne(paperOrders.type, 'market'),
           ),
         );
-      return keys.map(
-        (k) => rows.filter((r) => r.accountId === k.accountId && r.symbol === k.symbol).length,
-      );
+      const counts = new Map<string, number>();
+      for (const r of rows) {
+        const key = `${r.accountId}|${r.symbol}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return keys.map((k) => counts.get(`${k.accountId}|${k.symbol}`) ?? 0);
     },
     options,
   );

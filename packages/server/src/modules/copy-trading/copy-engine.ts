@@ -160,10 +160,12 @@ function createLoaders(repo: CopyTradingQueries) {
     /** The two latest receipts of a relation on a symbol, newest first. */
     latestOnSymbol: createBatcher(
       async (pairs: readonly { relationId: number; symbol: string }[]) => {
-        const rows = await repo.latestReceiptsOnSymbols(pairs);
-        return pairs.map((p) =>
-          rows.filter((r) => r.relationId === p.relationId && r.symbol === p.symbol),
-        );
+        const bySymbol = new Map<string, CopyReceiptRow[]>();
+        for (const row of await repo.latestReceiptsOnSymbols(pairs)) {
+          const key = keyOf(row.relationId, row.symbol);
+          bySymbol.set(key, [...(bySymbol.get(key) ?? []), row]);
+        }
+        return pairs.map((p) => bySymbol.get(keyOf(p.relationId, p.symbol)) ?? []);
       },
       options,
     ),
@@ -303,7 +305,10 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /** Keeps this process's leases; takes the free ones of relations that still need a driver. */
   async function leaseUpkeep(): Promise<void> {
     await leases.renew();
-    await held(await repo.relationsByStatus(['active', 'paused', 'stopped']));
+    await held([
+      ...(await repo.relationsByStatus(['active', 'paused'])),
+      ...(await repo.stoppedWithOpenPositions()),
+    ]);
   }
 
   function serial<T>(relationId: number, work: () => Promise<T>): Promise<T> {
@@ -580,9 +585,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     // pending keeps its key, so it is sent once. (Events, the fan-out's path, skip this read.)
     const keyPrefix = `${changeKey}|${relation.id}|`;
     const earlier =
-      trigger.kind !== 'event' && !existing
-        ? (await execution.intentsOf(owner)).filter((i) => i.idempotencyKey.startsWith(keyPrefix))
-        : [];
+      trigger.kind !== 'event' && !existing ? await execution.intentsOf(owner, keyPrefix) : [];
     const spentTries = earlier
       .filter((i) => i.status === 'failed')
       .map((i) => Number(i.idempotencyKey.slice(keyPrefix.length).split('|')[0]) || 0);
@@ -861,7 +864,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         !isWithinEntryDistance(entry, mark, relation.entryDistancePercent)
       ) {
         const now = clock.now();
-        await repo.saveReceipt({
+        await loaders.saveReceipt.run({
           relationId,
           changeKey: `${state.symbol}|${state.version}`,
           symbol: state.symbol,
@@ -954,15 +957,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       }),
     );
     // Stopped relations whose closes failed: tried again (the key's try moves with the clock).
-    const stopped = await held(await repo.relationsByStatus(['stopped']));
+    const stopped = await held(await repo.stoppedWithOpenPositions());
     await fanOut(stopped, async (relation) => {
-      const open = (await repo.copyBook(relation.id, relation.followerAccountId)).some(
-        (row) => !new Decimal(row.size).isZero(),
-      );
       const due =
         relation.lastErrorAt === null ||
         clock.now().getTime() - relation.lastErrorAt.getTime() >= RETRY_BASE_MS * 12;
-      if (open && due) await serial(relation.id, () => closeAllNow(relation.id));
+      if (due) await serial(relation.id, () => closeAllNow(relation.id));
     });
   }
 

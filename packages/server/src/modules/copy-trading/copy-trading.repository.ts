@@ -318,6 +318,21 @@ export function copyTradingQueries(db: Database) {
         .orderBy(asc(copyRelations.id));
     },
 
+    /** Stopped relations that still hold a copied position (their closes are to be retried). */
+    async stoppedWithOpenPositions(): Promise<CopyRelationRow[]> {
+      return db
+        .select()
+        .from(copyRelations)
+        .where(
+          and(
+            eq(copyRelations.status, 'stopped'),
+            isNull(copyRelations.deletedAt),
+            sql`exists (select 1 from ${executionPositions} where ${executionPositions.ownerKind} = 'copy' and ${executionPositions.ownerId} = ${copyRelations.id} and ${executionPositions.accountId} = ${copyRelations.followerAccountId} and ${executionPositions.size} <> 0)`,
+          ),
+        )
+        .orderBy(asc(copyRelations.id));
+    },
+
     async relationsByStatus(
       statuses: readonly CopyRelationRow['status'][],
     ): Promise<CopyRelationRow[]> {
@@ -326,11 +341,6 @@ export function copyTradingQueries(db: Database) {
         .from(copyRelations)
         .where(and(isNull(copyRelations.deletedAt), inArray(copyRelations.status, [...statuses])))
         .orderBy(asc(copyRelations.id));
-    },
-
-    /** The leader account's net position per symbol (every owner), with the book's version. */
-    async leaderBook(leaderAccountId: number): Promise<LeaderSymbolState[]> {
-      return (await leaderBooks([leaderAccountId])).get(leaderAccountId) ?? [];
     },
 
     /** The relation's own book rows (its copied positions, flat ones included). */
@@ -447,40 +457,6 @@ export function copyTradingQueries(db: Database) {
         .returning();
     },
 
-    async receipt(relationId: number, changeKey: string): Promise<CopyReceiptRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(copyReceipts)
-        .where(and(eq(copyReceipts.relationId, relationId), eq(copyReceipts.changeKey, changeKey)));
-      return row;
-    },
-
-    /** Writes the receipt of a change (one per relation and change; a retry overwrites it). */
-    async saveReceipt(values: NewCopyReceiptRow): Promise<CopyReceiptRow> {
-      const [row] = await db
-        .insert(copyReceipts)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [copyReceipts.relationId, copyReceipts.changeKey],
-          set: {
-            targetSize: values.targetSize,
-            followerSizeDelta: values.followerSizeDelta ?? null,
-            followerPrice: values.followerPrice ?? null,
-            slippageBps: values.slippageBps ?? null,
-            delayMs: values.delayMs ?? null,
-            status: values.status,
-            missReason: values.missReason ?? null,
-            errorKind: values.errorKind ?? null,
-            attempts: values.attempts ?? 1,
-            relationPnl: values.relationPnl ?? null,
-            updatedAt: values.updatedAt,
-          },
-        })
-        .returning();
-      if (!row) throw new Error('copy receipt was not written');
-      return row;
-    },
-
     async receipts(relationId: number, limit = 200): Promise<CopyReceiptRow[]> {
       return db
         .select()
@@ -488,29 +464,6 @@ export function copyTradingQueries(db: Database) {
         .where(eq(copyReceipts.relationId, relationId))
         .orderBy(desc(copyReceipts.createdAt), desc(copyReceipts.id))
         .limit(limit);
-    },
-
-    /** Receipts whose latest try missed (the timer retries the retryable ones). */
-    async missedReceipts(relationId: number): Promise<CopyReceiptRow[]> {
-      return db
-        .select()
-        .from(copyReceipts)
-        .where(and(eq(copyReceipts.relationId, relationId), eq(copyReceipts.status, 'missed')))
-        .orderBy(desc(copyReceipts.id));
-    },
-
-    async copiedCount(relationId: number): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(copyReceipts)
-        .where(
-          and(
-            eq(copyReceipts.relationId, relationId),
-            eq(copyReceipts.status, 'copied'),
-            sql`${copyReceipts.followerSizeDelta} <> 0`,
-          ),
-        );
-      return row?.n ?? 0;
     },
   };
 }
