@@ -2,6 +2,7 @@
 // bots both compile here, then run the same `compute` on the same closed candles. Ids of the
 // catalogue are 1..n in STRATEGY_TYPES order (stable: new strategies are appended).
 import type { Candles } from '../candles.js';
+import type { SignalAction } from './latest-signal.js';
 import { STRATEGIES, STRATEGY_TYPES, type StrategyType } from './strategies.js';
 import type {
   StrategyParameterSpec,
@@ -17,6 +18,8 @@ export interface CompiledStrategy {
   /** Equal for equal (type, parameters): evaluations may be shared between their users. */
   readonly key: string;
   readonly compute: (candles: Candles) => StrategySignals;
+  /** signalAt(compute(candles), last index), without computing the series. */
+  readonly latest: (candles: Candles) => SignalAction | null;
 }
 
 export type StrategyCompilation =
@@ -43,6 +46,7 @@ export function compileStrategy(type: unknown, parameters: unknown): StrategyCom
       parameters: checked,
       key: strategyKey(strategyType, checked),
       compute: (candles) => definition.compute(candles, checked),
+      latest: (candles) => definition.latest(candles, checked),
     },
   };
 }

@@ -73,3 +73,42 @@ export function smaCrossings(
   }
   return { fast, slow, above, below };
 }
+
+/**
+ * The crossing of sma(fastPeriod) and sma(slowPeriod) on the last value only: +1 where
+ * smaCrossings(...).above holds the last index, -1 where `below` does, 0 otherwise. The same
+ * running sums as `smaCrossings`, without its arrays.
+ */
+export function smaCrossingAtEnd(
+  values: Float64Array,
+  fastPeriod: number,
+  slowPeriod: number,
+): -1 | 0 | 1 {
+  assertPeriod(fastPeriod);
+  assertPeriod(slowPeriod);
+  const length = values.length;
+  const start = firstDefinedIndex(values);
+  const fastFrom = start + fastPeriod - 1;
+  const slowFrom = start + slowPeriod - 1;
+  const bothFrom = Math.max(fastFrom, slowFrom);
+  // A crossing needs both averages at the last index and the one before.
+  if (length - 1 <= bothFrom) return 0;
+  let fastSum = 0;
+  let slowSum = 0;
+  let previous = Number.NaN;
+  let current = Number.NaN;
+  for (let i = start; i < length; i++) {
+    const value = values[i]!;
+    fastSum += value;
+    if (i > fastFrom) fastSum -= values[i - fastPeriod]!;
+    slowSum += value;
+    if (i > slowFrom) slowSum -= values[i - slowPeriod]!;
+    if (i >= bothFrom) {
+      previous = current;
+      current = fastSum / fastPeriod - slowSum / slowPeriod;
+    }
+  }
+  if (current > 0 && previous <= 0) return 1;
+  if (current < 0 && previous >= 0) return -1;
+  return 0;
+}

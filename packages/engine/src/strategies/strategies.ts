@@ -3,13 +3,21 @@
 // depends only on candles 0..i).
 import { bollinger, ema, macd, rsi, sma } from '../indicators/indicators.js';
 import {
+  bollingerLastTwo,
+  emaLastTwo,
+  type LastTwo,
+  macdLastTwo,
+  rsiLastTwo,
+} from '../indicators/last-values.js';
+import type { SignalAction } from './latest-signal.js';
+import {
   crossAbove,
   crossAboveLevel,
   crossBelow,
   crossBelowLevel,
   crossings,
 } from './signal-rules.js';
-import { smaCrossings } from './sma-crossings.js';
+import { smaCrossingAtEnd, smaCrossings } from './sma-crossings.js';
 import type { StrategyDefinition, StrategyParameters } from './strategy.types.js';
 
 /** The dashboard's pair for strategies without a natural moving-average pair. */
@@ -36,6 +44,23 @@ function pairSignals(fast: Float64Array, slow: Float64Array) {
   const { above, below } = crossings(fast, slow);
   return { buy_signals: above, sell_signals: below };
 }
+
+/** `crossings(a, b)` at the last index, given both series' last two values. */
+function crossingAtEnd(a: LastTwo, b: LastTwo): SignalAction | null {
+  const current = a.last - b.last;
+  const previous = a.previous - b.previous;
+  if (current > 0 && previous <= 0) return 'buy';
+  if (current < 0 && previous >= 0) return 'sell';
+  return null;
+}
+
+/** Buy and sell on one candle cancel out, as in `signalAt`. */
+function eitherAction(isBuy: boolean, isSell: boolean): SignalAction | null {
+  if (isBuy === isSell) return null;
+  return isBuy ? 'buy' : 'sell';
+}
+
+const lastIndexOf = (candles: { close: Float64Array }) => candles.close.length - 1;
 
 const period = (name: string, displayName: string, value: number, min: number, max: number) => ({
   name,
@@ -70,6 +95,14 @@ const maCross: StrategyDefinition = {
       indicators: { ma_fast: fast, ma_slow: slow },
     };
   },
+  latest(candles, parameters) {
+    const crossing = smaCrossingAtEnd(
+      candles.close,
+      param(parameters, 'fast_period'),
+      param(parameters, 'slow_period'),
+    );
+    return crossing === 1 ? 'buy' : crossing === -1 ? 'sell' : null;
+  },
 };
 
 /** ma_fast/ma_slow: its own EMA(fast_period)/EMA(slow_period) of close. */
@@ -90,6 +123,13 @@ const emaCross: StrategyDefinition = {
       ...pairSignals(maFast, maSlow),
       indicators: { ma_fast: maFast, ma_slow: maSlow },
     };
+  },
+  latest(candles, parameters) {
+    if (lastIndexOf(candles) < 1) return null;
+    return crossingAtEnd(
+      emaLastTwo(candles.close, param(parameters, 'fast_period')),
+      emaLastTwo(candles.close, param(parameters, 'slow_period')),
+    );
   },
 };
 
@@ -140,6 +180,16 @@ const rsiReversion: StrategyDefinition = {
       },
     };
   },
+  latest(candles, parameters) {
+    if (lastIndexOf(candles) < 1) return null;
+    const value = rsiLastTwo(candles.close, param(parameters, 'period'));
+    const oversold = param(parameters, 'oversold');
+    const overbought = param(parameters, 'overbought');
+    return eitherAction(
+      value.last > oversold && value.previous <= oversold,
+      value.last < overbought && value.previous >= overbought,
+    );
+  },
 };
 
 /**
@@ -170,6 +220,16 @@ const macdCross: StrategyDefinition = {
         macd_histogram: series.histogram,
       },
     };
+  },
+  latest(candles, parameters) {
+    if (lastIndexOf(candles) < 1) return null;
+    const series = macdLastTwo(
+      candles.close,
+      param(parameters, 'fast_period'),
+      param(parameters, 'slow_period'),
+      param(parameters, 'signal_period'),
+    );
+    return crossingAtEnd(series.line, series.signal);
   },
 };
 
@@ -210,6 +270,21 @@ const bollingerBreakout: StrategyDefinition = {
         bb_lower: bands.lower,
       },
     };
+  },
+  latest(candles, parameters) {
+    const last = lastIndexOf(candles);
+    if (last < 1) return null;
+    const bands = bollingerLastTwo(
+      candles.close,
+      param(parameters, 'period'),
+      param(parameters, 'std_dev'),
+    );
+    const close = candles.close[last]!;
+    const closeBefore = candles.close[last - 1]!;
+    return eitherAction(
+      close > bands.upper.last && closeBefore <= bands.upper.previous,
+      close < bands.lower.last && closeBefore >= bands.lower.previous,
+    );
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Candles } from '../candles.js';
+import type { SignalAction } from './latest-signal.js';
 
 /** One numeric strategy parameter: default, inclusive bounds and whether it must be whole. */
 export interface StrategyParameterSpec {
@@ -34,4 +35,10 @@ export interface StrategyDefinition {
   readonly checkParameters?: (parameters: StrategyParameters) => Record<string, string[]>;
   /** Pure: the same candles and parameters always give the same signals. */
   readonly compute: (candles: Candles, parameters: StrategyParameters) => StrategySignals;
+  /**
+   * The action on the last candle alone: always equal to
+   * signalAt(compute(candles, parameters), last index), without the series (a live bot decides
+   * on the candle that just closed and needs nothing else).
+   */
+  readonly latest: (candles: Candles, parameters: StrategyParameters) => SignalAction | null;
 }

@@ -1,13 +1,13 @@
 // The pure part of a bot: what to do on a candle close and how big its order is. No I/O, so the
 // bench can time it alone, and the backtest parity holds by construction: the same compiled
-// strategy (`compileStrategy`), `signalAt`, sizing and SL/TP rules of the engine's position module.
+// strategy (`compileStrategy`; its `latest` is signalAt(compute) on the last candle, a tested
+// equality), sizing and SL/TP rules of the engine's position module.
 import {
   type Candles,
   type CompiledStrategy,
   compileStrategyOrThrow,
   type SignalAction,
   type Sizing,
-  signalAt,
   sizeOrder,
 } from '@quantsquare/engine';
 import type { MarketFacts } from '../../exchange/exchange-client.js';
@@ -47,7 +47,7 @@ export function latestSignal(
 ): SignalAction | null {
   const known = memo?.get(strategy.key);
   if (known !== undefined) return known;
-  const action = signalAt(strategy.compute(candles), candles.close.length - 1);
+  const action = strategy.latest(candles);
   memo?.set(strategy.key, action);
   return action;
 }
