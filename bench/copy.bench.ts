@@ -3,9 +3,12 @@
 // figures), (a) to paper followers and (b) to live followers on the loopback fake exchange
 // through the real ccxt client (the fake in a process of its own, the venue's per-account order
 // limit enforced); on PostgreSQL and PGlite. Two changes each: the first order of every follower
-// (leverage set at the venue, markets loaded: 'cold') and the leader adding to its position
+// (leverage set at the venue; the clients were built and their markets loaded when the engine
+// started, as the engine does: 'cold') and the leader adding to its position
 // ('warm', the steady state). Prints p50/p99/last from the leader's PositionChanged event to each
 // follower's settled order, and CPU per follower. A measurement, never a test.
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { systemClock } from '../packages/server/src/common/clock.js';
 import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
@@ -42,6 +45,23 @@ const PRICE = 2000;
 const LEADER_SIZES = [2, 4] as const;
 /** A change not copied to every follower within this long is reported as such. */
 const DEADLINE_MS = 180_000;
+
+/** BENCH_COPY_PROFILE=<dir>: writes a V8 CPU profile of each warm change there. */
+const PROFILE_TO = process.env.BENCH_COPY_PROFILE;
+
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stopTo(path: string) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(path, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -170,6 +190,7 @@ async function benchCase(
       if (event.payload.accountId === seeded.leaderAccountId) leaderAt = at;
       else if (event.payload.owner.kind === 'copy') done.push(at);
     });
+    const profiling = index === 1 && PROFILE_TO ? await startProfile() : null;
     const cpu = process.cpuUsage();
     await execution.submit({
       accountId: seeded.leaderAccountId,
@@ -185,10 +206,12 @@ async function benchCase(
     }
     await engine.idle();
     const used = process.cpuUsage(cpu);
+    if (profiling)
+      await profiling.stopTo(`${PROFILE_TO}/copy-${target}-${database.label}.cpuprofile`);
     off();
     const delays = done.map((at) => at - leaderAt).sort((a, b) => a - b);
     lines.push(
-      `  ${index === 0 ? 'cold (first order: leverage, markets)' : 'warm (the leader adds)'}: ${done.length}/${FOLLOWERS} copied; p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, last ${(delays.at(-1) ?? 0).toFixed(0)} ms; CPU ${((used.user + used.system) / 1000 / FOLLOWERS).toFixed(2)} ms per follower`,
+      `  ${index === 0 ? 'cold (first order of each follower: leverage set)' : 'warm (the leader adds)'}: ${done.length}/${FOLLOWERS} copied; p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, last ${(delays.at(-1) ?? 0).toFixed(0)} ms; CPU ${((used.user + used.system) / 1000 / FOLLOWERS).toFixed(2)} ms per follower`,
     );
   }
   await engine.stop();

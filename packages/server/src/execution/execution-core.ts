@@ -147,6 +147,16 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     { maxSize: 1000 },
   );
 
+  const leverageWriter = createBatcher(
+    async (
+      rows: readonly { accountId: number; symbol: string; leverage: number; setAt: Date }[],
+    ) => {
+      await repo.saveLeverages(rows);
+      return rows.map(() => undefined);
+    },
+    { maxSize: 1000 },
+  );
+
   // The last step before an order leaves: the intent moves from pending to on its way, unless
   // another process (a new lease holder's reconcile) has failed or settled it meanwhile — then a
   // process that was frozen while holding it sends nothing.
@@ -179,7 +189,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       return;
     }
     await client.setLeverage(symbol, leverage);
-    await repo.saveLeverage({ accountId: account.id, symbol }, leverage, clock.now());
+    await leverageWriter.run({ accountId: account.id, symbol, leverage, setAt: clock.now() });
     leverageSet.set(key, leverage);
   }
 

@@ -347,13 +347,21 @@ function executionQueries(db: Database) {
         );
     },
 
-    async saveLeverage(key: SymbolKey, leverage: number, at: Date): Promise<void> {
+    /** Records the leverage set on each (account, symbol): one statement for the batch. */
+    async saveLeverages(
+      rows: readonly { accountId: number; symbol: string; leverage: number; setAt: Date }[],
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      // One row per key (the last wins): an upsert may not touch one row twice.
+      const unique = [
+        ...new Map(rows.map((row) => [`${row.accountId}|${row.symbol}`, row])).values(),
+      ];
       await db
         .insert(executionLeverages)
-        .values({ ...key, leverage, setAt: at })
+        .select(unnestRows(executionLeverages, unique))
         .onConflictDoUpdate({
           target: [executionLeverages.accountId, executionLeverages.symbol],
-          set: { leverage, setAt: at },
+          set: { leverage: sql`excluded.leverage`, setAt: sql`excluded.set_at` },
         });
     },
   };

@@ -46,6 +46,8 @@ export interface CopyEngineApp extends TestApp {
   prices: FixedPrices;
   /** Accounts named `Hang…` wait on this gate, then refuse the key. */
   hang: Gate;
+  /** Accounts whose client loaded its markets, in order. */
+  marketLoads: number[];
 }
 
 /**
@@ -58,6 +60,7 @@ export function useCopyEngineApp(): CopyEngineApp {
   const prices = new FixedPrices();
   prices.set(BTC, 50_000);
   const hang = new Gate();
+  const marketLoads: number[] = [];
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'qs-copy-test-'));
     const config: Config = Object.freeze({
@@ -101,6 +104,10 @@ export function useCopyEngineApp(): CopyEngineApp {
       };
       return {
         ...okx,
+        loadMarkets: async () => {
+          marketLoads.push(account.id);
+          await okx.loadMarkets();
+        },
         marketFacts: async (symbol) => {
           await refuse();
           return okx.marketFacts(symbol);
@@ -126,7 +133,7 @@ export function useCopyEngineApp(): CopyEngineApp {
       services,
     });
     await app.ready();
-    state = { app, database, clock, config, services, bus, prices, hang, dataDir };
+    state = { app, database, clock, config, services, bus, prices, hang, marketLoads, dataDir };
   });
   afterAll(async () => {
     if (!state) return;
@@ -161,6 +168,7 @@ export function useCopyEngineApp(): CopyEngineApp {
     },
     prices,
     hang,
+    marketLoads,
     close: async () => undefined,
   };
 }

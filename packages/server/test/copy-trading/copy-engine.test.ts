@@ -361,6 +361,23 @@ describe('limits and states', () => {
     await leaderTo(lead, 0);
   });
 
+  it("builds a follower's client and loads its markets before the leader's first change", async () => {
+    const lead = await leader(t);
+    // A new relation: prepared at once, with no leader change to copy yet.
+    const first = await follow(lead);
+    await eventually(async () => expect(t.marketLoads).toContain(first.accountId));
+    // Relations found at start (a restart, or taken over from another process): prepared by the
+    // engine's first pass, not by the first fan-out that needs them.
+    const engine = t.services.copyTrading.engine;
+    await engine.stop();
+    const second = await follow(lead);
+    await engine.idle();
+    expect(t.marketLoads).not.toContain(second.accountId);
+    engine.start();
+    await eventually(async () => expect(t.marketLoads).toContain(second.accountId));
+    expect(await ordersOf(second.relationId)).toEqual([]);
+  });
+
   it('a second paper account of the follower keeps its own relation apart', async () => {
     const lead = await leader(t);
     const follower = await follow(lead);

@@ -405,6 +405,36 @@ describe('the shared desk: orders of many accounts that arrive together', () => 
     }
   });
 
+  it('sets the leverage of many accounts together, held positions included, as one at a time', async () => {
+    prices.set(BTC, 50_000);
+    prices.set(ETH, 3_000);
+    const ids = await Promise.all(
+      Array.from({ length: 5 }, () => paperAccount({ positionMode: 'net', leverage: 5 })),
+    );
+    const alone = await paperAccount({ positionMode: 'net', leverage: 5 });
+    const shared = sharedClients(ids);
+    for (const client of [...shared, clientFor(alone)]) {
+      await client.createOrder(market('buy', 0.1));
+    }
+    // Each account a different leverage; one account twice in the batch (the last call wins).
+    await Promise.all([
+      ...shared.map((client, i) => client.setLeverage(BTC, 10 + i)),
+      shared[0]!.setLeverage(ETH, 3),
+      shared[1]!.setLeverage(BTC, 20),
+    ]);
+    await clientFor(alone).setLeverage(BTC, 10);
+    const leverages = await Promise.all(
+      shared.map(async (client) => (await client.fetchPositions())[0]?.leverage),
+    );
+    expect(leverages).toEqual([10, 20, 12, 13, 14]);
+    // The position held is margined at its new leverage, exactly as an account set on its own.
+    expect(await shared[0]!.fetchBalance()).toEqual(await clientFor(alone).fetchBalance());
+    // A later order opens at the leverage set for its symbol.
+    await shared[0]!.createOrder(market('buy', 1, { symbol: ETH }));
+    const eth = (await shared[0]!.fetchPositions()).find((p) => p.symbol === ETH);
+    expect(eth?.leverage).toBe(3);
+  });
+
   it('refuses one account without failing the others in its batch, and answers a repeat once', async () => {
     prices.set(BTC, 50_000);
     const [poor, rich] = await Promise.all([

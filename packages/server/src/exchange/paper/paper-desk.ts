@@ -242,6 +242,51 @@ async function fillMany(db: Database, items: readonly PaperDeskOrder[]): Promise
   });
 }
 
+/** Sets the leverage of each (account, symbol), and of its open position, in one transaction. */
+async function setLeverages(db: Database, items: readonly PaperLeverage[]): Promise<void> {
+  // One row per key (the last wins): an upsert may not touch one row twice.
+  const rows = [...new Map(items.map((i) => [`${i.accountId}|${i.symbol}`, i])).values()];
+  await db.transaction(async (tx) => {
+    // The accounts are locked in id order, as a fill locks them: the two never wait in a cycle.
+    await tx
+      .select({ id: exchangeAccounts.id })
+      .from(exchangeAccounts)
+      .where(anyOf(exchangeAccounts.id, [...new Set(rows.map((r) => r.accountId))]))
+      .orderBy(asc(exchangeAccounts.id))
+      .for('update');
+    await tx
+      .insert(paperLeverages)
+      .select(
+        unnestRows(
+          paperLeverages,
+          rows.map((r) => ({ accountId: r.accountId, symbol: r.symbol, leverage: r.leverage })),
+        ),
+      )
+      .onConflictDoUpdate({
+        target: [paperLeverages.accountId, paperLeverages.symbol],
+        set: { leverage: sql`excluded.leverage` },
+      });
+    await tx
+      .update(paperPositions)
+      .set({ leverage: sql`u.leverage` })
+      .from(
+        sql`unnest(${sql.param(rows.map((r) => r.accountId))}::integer[], ${sql.param(rows.map((r) => r.symbol))}::text[], ${sql.param(rows.map((r) => r.leverage))}::integer[]) as u(account_id, symbol, leverage)`,
+      )
+      .where(
+        and(
+          eq(paperPositions.accountId, sql`u.account_id`),
+          eq(paperPositions.symbol, sql`u.symbol`),
+        ),
+      );
+  });
+}
+
+export interface PaperLeverage {
+  readonly accountId: number;
+  readonly symbol: string;
+  readonly leverage: number;
+}
+
 export function createPaperDesk(db: Database) {
   const options = { maxSize: 500 };
   const restingCounts = createBatcher(
@@ -288,6 +333,10 @@ export function createPaperDesk(db: Database) {
     options,
   );
   const filler = createBatcher((items: readonly PaperDeskOrder[]) => fillMany(db, items), options);
+  const leverageSetter = createBatcher(async (items: readonly PaperLeverage[]) => {
+    await setLeverages(db, items);
+    return items.map(() => undefined);
+  }, options);
 
   return {
     /** Whether the account has resting orders on the symbol (the matcher's work, else none). */
@@ -295,6 +344,8 @@ export function createPaperDesk(db: Database) {
       (await restingCounts.run({ accountId, symbol })) > 0,
     orderByClientId: (accountId: number, clientOrderId: string) =>
       ordersByClientId.run({ accountId, clientOrderId }),
+    /** Sets an account's leverage on a symbol (with the others set together). */
+    setLeverage: (leverage: PaperLeverage) => leverageSetter.run(leverage),
     /** Fills a market or IOC order (with the orders that arrive together); the order's row. */
     async fill(order: PaperDeskOrder): Promise<PaperOrderRow> {
       const outcome = await filler.run(order);

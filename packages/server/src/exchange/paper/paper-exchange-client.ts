@@ -230,7 +230,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
           `Leverage must be between ${LEVERAGE_MIN} and ${LEVERAGE_MAX}`,
         );
       }
-      await repo.setLeverage(symbol, leverage);
+      await desk.setLeverage({ accountId: deps.accountId, symbol, leverage });
     },
     async createOrder(request) {
       requireSymbol(request.symbol);

@@ -90,19 +90,6 @@ function paperQueries(db: Database, accountId: number) {
         .where(and(eq(paperLeverages.accountId, accountId), eq(paperLeverages.symbol, symbol)));
       return row?.leverage;
     },
-    async setLeverage(symbol: string, leverage: number): Promise<void> {
-      await db
-        .insert(paperLeverages)
-        .values({ accountId, symbol, leverage })
-        .onConflictDoUpdate({
-          target: [paperLeverages.accountId, paperLeverages.symbol],
-          set: { leverage },
-        });
-      await db
-        .update(paperPositions)
-        .set({ leverage })
-        .where(and(eq(paperPositions.accountId, accountId), eq(paperPositions.symbol, symbol)));
-    },
     async orderByClientId(clientOrderId: string): Promise<PaperOrderRow | undefined> {
       const [row] = await db
         .select()

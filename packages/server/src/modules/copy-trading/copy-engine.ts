@@ -221,6 +221,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   let timer: NodeJS.Timeout | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
+  /** Accounts whose exchange client is built and has its markets (see `prepareClients`). */
+  const prepared = new Set<number>();
+  let isStopping = false;
 
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work);
@@ -339,6 +342,26 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   async function accountOf(accountId: number): Promise<ExchangeAccountRow> {
     return execution.account(accountId);
+  }
+
+  /**
+   * Builds the accounts' exchange clients and loads their markets ahead of the leader's next
+   * change, one account at a time in the background: a live client costs milliseconds of CPU to
+   * build, which a fan-out to a thousand new followers would otherwise pay on its path. A client
+   * that fails here is built again by the order that needs it (and reports there).
+   */
+  async function prepareClients(accountIds: readonly number[]): Promise<void> {
+    for (const accountId of new Set(accountIds)) {
+      if (isStopping) return;
+      if (prepared.has(accountId)) continue;
+      prepared.add(accountId);
+      try {
+        await execution.clientOf(await accountOf(accountId)).loadMarkets();
+      } catch {
+        prepared.delete(accountId);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async function leaderEquity(leaderAccountId: number): Promise<string> {
@@ -956,6 +979,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         });
       }),
     );
+    void track(prepareClients(relations.map((r) => r.followerAccountId)));
     // Stopped relations whose closes failed: tried again (the key's try moves with the clock).
     const stopped = await held(await repo.stoppedWithOpenPositions());
     await fanOut(stopped, async (relation) => {
@@ -978,6 +1002,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     // A relation another process holds is left to it: its timer heals a resumed relation and
     // closes a stopped one's positions.
     started(relationId, options) {
+      void track(
+        (async () => {
+          const relation = await loaders.relation.run(relationId);
+          if (relation) await prepareClients([relation.followerAccountId]);
+        })(),
+      ).catch(() => undefined);
       if (!options.openCurrentPositions) return;
       void whenHeld(relationId, () => lateJoin(relationId)).catch((error) =>
         deps.log?.error({ err: error, relationId }, 'copy engine: late join failed'),
@@ -1023,6 +1053,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     /** Follows the leaders' fills and position changes, and starts the reconcile timer. */
     start(): void {
       if (unsubscribe.length > 0) return;
+      isStopping = false;
       unsubscribe = [
         deps.events.subscribe('OrderFilled', (event) => {
           const { accountId, symbol, price, filledAtMs } = event.payload;
@@ -1080,6 +1111,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
     async stop(): Promise<void> {
+      isStopping = true;
       for (const off of unsubscribe) off();
       unsubscribe = [];
       if (timer) clearInterval(timer);
