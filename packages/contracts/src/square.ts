@@ -172,10 +172,11 @@ export const periodMetrics = z.object({
    * Copy trading's figures, the same in every period (each relation counts since it began):
    * the copied P&L (USDT) of the strategy's relations not deleted (any status), and the mean of
    * their copy efficiencies (follower return ÷ the leader's return over the same span, a ratio:
-   * 1 = matched) over the relations where it is defined (0 when none is).
+   * 1 = matched) over the relations where it is defined (null when none is: nobody copies, or
+   * the leader has not moved since).
    */
   copier_pnl: z.number(),
-  copy_efficiency: z.number(),
+  copy_efficiency: z.number().nullable(),
 });
 export type PeriodMetrics = z.infer<typeof periodMetrics>;
 

@@ -274,4 +274,11 @@ describe('copyFigureTexts', () => {
       efficiency: '0.00%',
     });
   });
+
+  it('shows a dash where no efficiency is defined (nobody copies)', () => {
+    expect(copyFigureTexts({ copier_pnl: 0, copy_efficiency: null }, 'zh-CN')).toEqual({
+      pnl: '0.00 USDT',
+      efficiency: '—',
+    });
+  });
 });

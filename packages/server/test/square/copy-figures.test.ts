@@ -10,7 +10,7 @@ const t = useTestApp({ env: { MARKET_DATA: 'simulated' } });
 
 interface CopyFigures {
   copier_pnl: number;
-  copy_efficiency: number;
+  copy_efficiency: number | null;
 }
 const detail = (id: number) =>
   call<{ metrics: Record<'daily' | 'weekly' | 'monthly' | 'total', CopyFigures> }>(
@@ -129,12 +129,12 @@ describe("a strategy's copy figures", () => {
     });
   });
 
-  it('are 0 for a strategy nobody copies', async () => {
+  it('are 0 P&L and no efficiency for a strategy nobody copies', async () => {
     const lead = await leader(t);
     await recompute(lead);
     expect((await detail(lead.accountId)).body.metrics.total).toMatchObject({
       copier_pnl: 0,
-      copy_efficiency: 0,
+      copy_efficiency: null,
     });
   });
 

@@ -92,7 +92,7 @@ export const strategyMetrics = pgTable(
     tradesCount: integer('trades_count').notNull(),
     copiersCount: integer('copiers_count').notNull(),
     copierPnl: doublePrecision('copier_pnl').notNull().default(0),
-    copyEfficiency: doublePrecision('copy_efficiency').notNull().default(0),
+    copyEfficiency: doublePrecision('copy_efficiency'),
     daysOfHistory: doublePrecision('days_of_history').notNull(),
     isNew: boolean('is_new').notNull(),
     rankWinRate: doublePrecision('rank_win_rate'),

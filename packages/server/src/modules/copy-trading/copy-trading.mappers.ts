@@ -39,8 +39,8 @@ export function relationEfficiency(row: RelationFigureColumns): number | null {
 export interface LeaderCopyFigures {
   /** Copied P&L of its relations summed, USDT. */
   readonly copierPnl: number;
-  /** Mean of the relations' defined efficiencies (`relationEfficiency`); 0 when none is. */
-  readonly copyEfficiency: number;
+  /** Mean of the relations' defined efficiencies (`relationEfficiency`); null when none is. */
+  readonly copyEfficiency: number | null;
 }
 
 /** The figures of one leader's relations (the caller passes the ones not deleted). */
@@ -52,10 +52,8 @@ export function leaderCopyFigures(relations: readonly RelationFigureColumns[]): 
     const efficiency = relationEfficiency(relation);
     if (efficiency !== null) efficiencies.push(efficiency);
   }
-  const mean =
-    efficiencies.length === 0
-      ? 0
-      : efficiencies.reduce((sum, e) => sum + e, 0) / efficiencies.length;
+  if (efficiencies.length === 0) return { copierPnl: pnl.toNumber(), copyEfficiency: null };
+  const mean = efficiencies.reduce((sum, e) => sum + e, 0) / efficiencies.length;
   return { copierPnl: pnl.toNumber(), copyEfficiency: Number(mean.toFixed(4)) };
 }
 

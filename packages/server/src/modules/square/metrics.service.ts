@@ -21,9 +21,9 @@ import type { MetricsRepository } from './metrics.repository.js';
 /** Copiers' P&L (USDT) and copy efficiency of leader accounts; copy trading answers them. */
 export type CopyFiguresSource = (
   accountIds: readonly number[],
-) => Promise<ReadonlyMap<number, { copierPnl: number; copyEfficiency: number }>>;
+) => Promise<ReadonlyMap<number, { copierPnl: number; copyEfficiency: number | null }>>;
 
-const NO_COPY_FIGURES = { copierPnl: 0, copyEfficiency: 0 };
+const NO_COPY_FIGURES = { copierPnl: 0, copyEfficiency: null };
 
 const finiteOrNull = (value: number | null) =>
   value === null || !Number.isFinite(value) ? null : value;

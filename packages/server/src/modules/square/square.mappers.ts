@@ -28,7 +28,7 @@ export function periodMetricsOf(row: StrategyMetricsRow | undefined): PeriodMetr
     trades_count: row?.tradesCount ?? 0,
     copiers_count: row?.copiersCount ?? 0,
     copier_pnl: round(row?.copierPnl ?? 0),
-    copy_efficiency: round(row?.copyEfficiency ?? 0),
+    copy_efficiency: roundOrNull(row?.copyEfficiency ?? null),
   };
 }
 

@@ -305,7 +305,7 @@ export function drawdownShown(maxDrawdown: number): number {
 /**
  * A strategy's copy figures as its stat cards show them: the copiers' P&L in USDT with 2
  * decimals (signed), the copy efficiency (a ratio, 1 = the copiers matched the leader) as a
- * percent.
+ * percent, or a dash where it is not defined.
  */
 export function copyFigureTexts(
   metrics: Pick<PeriodMetrics, 'copier_pnl' | 'copy_efficiency'>,
@@ -314,6 +314,7 @@ export function copyFigureTexts(
   const pnl = formatSignedMoney(metrics.copier_pnl, locale);
   return {
     pnl: pnl === '—' ? pnl : `${pnl} USDT`,
-    efficiency: formatPercent(metrics.copy_efficiency * 100, locale),
+    efficiency:
+      metrics.copy_efficiency === null ? '—' : formatPercent(metrics.copy_efficiency * 100, locale),
   };
 }
