@@ -71,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    trustProxy: config.trustProxy === false ? false : [...config.trustProxy],
     // The spec's paths end in '/'; a client that drops it still reaches the route.
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();

@@ -77,6 +77,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRET_KEY: 'k'.repeat(40), [name]: value })).toThrow(ConfigError);
   });
 
+  it('reads TRUST_PROXY as none or proxy addresses, and refuses believing everyone', () => {
+    const base = { SECRET_KEY: 'k'.repeat(40) };
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    for (const value of ['true', '1', 'proxy.local', '10.0.0.0/33', '10.0.0.1/8/1']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: value }), value).toThrow(ConfigError);
+    }
+  });
+
   it('demands SECRET_KEY in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(ConfigError);
   });

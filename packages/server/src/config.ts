@@ -1,5 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -67,6 +68,8 @@ const envSchema = z.object({
     z.enum(['development', 'production', 'test']).default('development'),
   ),
   WEB_DIST_DIR: optionalString,
+  /** Reverse proxies whose X-Forwarded-For is believed (see `trustProxyFrom`). */
+  TRUST_PROXY: optionalString,
   /** Contact details of the help centre and the site footer (GET /api/help/contact/). */
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@quantsquare.example')),
   TELEGRAM_URL: z.preprocess(emptyToUndefined, webUrl.default('https://t.me/quantsquare')),
@@ -125,6 +128,12 @@ export interface Config {
   readonly webDistDir: string;
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  /**
+   * Which peers' X-Forwarded-For gives the client's address (sign-in limits, webhook
+   * allowlists, logs): none (false, the default: the peer is the client), or the addresses and
+   * CIDR ranges of the reverse proxies in front of the server.
+   */
+  readonly trustProxy: false | readonly string[];
   /** The deposit networks offered, in the order TRC20, BEP20, OFFCHAIN. */
   readonly depositNetworks: readonly DepositNetworkConfig[];
   /** Sign-in calls per IP per minute (a constant of the spec; tests raise it). */
@@ -191,6 +200,34 @@ function depositNetworksFrom(e: z.infer<typeof envSchema>): DepositNetworkConfig
 }
 
 /**
+ * TRUST_PROXY: empty or 'false' for none, else a comma list of the proxies' addresses and CIDR
+ * ranges. 'true' (believe any peer) and hop counts (which cannot check the peer) are refused: a
+ * client could then pick its own address and pass the sign-in limits and webhook allowlists.
+ */
+function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
+  const given = value?.trim();
+  if (given === undefined || given === '' || given === 'false') return false;
+  if (given === 'true' || /^\d+$/.test(given)) {
+    throw new ConfigError(
+      `TRUST_PROXY=${given} would let clients choose their address: give the proxies' addresses or CIDR ranges`,
+    );
+  }
+  const entries = given.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const isRange =
+      bits === undefined ||
+      (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits && rest.length === 0);
+    if (family === 0 || !isRange) {
+      throw new ConfigError(`TRUST_PROXY: '${entry}' is not an IP address or CIDR range`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
+/**
  * Builds the config from an environment object. `generateSecret: false` (tests) demands
  * SECRET_KEY instead of touching the data dir.
  */
@@ -249,6 +286,7 @@ export function loadConfig(
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'packages/web/dist')),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     bodyLimitBytes: REQUEST_BODY_LIMIT_BYTES,
+    trustProxy: trustProxyFrom(e.TRUST_PROXY),
     depositNetworks,
     authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
     webhookSignalsPerMinute: e.WEBHOOK_SIGNALS_PER_MINUTE,
