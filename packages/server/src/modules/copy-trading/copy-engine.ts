@@ -347,8 +347,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /**
    * Builds the accounts' exchange clients and loads their markets ahead of the leader's next
    * change, one account at a time in the background: a live client costs milliseconds of CPU to
-   * build, which a fan-out to a thousand new followers would otherwise pay on its path. A client
-   * that fails here is built again by the order that needs it (and reports there).
+   * build, which a fan-out to a thousand new followers would otherwise pay on its path. A failure
+   * (the venue's market list cannot be read) ends the pass: the next pass tries again, and an
+   * order that needs the client meanwhile builds it and reports the failure itself.
    */
   async function prepareClients(accountIds: readonly number[]): Promise<void> {
     for (const accountId of new Set(accountIds)) {
@@ -359,6 +360,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         await execution.clientOf(await accountOf(accountId)).loadMarkets();
       } catch {
         prepared.delete(accountId);
+        return;
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
