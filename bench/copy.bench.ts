@@ -46,7 +46,7 @@ const LEADER_SIZES = [2, 4] as const;
 /** A change not copied to every follower within this long is reported as such. */
 const DEADLINE_MS = 180_000;
 
-/** BENCH_COPY_PROFILE=<dir>: writes a V8 CPU profile of each warm change there. */
+/** BENCH_COPY_PROFILE=<dir>: writes a V8 CPU profile of each change there. */
 const PROFILE_TO = process.env.BENCH_COPY_PROFILE;
 
 async function startProfile() {
@@ -190,7 +190,7 @@ async function benchCase(
       if (event.payload.accountId === seeded.leaderAccountId) leaderAt = at;
       else if (event.payload.owner.kind === 'copy') done.push(at);
     });
-    const profiling = index === 1 && PROFILE_TO ? await startProfile() : null;
+    const profiling = PROFILE_TO ? await startProfile() : null;
     const cpu = process.cpuUsage();
     await execution.submit({
       accountId: seeded.leaderAccountId,
@@ -207,7 +207,9 @@ async function benchCase(
     await engine.idle();
     const used = process.cpuUsage(cpu);
     if (profiling)
-      await profiling.stopTo(`${PROFILE_TO}/copy-${target}-${database.label}.cpuprofile`);
+      await profiling.stopTo(
+        `${PROFILE_TO}/copy-${target}-${database.label}-${index === 0 ? 'cold' : 'warm'}.cpuprofile`,
+      );
     off();
     const delays = done.map((at) => at - leaderAt).sort((a, b) => a - b);
     lines.push(

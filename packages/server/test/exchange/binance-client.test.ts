@@ -49,6 +49,37 @@ describe('binance USDⓈ-M through ccxt: reads', () => {
     expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(2);
   });
 
+  it('sends the orders of many accounts through one keep-alive pool, each signed with its key', async () => {
+    const order = (i: number) => ({
+      symbol: ETH,
+      side: 'buy' as const,
+      type: 'market' as const,
+      amount: 0.5,
+      clientOrderId: `qs-pool-${i}`,
+    });
+    const marketCache = createCcxtMarketCache();
+    const shared = Array.from(
+      { length: 12 },
+      (_, i) => clientAt(fake, 'binance', { apiKey: `${API_KEY}p${i}`, marketCache }).client,
+    );
+    await shared[0]!.loadMarkets();
+    const loading = fake.connections();
+    for (const [i, client] of shared.entries()) await client.createOrder(order(i));
+    // Twelve accounts' orders, one after another: kept-alive connections of one pool, not one
+    // connection per account as each account's own pool opened.
+    expect(fake.connections() - loading).toBeLessThanOrEqual(1);
+    const keys = fake.callsTo(ORDER, 'POST').map((call) => call.headers['x-mbx-apikey']);
+    expect(keys).toEqual(shared.map((_, i) => `${API_KEY}p${i}`));
+    // Without the shared cache every account opens a connection of its own.
+    const before = fake.connections();
+    for (let i = 0; i < 3; i++) {
+      await clientAt(fake, 'binance', { apiKey: `${API_KEY}q${i}` }).client.createOrder(
+        order(100 + i),
+      );
+    }
+    expect(fake.connections() - before).toBeGreaterThanOrEqual(3);
+  });
+
   it('answers market facts in base quantity', async () => {
     const { client } = clientAt(fake, 'binance');
     expect(await client.marketFacts(BTC)).toEqual({

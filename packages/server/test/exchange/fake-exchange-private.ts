@@ -122,6 +122,8 @@ export interface FakePrivateExchange {
   callsTo(path: string, method?: string): FakeCall[];
   /** The next `times` calls of `method path` fail this way. */
   failNext(method: string, path: string, failure: FakeFailure, times?: number): void;
+  /** TCP connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -258,6 +260,10 @@ export async function startFakeExchange(
       send(response, { status: 500, body: { code: -1, msg: String(error) } });
     });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -271,6 +277,7 @@ export async function startFakeExchange(
     failNext: (method, path, failure, times = 1) => {
       failures.push({ key: `${method} ${path}`, failure, times });
     },
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -36,6 +36,7 @@ import {
 } from './ccxt-mapping.js';
 import { isTriggerType, orderParams } from './ccxt-order-params.js';
 import { readPermissions } from './ccxt-permissions.js';
+import { adoptTransport, transportOf } from './ccxt-transport.js';
 import type { CcxtMarketCache, LoadedMarkets } from './market-cache.js';
 import {
   DEFAULT_RETRY_POLICY,
@@ -165,9 +166,25 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
   /** The venue a shared market list belongs to (the same endpoint, the same markets). */
   const venue = `${caps.ccxtId}|${options.isTestnet ? 'testnet' : 'live'}|${options.urlsOverride ?? ''}`;
 
+  /** Sends through the venue's shared keep-alive pool once another client has loaded it. */
+  function shareTransport(): void {
+    const cache = options.marketCache;
+    if (!cache) return;
+    const shared = cache.transport(venue);
+    if (shared) {
+      adoptTransport(instance, shared);
+      return;
+    }
+    const own = transportOf(instance);
+    if (own) cache.keepTransport(venue, own);
+  }
+  shareTransport();
+
   /** This instance loads the venue's markets; the shared list is what it ends up holding. */
   async function ownLoad(): Promise<LoadedMarkets> {
     await instance.loadMarkets(mustReloadMarkets);
+    // Its first request loaded its transport: the venue's other clients may send through it.
+    shareTransport();
     return {
       markets: instance.markets as unknown as Record<string, unknown>,
       currencies: instance.currencies as unknown as Record<string, unknown> | undefined,
@@ -184,6 +201,7 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
             return;
           }
           const shared = await cache.get(venue, ownLoad);
+          shareTransport();
           // Another instance's list: indexed here, so ccxt's own loadMarkets has nothing to fetch.
           if ((instance.markets as unknown) !== shared.markets) {
             instance.setMarkets(

@@ -3,7 +3,9 @@
 // list on its first call: a thousand followers' first copied order meant a thousand
 // exchangeInfo downloads. The list is public and the same for every account, so it is loaded
 // once per venue (concurrent askers share the load) and kept for a while; each instance then
-// only indexes it (ccxt setMarkets).
+// only indexes it (ccxt setMarkets). The venue's HTTP transport (one keep-alive pool) is kept here
+// too: see ccxt-transport.ts.
+import type { CcxtTransport } from './ccxt-transport.js';
 
 /** Markets and currencies as a loaded ccxt instance holds them. */
 export interface LoadedMarkets {
@@ -14,6 +16,10 @@ export interface LoadedMarkets {
 export interface CcxtMarketCache {
   /** The venue's markets: from the cache while fresh, else from `load` (one load at a time). */
   get(venue: string, load: () => Promise<LoadedMarkets>): Promise<LoadedMarkets>;
+  /** The transport the venue's clients send through, once one client has loaded it. */
+  transport(venue: string): CcxtTransport | undefined;
+  /** Keeps a loaded client's transport for the venue's other clients (the first one stays). */
+  keepTransport(venue: string, transport: CcxtTransport): void;
 }
 
 /** How long a venue's market list is kept: listings and precisions change rarely. */
@@ -25,7 +31,12 @@ export function createCcxtMarketCache(
   const ttlMs = options.ttlMs ?? MARKET_CACHE_TTL_MS;
   const now = options.now ?? Date.now;
   const entries = new Map<string, { loading: Promise<LoadedMarkets>; atMs: number }>();
+  const transports = new Map<string, CcxtTransport>();
   return {
+    transport: (venue) => transports.get(venue),
+    keepTransport(venue, transport) {
+      if (!transports.has(venue)) transports.set(venue, transport);
+    },
     get(venue, load) {
       const entry = entries.get(venue);
       if (entry && now() - entry.atMs < ttlMs) return entry.loading;
