@@ -3,6 +3,8 @@
 // with.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -99,4 +101,21 @@ export async function openBenchPostgres(prefix = 'qs_bench'): Promise<BenchDatab
 export async function openBenchPglite(): Promise<BenchDatabase> {
   const handle = await openPglite(await PGlite.create(), { migrate: true });
   return { label: 'PGlite (in memory)', handle, drop: () => handle.close() };
+}
+
+// ── profiles ──────────────────────────────────────────────────────────────────────────────────
+
+/** Starts a V8 CPU profile of this process; `stopTo` writes it (open it in Chrome's DevTools). */
+export async function startProfile(): Promise<{ stopTo(path: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stopTo(path: string) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(path, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }

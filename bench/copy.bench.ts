@@ -7,8 +7,6 @@
 // started, as the engine does: 'cold') and the leader adding to its position
 // ('warm', the steady state). Prints p50/p99/last from the leader's PositionChanged event to each
 // follower's settled order, and CPU per follower. A measurement, never a test.
-import { writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
 import { systemClock } from '../packages/server/src/common/clock.js';
 import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
@@ -32,6 +30,7 @@ import {
   openBenchPostgres,
   secretBox,
   startFakeProcess,
+  startProfile,
 } from './bench-support.js';
 
 const FOLLOWERS = Number(process.env.BENCH_COPY_FOLLOWERS ?? 1000);
@@ -48,20 +47,6 @@ const DEADLINE_MS = 180_000;
 
 /** BENCH_COPY_PROFILE=<dir>: writes a V8 CPU profile of each change there. */
 const PROFILE_TO = process.env.BENCH_COPY_PROFILE;
-
-async function startProfile() {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    async stopTo(path: string) {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(path, JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
-}
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

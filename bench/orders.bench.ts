@@ -38,6 +38,7 @@ import {
   openBenchPostgres,
   secretBox,
   startFakeProcess,
+  startProfile,
 } from './bench-support.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ORDER_ACCOUNTS ?? 1000);
@@ -52,6 +53,8 @@ const PRICE = 2000;
 /** Which cases run (comma lists): BENCH_ORDER_DATABASES=pg,lite; BENCH_ORDER_TARGETS=live,paper. */
 const DATABASES = (process.env.BENCH_ORDER_DATABASES ?? 'pg,lite').split(',');
 const TARGETS = (process.env.BENCH_ORDER_TARGETS ?? 'live,paper').split(',');
+/** BENCH_ORDER_PROFILE=<dir>: writes a V8 CPU profile of each measured core run there. */
+const PROFILE_TO = process.env.BENCH_ORDER_PROFILE;
 
 // ── accounts and clients ──────────────────────────────────────────────────────────────────────
 
@@ -400,9 +403,11 @@ async function benchDatabase(
     // Warm-up, not counted: ccxt loads its markets, leverage is set, plans are cached.
     const warm = await throughCore(core, accounts, 0, `${run}w`, 1);
     const before = await fake.stats();
+    const profiling = PROFILE_TO ? await startProfile() : null;
     const cpuBefore = process.cpuUsage();
     const measured = await throughCore(core, accounts, 0, run, FAN_OUTS + 1);
     const cpu = process.cpuUsage(cpuBefore);
+    if (profiling) await profiling.stopTo(`${PROFILE_TO}/orders-${target}-${run}.cpuprofile`);
     const middle = await fake.stats();
     const peer = await throughOldPath(db, clients, accounts, ACCOUNTS, run, clock);
     const alone = target === 'live' ? await throughClientsAlone(core, accounts, run) : null;
