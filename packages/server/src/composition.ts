@@ -219,6 +219,7 @@ export async function createServices(deps: ServiceDeps) {
     operationLog,
     log,
     signalsPerMinute: config.webhookSignalsPerMinute,
+    leases: createLeases({ db, holderId: leaseHolder }),
   });
   const accountServices = createAccountServices({
     db,

@@ -121,3 +121,6 @@ export const botLease = (botId: number) => `bot:${botId}`;
 /** The lease name of a copy relation. */
 export const copyLease = (relationId: number) => `copy:${relationId}`;
 export const isCopyLease = (resource: string) => resource.startsWith('copy:');
+
+/** The lease name of a webhook configuration (its signals run in the process holding it). */
+export const webhookLease = (configId: number) => `webhook:${configId}`;

@@ -20,6 +20,7 @@ import {
   type OwnerPosition,
 } from '../../execution/execution.types.js';
 import type { ExecutionCore } from '../../execution/index.js';
+import { LEASE_RENEW_MS, type Leases, webhookLease } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repository.js';
 
@@ -27,7 +28,9 @@ import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repositor
 // each runs once through the execution core under the idempotency key derived from its id, one
 // signal of a configuration at a time. After a restart the signals in flight are reconciled at
 // the exchange by client order id first, then driven to their end with the same key: a signal
-// interrupted between intent and fill completes once.
+// interrupted between intent and fill completes once. With leases (more than one process) a
+// configuration's signals run only in the process holding its lease; a process that takes a
+// configuration over (its holder died) reconciles the configuration's intents first.
 
 export const ownerOf = (configId: number): OrderOwner => ({ kind: 'webhook', id: configId });
 export const intentKeyOf = (signalId: number, retry = 0): string =>
@@ -137,6 +140,10 @@ export function createWebhookExecutor(deps: {
   readonly operationLog: OperationLogWriter;
   /** Real time between polls of the queue (signals another process accepted). */
   readonly pollIntervalMs?: number;
+  /** Leases of configurations (`webhook:<id>`); without them this process runs every signal. */
+  readonly leases?: Leases;
+  /** How often held leases are renewed (default LEASE_RENEW_MS). */
+  readonly leaseRenewMs?: number;
 }) {
   const { repo, execution, clock } = deps;
   /** Per configuration: the chain of its signals (one at a time, in order of arrival). */
@@ -145,6 +152,9 @@ export function createWebhookExecutor(deps: {
   /** Signals whose first intent never reached the exchange before a restart: a fresh key. */
   const retries = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
+  let leaseTimer: NodeJS.Timeout | undefined;
+  /** Configurations whose intents this process has reconciled since it took their lease. */
+  const reconciled = new Set<number>();
   let running = false;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
@@ -418,14 +428,53 @@ export function createWebhookExecutor(deps: {
     }
   }
 
-  /** Runs the signal after its configuration's earlier ones (in this process). */
+  /**
+   * Reconciles a configuration's intents left by a previous holder (a restart, or a process that
+   * died): found orders settle, intents never sent give their signal a fresh key.
+   */
+  async function reconcileConfig(configId: number): Promise<void> {
+    const report = await execution.reconcileIntents(ownerOf(configId));
+    for (const entry of report) {
+      if (entry.outcome !== 'never_sent') continue;
+      const match = /^signal:(\d+)(?::r(\d+))?$/.exec(entry.intent.idempotencyKey);
+      if (match) retries.set(Number(match[1]), Number(match[2] ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Whether this process runs the configuration's signals now: it holds (or takes) its lease, and
+   * has reconciled what a previous holder left. Called inside the configuration's chain.
+   */
+  async function holds(configId: number): Promise<boolean> {
+    const leases = deps.leases;
+    if (leases) {
+      const resource = webhookLease(configId);
+      if (!leases.isHeld(resource)) await leases.acquire([resource]);
+      if (!leases.isHeld(resource)) {
+        reconciled.delete(configId);
+        return false;
+      }
+    }
+    if (!reconciled.has(configId)) {
+      await reconcileConfig(configId);
+      reconciled.add(configId);
+    }
+    return true;
+  }
+
+  /**
+   * Runs the signal after its configuration's earlier ones (in this process), if this process
+   * holds the configuration; else the holder's poll runs it.
+   */
   function enqueue(signalId: number, configId: number): void {
     if (stopped || queued.has(signalId)) return;
     queued.add(signalId);
     void (async () => {
       const previous = chains.get(configId) ?? Promise.resolve();
       const next = previous
-        .then(() => run(signalId))
+        .then(async () => {
+          if (await holds(configId)) await run(signalId);
+        })
         .catch((error) =>
           deps.log.error({ err: error, signalId }, 'webhook signal execution failed'),
         )
@@ -439,25 +488,27 @@ export function createWebhookExecutor(deps: {
     })();
   }
 
-  /** Signals left in flight by a previous process: reconciled, then driven to their end. */
-  async function recover(): Promise<void> {
+  /**
+   * One look at the queue: validated signals (accepted here or by another process) run in their
+   * configuration's chain where its lease is held; so do the signals left in flight by a previous
+   * holder, once, when this process takes a configuration over (reconciled first).
+   */
+  async function poll(): Promise<void> {
     const pending = await repo.pendingSignals();
-    const inFlightConfigs = new Set(
-      pending.filter((s) => s.status === 'intent' || s.status === 'placed').map((s) => s.configId),
-    );
-    for (const configId of inFlightConfigs) {
-      try {
-        const report = await execution.reconcileIntents(ownerOf(configId));
-        for (const entry of report) {
-          if (entry.outcome !== 'never_sent') continue;
-          const match = /^signal:(\d+)(?::r(\d+))?$/.exec(entry.intent.idempotencyKey);
-          if (match) retries.set(Number(match[1]), Number(match[2] ?? 0) + 1);
-        }
-      } catch (error) {
-        deps.log.error({ err: error, configId }, 'webhook reconcile failed');
+    const leases = deps.leases;
+    if (leases) {
+      const configs = [...new Set(pending.map((s) => s.configId))];
+      await leases.acquire(
+        configs.filter((id) => !leases.isHeld(webhookLease(id))).map(webhookLease),
+      );
+    }
+    for (const signal of pending) {
+      if (leases && !leases.isHeld(webhookLease(signal.configId))) continue;
+      const isLeftInFlight = signal.status === 'intent' || signal.status === 'placed';
+      if (signal.status === 'validated' || (isLeftInFlight && !reconciled.has(signal.configId))) {
+        enqueue(signal.id, signal.configId);
       }
     }
-    for (const signal of pending) enqueue(signal.id, signal.configId);
   }
 
   return {
@@ -467,24 +518,36 @@ export function createWebhookExecutor(deps: {
       if (running) return;
       running = true;
       stopped = false;
-      await recover();
+      await poll();
       const interval = deps.pollIntervalMs ?? 2000;
       timer = setInterval(() => {
-        void repo
-          .pendingSignals()
-          .then((rows) => {
-            for (const row of rows) if (row.status === 'validated') enqueue(row.id, row.configId);
-          })
-          .catch((error) => deps.log.warn({ err: error }, 'webhook queue poll failed'));
+        void poll().catch((error) => deps.log.warn({ err: error }, 'webhook queue poll failed'));
       }, interval);
       timer.unref();
+      const leases = deps.leases;
+      if (leases) {
+        leaseTimer = setInterval(() => {
+          void leases
+            .renew()
+            .then((lost) => {
+              for (const resource of lost) reconciled.delete(Number(resource.split(':')[1]));
+            })
+            .catch((error) => deps.log.warn({ err: error }, 'webhook lease renewal failed'));
+        }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
+        leaseTimer.unref();
+      }
     },
     async stop(): Promise<void> {
       stopped = true;
       running = false;
       if (timer) clearInterval(timer);
+      if (leaseTimer) clearInterval(leaseTimer);
       timer = undefined;
+      leaseTimer = undefined;
       await Promise.allSettled([...inFlight]);
+      // Another process takes the configurations over at once.
+      await deps.leases?.releaseAll().catch(() => undefined);
+      reconciled.clear();
     },
     /** Waits until every queued signal has run (tests, shutdown). */
     async idle(): Promise<void> {

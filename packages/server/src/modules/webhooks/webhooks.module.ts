@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
+import type { Leases } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { createWebhookExecutor, ownerOf, type TrailLog } from './webhook-executor.js';
 import { createWebhookReceiver } from './webhook-receiver.js';
@@ -25,6 +26,8 @@ export function createWebhooksModule(deps: {
   readonly log: ServiceLogger;
   readonly pollIntervalMs?: number;
   readonly signalsPerMinute?: number;
+  /** With more than one process: a configuration's signals run where its lease is held. */
+  readonly leases?: Leases;
 }) {
   const repo = createWebhooksRepository(deps.db);
   const { clock, log } = deps;
@@ -54,6 +57,7 @@ export function createWebhooksModule(deps: {
     trail,
     operationLog: deps.operationLog,
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+    ...(deps.leases === undefined ? {} : { leases: deps.leases }),
   });
   const receiver = createWebhookReceiver({
     repo,
