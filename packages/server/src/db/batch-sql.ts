@@ -16,7 +16,10 @@ function elementType(column: PgColumn): string {
 
 function encode(column: PgColumn, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (is(value, SQL)) throw new TypeError(`${column.name}: SQL values cannot be batched`);
+  // Only an object can be an SQL piece (the check walks the prototype chain: not per number).
+  if (typeof value === 'object' && is(value, SQL)) {
+    throw new TypeError(`${column.name}: SQL values cannot be batched`);
+  }
   return column.mapToDriverValue(value);
 }
 
