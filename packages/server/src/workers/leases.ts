@@ -22,9 +22,8 @@ export interface Leases {
   acquire(resources: readonly string[]): Promise<string[]>;
   /** Extends every lease this worker holds; answers the ones it lost meanwhile. */
   renew(): Promise<string[]>;
+  /** Gives leases up (a clean shutdown: others take over at once). */
   release(resources: readonly string[]): Promise<void>;
-  /** Releases every lease this worker holds (a clean shutdown: others take over at once). */
-  releaseAll(): Promise<void>;
   /** Whether this worker holds `resource` and renewed it recently enough to act on it. */
   isHeld(resource: string): boolean;
   /** The resources this worker holds. */
@@ -91,10 +90,6 @@ export function createLeases(deps: {
         .where(
           and(eq(workerLeases.holder, holderId), inArray(workerLeases.resource, [...resources])),
         );
-    },
-    async releaseAll() {
-      validUntil.clear();
-      await deps.db.delete(workerLeases).where(eq(workerLeases.holder, holderId));
     },
     isHeld(resource) {
       const until = validUntil.get(resource);

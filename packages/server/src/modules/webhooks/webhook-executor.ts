@@ -545,8 +545,10 @@ export function createWebhookExecutor(deps: {
       timer = undefined;
       leaseTimer = undefined;
       await Promise.allSettled([...inFlight]);
-      // Another process takes the configurations over at once.
-      await deps.leases?.releaseAll().catch(() => undefined);
+      // Another process takes the configurations over at once. Only this executor's leases: the
+      // process's bots and copy relations share its holder id and keep theirs.
+      const leases = deps.leases;
+      if (leases) await leases.release(leases.held()).catch(() => undefined);
       reconciled.clear();
     },
     /** Waits until every queued signal has run (tests, shutdown). */
