@@ -68,6 +68,7 @@ const relationDetail = (relationId: number, token: string) =>
     relation: Record<string, unknown>;
     receipts: Record<string, unknown>[];
     positions: Record<string, unknown>[];
+    pnl_series: { timestamp: number; pnl: number }[];
   }>(t.app, 'GET', `${COPY}/${relationId}/`, { token });
 
 describe('copying a leader', () => {
@@ -125,6 +126,13 @@ describe('copying a leader', () => {
     expect(typeof opened.body.receipts[0]?.slippage_bps).toBe('number');
     expect(opened.body.positions).toMatchObject([{ symbol: BTC, side: 'long', size: '0.002' }]);
     expect(opened.body.relation).toMatchObject({ total_copied_trades: 1, last_error: null });
+    // The P&L chart: 0 at the start, the P&L after the copied fill, and the P&L now.
+    const series = opened.body.pnl_series;
+    expect(series).toHaveLength(3);
+    expect(series[0]?.pnl).toBe(0);
+    expect(series.at(-1)?.pnl).toBe(Number(opened.body.relation.total_profit_loss));
+    const times = series.map((p) => p.timestamp);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
     // The reconcile timer finds the target held: the receipt keeps its fill and the count its trade.
     await t.services.copyTrading.engine.tick();
     await t.services.copyTrading.engine.idle();

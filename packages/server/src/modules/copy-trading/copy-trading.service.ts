@@ -247,10 +247,19 @@ export function createCopyTradingService(deps: {
       const row = await ownRelation(userId, id);
       const receipts = await repo.receipts(id);
       const positions = row.status === 'stopped' ? [] : await deps.engine.positions(row);
-      const series = receipts
-        .filter((r) => r.relationPnl !== null)
-        .map((r) => ({ timestamp: r.updatedAt.getTime(), pnl: Number(r.relationPnl) }))
-        .reverse();
+      // The copied P&L over time: 0 when the copy began, the relation's P&L after each copied
+      // fill, and its P&L now (or when it stopped): a line from the first trade on.
+      const startedAtMs = row.createdAt.getTime();
+      const endedAtMs = Math.max(startedAtMs, (row.stoppedAt ?? clock.now()).getTime());
+      const series = [
+        { timestamp: startedAtMs, pnl: 0 },
+        ...receipts
+          .filter((r) => r.relationPnl !== null)
+          .map((r) => ({ timestamp: r.updatedAt.getTime(), pnl: Number(r.relationPnl) }))
+          .filter((point) => point.timestamp >= startedAtMs && point.timestamp <= endedAtMs)
+          .reverse(),
+        { timestamp: endedAtMs, pnl: Number(row.totalProfitLoss) },
+      ];
       return {
         relation: await answer(id),
         receipts: receipts.map(toCopyReceipt),
