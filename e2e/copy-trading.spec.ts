@@ -306,6 +306,10 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await page.goto(`/copy-trading/${relationId}`);
     await expect(page.getByTestId('copy-detail')).toHaveAttribute('data-status', 'active');
     await expect(page.getByTestId('copy-receipts')).toBeVisible();
+    // One copied trade already draws the P&L line, from 0 at the start to the P&L now.
+    const chart = page.getByTestId('copy-pnl-chart');
+    await expect(chart).toHaveAttribute('data-point-count', /^(?:[2-9]|\d{2,})$/);
+    await expect(chart.locator('canvas').first()).toBeVisible();
     expect(await fitsWidth(page), `detail ${language} ${width}`).toBe(true);
     await shot(page, `copy-detail-${language}-${width}`);
   }
