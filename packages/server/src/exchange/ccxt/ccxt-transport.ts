@@ -3,9 +3,11 @@
 // a thousand accounts meant a thousand pools, a new connection (and, at a real exchange, a TLS
 // handshake) on every account's first order, and three module imports per instance. Connections
 // carry nothing of an account (every request is signed on its own), so the instances of one
-// venue can send through one pool. What is shared is the state ccxt's loadFetchImplementation
-// leaves on an instance; if a ccxt version no longer leaves it (an undici Agent and the module),
-// nothing is shared and every instance loads its own, as before.
+// venue can send through one pool: ccxt's Agent, up to 256 sockets per origin, one request per
+// socket at a time, idle sockets kept 60 s; no timeout of the first instance is baked into it
+// (each request keeps its own instance's). What is shared is the state ccxt's
+// loadFetchImplementation leaves on an instance; if a ccxt version no longer leaves it (an undici
+// Agent and the module), nothing is shared and every instance loads its own, as before.
 
 /** The fields loadFetchImplementation sets on a node instance (ccxt 4.5). */
 const TRANSPORT_FIELDS = [
