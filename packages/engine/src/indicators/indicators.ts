@@ -60,8 +60,26 @@ export function ema(values: Float64Array, period: number): Float64Array {
  */
 export function rsi(values: Float64Array, period: number): Float64Array {
   assertPeriod(period);
+  const out = nanArray(values.length, firstDefinedIndex(values) + period);
+  scanRsi(values, period, 0, (i, value) => {
+    out[i] = value;
+  });
+  return out;
+}
+
+/**
+ * The RSI recurrence: calls `visit` with each defined value at index `from` or later (the
+ * averages run over every index; only visited values are divided out). `rsi` visits them all,
+ * a live decision the last two (`rsiLastTwo`).
+ */
+export function scanRsi(
+  values: Float64Array,
+  period: number,
+  from: number,
+  visit: (index: number, value: number) => void,
+): void {
+  assertPeriod(period);
   const start = firstDefinedIndex(values);
-  const out = nanArray(values.length, start + period);
   let averageGain = 0;
   let averageLoss = 0;
   for (let i = start + 1; i < values.length; i++) {
@@ -77,9 +95,8 @@ export function rsi(values: Float64Array, period: number): Float64Array {
       averageGain = (averageGain * (period - 1) + gain) / period;
       averageLoss = (averageLoss * (period - 1) + loss) / period;
     }
-    out[i] = rsiFromAverages(averageGain, averageLoss);
+    if (i >= from) visit(i, rsiFromAverages(averageGain, averageLoss));
   }
-  return out;
 }
 
 function rsiFromAverages(averageGain: number, averageLoss: number): number {
@@ -129,10 +146,33 @@ export function bollinger(
   stdDevMultiplier: number,
 ): BollingerBands {
   assertPeriod(period);
+  const definedFrom = firstDefinedIndex(values) + period - 1;
+  const middle = nanArray(values.length, definedFrom);
+  const upper = nanArray(values.length, definedFrom);
+  const lower = nanArray(values.length, definedFrom);
+  scanBollinger(values, period, stdDevMultiplier, 0, (i, mean, deviation) => {
+    middle[i] = mean;
+    upper[i] = mean + deviation;
+    lower[i] = mean - deviation;
+  });
+  return { middle, upper, lower };
+}
+
+/**
+ * The Bollinger window: calls `visit` with the window's mean and the band's half-width
+ * (stdDevMultiplier × deviation) at each defined index `from` or later (the window runs over
+ * every index; only visited ones take the square root). `bollinger` visits them all, a live
+ * decision the last two (`bollingerLastTwo`).
+ */
+export function scanBollinger(
+  values: Float64Array,
+  period: number,
+  stdDevMultiplier: number,
+  from: number,
+  visit: (index: number, mean: number, deviation: number) => void,
+): void {
+  assertPeriod(period);
   const start = firstDefinedIndex(values);
-  const middle = nanArray(values.length, start + period - 1);
-  const upper = nanArray(values.length, start + period - 1);
-  const lower = nanArray(values.length, start + period - 1);
   let mean = 0;
   let squaredDeviations = 0; // sum of (x - mean)^2 over the window
   for (let i = start; i < values.length; i++) {
@@ -149,14 +189,10 @@ export function bollinger(
       squaredDeviations += (value - removed) * (value - mean + removed - previousMean);
       if (squaredDeviations < 0) squaredDeviations = 0;
     }
-    if (offset >= period - 1) {
-      const deviation = Math.sqrt(squaredDeviations / period) * stdDevMultiplier;
-      middle[i] = mean;
-      upper[i] = mean + deviation;
-      lower[i] = mean - deviation;
+    if (offset >= period - 1 && i >= from) {
+      visit(i, mean, Math.sqrt(squaredDeviations / period) * stdDevMultiplier);
     }
   }
-  return { middle, upper, lower };
 }
 
 /**

@@ -1,10 +1,12 @@
 // The indicators' last two values without their series: what a live bot needs to decide on the
 // candle that just closed. Each function runs the same arithmetic in the same order as its
-// series form in indicators.ts (so the same values to the bit) but keeps only scalars: no
-// Float64Array per call, which is what made a decision cost more than the evaluation itself.
+// series form in indicators.ts (so the same values to the bit; RSI and Bollinger through the very
+// same scan) but keeps only scalars: no Float64Array per call, which is what made a decision cost
+// more than the evaluation itself.
 // The equivalence is a test (last-values.test.ts and the strategies' `latest` tests).
 
-import { assertPeriod, firstDefinedIndex } from './series.js';
+import { scanBollinger, scanRsi } from './indicators.js';
+import { assertPeriod } from './series.js';
 
 /** A series' values at the last index and the one before (NaN where undefined or absent). */
 export interface LastTwo {
@@ -61,37 +63,14 @@ export function emaLastTwo(values: Float64Array, period: number): LastTwo {
 
 /** rsi(values, period) at its last two indexes (Wilder smoothing, as `rsi`). */
 export function rsiLastTwo(values: Float64Array, period: number): LastTwo {
-  assertPeriod(period);
-  const start = firstDefinedIndex(values);
   const tail = values.length - 2;
-  let averageGain = 0;
-  let averageLoss = 0;
   let previous = Number.NaN;
   let last = Number.NaN;
-  for (let i = start + 1; i < values.length; i++) {
-    const change = values[i]! - values[i - 1]!;
-    const gain = Math.max(change, 0);
-    const loss = change < 0 ? -change : 0;
-    const changeIndex = i - start;
-    if (changeIndex <= period) {
-      averageGain += gain / period;
-      averageLoss += loss / period;
-    } else {
-      averageGain = (averageGain * (period - 1) + gain) / period;
-      averageLoss = (averageLoss * (period - 1) + loss) / period;
-    }
-    // Only the last two values are asked for: the division runs for those alone.
-    if (i >= tail) {
-      previous = last;
-      last = changeIndex >= period ? rsiValue(averageGain, averageLoss) : Number.NaN;
-    }
-  }
+  scanRsi(values, period, tail, (i, value) => {
+    if (i === tail) previous = value;
+    else last = value;
+  });
   return { previous, last };
-}
-
-function rsiValue(averageGain: number, averageLoss: number): number {
-  if (averageLoss === 0) return averageGain === 0 ? 50 : 100;
-  return 100 - 100 / (1 + averageGain / averageLoss);
 }
 
 /** macd(values, …) line and signal at their last two indexes. */
@@ -128,43 +107,13 @@ export function bollingerLastTwo(
   period: number,
   stdDevMultiplier: number,
 ): LastTwoBands {
-  assertPeriod(period);
-  const start = firstDefinedIndex(values);
   const tail = values.length - 2;
-  let mean = 0;
-  let squaredDeviations = 0;
-  let upperPrevious = Number.NaN;
-  let upperLast = Number.NaN;
-  let lowerPrevious = Number.NaN;
-  let lowerLast = Number.NaN;
-  for (let i = start; i < values.length; i++) {
-    const value = values[i]!;
-    const offset = i - start;
-    if (offset < period) {
-      const delta = value - mean;
-      mean += delta / (offset + 1);
-      squaredDeviations += delta * (value - mean);
-    } else {
-      const removed = values[i - period]!;
-      const previousMean = mean;
-      mean += (value - removed) / period;
-      squaredDeviations += (value - removed) * (value - mean + removed - previousMean);
-      if (squaredDeviations < 0) squaredDeviations = 0;
-    }
-    if (i < tail) continue; // the square root runs for the last two values alone
-    upperPrevious = upperLast;
-    lowerPrevious = lowerLast;
-    if (offset >= period - 1) {
-      const deviation = Math.sqrt(squaredDeviations / period) * stdDevMultiplier;
-      upperLast = mean + deviation;
-      lowerLast = mean - deviation;
-    } else {
-      upperLast = Number.NaN;
-      lowerLast = Number.NaN;
-    }
-  }
-  return {
-    upper: { previous: upperPrevious, last: upperLast },
-    lower: { previous: lowerPrevious, last: lowerLast },
-  };
+  const upper = { previous: Number.NaN, last: Number.NaN };
+  const lower = { previous: Number.NaN, last: Number.NaN };
+  scanBollinger(values, period, stdDevMultiplier, tail, (i, mean, deviation) => {
+    const at = i === tail ? 'previous' : 'last';
+    upper[at] = mean + deviation;
+    lower[at] = mean - deviation;
+  });
+  return { upper, lower };
 }
