@@ -18,6 +18,7 @@ import {
 } from '../../src/db/schema/index.js';
 import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../../src/workers/leases.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
+import { followChild } from '../helpers/child-output.js';
 import { withDatabase } from '../helpers/test-database-info.js';
 import { LEASE_TEST_SECRET } from './lease-test-secret.js';
 import { seedLiveBots } from './live-bots.fixture.js';
@@ -74,23 +75,13 @@ function startWorker(t0: number) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  const state = { running: [] as number[], reports: 0, stderr: '' };
-  child.stderr?.on('data', (chunk: Buffer) => {
-    state.stderr += chunk.toString();
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const lines = out.split('\n');
-    out = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line.startsWith('{')) continue;
-      state.running = (JSON.parse(line) as { running: number[] }).running;
-      state.reports += 1;
-    }
+  const state = { running: [] as number[], reports: 0 };
+  const output = followChild<{ running: number[] }>(child, (message) => {
+    state.running = message.running;
+    state.reports += 1;
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return { child, state, exited };
+  return { child, state, output, exited };
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number, why: () => string) {
@@ -114,7 +105,7 @@ describe('two engine workers on one PostgreSQL', () => {
     const a = startWorker(t0);
     const b = startWorker(t0);
     const why = () =>
-      `a ${a.state.running} b ${b.state.running} ${a.state.stderr}${b.state.stderr}`;
+      `a ${a.state.running} b ${b.state.running} ${a.output.stderr()}${b.output.stderr()}`;
     await waitFor(
       () => sorted([...a.state.running, ...b.state.running]).join() === allBots.join(),
       60_000,

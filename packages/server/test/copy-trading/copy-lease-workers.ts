@@ -22,6 +22,7 @@ import {
   type FakePrivateExchange,
   startFakeExchange,
 } from '../exchange/fake-exchange-private.js';
+import { followChild } from '../helpers/child-output.js';
 import { randomSuffix, withDatabase } from '../helpers/test-database-info.js';
 import { copyAmountOf, LEADER_EQUITY } from './copy-fault-plan.js';
 import { COPY_TEST_SECRET, seedCopyRelations } from './copy-fault-seed.js';
@@ -231,21 +232,9 @@ export interface Worker {
 function workerOf(child: ChildProcess, holderId: string): Worker {
   const report: Report = {};
   const led: string[] = [];
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const lines = out.split('\n');
-    out = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line.startsWith('{')) continue;
-      const message = JSON.parse(line) as Report & { led?: string };
-      if (message.led) led.push(message.led);
-      Object.assign(report, message);
-    }
+  const output = followChild<Report & { led?: string }>(child, (message) => {
+    if (message.led) led.push(message.led);
+    Object.assign(report, message);
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return {
@@ -259,7 +248,7 @@ function workerOf(child: ChildProcess, holderId: string): Worker {
         child.exitCode !== null || child.signalCode !== null
           ? `exited ${child.exitCode ?? child.signalCode}`
           : 'running';
-      return `${holderId} ${state}, held ${report.held}; stderr: ${stderr.slice(-2000)}`;
+      return `${holderId} ${state}, held ${report.held}; stderr: ${output.stderr().slice(-2000)}`;
     },
   };
 }

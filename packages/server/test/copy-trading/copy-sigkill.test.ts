@@ -31,6 +31,7 @@ import {
   type FakePrivateExchange,
   startFakeExchange,
 } from '../exchange/fake-exchange-private.js';
+import { followChild } from '../helpers/child-output.js';
 import { randomSuffix, withDatabase } from '../helpers/test-database-info.js';
 import {
   COPY_SYMBOL,
@@ -159,23 +160,11 @@ async function killAndRestart(options: { redeliver: boolean }): Promise<Outcome>
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
     const progress: Progress = {};
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const lines = out.split('\n');
-      out = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line.startsWith('{')) Object.assign(progress, JSON.parse(line) as Progress);
-      }
-    });
+    const output = followChild<Progress>(child, (message) => Object.assign(progress, message));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     const why = () =>
-      `${child.exitCode !== null ? `exited ${child.exitCode}` : 'running'}; stderr: ${stderr.slice(-2000)}`;
+      `${child.exitCode !== null ? `exited ${child.exitCode}` : 'running'}; stderr: ${output.stderr().slice(-2000)}`;
     return { child, progress, exited, why };
   };
   const followerOrders = () => fake.state.orders.filter((o) => isFollower(o.apiKey));

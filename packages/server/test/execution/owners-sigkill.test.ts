@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { bots, executionOrders, executionPositions, users } from '../../src/db/schema/index.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
+import { followChild } from '../helpers/child-output.js';
 
 const CHILD = fileURLToPath(new URL('./owners-child.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -45,25 +46,13 @@ function startProcess(setup: boolean, t0: number) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
   const progress = { started: false, manual: 0 };
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const lines = out.split('\n');
-    out = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line.startsWith('{')) continue;
-      const message = JSON.parse(line) as { running?: number[]; manual?: number };
-      if (message.running) progress.started = true;
-      if (message.manual !== undefined) progress.manual = message.manual;
-    }
+  const output = followChild<{ running?: number[]; manual?: number }>(child, (message) => {
+    if (message.running) progress.started = true;
+    if (message.manual !== undefined) progress.manual = message.manual;
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const failed = () => (child.exitCode !== null && !progress.started ? stderr : undefined);
+  const failed = () => (child.exitCode !== null && !progress.started ? output.stderr() : undefined);
   return { child, progress, exited, failed };
 }
 

@@ -17,6 +17,7 @@ import {
   webhookExecutions,
   webhookSignals,
 } from '../../src/db/schema/index.js';
+import { followChild } from '../helpers/child-output.js';
 import { randomSuffix, withDatabase } from '../helpers/test-database-info.js';
 
 const CHILD = fileURLToPath(new URL('./webhook-child.ts', import.meta.url));
@@ -74,20 +75,11 @@ function startProcess(options: { setup: boolean; hang: boolean }) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
   const messages: Message[] = [];
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const lines = out.split('\n');
-    out = lines.pop() ?? '';
-    for (const line of lines) if (line.startsWith('{')) messages.push(JSON.parse(line) as Message);
-  });
+  const output = followChild<Message>(child, (message) => messages.push(message));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const why = () => (child.exitCode !== null ? `exited: ${stderr}` : JSON.stringify(messages));
+  const why = () =>
+    child.exitCode !== null ? `exited: ${output.stderr()}` : JSON.stringify(messages);
   return { child, messages, exited, why };
 }
 
