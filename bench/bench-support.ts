@@ -3,6 +3,7 @@
 // with.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -64,6 +65,8 @@ export async function startFakeProcess(): Promise<FakeProcess> {
 export interface BenchDatabase {
   readonly label: string;
   readonly handle: DatabaseHandle;
+  /** PostgreSQL only: the database's URL (a raw connection beside the server's pool). */
+  readonly url?: string;
   drop(): Promise<void>;
 }
 
@@ -91,6 +94,7 @@ export async function openBenchPostgres(prefix = 'qs_bench'): Promise<BenchDatab
   return {
     label: 'PostgreSQL',
     handle,
+    url: url.toString(),
     drop: async () => {
       await handle.close();
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -101,6 +105,32 @@ export async function openBenchPostgres(prefix = 'qs_bench'): Promise<BenchDatab
 export async function openBenchPglite(): Promise<BenchDatabase> {
   const handle = await openPglite(await PGlite.create(), { migrate: true });
   return { label: 'PGlite (in memory)', handle, drop: () => handle.close() };
+}
+
+// ── CPU of the database ─────────────────────────────────────────────────────────────────────
+
+/** CPU time of this machine's PostgreSQL processes (Linux /proc), or null where unreadable. */
+export function postgresCpuMs(): number | null {
+  try {
+    const tick = 10; // USER_HZ is 100 on Linux.
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // gone meanwhile
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks * tick;
+  } catch {
+    return null;
+  }
 }
 
 // ── profiles ──────────────────────────────────────────────────────────────────────────────────

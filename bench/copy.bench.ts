@@ -6,7 +6,11 @@
 // (leverage set at the venue; the clients were built and their markets loaded when the engine
 // started, as the engine does: 'cold') and the leader adding to its position
 // ('warm', the steady state). Prints p50/p99/last from the leader's PositionChanged event to each
-// follower's settled order, and CPU per follower. A measurement, never a test.
+// follower's settled order, and CPU per follower. Beside them, in the same run, the floors no
+// implementation on this machine can go under: the followers' ccxt clients alone sending one
+// order each to the fake, and the rows a change must write for every paper follower written by
+// hand in one set-based transaction. A measurement, never a test.
+import pg from 'pg';
 import { systemClock } from '../packages/server/src/common/clock.js';
 import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
@@ -28,6 +32,7 @@ import {
   type FakeProcess,
   openBenchPglite,
   openBenchPostgres,
+  postgresCpuMs,
   secretBox,
   startFakeProcess,
   startProfile,
@@ -122,7 +127,143 @@ async function seed(db: Database, target: 'paper' | 'live') {
       })),
     )
     .returning({ id: copyRelations.id });
-  return { leaderUserId: leader!.id, leaderAccountId: leaderAccount!.id, relations };
+  return {
+    leaderUserId: leader!.id,
+    leaderAccountId: leaderAccount!.id,
+    relations,
+    followerAccountIds: followers.map((account) => account.id),
+  };
+}
+
+/**
+ * The floor under the live figure: every follower's ccxt client sends one order straight to the
+ * fake, all at once, with nothing of ours around it. Wall time to the last acknowledgement.
+ */
+async function clientsAlone(
+  execution: ExecutionCore,
+  accountIds: readonly number[],
+): Promise<{ orders: number; ms: number }> {
+  const clients = await Promise.all(
+    accountIds.map(async (id) => execution.clientOf(await execution.account(id))),
+  );
+  const run = Math.random().toString(36).slice(2, 8);
+  const started = performance.now();
+  const sent = await Promise.allSettled(
+    clients.map((client, i) =>
+      client.createOrder({
+        symbol: SYMBOL,
+        side: 'buy',
+        type: 'market',
+        amount: 0.02,
+        clientOrderId: `qbalone${run}${i}`,
+      }),
+    ),
+  );
+  return {
+    orders: sent.filter((result) => result.status === 'fulfilled').length,
+    ms: performance.now() - started,
+  };
+}
+
+/**
+ * The floor under any implementation that keeps every follower's copy durable: the rows one
+ * leader change writes for every paper follower (the intent, the paper order, its fill, the
+ * paper position, the balance, the owner's position, the intent marked filled, the receipt,
+ * the relation's figures), each table in ONE set-based statement and all in one transaction,
+ * with no reads, no maths and no events. Wall time and the database's CPU for it.
+ */
+async function durableFloor(
+  url: string,
+  seeded: Awaited<ReturnType<typeof seed>>,
+  round: number,
+): Promise<{ wallMs: number; databaseCpuMs: number | null }> {
+  const accounts = seeded.followerAccountIds;
+  const relations = seeded.relations.map((r) => r.id);
+  const key = `floor${round}`;
+  const clientIds = relations.map((id) => `${key}r${id}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const cpuBefore = postgresCpuMs();
+    const started = performance.now();
+    await client.query('begin');
+    const intents = await client.query<{ id: number }>(
+      `insert into execution_orders (account_id, symbol, owner_kind, owner_id, idempotency_key,
+         client_order_id, action, side, type, amount, created_at, updated_at)
+       select u.a, $4, 'copy', u.r, $5, u.c, 'copy', 'buy', 'market', 0.02, now(), now()
+       from unnest($1::integer[], $2::integer[], $3::text[]) as u(a, r, c)
+       returning id`,
+      [accounts, relations, clientIds, SYMBOL, key],
+    );
+    const orders = await client.query<{ id: number }>(
+      `insert into paper_orders (account_id, client_order_id, symbol, side, type, status, amount,
+         filled, average_price, reduce_only, fee, created_at, filled_at)
+       select u.a, u.c, $3, 'buy', 'market', 'closed', 0.02, 0.02, $4, false, 0.016, now(), now()
+       from unnest($1::integer[], $2::text[]) as u(a, c)
+       returning id`,
+      [accounts, clientIds, SYMBOL, PRICE],
+    );
+    await client.query(
+      `insert into paper_fills (account_id, order_id, symbol, side, amount, price, fee,
+         realized_pnl, created_at)
+       select u.a, u.o, $3, 'buy', 0.02, $4, 0.016, 0, now()
+       from unnest($1::integer[], $2::integer[]) as u(a, o)`,
+      [accounts, orders.rows.map((row) => row.id), SYMBOL, PRICE],
+    );
+    await client.query(
+      `insert into paper_positions (account_id, symbol, side, amount, entry_price, leverage, updated_at)
+       select u.a, $2, 'long', 0.02, $3, 5, now() from unnest($1::integer[]) as u(a)
+       on conflict (account_id, symbol, side) do update set
+         amount = paper_positions.amount + excluded.amount,
+         entry_price = excluded.entry_price, updated_at = excluded.updated_at`,
+      [accounts, SYMBOL, PRICE],
+    );
+    await client.query(
+      `update exchange_accounts set paper_balance = paper_balance - 0.016, updated_at = now()
+       from unnest($1::integer[]) as u(a) where exchange_accounts.id = u.a`,
+      [accounts],
+    );
+    await client.query(
+      `insert into execution_positions (account_id, symbol, owner_kind, owner_id, size,
+         entry_price, entry_fee, opened_at, updated_at)
+       select u.a, $3, 'copy', u.r, 0.02, $4, 0.016, now(), now()
+       from unnest($1::integer[], $2::integer[]) as u(a, r)
+       on conflict (account_id, symbol, owner_kind, owner_id) do update set
+         size = execution_positions.size + excluded.size, entry_price = excluded.entry_price,
+         entry_fee = execution_positions.entry_fee + excluded.entry_fee,
+         updated_at = excluded.updated_at`,
+      [accounts, relations, SYMBOL, PRICE],
+    );
+    await client.query(
+      `update execution_orders set status = 'filled', filled_amount = 0.02, average_price = $2,
+         fee = 0.016, updated_at = now()
+       where id = any($1::integer[])`,
+      [intents.rows.map((row) => row.id), PRICE],
+    );
+    await client.query(
+      `insert into copy_receipts (relation_id, change_key, symbol, leader_size, leader_size_delta,
+         leader_price, leader_filled_at, target_size, follower_size_delta, follower_price,
+         slippage_bps, delay_ms, status, relation_pnl, created_at, updated_at)
+       select u.r, $2, $3, 2, 2, $4, now(), 0.02, 0.02, $4, 0, 1, 'copied', -0.016, now(), now()
+       from unnest($1::integer[]) as u(r)`,
+      [relations, key, SYMBOL, PRICE],
+    );
+    await client.query(
+      `update copy_relations set total_profit_loss = total_profit_loss - 0.016,
+         total_copied_trades = total_copied_trades + 1, updated_at = now()
+       where id = any($1::integer[])`,
+      [relations],
+    );
+    await client.query('commit');
+    const wallMs = performance.now() - started;
+    const cpuAfter = postgresCpuMs();
+    return {
+      wallMs,
+      databaseCpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    };
+  } finally {
+    await client.end();
+  }
 }
 
 async function benchCase(
@@ -202,16 +343,31 @@ async function benchCase(
     );
   }
   await engine.stop();
+  const after = fake ? await fake.stats() : null;
   let failed = 0;
   for (const relation of seeded.relations) {
     const intents = await execution.intentsOf({ kind: 'copy', id: relation.id });
     failed += intents.filter((intent) => intent.status !== 'filled').length;
   }
-  const after = fake ? await fake.stats() : null;
   const venue =
-    before && after
+    target === 'live' && before && after
       ? `; the fake saw ${after.orders - before.orders} orders, ${after.rateLimitRejections - before.rateLimitRejections} rate-limit rejections`
       : '';
+  // The floors, after the engine's figures (they add orders and rows of their own).
+  if (target === 'live') {
+    const alone = await clientsAlone(execution, seeded.followerAccountIds);
+    lines.push(
+      `  ccxt clients alone (one order per follower straight to the fake: no engine, no core, no database): ${alone.orders}/${FOLLOWERS} in ${alone.ms.toFixed(0)} ms`,
+    );
+  }
+  if (target === 'paper' && database.url) {
+    // Two rounds, as the engine ran two changes (the second one updates what the first made).
+    await durableFloor(database.url, seeded, 0);
+    const floor = await durableFloor(database.url, seeded, 1);
+    lines.push(
+      `  durable floor (the same rows, one set-based statement per table, one transaction, no reads, no maths): ${floor.wallMs.toFixed(0)} ms${floor.databaseCpuMs === null ? '' : `, ${floor.databaseCpuMs} ms of PostgreSQL CPU`}`,
+    );
+  }
   return [
     `${target === 'paper' ? 'paper followers' : 'ccxt followers (loopback fake Binance)'} on ${database.label}: ${failed} orders not filled${venue}`,
     ...lines,

@@ -5,6 +5,7 @@
 // peer, in the same run on the same accounts: the path orders took before the core (intent row,
 // send, settle in a transaction of its own, one order at a time per owner). A measurement,
 // never a test: nothing asserts times.
+import { availableParallelism } from 'node:os';
 import { applyFill } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import { type Clock, systemClock } from '../packages/server/src/common/clock.js';
@@ -36,6 +37,7 @@ import {
   type FakeProcess,
   openBenchPglite,
   openBenchPostgres,
+  postgresCpuMs,
   secretBox,
   startFakeProcess,
   startProfile,
@@ -405,8 +407,10 @@ async function benchDatabase(
     const before = await fake.stats();
     const profiling = PROFILE_TO ? await startProfile() : null;
     const cpuBefore = process.cpuUsage();
+    const databaseCpuBefore = database.url ? postgresCpuMs() : null;
     const measured = await throughCore(core, accounts, 0, run, FAN_OUTS + 1);
     const cpu = process.cpuUsage(cpuBefore);
+    const databaseCpuAfter = database.url ? postgresCpuMs() : null;
     if (profiling) await profiling.stopTo(`${PROFILE_TO}/orders-${target}-${run}.cpuprofile`);
     const middle = await fake.stats();
     const peer = await throughOldPath(db, clients, accounts, ACCOUNTS, run, clock);
@@ -417,11 +421,21 @@ async function benchDatabase(
       `    ${target === 'live' ? 'live (ccxt → fake)' : 'paper'}:`,
       `      execution core:  ${describe(measured)}`,
       `      old order path:  ${describe(peer)}  → core ${(rate(measured) / Math.max(rate(peer), 1e-9)).toFixed(1)}×`,
-      `      CPU per order through the core: ${perOrderUs((cpu.user + cpu.system) / 1000)} µs in this process${target === 'live' ? `, ${perOrderUs(middle.cpuMs - before.cpuMs)} µs in the fake's` : ''}`,
+      `      CPU per order through the core: ${perOrderUs((cpu.user + cpu.system) / 1000)} µs in this process${target === 'live' ? `, ${perOrderUs(middle.cpuMs - before.cpuMs)} µs in the fake's` : ''}${databaseCpuBefore !== null && databaseCpuAfter !== null ? `, ${perOrderUs(databaseCpuAfter - databaseCpuBefore)} µs in PostgreSQL's` : ''}`,
     );
     if (alone) {
+      // What an order costs outside the core: the ccxt client's own work, the fake's and the
+      // database's. At that cost the machine's CPUs bound the rate even if the core were free.
+      const fakeUs = ((middle.cpuMs - before.cpuMs) * 1000) / Math.max(measured.orders, 1);
+      const databaseUs =
+        databaseCpuBefore !== null && databaseCpuAfter !== null
+          ? ((databaseCpuAfter - databaseCpuBefore) * 1000) / Math.max(measured.orders, 1)
+          : 0;
+      const cpus = availableParallelism();
+      const outside = alone.cpuUs + fakeUs + databaseUs;
       lines.push(
         `      ccxt clients alone (no core, no database): ${describe(alone)}; ${alone.cpuUs.toFixed(0)} µs CPU per order`,
+        `      ceiling on this machine if the core cost nothing: ${cpus} CPUs ÷ (${alone.cpuUs.toFixed(0)} µs ccxt + ${fakeUs.toFixed(0)} µs fake${databaseUs > 0 ? ` + ${databaseUs.toFixed(0)} µs PostgreSQL` : ''}) = ${((cpus * 1e6) / outside).toFixed(0)} orders/s; one process ≤ ${(1e6 / alone.cpuUs).toFixed(0)} orders/s (ccxt's own CPU)`,
       );
     }
     if (warm.failed > 0) lines.push(`      warm-up: ${warm.failed} FAILED (${warm.firstError})`);
