@@ -171,7 +171,10 @@ export const copyRelation = z.object({
   follower_email: z.string().nullable(),
   max_slippage_percent: z.number().nullable(),
   leader_drawdown_limit_percent: z.number().nullable(),
-  /** Follower return ÷ leader return since the start; null while the leader's return is 0. */
+  /**
+   * Follower return ÷ the return the copy aims at since the start: the leader's, its opposite in
+   * reverse mode. Null while the leader's return is 0.
+   */
   copy_efficiency: z.number().nullable(),
   /** The last failure (a follower order refused, a position below minimum, …); null if none. */
   last_error: z.string().nullable(),

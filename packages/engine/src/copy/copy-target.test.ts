@@ -50,7 +50,13 @@ describe('copy targets', () => {
     expect(slippageBps('sell', 50_000, 50_010)).toBe(-2);
     expect(isWithinEntryDistance(50_000, 50_400, 1)).toBe(true);
     expect(isWithinEntryDistance(50_000, 52_000, 1)).toBe(false);
-    expect(copyEfficiency(0.05, 0.1)).toBe(0.5);
-    expect(copyEfficiency(0.05, 0)).toBeNull();
+    expect(copyEfficiency(0.05, 0.1, 'normal')).toBe(0.5);
+    expect(copyEfficiency(0.05, 0, 'normal')).toBeNull();
+    expect(copyEfficiency(0.05, 0, 'reverse')).toBeNull();
+    // A reverse copy aims at the leader's opposite: +4% while the leader lost 5% is 0.8 of it;
+    // losing 7% while the leader lost 5% is −1.4, not a 140% success.
+    expect(copyEfficiency(0.04, -0.05, 'reverse')).toBe(0.8);
+    expect(copyEfficiency(-0.07, -0.05, 'reverse')).toBe(-1.4);
+    expect(copyEfficiency(-0.07, -0.05, 'normal')).toBe(1.4);
   });
 });

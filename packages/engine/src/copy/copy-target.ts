@@ -113,8 +113,17 @@ export function isWithinEntryDistance(
   return (Math.abs(currentPrice - entryPrice) / entryPrice) * 100 <= distancePercent;
 }
 
-/** Follower return ÷ leader return (null while the leader's return is 0). */
-export function copyEfficiency(followerReturn: number, leaderReturn: number): number | null {
+/**
+ * Follower return ÷ the return the copy aims at: the leader's own for a normal copy, its
+ * opposite for a reverse one (a reverse copier of a leader who lost 5% aims at +5%; losing too is
+ * a negative efficiency, not a good one). Null while the leader's return is 0.
+ */
+export function copyEfficiency(
+  followerReturn: number,
+  leaderReturn: number,
+  mode: CopyDirection,
+): number | null {
   if (!Number.isFinite(leaderReturn) || Math.abs(leaderReturn) < 1e-12) return null;
-  return Number((followerReturn / leaderReturn).toFixed(4));
+  const aimedAt = mode === 'reverse' ? -leaderReturn : leaderReturn;
+  return Number((followerReturn / aimedAt).toFixed(4));
 }

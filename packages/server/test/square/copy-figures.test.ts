@@ -19,6 +19,9 @@ const detail = (id: number) =>
     `/api/strategy-square/strategies/${id}/`,
   );
 
+/** The follower's access token of each relation made by `relation`. */
+const followerTokens = new Map<number, string>();
+
 /** A relation of a new copier on the leader, with the given state written as the engine would. */
 async function relation(
   leaderAccountId: number,
@@ -29,15 +32,18 @@ async function relation(
     leaderEquityLast: string;
   },
   end?: 'stop' | 'delete',
+  mode: 'normal' | 'reverse' = 'normal',
 ): Promise<number> {
   const follower = await copier(t, '200');
   const res = await createCopy(t.app, follower.access, {
     leader_account_id: leaderAccountId,
     follower_account_id: follower.accountId,
     copy_amount: state.copyAmount,
+    copy_mode: mode,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const id = res.body.id as number;
+  followerTokens.set(id, follower.access);
   if (end) {
     const stop = await call(t.app, 'PUT', `${COPY}/${id}/stop/`, { token: follower.access });
     expect(stop.status).toBe(200);
@@ -160,5 +166,47 @@ describe("a strategy's copy figures", () => {
       copier_pnl: -2.25,
       copy_efficiency: -0.225,
     });
+  });
+
+  it("measure a reverse copy against the opposite of the leader's return", async () => {
+    const lead = await leader(t);
+    // The leader lost 5%; the reverse copier lost 7% where it aimed at +5%: −1.4 (a normal
+    // copier losing 7% with it would be 1.4).
+    const losing = await relation(
+      lead.accountId,
+      {
+        copyAmount: '100',
+        totalProfitLoss: '-7',
+        leaderEquityStart: '10000',
+        leaderEquityLast: '9500',
+      },
+      undefined,
+      'reverse',
+    );
+    // A reverse copier that made +4% of the leader's lost 5%: 0.8.
+    await relation(
+      lead.accountId,
+      {
+        copyAmount: '100',
+        totalProfitLoss: '4',
+        leaderEquityStart: '10000',
+        leaderEquityLast: '9500',
+      },
+      undefined,
+      'reverse',
+    );
+    await recompute(lead);
+    expect((await detail(lead.accountId)).body.metrics.total).toMatchObject({
+      copier_pnl: -3,
+      copy_efficiency: -0.3,
+    });
+    // The relation's own answer says the same to its follower.
+    const own = await call<{ relation: { copy_mode: string; copy_efficiency: number | null } }>(
+      t.app,
+      'GET',
+      `${COPY}/${losing}/`,
+      { token: followerTokens.get(losing) as string },
+    );
+    expect(own.body.relation).toMatchObject({ copy_mode: 'reverse', copy_efficiency: -1.4 });
   });
 });

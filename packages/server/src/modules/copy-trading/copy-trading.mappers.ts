@@ -18,7 +18,7 @@ const moneyOrNull = (value: string | null | undefined): string | null =>
 /** The columns a relation's return and copy efficiency are computed from. */
 export type RelationFigureColumns = Pick<
   CopyRelationRow,
-  'copyAmount' | 'totalProfitLoss' | 'leaderEquityStart' | 'leaderEquityLast'
+  'copyAmount' | 'copyMode' | 'totalProfitLoss' | 'leaderEquityStart' | 'leaderEquityLast'
 >;
 
 /** The relation's copied P&L as a percent of its copy amount. */
@@ -27,12 +27,12 @@ export function profitPercent(row: RelationFigureColumns): number {
   return amount > 0 ? Number(((Number(row.totalProfitLoss) / amount) * 100).toFixed(4)) : 0;
 }
 
-/** Follower return ÷ leader return since the relation began. */
+/** Follower return ÷ the return it aims at (the leader's, negated in reverse) since it began. */
 export function relationEfficiency(row: RelationFigureColumns): number | null {
   const start = Number(row.leaderEquityStart);
   if (!(start > 0)) return null;
   const leaderReturn = (Number(row.leaderEquityLast) - start) / start;
-  return copyEfficiency(profitPercent(row) / 100, leaderReturn);
+  return copyEfficiency(profitPercent(row) / 100, leaderReturn, row.copyMode);
 }
 
 /** What a leader account's copiers made, as the square shows it. */

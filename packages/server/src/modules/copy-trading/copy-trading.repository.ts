@@ -279,6 +279,7 @@ export function copyTradingQueries(db: Database) {
         .select({
           leaderAccountId: copyRelations.leaderAccountId,
           copyAmount: copyRelations.copyAmount,
+          copyMode: copyRelations.copyMode,
           totalProfitLoss: copyRelations.totalProfitLoss,
           leaderEquityStart: copyRelations.leaderEquityStart,
           leaderEquityLast: copyRelations.leaderEquityLast,

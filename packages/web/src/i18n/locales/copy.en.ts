@@ -148,7 +148,8 @@ export const copyEn: CopyLocaleResources = {
       leader: 'Strategy',
       follower: 'Account',
       efficiency: 'Copy efficiency',
-      efficiencyHint: "Your return ÷ the leader's return over the same span",
+      efficiencyHint:
+        "Your return ÷ the leader's return over the same span (in reverse mode, ÷ the opposite of the leader's return)",
       fee: 'Fee paid',
       lastError: 'Last error',
       chart: 'Copy P&L (USDT)',

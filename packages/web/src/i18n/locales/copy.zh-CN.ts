@@ -144,7 +144,7 @@ export const copyZhCN = {
       leader: '跟单策略',
       follower: '跟单账户',
       efficiency: '跟单效率',
-      efficiencyHint: '跟单收益 ÷ 交易员同期收益',
+      efficiencyHint: '跟单收益 ÷ 交易员同期收益（反向跟单时除以交易员同期收益的相反数）',
       fee: '已付手续费',
       lastError: '最近一次错误',
       chart: '跟单盈亏 (USDT)',

@@ -91,7 +91,7 @@ export const squareEn: SquareLocaleResources = {
       copierPnl: "Copiers' P&L",
       copyEfficiency: 'Copy efficiency',
       copyEfficiencyHint:
-        "Copiers' return ÷ the leader's return over the same span, averaged over the copiers",
+        "Copiers' return ÷ the leader's return over the same span (its opposite for reverse copies), averaged over the copiers",
     },
     description: 'Description',
     descriptionEmptyOwner:

@@ -84,7 +84,7 @@ export const squareZhCN = {
       copiers: '跟单人数',
       copierPnl: '跟单者盈亏',
       copyEfficiency: '跟单效率',
-      copyEfficiencyHint: '跟单者收益率 ÷ 交易员同期收益率，按跟单者取平均',
+      copyEfficiencyHint: '跟单者收益率 ÷ 交易员同期收益率（反向跟单取其相反数），按跟单者取平均',
     },
     description: '策略说明',
     descriptionEmptyOwner: '您还没有填写策略说明，让跟单者更了解您的策略。',
