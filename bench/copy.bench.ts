@@ -121,6 +121,7 @@ async function seed(db: Database, target: 'paper' | 'live') {
         leaderEquityBase: '10000',
         leaderEquityStart: '10000',
         leaderEquityPeak: '10000',
+        leaderEquityTrough: '10000',
         leaderEquityLast: '10000',
         createdAt: now,
         updatedAt: now,

@@ -78,6 +78,14 @@ describe('operation-log entries in the reader’s language', () => {
     expect(describeLogEntry(en(), entry('copy_stopped', drawdown), 'en')).toBe(
       "Copy trading stopped: the leader's drawdown passed 20%",
     );
+    // A reverse copy stops on its leader's rise, and says so.
+    const rise = { ...drawdown, copy_mode: 'reverse' };
+    expect(describeLogEntry(en(), entry('copy_stopped', rise), 'en')).toBe(
+      "Copy trading stopped: the leader's rise from its low passed 20% (reverse copy)",
+    );
+    expect(describeLogEntry(zh(), entry('copy_stopped', rise), 'zh-CN')).toBe(
+      '跟单已停止：交易员自低点上涨超过 20%（反向跟单）',
+    );
     // A reason the web does not know: the server's own message.
     expect(describeLogEntry(en(), entry('copy_failed', { reason: 'new_kind' }), 'en')).toBe(
       'server text',

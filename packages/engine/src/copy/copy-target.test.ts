@@ -5,6 +5,7 @@ import {
   copyTarget,
   entryPriceCap,
   isWithinEntryDistance,
+  leaderDriftPercent,
   slippageBps,
 } from './copy-target.js';
 
@@ -58,5 +59,22 @@ describe('copy targets', () => {
     expect(copyEfficiency(0.04, -0.05, 'reverse')).toBe(0.8);
     expect(copyEfficiency(-0.07, -0.05, 'reverse')).toBe(-1.4);
     expect(copyEfficiency(-0.07, -0.05, 'normal')).toBe(1.4);
+  });
+
+  it("measures the leader's drift against the copy: a normal copy from the peak, a reverse one from the trough", () => {
+    const book = { peak: 11_000, trough: 9_500, equity: 10_450 };
+    // Normal: 11,000 → 10,450 is a 5% drawdown.
+    expect(leaderDriftPercent({ ...book, mode: 'normal' })).toBeCloseTo(5, 10);
+    // Reverse: 9,500 → 10,450 is a 10% rise against the reverse copier.
+    expect(leaderDriftPercent({ ...book, mode: 'reverse' })).toBeCloseTo(10, 10);
+    // At a new high a normal copy has no drift; at a new low a reverse one has none.
+    expect(
+      leaderDriftPercent({ peak: 10_000, trough: 9_000, equity: 10_000, mode: 'normal' }),
+    ).toBe(0);
+    expect(
+      leaderDriftPercent({ peak: 10_000, trough: 9_000, equity: 9_000, mode: 'reverse' }),
+    ).toBe(0);
+    expect(leaderDriftPercent({ peak: 0, trough: 0, equity: 5, mode: 'normal' })).toBe(0);
+    expect(leaderDriftPercent({ peak: 0, trough: 0, equity: 5, mode: 'reverse' })).toBe(0);
   });
 });

@@ -127,3 +127,25 @@ export function copyEfficiency(
   const aimedAt = mode === 'reverse' ? -leaderReturn : leaderReturn;
   return Number((followerReturn / aimedAt).toFixed(4));
 }
+
+/**
+ * How far the leader's equity has moved against the copy since it began, in percent (≥ 0): for
+ * a normal copy the leader's fall from its highest (its drawdown), for a reverse copy its rise
+ * from its lowest (what a reverse copier loses on). The drift breaker stops the copy at a limit.
+ */
+export function leaderDriftPercent(input: {
+  readonly peak: Decimal.Value;
+  readonly trough: Decimal.Value;
+  readonly equity: Decimal.Value;
+  readonly mode: CopyDirection;
+}): number {
+  const equity = new Decimal(input.equity);
+  if (input.mode === 'reverse') {
+    const trough = new Decimal(input.trough);
+    return trough.gt(0)
+      ? Decimal.max(equity.minus(trough), 0).div(trough).times(100).toNumber()
+      : 0;
+  }
+  const peak = new Decimal(input.peak);
+  return peak.gt(0) ? Decimal.max(peak.minus(equity), 0).div(peak).times(100).toNumber() : 0;
+}

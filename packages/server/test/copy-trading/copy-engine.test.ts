@@ -314,6 +314,43 @@ describe('limits and states', () => {
     await leaderTo(lead, 0);
   });
 
+  it("stops a reverse copy on the leader's rise from its low, not on its drawdown", async () => {
+    t.prices.set(BTC, 50_000);
+    const lead = await leader(t);
+    const follower = await follow(lead, { copy_mode: 'reverse', leader_drawdown_limit_percent: 5 });
+    await leaderTo(lead, 0.2);
+    await eventually(async () =>
+      expect(await copiedSize(follower.accountId, follower.relationId)).toBeCloseTo(-0.002, 8),
+    );
+    await t.services.copyTrading.engine.idle();
+    // The leader loses 6%: the reverse copier gains on it, and copies on.
+    t.prices.set(BTC, 47_000);
+    await t.services.copyTrading.engine.tick();
+    await t.services.copyTrading.engine.idle();
+    expect(
+      (await relationDetail(follower.relationId, follower.access)).body.relation,
+    ).toMatchObject({ status: 'active', stop_reason: null });
+    expect(await copiedSize(follower.accountId, follower.relationId)).toBeCloseTo(-0.002, 8);
+    // From that low (about 9,395 USDT) the leader rises to about 9,895: 5.3%, against the copy.
+    t.prices.set(BTC, 49_500);
+    await t.services.copyTrading.engine.tick();
+    await t.services.copyTrading.engine.idle();
+    const seen = await relationDetail(follower.relationId, follower.access);
+    expect(seen.body.relation).toMatchObject({ status: 'stopped', stop_reason: 'leader_drawdown' });
+    expect(await copiedSize(follower.accountId, follower.relationId)).toBe(0);
+    const logged = await t.database.db
+      .select()
+      .from(operationLogs)
+      .where(and(eq(operationLogs.userId, follower.id), eq(operationLogs.type, 'system')));
+    expect(logged[0]?.message).toMatch(/rise from its low passed 5%/);
+    expect(logged[0]).toMatchObject({
+      event: 'copy_stopped',
+      details: { reason: 'leader_drawdown', copy_mode: 'reverse', limit: 5 },
+    });
+    t.prices.set(BTC, 50_000);
+    await leaderTo(lead, 0);
+  });
+
   it('misses changes while paused and reconciles to the target on resume; stop closes', async () => {
     t.prices.set(BTC, 50_000);
     const lead = await leader(t);

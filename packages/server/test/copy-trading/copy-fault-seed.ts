@@ -60,6 +60,7 @@ export async function seedCopyRelations(
       leaderEquityBase: String(LEADER_EQUITY),
       leaderEquityStart: String(LEADER_EQUITY),
       leaderEquityPeak: String(LEADER_EQUITY),
+      leaderEquityTrough: String(LEADER_EQUITY),
       leaderEquityLast: String(LEADER_EQUITY),
       leaderStartBook: {},
       createdAt: now,

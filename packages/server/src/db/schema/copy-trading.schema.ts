@@ -57,9 +57,13 @@ export const copyRelations = pgTable(
      * again when copy_amount is edited).
      */
     leaderEquityBase: money('leader_equity_base').notNull(),
-    /** The leader's equity at the start and its highest since (the drawdown breaker). */
+    /**
+     * The leader's equity at the start, and its highest and lowest since: the drift breaker
+     * measures a normal copy's leader from its peak and a reverse copy's from its trough.
+     */
     leaderEquityStart: money('leader_equity_start').notNull(),
     leaderEquityPeak: money('leader_equity_peak').notNull(),
+    leaderEquityTrough: money('leader_equity_trough').notNull(),
     /** The leader's latest known equity (copy efficiency: the leader's return since the start). */
     leaderEquityLast: money('leader_equity_last').notNull(),
     /**

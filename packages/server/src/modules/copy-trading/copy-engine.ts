@@ -10,6 +10,7 @@ import {
   copyTarget,
   entryPriceCap,
   isWithinEntryDistance,
+  leaderDriftPercent,
   roundToStep,
   slippageBps as slippageOf,
 } from '@quantsquare/engine';
@@ -506,10 +507,13 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       message:
         reason === 'max_loss'
           ? `Copy trading stopped: the loss reached the limit of ${new Decimal(stopped.maxLoss ?? 0).toString()} USDT`
-          : `Copy trading stopped: the leader's drawdown passed ${stopped.leaderDrawdownLimitPercent}%`,
+          : stopped.copyMode === 'reverse'
+            ? `Copy trading stopped: the leader's rise from its low passed ${stopped.leaderDrawdownLimitPercent}%`
+            : `Copy trading stopped: the leader's drawdown passed ${stopped.leaderDrawdownLimitPercent}%`,
       details: {
         relation_id: stopped.id,
         reason,
+        copy_mode: stopped.copyMode,
         limit:
           reason === 'max_loss'
             ? new Decimal(stopped.maxLoss ?? 0).toNumber()
@@ -956,22 +960,25 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         const equity = await equityOf(relation.leaderAccountId);
         if (equity !== null) {
           const peak = Decimal.max(relation.leaderEquityPeak, equity);
+          const trough = Decimal.min(relation.leaderEquityTrough, equity);
           const moved =
             !peak.eq(relation.leaderEquityPeak) ||
+            !trough.eq(relation.leaderEquityTrough) ||
             !new Decimal(equity).eq(relation.leaderEquityLast);
           const updated = moved
             ? ((await repo.update(relation.id, {
                 leaderEquityLast: equity,
                 leaderEquityPeak: peak.toString(),
+                leaderEquityTrough: trough.toString(),
               })) ?? relation)
             : relation;
           const limit = updated.leaderDrawdownLimitPercent;
-          if (limit !== null && peak.gt(0)) {
-            const drawdown = peak.minus(equity).dividedBy(peak).times(100);
-            if (drawdown.gte(limit)) {
-              await autoStop(updated, 'leader_drawdown');
-              return;
-            }
+          if (
+            limit !== null &&
+            leaderDriftPercent({ peak, trough, equity, mode: updated.copyMode }) >= limit
+          ) {
+            await autoStop(updated, 'leader_drawdown');
+            return;
           }
         }
         await heal(relation.id, {

@@ -187,6 +187,7 @@ export function createCopyTradingService(deps: {
           leaderEquityBase: equity,
           leaderEquityStart: equity,
           leaderEquityPeak: equity,
+          leaderEquityTrough: equity,
           leaderEquityLast: equity,
           leaderStartBook: startBook,
           createdAt: now,

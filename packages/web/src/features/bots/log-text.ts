@@ -146,9 +146,17 @@ function params(
       break;
     }
     case 'copy_stopped': {
-      // The limit it stopped at: USDT for the max loss, a percent for the leader's drawdown.
+      // The limit it stopped at: USDT for the max loss, a percent for the leader's drift (a
+      // reverse copy's leader drifts up from its low).
       const value = d.reason === 'max_loss' ? money(d.limit) : count(d.limit);
-      const reason = d.reason === 'max_loss' || d.reason === 'leader_drawdown' ? d.reason : null;
+      const reason =
+        d.reason === 'max_loss'
+          ? 'max_loss'
+          : d.reason === 'leader_drawdown'
+            ? d.copy_mode === 'reverse'
+              ? 'leader_rise'
+              : 'leader_drawdown'
+            : null;
       values = {
         limit:
           reason && value !== undefined

@@ -189,6 +189,7 @@ export const botsEn: BotsLocaleResources = {
       copyLimits: {
         max_loss: 'the loss reached the limit of {{value}} USDT',
         leader_drawdown: "the leader's drawdown passed {{value}}%",
+        leader_rise: "the leader's rise from its low passed {{value}}% (reverse copy)",
       },
       failureDetail: '{{kind}} ({{detail}})',
       signals: { buy: 'Buy', sell: 'Sell' },

@@ -186,6 +186,7 @@ export const botsZhCN = {
       copyLimits: {
         max_loss: '亏损达到上限 {{value}} USDT',
         leader_drawdown: '交易员回撤超过 {{value}}%',
+        leader_rise: '交易员自低点上涨超过 {{value}}%（反向跟单）',
       },
       failureDetail: '{{kind}}（{{detail}}）',
       signals: { buy: '买入', sell: '卖出' },

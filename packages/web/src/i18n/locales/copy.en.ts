@@ -46,7 +46,7 @@ export const copyEn: CopyLocaleResources = {
     stopReasons: {
       user: 'Stopped by you',
       max_loss: 'Stopped at the max loss',
-      leader_drawdown: "Stopped: the leader's drawdown passed the limit",
+      leader_drawdown: 'Stopped: the leader moved against the copy past the limit',
       leader_gone: 'The strategy is no longer public or no longer accepts copying',
     },
     missReasons: {

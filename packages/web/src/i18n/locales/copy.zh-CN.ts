@@ -43,7 +43,7 @@ export const copyZhCN = {
     stopReasons: {
       user: '手动停止',
       max_loss: '达到最大亏损自动停止',
-      leader_drawdown: '交易员回撤超过限制自动停止',
+      leader_drawdown: '交易员反向波动超过限制，自动停止',
       leader_gone: '策略已不再公开或不再接受跟单',
     },
     missReasons: {
