@@ -221,8 +221,16 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await page.getByTestId('copy-late-join').click();
     await expect(page.getByTestId('copy-entry-distance')).toHaveValue('1.0');
     await page.getByTestId('copy-mode-reverse').click();
+    // The protections open on request; a reverse copy's drift is the leader's rise.
+    await modal.getByText(language === 'en' ? 'Protection (optional)' : '风控设置（可选）').click();
+    await expect(page.getByTestId('copy-drift')).toBeVisible();
+    await expect(
+      modal.getByText(language === 'en' ? /rises this far from its low/ : /低点上涨达到此比例/),
+    ).toBeVisible();
     expect(await fitsWidth(page), `modal ${language} ${width}`).toBe(true);
     await shot(page, `copy-modal-${language}-${width}`);
+    await page.getByTestId('copy-drift').scrollIntoViewIfNeeded();
+    await shot(page, `copy-modal-protection-${language}-${width}`);
     await modal.getByRole('button', { name: language === 'en' ? 'Cancel' : '取消' }).click();
     await expect(modal).toBeHidden();
   }
@@ -244,6 +252,15 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   await page.getByTestId('copy-amount').fill('200');
   await page.getByTestId('copy-max-loss').fill('50');
   await page.getByTestId('copy-mode-reverse').click();
+  // The protections: a slippage cap over 10% is refused where it is typed, then 0.8% and a
+  // 15% drift limit are taken.
+  await page.getByText('风控设置（可选）').click();
+  await page.getByTestId('copy-slippage').fill('20');
+  await expect(page.getByText('请输入大于 0 且不超过 10% 的数值')).toBeVisible();
+  await expect(page.getByTestId('copy-submit')).toBeDisabled();
+  await page.getByTestId('copy-slippage').fill('0.8');
+  await page.getByTestId('copy-drift').fill('15');
+  await expect(page.getByTestId('copy-submit')).toBeEnabled();
   await page.getByTestId('copy-submit').click();
   await expect(page).toHaveURL(/\/my\/copy-trading$/);
 
@@ -306,6 +323,8 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await page.goto(`/copy-trading/${relationId}`);
     await expect(page.getByTestId('copy-detail')).toHaveAttribute('data-status', 'active');
     await expect(page.getByTestId('copy-receipts')).toBeVisible();
+    await expect(page.getByTestId('copy-detail-slippage')).toHaveText('0.80%');
+    await expect(page.getByTestId('copy-detail-drift')).toHaveText('15.00%');
     // One copied trade already draws the P&L line, from 0 at the start to the P&L now.
     const chart = page.getByTestId('copy-pnl-chart');
     await expect(chart).toHaveAttribute('data-point-count', /^(?:[2-9]|\d{2,})$/);
@@ -331,11 +350,24 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   await expect(page.getByTestId('copy-edit-save')).toBeDisabled();
   await page.getByTestId('copy-edit-amount').fill('150.5');
   await page.getByTestId('copy-edit-max-loss').fill('');
+  // The protections come as saved; emptying the drift limit turns the breaker off.
+  await expect(edit.getByTestId('copy-slippage')).toHaveValue('0.8');
+  await expect(edit.getByTestId('copy-drift')).toHaveValue('15');
+  await edit.getByTestId('copy-drift').fill('');
   await shot(page, 'copy-edit-zh-CN-1280');
   await page.getByTestId('copy-edit-save').click();
   await expect(edit).toBeHidden();
   await expect(item.getByTestId('copy-amount-value')).toHaveText('150.50');
   await expect(item.getByTestId('copy-max-loss-value')).toHaveText('不限制');
+  const edited = (await (
+    await request.get(`/api/strategy-square/copy-trading/${relationId}/`, {
+      headers: auth(b.session),
+    })
+  ).json()) as CopyDetailResponse;
+  expect(edited.relation).toMatchObject({
+    max_slippage_percent: 0.8,
+    leader_drawdown_limit_percent: null,
+  });
 
   // Pause, resume, stop (after a confirmation that it cannot be undone), delete.
   await expect(item.getByTestId('copy-resume')).toHaveCount(0);

@@ -262,6 +262,20 @@ export function CopyDetailPage() {
             <Figure label={t('copy.detail.fee')}>
               {formatCoinAmount(relation.fee_paid, locale)}
             </Figure>
+            <Figure label={t('copy.detail.slippage')}>
+              <span data-testid="copy-detail-slippage">
+                {relation.max_slippage_percent === null
+                  ? t('copy.modal.byDefault')
+                  : formatPercent(relation.max_slippage_percent, locale)}
+              </span>
+            </Figure>
+            <Figure label={t('copy.detail.drift')}>
+              <span data-testid="copy-detail-drift">
+                {relation.leader_drawdown_limit_percent === null
+                  ? t('copy.modal.off')
+                  : formatPercent(relation.leader_drawdown_limit_percent, locale)}
+              </span>
+            </Figure>
           </div>
         </Flex>
       </Card>

@@ -17,6 +17,7 @@ import {
   App,
   Button,
   Checkbox,
+  Collapse,
   Flex,
   Form,
   InputNumber,
@@ -36,8 +37,15 @@ import { useTransactions } from '../../api/wallet';
 import { accountName } from '../accounts/account-format';
 import { compareDecimal } from '../wallet/decimal';
 import { formatCoinAmount } from '../wallet/wallet-format';
+import {
+  type CopyProtection,
+  CopyProtectionFields,
+  protectionProblems,
+} from './CopyProtectionFields';
 import { copyCreateErrorText } from './copy-errors';
 import { copyAmountProblem, entryDistanceProblem, maxLossPayload } from './copy-format';
+
+const NO_PROTECTION: CopyProtection = { slippage: null, drift: null };
 
 /** The strategy being copied (a card of the square or the strategy page). */
 export interface CopyTarget {
@@ -54,7 +62,8 @@ interface Props {
 /**
  * The copy-trading modal (document 2 §1, §5, §8, §9): the user's active accounts (another
  * exchange marked cross-exchange with a warning), copy amount, max loss, copy mode, the late-join
- * option, the fee and the coin balance. Success goes to /my/copy-trading.
+ * option, the optional protections (entry slippage cap, leader-drift limit), the fee and the
+ * coin balance. Success goes to /my/copy-trading.
  */
 export function CopyModal({ target, onClose }: Props) {
   const { t, i18n } = useTranslation();
@@ -70,6 +79,8 @@ export function CopyModal({ target, onClose }: Props) {
   const [mode, setMode] = useState<CopyMode>('normal');
   const [lateJoin, setLateJoin] = useState(false);
   const [distance, setDistance] = useState<number | null>(COPY_ENTRY_DISTANCE_DEFAULT_PERCENT);
+  const [protection, setProtection] = useState<CopyProtection>(NO_PROTECTION);
+  const [protectionOpen, setProtectionOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
   const accounts = useMemo(
@@ -85,6 +96,8 @@ export function CopyModal({ target, onClose }: Props) {
     setMode('normal');
     setLateJoin(false);
     setDistance(COPY_ENTRY_DISTANCE_DEFAULT_PERCENT);
+    setProtection(NO_PROTECTION);
+    setProtectionOpen(false);
     setFailure(null);
     setAccountId(null);
   }, [target]);
@@ -103,12 +116,15 @@ export function CopyModal({ target, onClose }: Props) {
   const amountProblem = copyAmountProblem(amount);
   const distanceProblem = lateJoin ? entryDistanceProblem(distance) : null;
   const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
+  const problems = protectionProblems(protection);
+  const protectionRefused = problems.slippage !== null || problems.drift !== null;
   const canSubmit =
     !isLoading &&
     !loadFailed &&
     chosen !== null &&
     amountProblem === null &&
     distanceProblem === null &&
+    !protectionRefused &&
     !lossProblem &&
     !balanceTooLow &&
     coins !== null &&
@@ -126,6 +142,8 @@ export function CopyModal({ target, onClose }: Props) {
         copy_mode: mode,
         open_current_positions: lateJoin,
         entry_distance_percent: distance ?? COPY_ENTRY_DISTANCE_DEFAULT_PERCENT,
+        max_slippage_percent: protection.slippage,
+        leader_drawdown_limit_percent: protection.drift,
       },
       {
         onSuccess: () => {
@@ -295,6 +313,25 @@ export function CopyModal({ target, onClose }: Props) {
             />
           </Form.Item>
         )}
+        <Collapse
+          ghost
+          size="small"
+          style={{ marginBottom: 12, marginInline: -16 }}
+          // Kept open while a value in it is refused, so the refusal is never hidden.
+          activeKey={protectionOpen || protectionRefused ? ['protection'] : []}
+          onChange={(keys) => setProtectionOpen(keys.length > 0)}
+          items={[
+            {
+              key: 'protection',
+              label: t('copy.modal.protection'),
+              forceRender: true,
+              children: (
+                <CopyProtectionFields value={protection} onChange={setProtection} mode={mode} />
+              ),
+            },
+          ]}
+          data-testid="copy-protection"
+        />
         <Alert
           type="info"
           showIcon

@@ -4,11 +4,17 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpdateCopy } from '../../api/copy-trading';
 import { CopyBadges, Figure, PnlText } from './CopyParts';
+import {
+  type CopyProtection,
+  CopyProtectionFields,
+  protectionProblems,
+} from './CopyProtectionFields';
 import { copyAmountProblem, toNumber } from './copy-format';
 
 /**
  * Edit copy settings (document 2 §4, §5): the leader, the copy amount (at least 10 USDT, step
- * 0.01) and the max loss (empty: no limit), with the current profit and copied-trade count.
+ * 0.01), the max loss (empty: no limit) and the protections (entry slippage cap, leader-drift
+ * limit), with the current profit and copied-trade count.
  */
 export function EditCopyModal({
   relation,
@@ -22,6 +28,7 @@ export function EditCopyModal({
   const update = useUpdateCopy();
   const [amount, setAmount] = useState<number | null>(null);
   const [maxLoss, setMaxLoss] = useState<number | null>(null);
+  const [protection, setProtection] = useState<CopyProtection>({ slippage: null, drift: null });
   const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
@@ -29,12 +36,23 @@ export function EditCopyModal({
     setAmount(toNumber(relation.copy_amount));
     const loss = toNumber(relation.max_loss);
     setMaxLoss(loss === null || loss === 0 ? null : loss);
+    setProtection({
+      slippage: relation.max_slippage_percent,
+      drift: relation.leader_drawdown_limit_percent,
+    });
     setFailure(null);
   }, [relation]);
 
   const amountProblem = copyAmountProblem(amount);
   const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
-  const canSave = relation !== null && !amountProblem && !lossProblem && !update.isPending;
+  const problems = protectionProblems(protection);
+  const canSave =
+    relation !== null &&
+    !amountProblem &&
+    !lossProblem &&
+    problems.slippage === null &&
+    problems.drift === null &&
+    !update.isPending;
 
   const save = () => {
     if (!relation || amount === null || !canSave) return;
@@ -45,6 +63,8 @@ export function EditCopyModal({
         body: {
           copy_amount: String(amount),
           max_loss: maxLoss === null || maxLoss === 0 ? null : String(maxLoss),
+          max_slippage_percent: protection.slippage,
+          leader_drawdown_limit_percent: protection.drift,
         },
       },
       {
@@ -127,6 +147,11 @@ export function EditCopyModal({
               data-testid="copy-edit-max-loss"
             />
           </Form.Item>
+          <CopyProtectionFields
+            value={protection}
+            onChange={setProtection}
+            mode={relation.copy_mode}
+          />
           <Flex gap={24} wrap>
             <Figure label={t('copy.edit.currentProfit')}>
               <span data-testid="copy-edit-profit">

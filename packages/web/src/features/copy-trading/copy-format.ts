@@ -26,6 +26,16 @@ export function entryDistanceProblem(value: number | null): 'range' | null {
   return value > 0 && value <= COPY_ENTRY_DISTANCE_MAX_PERCENT ? null : 'range';
 }
 
+/**
+ * An optional percent limit (the entry slippage cap, the leader-drift limit): empty is the
+ * default (null); otherwise above 0 and at most `max`.
+ */
+export function optionalPercentProblem(value: number | null, max: number): 'range' | null {
+  if (value === null) return null;
+  if (!Number.isFinite(value)) return 'range';
+  return value > 0 && value <= max ? null : 'range';
+}
+
 /** The max loss as the API takes it: 0 or empty is no limit (null). */
 export function maxLossPayload(value: number | null): string | null {
   if (value === null || !Number.isFinite(value) || value <= 0) return null;

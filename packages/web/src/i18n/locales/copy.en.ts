@@ -35,6 +35,20 @@ export const copyEn: CopyLocaleResources = {
       networkError: 'Network error, please try again later',
       amountTooSmall: 'The copy amount cannot be less than {{min}} USDT',
       entryDistanceRange: 'The distance must be above 0 and at most {{max}}%',
+      protection: 'Protection (optional)',
+      slippage: 'Max entry slippage (%)',
+      slippageHint:
+        "Entries are capped this far from the leader's fill. Empty: {{major}}% for BTC and ETH, {{other}}% otherwise",
+      byDefault: 'Default',
+      drift: 'Leader drift limit (%)',
+      driftHint: {
+        normal:
+          "Stops the copy and closes its positions when the leader's equity falls this far from its high since the copy began. Empty: off",
+        reverse:
+          "Stops the copy and closes its positions when the leader's equity rises this far from its low since the copy began. Empty: off",
+      },
+      off: 'Off',
+      percentRange: 'Enter a value above 0 and at most {{max}}%',
     },
     modes: { normal: 'Normal', reverse: 'Reverse' },
     modeHints: {
@@ -151,6 +165,8 @@ export const copyEn: CopyLocaleResources = {
       efficiencyHint:
         "Your return ÷ the leader's return over the same span (in reverse mode, ÷ the opposite of the leader's return)",
       fee: 'Fee paid',
+      slippage: 'Max entry slippage',
+      drift: 'Leader drift limit',
       lastError: 'Last error',
       chart: 'Copy P&L (USDT)',
       chartEmpty: 'No P&L yet',

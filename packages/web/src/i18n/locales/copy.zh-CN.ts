@@ -35,6 +35,20 @@ export const copyZhCN = {
       networkError: '网络错误，请稍后重试',
       amountTooSmall: '跟单金额不能少于 {{min}} USDT',
       entryDistanceRange: '偏离比例需大于 0 且不超过 {{max}}%',
+      protection: '风控设置（可选）',
+      slippage: '最大开仓滑点 (%)',
+      slippageHint:
+        '开仓价格与交易员成交价的偏离上限。留空：BTC 与 ETH 为 {{major}}%，其他为 {{other}}%',
+      byDefault: '默认',
+      drift: '交易员偏离上限 (%)',
+      driftHint: {
+        normal:
+          '交易员权益自跟单开始后的高点回撤达到此比例时，停止跟单并平掉跟单持仓。留空：不启用',
+        reverse:
+          '交易员权益自跟单开始后的低点上涨达到此比例时，停止跟单并平掉跟单持仓。留空：不启用',
+      },
+      off: '不启用',
+      percentRange: '请输入大于 0 且不超过 {{max}}% 的数值',
     },
     modes: { normal: '正向跟单', reverse: '反向跟单' },
     modeHints: { normal: '与交易员同方向开仓', reverse: '与交易员反方向开仓' },
@@ -146,6 +160,8 @@ export const copyZhCN = {
       efficiency: '跟单效率',
       efficiencyHint: '跟单收益 ÷ 交易员同期收益（反向跟单时除以交易员同期收益的相反数）',
       fee: '已付手续费',
+      slippage: '最大开仓滑点',
+      drift: '交易员偏离上限',
       lastError: '最近一次错误',
       chart: '跟单盈亏 (USDT)',
       chartEmpty: '暂无盈亏数据',
