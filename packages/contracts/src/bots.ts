@@ -170,8 +170,19 @@ export const OPERATION_LOG_EVENTS = [
   'webhook_failed',
   /** A copy relation's order failed (details: relation_id, reason — a copy miss reason, error_kind). */
   'copy_failed',
-  /** A copy relation stopped itself (details: relation_id, reason max_loss | leader_drawdown, limit). */
+  /**
+   * A copy relation stopped (details: relation_id, reason: max_loss | leader_drawdown with
+   * `limit` and `copy_mode`; user; leader_gone — the strategy's account was deleted;
+   * account_deleted — the follower's own account was deleted).
+   */
   'copy_stopped',
+  /** The follower started a copy (details: relation_id, copy_amount, copy_mode). */
+  'copy_created',
+  'copy_paused',
+  'copy_resumed',
+  /** The follower changed a copy's settings (details: relation_id, copy_amount, max_loss or null). */
+  'copy_updated',
+  'copy_deleted',
 ] as const;
 export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
 

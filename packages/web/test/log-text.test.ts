@@ -45,6 +45,11 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
   webhook_failed: { webhook_config_id: 3, signal_id: 12, error_kind: 'insufficient_funds' },
   copy_failed: { relation_id: 4, reason: 'insufficient_margin', error_kind: 'insufficient_funds' },
   copy_stopped: { relation_id: 4, reason: 'max_loss', limit: 50, total_profit_loss: '-51.2' },
+  copy_created: { relation_id: 4, leader_account_id: 9, copy_amount: '200', copy_mode: 'reverse' },
+  copy_paused: { relation_id: 4, leader_account_id: 9 },
+  copy_resumed: { relation_id: 4, leader_account_id: 9 },
+  copy_updated: { relation_id: 4, leader_account_id: 9, copy_amount: '150.5', max_loss: null },
+  copy_deleted: { relation_id: 4, leader_account_id: 9 },
 };
 
 describe('operation-log entries in the reader’s language', () => {
@@ -85,6 +90,35 @@ describe('operation-log entries in the reader’s language', () => {
     );
     expect(describeLogEntry(zh(), entry('copy_stopped', rise), 'zh-CN')).toBe(
       '跟单已停止：交易员自低点上涨超过 20%（反向跟单）',
+    );
+    // The follower's own actions on a copy.
+    expect(describeLogEntry(zh(), entry('copy_created', SAMPLES.copy_created), 'zh-CN')).toBe(
+      '开始跟单：200.00 USDT，反向跟单',
+    );
+    expect(describeLogEntry(en(), entry('copy_updated', SAMPLES.copy_updated), 'en')).toBe(
+      'Changed copy settings: 150.50 USDT, max loss no limit',
+    );
+    expect(
+      describeLogEntry(
+        zh(),
+        entry('copy_updated', { ...SAMPLES.copy_updated, max_loss: '50' }),
+        'zh-CN',
+      ),
+    ).toBe('修改跟单设置：150.50 USDT，最大亏损 50.00 USDT');
+    expect(describeLogEntry(zh(), entry('copy_paused', SAMPLES.copy_paused), 'zh-CN')).toBe(
+      '跟单已暂停',
+    );
+    expect(
+      describeLogEntry(zh(), entry('copy_stopped', { relation_id: 4, reason: 'user' }), 'zh-CN'),
+    ).toBe('跟单已停止：由您停止');
+    expect(
+      describeLogEntry(
+        en(),
+        entry('copy_stopped', { relation_id: 4, reason: 'leader_gone' }),
+        'en',
+      ),
+    ).toBe(
+      "Copy trading stopped: the strategy's exchange account was deleted; the copied positions were closed",
     );
     // A reason the web does not know: the server's own message.
     expect(describeLogEntry(en(), entry('copy_failed', { reason: 'new_kind' }), 'en')).toBe(

@@ -294,6 +294,24 @@ describe('managing a relation', () => {
       404,
     );
     expect((await remove()).status).toBe(404);
+    // Each step is in the follower's operation log under its own event (the web words it in the
+    // reader's language), the relation named in the facts.
+    const logged = await call<{
+      results: { type: string; event: string | null; details: Record<string, unknown> }[];
+    }>(t.app, 'GET', '/api/trading/logs/?type=user_action', { token: follower.access });
+    expect(logged.status).toBe(200);
+    const steps = logged.body.results.filter((entry) => entry.details.relation_id === id).reverse();
+    expect(steps.map((entry) => entry.event)).toEqual([
+      'copy_created',
+      'copy_paused',
+      'copy_updated',
+      'copy_resumed',
+      'copy_stopped',
+      'copy_deleted',
+    ]);
+    expect(steps[0]?.details).toMatchObject({ copy_amount: '100', copy_mode: 'normal' });
+    expect(steps[2]?.details).toMatchObject({ copy_amount: '250.5', max_loss: null });
+    expect(steps[4]?.details).toMatchObject({ reason: 'user' });
     // Deleted: the strategy may be copied again (for another fee).
     const again = await createCopy(t.app, follower.access, {
       leader_account_id: lead.accountId,

@@ -17,6 +17,7 @@ import {
   copyUpdateRequest,
   ERROR_CODES,
   FIELD_ERROR_CODES,
+  type OperationLogEvent,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
@@ -117,11 +118,16 @@ export function createCopyTradingService(deps: {
     return toCopyRelation(view, 'follower');
   }
 
-  async function log(row: CopyRelationRow, message: string, details: Record<string, unknown> = {}) {
+  async function log(
+    row: CopyRelationRow,
+    event: OperationLogEvent,
+    message: string,
+    details: Record<string, unknown> = {},
+  ) {
     await deps.operationLog.record({
       userId: row.followerUserId,
       type: 'user_action',
-      event: null,
+      event,
       message,
       details: { relation_id: row.id, leader_account_id: row.leaderAccountId, ...details },
     });
@@ -216,7 +222,7 @@ export function createCopyTradingService(deps: {
         await square.adjustCopyFigures(leader.id, { copiersDelta: 1, earnings: fee }, tx);
         return row;
       });
-      await log(relation, 'Copy trading started', {
+      await log(relation, 'copy_created', 'Copy trading started', {
         copy_amount: money(relation.copyAmount),
         copy_mode: relation.copyMode,
       });
@@ -292,7 +298,7 @@ export function createCopyTradingService(deps: {
           );
           return updated;
         });
-        await log(stopped, 'Copy trading stopped', { reason: 'user' });
+        await log(stopped, 'copy_stopped', 'Copy trading stopped', { reason: 'user' });
         await deps.engine.closeAll(id);
         return answer(id);
       }
@@ -301,8 +307,8 @@ export function createCopyTradingService(deps: {
         updatedAt: now,
       });
       if (!updated) throw refused();
-      if (action === 'pause') await log(updated, 'Copy trading paused');
-      else await log(updated, 'Copy trading resumed');
+      if (action === 'pause') await log(updated, 'copy_paused', 'Copy trading paused');
+      else await log(updated, 'copy_resumed', 'Copy trading resumed');
       if (action === 'resume') deps.engine.resumed(id);
       return answer(id);
     },
@@ -329,7 +335,7 @@ export function createCopyTradingService(deps: {
       const updated = await repo.transition(id, COPY_EDITABLE_STATUSES, values);
       if (!updated)
         throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
-      await log(updated, 'Copy settings changed', {
+      await log(updated, 'copy_updated', 'Copy settings changed', {
         copy_amount: money(updated.copyAmount),
         max_loss: updated.maxLoss === null ? null : money(updated.maxLoss),
       });
@@ -350,7 +356,7 @@ export function createCopyTradingService(deps: {
       });
       if (!deleted)
         throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
-      await log(deleted, 'Copy relation deleted');
+      await log(deleted, 'copy_deleted', 'Copy relation deleted');
     },
 
     /** Whether the viewer copies the strategy (the square's strategy detail asks). */

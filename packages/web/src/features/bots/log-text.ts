@@ -16,6 +16,12 @@ const text = (value: unknown): string | undefined =>
 const finite = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
+/** A decimal the server wrote as text (copy amounts): its number, to be shown; else as it is. */
+const decimal = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+    ? Number(value)
+    : value;
+
 /** The figures of an entry, shown by the spec's rules (document 1 §9). */
 interface Figures {
   /** Quantities (base asset): by size, 2, 4 or 8 decimals. */
@@ -146,25 +152,55 @@ function params(
       break;
     }
     case 'copy_stopped': {
-      // The limit it stopped at: USDT for the max loss, a percent for the leader's drift (a
-      // reverse copy's leader drifts up from its low).
-      const value = d.reason === 'max_loss' ? money(d.limit) : count(d.limit);
-      const reason =
-        d.reason === 'max_loss'
-          ? 'max_loss'
-          : d.reason === 'leader_drawdown'
-            ? d.copy_mode === 'reverse'
+      // Why: the limit it stopped at (USDT for the max loss, a percent for the leader's drift —
+      // a reverse copy's leader drifts up from its low), or who ended it.
+      if (d.reason === 'max_loss' || d.reason === 'leader_drawdown') {
+        const value = d.reason === 'max_loss' ? money(d.limit) : count(d.limit);
+        const reason =
+          d.reason === 'max_loss'
+            ? 'max_loss'
+            : d.copy_mode === 'reverse'
               ? 'leader_rise'
-              : 'leader_drawdown'
-            : null;
+              : 'leader_drawdown';
+        values = {
+          why:
+            value === undefined
+              ? undefined
+              : (t(`bots.logs.copyStops.${reason}`, { value }) as string),
+        };
+      } else if (
+        d.reason === 'user' ||
+        d.reason === 'leader_gone' ||
+        d.reason === 'account_deleted'
+      ) {
+        values = { why: t(`bots.logs.copyStops.${d.reason}`) as string };
+      } else {
+        values = { why: undefined };
+      }
+      break;
+    }
+    case 'copy_created':
       values = {
-        limit:
-          reason && value !== undefined
-            ? (t(`bots.logs.copyLimits.${reason}`, { value }) as string)
+        amount: money(decimal(d.copy_amount)),
+        mode:
+          d.copy_mode === 'normal' || d.copy_mode === 'reverse'
+            ? (t(`bots.logs.copyModes.${d.copy_mode}`) as string)
             : undefined,
       };
       break;
-    }
+    case 'copy_updated':
+      values = {
+        amount: money(decimal(d.copy_amount)),
+        max_loss:
+          d.max_loss === null ? (t('bots.logs.noLimit') as string) : money(decimal(d.max_loss)),
+      };
+      if (values.max_loss !== undefined && d.max_loss !== null) values.max_loss += ' USDT';
+      break;
+    case 'copy_paused':
+    case 'copy_resumed':
+    case 'copy_deleted':
+      values = {};
+      break;
     case 'resume_retry':
       values = { attempt: count(d.attempt), delay_seconds: count(d.delay_seconds) };
       break;
