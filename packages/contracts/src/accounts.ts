@@ -173,7 +173,9 @@ export type ExchangeApiList = z.infer<typeof exchangeApiList>;
  * `running_bots`) while a bot of the account runs. Otherwise the positions of its stopped bots
  * are closed through the bot engine (each logged; a failure answers 400
  * `position_close_failed` with `error_kind` and deletes nothing), then the account and its
- * bots are deleted in one transaction, each bot logged as `bot_deleted`.
+ * bots are deleted in one transaction, each bot logged as `bot_deleted`. Copies end with it:
+ * those copying with the account stop and their positions are closed (a failed close refuses
+ * the deletion likewise); those copying it stop for their followers, their positions closed.
  */
 export const exchangeApiDeleteResponse = z.object({
   success: z.boolean(),
@@ -183,6 +185,10 @@ export const exchangeApiDeleteResponse = z.object({
   /** Webhook configurations' positions on the account, closed before it was deleted. */
   closed_webhook_positions: z
     .array(z.object({ config_id: z.number().int(), symbol: z.string() }))
+    .optional(),
+  /** Copied positions closed because the copies the account drove ended with it. */
+  closed_copy_positions: z
+    .array(z.object({ relation_id: z.number().int(), symbol: z.string() }))
     .optional(),
 });
 export type ExchangeApiDeleteResponse = z.infer<typeof exchangeApiDeleteResponse>;

@@ -233,6 +233,9 @@ export async function createServices(deps: ServiceDeps) {
     checkTimeoutMs: config.exchangeCheckTimeoutMs,
     ...(botControl ? { botControl } : {}),
     ownerPositions: { closeOnAccount: (accountId) => webhooks.closePositionsOnAccount(accountId) },
+    // Copy trading is built below (the square it needs comes after the accounts); a deletion
+    // asks it only once requests run.
+    copies: { endOnAccount: (accountId) => copyTrading.service.endOnAccount(accountId) },
   });
   const bots = botControl
     ? createBotsService({

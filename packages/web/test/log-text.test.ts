@@ -117,9 +117,14 @@ describe('operation-log entries in the reader’s language', () => {
         entry('copy_stopped', { relation_id: 4, reason: 'leader_gone' }),
         'en',
       ),
-    ).toBe(
-      "Copy trading stopped: the strategy's exchange account was deleted; the copied positions were closed",
-    );
+    ).toBe("Copy trading stopped: the strategy's exchange account was deleted");
+    expect(
+      describeLogEntry(
+        zh(),
+        entry('copy_stopped', { relation_id: 4, reason: 'account_deleted' }),
+        'zh-CN',
+      ),
+    ).toBe('跟单已停止：跟单账户已被删除');
     // A reason the web does not know: the server's own message.
     expect(describeLogEntry(en(), entry('copy_failed', { reason: 'new_kind' }), 'en')).toBe(
       'server text',

@@ -7,7 +7,10 @@ import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createBalanceSnapshotter } from '../../workers/balance-snapshotter.js';
 import type { BotControl } from '../bots/bot-control.js';
 import { type AccountClients, createAccountClients } from '../exchange-accounts/account-clients.js';
-import type { AccountOwnerPositions } from '../exchange-accounts/exchange-account-deletion.js';
+import type {
+  AccountCopies,
+  AccountOwnerPositions,
+} from '../exchange-accounts/exchange-account-deletion.js';
 import { createExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
 import {
   createExchangeAccountsService,
@@ -48,6 +51,8 @@ export function createAccountServices(deps: {
   botControl?: BotControl;
   /** Closes webhook configurations' positions on a deleted account (the webhook module). */
   ownerPositions?: AccountOwnerPositions;
+  /** Ends the copies a deleted account drives, as follower or leader (copy trading). */
+  copies?: AccountCopies;
   /** Where balance snapshots are told (BalanceChanged); in-process without listeners by default. */
   events?: EventBus;
 }) {
@@ -80,6 +85,7 @@ export function createAccountServices(deps: {
       log: deps.log,
       botControl: deps.botControl,
       ownerPositions: deps.ownerPositions,
+      copies: deps.copies,
     }),
     accounts: createAccountsService({
       accounts: repo,

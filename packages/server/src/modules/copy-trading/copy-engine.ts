@@ -47,7 +47,7 @@ import {
   copyTradingQueries,
   type LeaderSymbolState,
 } from './copy-trading.repository.js';
-import type { CopyEnginePort, CopySquarePort } from './copy-trading.service.js';
+import type { CloseOutcome, CopyEnginePort, CopySquarePort } from './copy-trading.service.js';
 
 export interface CopyEngineLogger {
   error(details: object, message: string): void;
@@ -534,9 +534,11 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     }
   }
 
-  async function closeAllNow(relationId: number): Promise<void> {
+  /** Closes the relation's copied positions; a failed close is recorded and reported. */
+  async function closeAllNow(relationId: number): Promise<CloseOutcome> {
+    const outcome: CloseOutcome = { closed: [], failed: [] };
     const relation = await repo.relation(relationId);
-    if (!relation) return;
+    if (!relation) return outcome;
     const owner = ownerOf(relationId);
     // An order in flight when the process stopped is settled (or failed) before closing.
     await execution.reconcileIntents(owner).catch(() => undefined);
@@ -554,11 +556,14 @@ export function createCopyEngine(deps: CopyEngineDeps) {
           pricing: { type: 'market' },
           action: 'copy_close',
         });
+        outcome.closed.push(row.symbol);
       } catch (error) {
         await recordFailure(relation, row.symbol, classifyCopyFailure(error));
+        outcome.failed.push({ symbol: row.symbol, error });
       }
     }
     await refreshFigures(relation);
+    return outcome;
   }
 
   function backoffMs(attempts: number): number {
@@ -1028,9 +1033,13 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       ).catch((error) => deps.log?.error({ err: error, relationId }, 'copy engine: resume failed'));
     },
     closeAll: (relationId) =>
-      whenHeld(relationId, () => closeAllNow(relationId)).catch((error) =>
+      whenHeld(relationId, async () => {
+        await closeAllNow(relationId);
+      }).catch((error) =>
         deps.log?.error({ err: error, relationId }, 'copy engine: closing failed'),
       ),
+    // The account goes with this request: closed here and now, whoever holds the lease.
+    closeNow: (relationId) => serial(relationId, () => closeAllNow(relationId)),
     async positions(relation): Promise<CopyPosition[]> {
       const open = (await repo.copyBook(relation.id, relation.followerAccountId)).filter(
         (row) => !new Decimal(row.size).isZero(),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { anyOf, tuplesIn, unnestRows } from '../../db/batch-sql.js';
 import type { Database } from '../../db/database.js';
 import {
@@ -329,6 +329,23 @@ export function copyTradingQueries(db: Database) {
             eq(copyRelations.status, 'stopped'),
             isNull(copyRelations.deletedAt),
             sql`exists (select 1 from ${executionPositions} where ${executionPositions.ownerKind} = 'copy' and ${executionPositions.ownerId} = ${copyRelations.id} and ${executionPositions.accountId} = ${copyRelations.followerAccountId} and ${executionPositions.size} <> 0)`,
+          ),
+        )
+        .orderBy(asc(copyRelations.id));
+    },
+
+    /** Relations not deleted that copy with the account or copy it, oldest first. */
+    async relationsOnAccount(accountId: number): Promise<CopyRelationRow[]> {
+      return db
+        .select()
+        .from(copyRelations)
+        .where(
+          and(
+            isNull(copyRelations.deletedAt),
+            or(
+              eq(copyRelations.followerAccountId, accountId),
+              eq(copyRelations.leaderAccountId, accountId),
+            ),
           ),
         )
         .orderBy(asc(copyRelations.id));

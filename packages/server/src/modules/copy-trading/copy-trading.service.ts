@@ -68,8 +68,19 @@ export interface CopyEnginePort {
   resumed(relationId: number): void;
   /** Closes the relation's copied positions (reduce-only); failures are recorded, not thrown. */
   closeAll(relationId: number): Promise<void>;
+  /**
+   * Closes them now in this process, whoever holds the relation's lease (its account is being
+   * deleted): what closed, and what failed with its error (recorded on the relation too).
+   */
+  closeNow(relationId: number): Promise<CloseOutcome>;
   /** The relation's open copied positions, marked now. */
   positions(relation: CopyRelationRow): Promise<CopyPosition[]>;
+}
+
+/** The symbols a close of a relation's positions closed, and those it could not. */
+export interface CloseOutcome {
+  readonly closed: string[];
+  readonly failed: { readonly symbol: string; readonly error: unknown }[];
 }
 
 /** The ‘insufficient balance’ refusal of the copy fee (document 2 §8). */
@@ -81,6 +92,9 @@ export class CopyInsufficientBalance extends InsufficientBalance {
 
 const COPY_LEADER_UNAVAILABLE =
   "The strategy's balance cannot be read right now; please try again later";
+
+/** Followers' copies ended at once when a strategy's account is deleted. */
+const END_CONCURRENCY = 32;
 
 const decimalOrNull = (value: string | null | undefined): string | null =>
   value === null || value === undefined || Number(value) === 0 ? null : value;
@@ -357,6 +371,62 @@ export function createCopyTradingService(deps: {
       if (!deleted)
         throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
       await log(deleted, 'copy_deleted', 'Copy relation deleted');
+    },
+
+    /**
+     * Before an exchange account is deleted, the copies it drives end and their copied positions
+     * are closed through the execution core: those copying WITH it stop as the user's own stop
+     * ('account_deleted' in the log), and a close that fails throws (the deletion is refused,
+     * and can be tried again); those copying IT stop as 'leader_gone', each follower told in
+     * their log, and a follower's close that fails is recorded on that follower, not in the way
+     * of the deletion. The relations then go with the account.
+     */
+    async endOnAccount(accountId: number): Promise<{ relation_id: number; symbol: string }[]> {
+      const closed: { relation_id: number; symbol: string }[] = [];
+      const end = async (row: CopyRelationRow) => {
+        const asFollower = row.followerAccountId === accountId;
+        if (row.status !== 'stopped') {
+          const now = clock.now();
+          const stopped = await deps.db.transaction(async (tx) => {
+            const updated = await copyTradingQueries(tx).transition(row.id, ['active', 'paused'], {
+              status: 'stopped',
+              stopReason: asFollower ? 'user' : 'leader_gone',
+              stoppedAt: now,
+              updatedAt: now,
+            });
+            if (updated) {
+              await square.adjustCopyFigures(
+                updated.leaderAccountId,
+                { copiersDelta: -1, earnings: '0' },
+                tx,
+              );
+            }
+            return updated;
+          });
+          if (stopped) {
+            await log(
+              stopped,
+              'copy_stopped',
+              asFollower
+                ? 'Copy trading stopped: its trading account was deleted'
+                : "Copy trading stopped: the strategy's exchange account was deleted",
+              { reason: asFollower ? 'account_deleted' : 'leader_gone' },
+            );
+          }
+        }
+        const outcome = await deps.engine.closeNow(row.id);
+        const failure = outcome.failed[0];
+        if (asFollower && failure) throw failure.error;
+        closed.push(...outcome.closed.map((symbol) => ({ relation_id: row.id, symbol })));
+      };
+      const relations = await repo.relationsOnAccount(accountId);
+      // The account's own copies one by one (a failure stops here); its followers side by side.
+      for (const row of relations.filter((r) => r.followerAccountId === accountId)) await end(row);
+      const followers = relations.filter((r) => r.followerAccountId !== accountId);
+      for (let i = 0; i < followers.length; i += END_CONCURRENCY) {
+        await Promise.all(followers.slice(i, i + END_CONCURRENCY).map(end));
+      }
+      return closed;
     },
 
     /** Whether the viewer copies the strategy (the square's strategy detail asks). */

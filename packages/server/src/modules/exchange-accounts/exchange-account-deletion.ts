@@ -23,6 +23,12 @@ export interface AccountOwnerPositions {
   closeOnAccount(accountId: number): Promise<{ config_id: number; symbol: string }[]>;
 }
 
+/** Copy trading: the copies an account drives, as follower or as leader, end with it. */
+export interface AccountCopies {
+  /** Stops them and closes their copied positions; throws when a follower's close fails. */
+  endOnAccount(accountId: number): Promise<{ relation_id: number; symbol: string }[]>;
+}
+
 const refuseRunning = (running: readonly BotRef[]) =>
   new BadRequest(ERROR_CODES.botRunning, BOT_MESSAGES.stopBeforeDelete, {
     running_bots: running.map((bot) => ({ id: bot.id, symbol: bot.symbol })),
@@ -40,11 +46,13 @@ export function createAccountDeletion(deps: {
   readonly botControl: BotControl | undefined;
   /** Closes the positions other owners (webhook configurations) hold on the account. */
   readonly ownerPositions?: AccountOwnerPositions | undefined;
+  /** Ends the copies the account drives (their positions closed). */
+  readonly copies?: AccountCopies | undefined;
 }) {
-  async function closeOwnerPositions(accountId: number) {
-    if (!deps.ownerPositions) return [];
+  /** `close`'s answer; a failure refuses the deletion with the exchange's reason. */
+  async function closing<T>(close: () => Promise<T>): Promise<T> {
     try {
-      return await deps.ownerPositions.closeOnAccount(accountId);
+      return await close();
     } catch (error) {
       throw new BadRequest(
         ERROR_CODES.positionCloseFailed,
@@ -118,7 +126,12 @@ export function createAccountDeletion(deps: {
       const running = accountBots.filter((bot) => bot.status === 'running');
       if (running.length > 0) throw refuseRunning(running);
       const closed = await closeStoppedPositions(accountBots);
-      const closedWebhook = await closeOwnerPositions(account.id);
+      const ownerPositions = deps.ownerPositions;
+      const closedWebhook = ownerPositions
+        ? await closing(() => ownerPositions.closeOnAccount(account.id))
+        : [];
+      const copies = deps.copies;
+      const closedCopy = copies ? await closing(() => copies.endOnAccount(account.id)) : [];
       const deletion = await deps.writes((scope) =>
         scope.accounts.deleteOwnedWithBots(userId, account.id, (_tx, deleted) =>
           logDeletion(scope.operationLog, userId, account, deleted),
@@ -142,6 +155,7 @@ export function createAccountDeletion(deps: {
             deleted_bots: [...deletion.bots],
             closed_positions: closed,
             ...(closedWebhook.length > 0 ? { closed_webhook_positions: closedWebhook } : {}),
+            ...(closedCopy.length > 0 ? { closed_copy_positions: closedCopy } : {}),
           };
       }
     },

@@ -23,7 +23,11 @@ import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.serv
 import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { AccountClients } from './account-clients.js';
-import { type AccountOwnerPositions, createAccountDeletion } from './exchange-account-deletion.js';
+import {
+  type AccountCopies,
+  type AccountOwnerPositions,
+  createAccountDeletion,
+} from './exchange-account-deletion.js';
 import { maskApiKey, toExchangeApi } from './exchange-accounts.mappers.js';
 import type {
   AccountBot,
@@ -67,6 +71,8 @@ export interface ExchangeAccountsServiceDeps {
   readonly botControl?: BotControl | undefined;
   /** Webhook configurations' positions: closed before their account is deleted. */
   readonly ownerPositions?: AccountOwnerPositions | undefined;
+  /** Copy trading: the copies the account drives end before it is deleted. */
+  readonly copies?: AccountCopies | undefined;
 }
 
 const publicBot = ({ accountId: _accountId, ...bot }: AccountBot) => bot;
@@ -123,6 +129,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     writes: deps.writes,
     botControl: deps.botControl,
     ownerPositions: deps.ownerPositions,
+    copies: deps.copies,
   });
 
   const present = async (row: ExchangeAccountRow): Promise<ExchangeApi> =>

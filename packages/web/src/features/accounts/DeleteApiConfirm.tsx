@@ -10,7 +10,8 @@ export function runningBotsText(bots: readonly { id: number; symbol: string }[])
 
 /**
  * The delete confirmation of an exchange API: what is deleted with it (its bots, positions
- * closed first), and which running bots must be stopped before it can go.
+ * closed first; the copies it drives, as follower or leader, stopped and closed), and which
+ * running bots must be stopped before it can go.
  */
 export function DeleteApiConfirm({ api }: { api: ExchangeApi }) {
   const { t } = useTranslation();
@@ -45,6 +46,7 @@ export function DeleteApiConfirm({ api }: { api: ExchangeApi }) {
           <ul style={list}>{others.map(botLine)}</ul>
         </>
       )}
+      <p style={{ margin: '0 0 4px' }}>{t('apis.messages.deleteCopies')}</p>
       <p style={{ margin: 0 }}>{t('apis.messages.deleteIrreversible')}</p>
     </div>
   );

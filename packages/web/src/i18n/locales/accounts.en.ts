@@ -82,6 +82,8 @@ export const accountsEn: AccountsLocaleResources = {
       deleteTitle: 'Delete API',
       deleteConfirm: 'Are you sure you want to delete "{{name}}"?',
       deleteIrreversible: 'This cannot be undone.',
+      deleteCopies:
+        "Copies made with this account, and other users' copies of its strategy, stop; their copied positions are closed.",
       deleteBots: 'These bots of the account are deleted with it:',
       deleteBotHoldsPosition: 'holds a position, closed before deleting',
       deleteRunningBots: 'These bots are running; stop them before deleting:',

@@ -88,6 +88,8 @@ export const accountsZhCN = {
       deleteTitle: '删除 API',
       deleteConfirm: '确定要删除 "{{name}}" 吗？',
       deleteIrreversible: '此操作不可撤销。',
+      deleteCopies:
+        '使用此账户的跟单，以及其他用户对该账户策略的跟单，都将停止，跟单持仓将被平仓。',
       deleteBots: '该账户的以下机器人将一并删除：',
       deleteBotHoldsPosition: '持有仓位，删除前将先平仓',
       deleteRunningBots: '以下机器人正在运行，请先停止后再删除：',

@@ -196,9 +196,8 @@ export const botsEn: BotsLocaleResources = {
         leader_drawdown: "the leader's drawdown passed {{value}}%",
         leader_rise: "the leader's rise from its low passed {{value}}% (reverse copy)",
         user: 'stopped by you',
-        leader_gone:
-          "the strategy's exchange account was deleted; the copied positions were closed",
-        account_deleted: 'its trading account was deleted; the copied positions were closed',
+        leader_gone: "the strategy's exchange account was deleted",
+        account_deleted: 'its trading account was deleted',
       },
       copyModes: { normal: 'normal copy', reverse: 'reverse copy' },
       noLimit: 'no limit',
