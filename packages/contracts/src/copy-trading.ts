@@ -84,12 +84,16 @@ export const COPY_MESSAGES = {
   transitionRefused: 'This copy relation cannot do that in its current status',
   notEditable: 'Only an active or paused copy relation can be edited',
   notDeletable: 'Only a stopped copy relation can be deleted',
+  positionsOpen:
+    'The copied positions are still open; the copy can be deleted once they are closed',
 } as const;
 
 export const COPY_ERROR_CODES = {
   insufficientBalance: 'insufficient_balance',
   alreadyCopying: 'already_copying',
   transitionRefused: 'copy_transition_refused',
+  /** A stopped copy whose positions did not close yet (the engine retries): not deleted. */
+  positionsOpen: 'copy_positions_open',
 } as const;
 
 const money = z.string();

@@ -103,5 +103,15 @@ describe('copy errors in the reader language', () => {
         'x',
       ),
     ).toBe('当前状态下不能执行此操作');
+    expect(
+      copyErrorText(
+        t,
+        failure(409, {
+          error: COPY_MESSAGES.positionsOpen,
+          code: COPY_ERROR_CODES.positionsOpen,
+        }),
+        'x',
+      ),
+    ).toBe('跟单持仓尚未平仓，平仓完成后才能删除此跟单');
   });
 });

@@ -141,6 +141,12 @@ describe('deleting an exchange account that copies', () => {
     );
     expect(seen.body.relation.status).toBe('stopped');
     expect(seen.body.relation.last_error).toMatch(/BTC/);
+    // Nor can the stopped copy itself be deleted while its position is open.
+    const removed = await call(t.app, 'DELETE', `${COPY}/${follower.relationId}/delete/`, {
+      token: follower.access,
+    });
+    expect(removed.status).toBe(409);
+    expect(removed.body).toMatchObject({ code: 'copy_positions_open' });
     await leaderTo(lead, 0);
   });
 });

@@ -363,6 +363,12 @@ export function createCopyTradingService(deps: {
       if (!COPY_DELETABLE_STATUSES.includes(row.status)) {
         throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
       }
+      // A close that failed at the stop is retried by the engine while the copy exists; deleted,
+      // its position would be left open with nothing to drive it.
+      const book = await repo.copyBook(id, row.followerAccountId);
+      if (book.some((position) => !new Decimal(position.size).isZero())) {
+        throw new Conflict(COPY_MESSAGES.positionsOpen, COPY_ERROR_CODES.positionsOpen);
+      }
       const now = clock.now();
       const deleted = await repo.transition(id, COPY_DELETABLE_STATUSES, {
         deletedAt: now,

@@ -25,6 +25,7 @@ const CODE_MESSAGES = new Map<string, CopyMessage>([
   [COPY_ERROR_CODES.insufficientBalance, 'insufficientBalance'],
   [COPY_ERROR_CODES.alreadyCopying, 'alreadyCopying'],
   [COPY_ERROR_CODES.transitionRefused, 'transitionRefused'],
+  [COPY_ERROR_CODES.positionsOpen, 'positionsOpen'],
 ]);
 
 /** Field codes whose copy-specific text says more than the generic one. */

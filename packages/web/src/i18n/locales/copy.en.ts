@@ -101,6 +101,8 @@ export const copyEn: CopyLocaleResources = {
       transitionRefused: 'This copy cannot do that in its current status',
       notEditable: 'Only a running or paused copy can be edited',
       notDeletable: 'Only a stopped copy can be deleted',
+      positionsOpen:
+        'The copied positions are still open; the copy can be deleted once they are closed',
     },
     page: {
       title: 'Copy management',

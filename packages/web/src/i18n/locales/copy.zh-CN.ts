@@ -98,6 +98,7 @@ export const copyZhCN = {
       transitionRefused: '当前状态下不能执行此操作',
       notEditable: '只有运行中或已暂停的跟单可以修改',
       notDeletable: '只有已停止的跟单可以删除',
+      positionsOpen: '跟单持仓尚未平仓，平仓完成后才能删除此跟单',
     },
     page: {
       title: '跟单管理',
