@@ -321,6 +321,44 @@ describe('managing a relation', () => {
     expect(Number(await balanceOf(t, follower))).toBe(100);
   });
 
+  it('lets a stopped copy be followed by a new one from the same account, for a new fee', async () => {
+    const lead = await leader(t);
+    const follower = await copier(t, '300');
+    const body = { leader_account_id: lead.accountId, follower_account_id: follower.accountId };
+    const first = await createCopy(t.app, follower.access, body);
+    expect(first.status).toBe(201);
+    const firstId = first.body.id as number;
+    // Running or paused, it is the one copy of this strategy from this account.
+    expect((await createCopy(t.app, follower.access, body)).body.code).toBe(
+      COPY_ERROR_CODES.alreadyCopying,
+    );
+    expect(
+      (await call(t.app, 'PUT', `${COPY}/${firstId}/stop/`, { token: follower.access })).status,
+    ).toBe(200);
+    // Stopped: the strategy reads as not copied, and copying again is a new relation.
+    expect((await detail(lead.accountId, follower.access)).body.is_copying).toBe(false);
+    const second = await createCopy(t.app, follower.access, body);
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect(second.body.id).not.toBe(firstId);
+    expect((await detail(lead.accountId, follower.access)).body).toMatchObject({
+      is_copying: true,
+      share_settings: { copiers_count: 1 },
+    });
+    expect(Number(await balanceOf(t, follower))).toBe(100);
+    const following = await call<{ results: { id: number; status: string }[] }>(
+      t.app,
+      'GET',
+      `${COPY}/following/`,
+      { token: follower.access },
+    );
+    expect(following.body.results.map((r) => [r.id, r.status]).sort()).toEqual(
+      [
+        [firstId, 'stopped'],
+        [second.body.id, 'active'],
+      ].sort(),
+    );
+  });
+
   it("answers 404 for someone else's relation, the leader's included", async () => {
     const lead = await leader(t);
     const follower = await copier(t, '200');

@@ -86,10 +86,11 @@ export const copyRelations = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    // One live relation per (follower account, leader): two racing creates insert one row.
+    // One live (running or paused) relation per (follower account, leader): two racing creates
+    // insert one row. A stopped one does not count: its follower may copy the strategy again.
     uniqueIndex('copy_relations_follower_leader_idx')
       .on(t.followerAccountId, t.leaderAccountId)
-      .where(sql`${t.deletedAt} is null`),
+      .where(sql`${t.deletedAt} is null and ${t.status} <> 'stopped'`),
     index('copy_relations_leader_idx').on(t.leaderAccountId),
     index('copy_relations_follower_user_idx').on(t.followerUserId),
     index('copy_relations_leader_user_idx').on(t.leaderUserId),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { anyOf, tuplesIn, unnestRows } from '../../db/batch-sql.js';
 import type { Database } from '../../db/database.js';
 import {
@@ -176,6 +176,7 @@ export function copyTradingQueries(db: Database) {
             eq(copyRelations.followerAccountId, followerAccountId),
             eq(copyRelations.leaderAccountId, leaderAccountId),
             isNull(copyRelations.deletedAt),
+            ne(copyRelations.status, 'stopped'),
           ),
         );
       return row;
@@ -251,7 +252,7 @@ export function copyTradingQueries(db: Database) {
       return row;
     },
 
-    /** Whether the user copies the leader account from any of their accounts (not deleted). */
+    /** Whether the user copies the leader account (running or paused) from any of their accounts. */
     async isCopying(userId: number, leaderAccountId: number): Promise<boolean> {
       const [row] = await db
         .select({ n: count() })
@@ -261,6 +262,7 @@ export function copyTradingQueries(db: Database) {
             eq(copyRelations.followerUserId, userId),
             eq(copyRelations.leaderAccountId, leaderAccountId),
             isNull(copyRelations.deletedAt),
+            ne(copyRelations.status, 'stopped'),
           ),
         );
       return (row?.n ?? 0) > 0;

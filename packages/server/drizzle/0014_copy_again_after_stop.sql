@@ -1,0 +1,2 @@
+DROP INDEX "copy_relations_follower_leader_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "copy_relations_follower_leader_idx" ON "copy_relations" USING btree ("follower_account_id","leader_account_id") WHERE "copy_relations"."deleted_at" is null and "copy_relations"."status" <> 'stopped';
