@@ -412,6 +412,24 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   await shot(page, 'copy-management-empty-zh-CN-1280');
   expect(Number(await coinBalance(request, b.session))).toBe(50);
 
+  // B's operation log tells the copy's story in the page's language, not the server's English.
+  await page.goto('/dashboard');
+  const actions = page
+    .getByTestId('operation-log')
+    .locator('[data-testid="operation-log-row"][data-type="user_action"]');
+  for (const text of [
+    '开始跟单：200.00 USDT，反向跟单',
+    '修改跟单设置：150.50 USDT，最大亏损 不限制',
+    '跟单已暂停',
+    '跟单已恢复',
+    '跟单已停止：由您停止',
+    '删除已停止的跟单',
+  ]) {
+    await expect(actions.filter({ hasText: text }), text).toHaveCount(1, { timeout: 15_000 });
+  }
+  await expect(actions.filter({ hasText: 'Copy trading' })).toHaveCount(0);
+  await shot(page, 'copy-operation-log-zh-CN-1280');
+
   await a.context.close();
   await b.context.close();
 });
