@@ -55,7 +55,21 @@ export interface ExecutionCoreDeps {
   readonly log?: { error(details: object, message: string): void };
   /** Real time for rate limits (tests of limits pass a fake). */
   readonly lanes?: AccountLanes;
+  /** How long after its claim an order may still leave (SEND_DEADLINE_MS; tests shorten it). */
+  readonly sendDeadlineMs?: number;
 }
+
+/**
+ * An order leaves within this long of its intent's claim, or not at all. A process that stalled
+ * in between (a long GC pause, a frozen VM, SIGSTOP) may have lost the owner's lease meanwhile:
+ * the new holder then looked the intent up, found nothing at the exchange, failed it and sent
+ * the change under a new key — sending the old one on waking would put two orders at the venue.
+ * The unsent intent stays unknown, and reconcile decides it (not at the exchange: failed). Real
+ * (monotonic) time: a stall is real time whatever the clock says. What remains is a stall
+ * between this check and the request's write, inside the exchange client: microseconds of work,
+ * where the claim's round trip was milliseconds.
+ */
+export const SEND_DEADLINE_MS = 5_000;
 
 /** Accounts served at once by a fan-out (each account still one order at a time). */
 const FAN_OUT_CONCURRENCY = 512;
@@ -82,6 +96,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
   const repo = createExecutionRepository(deps.db);
   const { clock } = deps;
   const lanes = deps.lanes ?? createAccountLanes();
+  const sendDeadlineMs = deps.sendDeadlineMs ?? SEND_DEADLINE_MS;
   const hooks = new Map<OrderOwnerKind, SettlementHook>();
   const settler = createSettler({
     repo,
@@ -211,10 +226,18 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
         });
       });
     await lanes.takeOrderSlot(account.id, EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits);
+    const claiming = performance.now();
     if (!(await claimer.run(row.id))) {
       throw new ExecutionError(
         'rejected',
         `order ${row.clientOrderId} was settled or failed by another process before it was sent`,
+      );
+    }
+    const sinceClaim = performance.now() - claiming;
+    if (sinceClaim > sendDeadlineMs) {
+      throw new ExecutionError(
+        'unknown_outcome',
+        `order ${row.clientOrderId} not sent: ${Math.round(sinceClaim)} ms passed since it was claimed (at most ${sendDeadlineMs}); reconcile decides it`,
       );
     }
     try {

@@ -10,7 +10,10 @@
 // Guards a defect the core had: A, woken up, went on with the intent it had in hand and sent it
 // (try 1) while B had sent the same change under try 2 — two orders at the venue, one in the book.
 // The core now claims an intent (pending → on its way, conditionally) as the last step before it
-// sends, so an intent B failed meanwhile is never sent.
+// sends, so an intent B failed meanwhile is never sent. A freeze that lands just after the claim
+// (seen here once under load: A froze after claiming, B found the intent not at the exchange and
+// sent try 2, A woke and sent try 1) is met by the send deadline: an order whose claim is older
+// than SEND_DEADLINE_MS is not sent (execution-core.test.ts drives that path directly).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionOrders } from '../../src/db/schema/index.js';
 import { followerApiKey } from './copy-fault-plan.js';

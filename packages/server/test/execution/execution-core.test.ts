@@ -212,6 +212,53 @@ describe('intents', () => {
     expect((await core.position({ accountId: account.id, symbol: ETH, owner })).size).toBe('-0.2');
   });
 
+  it('does not send an order whose claim is older than the send deadline; reconcile fails it', async () => {
+    const account = await liveAccount(2);
+    const owner = { kind: 'copy' as const, id: 77 };
+    // A process that stalls between the claim and the send: here every send is past its deadline.
+    const stalled = createExecutionCore({
+      db: database.db,
+      clock,
+      events: createInProcessEventBus({ clock }),
+      clients: createAccountClientCache({
+        secretBox,
+        factory: createExchangeClientFactory({
+          db: database.db,
+          clock,
+          prices: new FixedPrices(),
+          paperSlippageBps: 2,
+          createLiveClient: (options) =>
+            createCcxtExchangeClient({
+              ...options,
+              urlsOverride: fake.url,
+              timeoutMs: 1000,
+              sleep: async () => {},
+            }),
+        }),
+      }),
+      sendDeadlineMs: -1,
+    });
+    const intent = {
+      accountId: account.id,
+      symbol: ETH,
+      owner,
+      key: 'change-1|r77|1|o',
+      size: { kind: 'target' as const, amount: 0.1 },
+      action: 'copy_open_long',
+    };
+    await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    const orders = () => callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order');
+    expect(orders()).toHaveLength(0);
+    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['unknown']);
+    // The owner's next holder looks it up, finds nothing at the exchange: never sent, failed.
+    const report = await core.reconcileIntents(owner);
+    expect(report.map((entry) => entry.outcome)).toEqual(['never_sent']);
+    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['failed']);
+    // Its key is spent: asked again, nothing is sent.
+    await expect(core.submit(intent)).rejects.toMatchObject({ kind: 'rejected' });
+    expect(orders()).toHaveLength(0);
+  });
+
   it('keeps each owner its own part of one account position, and closes it alone', async () => {
     const account = await liveAccount(2);
     const bot = { kind: 'bot' as const, id: 901 };
