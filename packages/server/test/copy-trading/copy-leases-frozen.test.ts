@@ -11,9 +11,8 @@
 // (try 1) while B had sent the same change under try 2 — two orders at the venue, one in the book.
 // The core now claims an intent (pending → on its way, conditionally) as the last step before it
 // sends, so an intent B failed meanwhile is never sent. A freeze that lands just after the claim
-// (seen here once under load: A froze after claiming, B found the intent not at the exchange and
-// sent try 2, A woke and sent try 1) is met by the send deadline: an order whose claim is older
-// than SEND_DEADLINE_MS is not sent (execution-core.test.ts drives that path directly).
+// is met by the send deadline: an order whose claim is older than SEND_DEADLINE_MS is not sent
+// (execution-core.test.ts drives that path directly).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionOrders } from '../../src/db/schema/index.js';
 import { followerApiKey } from './copy-fault-plan.js';
@@ -33,8 +32,13 @@ import {
 const FOLLOWERS = 6;
 const LEADER_SIZE = 0.2;
 const WAIT_MS = 45_000;
-/** How late the fake answers A's first follower leverage call (A is frozen before it does). */
-const LEVERAGE_DELAY_MS = 1_500;
+/**
+ * How late the fake answers A's first follower leverage call: A is frozen before it does. Long
+ * enough that a loaded machine's late SIGSTOP still lands while A waits for it (at 1.5 s, A once
+ * got the answer first and was frozen inside its send — the window the core cannot close alone:
+ * see SEND_DEADLINE_MS).
+ */
+const LEVERAGE_DELAY_MS = 10_000;
 
 let rig: LeaseRig;
 beforeAll(async () => {
@@ -105,7 +109,11 @@ describe('a frozen copy worker', () => {
       const orders = fake.state.orders.filter((o) => o.apiKey === followerApiKey(index));
       expect(
         orders.map((o) => [o.side, o.status, o.filled, byClientId.get(o.clientOrderId)?.status]),
-        `${label}: its orders at the venue (and their intents' status)`,
+        `${label}: its orders at the venue (and their intents' status); its intents: ${JSON.stringify(
+          intents
+            .filter((i) => i.ownerKind === 'copy' && i.ownerId === id)
+            .map((i) => [i.clientOrderId, i.status, i.error, i.createdAt, i.updatedAt]),
+        )}; A: ${a.why()}; B: ${b.why()}`,
       ).toEqual([['buy', 'filled', target.toNumber(), 'filled']]);
     }
     expect(intents.filter((i) => i.status === 'pending' || i.status === 'unknown')).toEqual([]);
