@@ -34,9 +34,7 @@ const LEADER_SIZE = 0.2;
 const WAIT_MS = 45_000;
 /**
  * How late the fake answers A's first follower leverage call: A is frozen before it does. Long
- * enough that a loaded machine's late SIGSTOP still lands while A waits for it (at 1.5 s, A once
- * got the answer first and was frozen inside its send — the window the core cannot close alone:
- * see SEND_DEADLINE_MS).
+ * enough that a loaded machine's late SIGSTOP still lands while A waits for it.
  */
 const LEVERAGE_DELAY_MS = 10_000;
 
@@ -56,8 +54,15 @@ afterAll(async () => {
 describe('a frozen copy worker', () => {
   it('does not send, once woken, an order for a relation another worker took over', async () => {
     const { fake, relationOf, allRelations } = rig;
-    // A copies one relation at a time and waits for the exchange longer than it is frozen.
-    const a = rig.startWorker(rig.holders.a, { CONCURRENCY: '1', EXCHANGE_TIMEOUT_MS: '60000' });
+    // A copies one relation at a time and waits for the exchange longer than it is frozen. Its
+    // timer stays quiet: a timer pass would heal another relation beside the event's, and A could
+    // be frozen inside that one's send — the window the core cannot close alone (see the
+    // execution README: a stall after the send deadline's check, before the request is written).
+    const a = rig.startWorker(rig.holders.a, {
+      CONCURRENCY: '1',
+      EXCHANGE_TIMEOUT_MS: '60000',
+      RECONCILE_MS: '600000',
+    });
     const b = rig.startWorker(rig.holders.b);
     const why = () => `${a.why()}\n${b.why()}`;
     await waitFor(
