@@ -47,7 +47,12 @@ import {
   copyTradingQueries,
   type LeaderSymbolState,
 } from './copy-trading.repository.js';
-import type { CloseOutcome, CopyEnginePort, CopySquarePort } from './copy-trading.service.js';
+import {
+  type CloseOutcome,
+  type CopyEnginePort,
+  type CopySquarePort,
+  stopRelation,
+} from './copy-trading.service.js';
 
 export interface CopyEngineLogger {
   error(details: object, message: string): void;
@@ -482,23 +487,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   /** Stops a relation on its own (max loss, the leader's drawdown) and closes its positions. */
   async function autoStop(relation: CopyRelationRow, reason: 'max_loss' | 'leader_drawdown') {
-    const now = clock.now();
-    const stopped = await deps.db.transaction(async (tx) => {
-      const row = await copyTradingQueries(tx).transition(relation.id, ['active', 'paused'], {
-        status: 'stopped',
-        stopReason: reason,
-        stoppedAt: now,
-        updatedAt: now,
-      });
-      if (row) {
-        await deps.square.adjustCopyFigures(
-          row.leaderAccountId,
-          { copiersDelta: -1, earnings: '0' },
-          tx,
-        );
-      }
-      return row;
-    });
+    const stopped = await stopRelation(deps, relation.id, reason, clock.now());
     if (!stopped) return;
     await deps.operationLog.record({
       userId: stopped.followerUserId,

@@ -83,6 +83,36 @@ export interface CloseOutcome {
   readonly failed: { readonly symbol: string; readonly error: unknown }[];
 }
 
+/**
+ * Stops a running or paused relation: status stopped with its reason, and the strategy's copier
+ * counted out, in one transaction. Undefined when the relation was not running or paused (a
+ * racing stop got there first). The user's stop, the automatic stops and an account's deletion
+ * all stop through here.
+ */
+export async function stopRelation(
+  deps: { readonly db: Database; readonly square: Pick<CopySquarePort, 'adjustCopyFigures'> },
+  relationId: number,
+  reason: NonNullable<CopyRelationRow['stopReason']>,
+  now: Date,
+): Promise<CopyRelationRow | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const row = await copyTradingQueries(tx).transition(relationId, COPY_TRANSITIONS.stop, {
+      status: 'stopped',
+      stopReason: reason,
+      stoppedAt: now,
+      updatedAt: now,
+    });
+    if (row) {
+      await deps.square.adjustCopyFigures(
+        row.leaderAccountId,
+        { copiersDelta: -1, earnings: '0' },
+        tx,
+      );
+    }
+    return row;
+  });
+}
+
 /** The ‘insufficient balance’ refusal of the copy fee (document 2 §8). */
 export class CopyInsufficientBalance extends InsufficientBalance {
   constructor() {
@@ -297,21 +327,8 @@ export function createCopyTradingService(deps: {
       if (!from.includes(row.status)) throw refused();
       const now = clock.now();
       if (action === 'stop') {
-        const stopped = await deps.db.transaction(async (tx) => {
-          const updated = await copyTradingQueries(tx).transition(id, from, {
-            status: 'stopped',
-            stopReason: 'user',
-            stoppedAt: now,
-            updatedAt: now,
-          });
-          if (!updated) throw refused();
-          await square.adjustCopyFigures(
-            updated.leaderAccountId,
-            { copiersDelta: -1, earnings: '0' },
-            tx,
-          );
-          return updated;
-        });
+        const stopped = await stopRelation(deps, id, 'user', now);
+        if (!stopped) throw refused();
         await log(stopped, 'copy_stopped', 'Copy trading stopped', { reason: 'user' });
         await deps.engine.closeAll(id);
         return answer(id);
@@ -392,23 +409,12 @@ export function createCopyTradingService(deps: {
       const end = async (row: CopyRelationRow) => {
         const asFollower = row.followerAccountId === accountId;
         if (row.status !== 'stopped') {
-          const now = clock.now();
-          const stopped = await deps.db.transaction(async (tx) => {
-            const updated = await copyTradingQueries(tx).transition(row.id, ['active', 'paused'], {
-              status: 'stopped',
-              stopReason: asFollower ? 'user' : 'leader_gone',
-              stoppedAt: now,
-              updatedAt: now,
-            });
-            if (updated) {
-              await square.adjustCopyFigures(
-                updated.leaderAccountId,
-                { copiersDelta: -1, earnings: '0' },
-                tx,
-              );
-            }
-            return updated;
-          });
+          const stopped = await stopRelation(
+            deps,
+            row.id,
+            asFollower ? 'user' : 'leader_gone',
+            clock.now(),
+          );
           if (stopped) {
             await log(
               stopped,
