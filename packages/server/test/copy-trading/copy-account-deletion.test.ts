@@ -7,8 +7,8 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exchangeAccounts, operationLogs, paperPositions } from '../../src/db/schema/index.js';
 import { call } from '../helpers/test-app.js';
-import { BTC, eventually, useCopyEngineApp } from './copy-engine-fixture.js';
-import { COPY, copier, createCopy, leader } from './copy-fixture.js';
+import { BTC, copyFlows, eventually, useCopyEngineApp } from './copy-engine-fixture.js';
+import { COPY, leader } from './copy-fixture.js';
 
 const t = useCopyEngineApp();
 
@@ -16,42 +16,20 @@ beforeAll(() => {
   t.services.copyTrading.engine.start();
 });
 
-type Lead = Awaited<ReturnType<typeof leader>>;
-let keyCounter = 0;
-
-/** The leader trades to `size` BTC (as a manual order through the execution core). */
-async function leaderTo(lead: Lead, size: number) {
-  const result = await t.services.execution.submit({
-    accountId: lead.accountId,
-    symbol: BTC,
-    owner: { kind: 'manual', id: lead.id },
-    key: `dlead${++keyCounter}`,
-    size: { kind: 'target', amount: size },
-    action: 'manual',
-  });
-  expect(['filled', 'noop']).toContain(result.status);
-  t.clock.advanceSeconds(5);
-}
-
-async function follow(lead: Lead, body: Record<string, unknown> = {}) {
-  const follower = await copier(t, '200');
-  const res = await createCopy(t.app, follower.access, {
-    leader_account_id: lead.accountId,
-    follower_account_id: follower.accountId,
-    ...body,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { ...follower, relationId: res.body.id as number };
-}
+const flows = copyFlows(t);
+const { leaderTo, follow } = flows;
 type Follower = Awaited<ReturnType<typeof follow>>;
+const copiedSize = (follower: Follower) =>
+  flows.copiedSize(follower.accountId, follower.relationId);
 
-async function copiedSize(follower: Follower): Promise<number> {
-  const position = await t.services.execution.position({
-    accountId: follower.accountId,
-    symbol: BTC,
-    owner: { kind: 'copy', id: follower.relationId },
-  });
-  return Number(position.size);
+/** A leader and one follower holding the leader's 0.2 BTC long, copied (0.002 BTC). */
+async function copyingLong() {
+  const lead = await leader(t);
+  const follower = await follow(lead);
+  await leaderTo(lead, 0.2);
+  await eventually(async () => expect(await copiedSize(follower)).toBeCloseTo(0.002, 8));
+  await t.services.copyTrading.engine.idle();
+  return { lead, follower };
 }
 
 /** What the follower's paper account holds on BTC at the venue (signed). */
@@ -81,11 +59,7 @@ const deleteAccount = (accountId: number, token: string) =>
 
 describe('deleting an exchange account that copies', () => {
   it('stops its copy and closes the copied position before the account goes', async () => {
-    const lead = await leader(t);
-    const follower = await follow(lead);
-    await leaderTo(lead, 0.2);
-    await eventually(async () => expect(await copiedSize(follower)).toBeCloseTo(0.002, 8));
-    await t.services.copyTrading.engine.idle();
+    const { lead, follower } = await copyingLong();
 
     const res = await deleteAccount(follower.accountId, follower.access);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -111,11 +85,7 @@ describe('deleting an exchange account that copies', () => {
   });
 
   it('is refused while a copied position cannot be closed, and deletes nothing', async () => {
-    const lead = await leader(t);
-    const follower = await follow(lead);
-    await leaderTo(lead, 0.2);
-    await eventually(async () => expect(await copiedSize(follower)).toBeCloseTo(0.002, 8));
-    await t.services.copyTrading.engine.idle();
+    const { lead, follower } = await copyingLong();
     // The account's key stops working (the fixture refuses accounts named Hang… once opened).
     t.hang.open();
     await t.database.db

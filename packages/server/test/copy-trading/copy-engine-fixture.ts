@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/common/clock.js';
 import { createServices, type Services } from '../../src/composition.js';
@@ -16,6 +16,7 @@ import type { ExchangeClientFactory } from '../../src/modules/exchange-accounts/
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { copier, createCopy, type leader } from './copy-fixture.js';
 
 export const BTC = 'BTC/USDT:USDT';
 
@@ -176,4 +177,52 @@ export function useCopyEngineApp(): CopyEngineApp {
 /** Retries `check` until it passes (the bus delivers on a later tick). */
 export function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
   return vi.waitFor(check, { timeout: timeoutMs, interval: 20 });
+}
+
+/**
+ * What the engine's tests do to the app: the leader trades, a new copier follows, a follower's
+ * copied size is read (BTC, through the execution core).
+ */
+export function copyFlows(t: CopyEngineApp) {
+  let keyCounter = 0;
+  type Lead = Awaited<ReturnType<typeof leader>>;
+  return {
+    /** The leader trades to `size` BTC (as a manual order through the execution core). */
+    async leaderTo(lead: Lead, size: number): Promise<void> {
+      const result = await t.services.execution.submit({
+        accountId: lead.accountId,
+        symbol: BTC,
+        owner: { kind: 'manual', id: lead.id },
+        key: `lead${++keyCounter}`,
+        size: { kind: 'target', amount: size },
+        action: 'manual',
+      });
+      expect(['filled', 'noop']).toContain(result.status);
+      t.clock.advanceSeconds(5);
+    },
+    /** A new copier (200 coins, a paper account with `account`) copies `lead` with `body`. */
+    async follow(
+      lead: Lead,
+      body: Record<string, unknown> = {},
+      account: Record<string, unknown> = {},
+    ) {
+      const follower = await copier(t, '200', account);
+      const res = await createCopy(t.app, follower.access, {
+        leader_account_id: lead.accountId,
+        follower_account_id: follower.accountId,
+        ...body,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return { ...follower, relationId: res.body.id as number };
+    },
+    /** The relation's copied BTC position on the follower's account (signed). */
+    async copiedSize(followerAccountId: number, relationId: number): Promise<number> {
+      const position = await t.services.execution.position({
+        accountId: followerAccountId,
+        symbol: BTC,
+        owner: { kind: 'copy', id: relationId },
+      });
+      return Number(position.size);
+    },
+  };
 }

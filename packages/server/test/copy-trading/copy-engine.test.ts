@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { executionOrders, operationLogs } from '../../src/db/schema/index.js';
 import { createPaperAccount } from '../helpers/bot-flows.js';
 import { call } from '../helpers/test-app.js';
-import { BTC, eventually, useCopyEngineApp } from './copy-engine-fixture.js';
-import { COPY, copier, createCopy, leader } from './copy-fixture.js';
+import { BTC, copyFlows, eventually, useCopyEngineApp } from './copy-engine-fixture.js';
+import { COPY, createCopy, leader } from './copy-fixture.js';
 
 const t = useCopyEngineApp();
 
@@ -16,52 +16,13 @@ beforeAll(() => {
   t.services.copyTrading.engine.start();
 });
 
-type Lead = Awaited<ReturnType<typeof leader>>;
-let keyCounter = 0;
-
-/** The leader trades to `size` BTC (as a manual order through the execution core). */
-async function leaderTo(lead: Lead, size: number) {
-  const result = await t.services.execution.submit({
-    accountId: lead.accountId,
-    symbol: BTC,
-    owner: { kind: 'manual', id: lead.id },
-    key: `lead${++keyCounter}`,
-    size: { kind: 'target', amount: size },
-    action: 'manual',
-  });
-  expect(['filled', 'noop']).toContain(result.status);
-  t.clock.advanceSeconds(5);
-}
-
-const copyOwner = (relationId: number) => ({ kind: 'copy' as const, id: relationId });
-async function copiedSize(followerAccountId: number, relationId: number): Promise<number> {
-  const position = await t.services.execution.position({
-    accountId: followerAccountId,
-    symbol: BTC,
-    owner: copyOwner(relationId),
-  });
-  return Number(position.size);
-}
+const { leaderTo, follow, copiedSize } = copyFlows(t);
+let outsideCounter = 0;
 const ordersOf = (relationId: number) =>
   t.database.db
     .select()
     .from(executionOrders)
     .where(and(eq(executionOrders.ownerKind, 'copy'), eq(executionOrders.ownerId, relationId)));
-
-async function follow(
-  lead: Lead,
-  body: Record<string, unknown> = {},
-  account: Record<string, unknown> = {},
-) {
-  const follower = await copier(t, '200', account);
-  const res = await createCopy(t.app, follower.access, {
-    leader_account_id: lead.accountId,
-    follower_account_id: follower.accountId,
-    ...body,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { ...follower, relationId: res.body.id as number };
-}
 
 const relationDetail = (relationId: number, token: string) =>
   call<{
@@ -81,7 +42,7 @@ describe('copying a leader', () => {
     const venue = t.services.execution.clientOf(await t.services.execution.account(lead.accountId));
     const outsideOrder = (side: 'buy' | 'sell', amount: number, id: string) =>
       venue.createOrder({ symbol: BTC, side, type: 'market', amount, clientOrderId: id });
-    await outsideOrder('buy', 0.3, `outside${++keyCounter}`);
+    await outsideOrder('buy', 0.3, `outside${++outsideCounter}`);
     t.clock.advanceSeconds(5);
     await engine.tick();
     await engine.idle();
@@ -92,7 +53,7 @@ describe('copying a leader', () => {
     await engine.idle();
     expect(await ordersOf(follower.relationId)).toHaveLength(1);
 
-    await outsideOrder('sell', 0.3, `outside${++keyCounter}`);
+    await outsideOrder('sell', 0.3, `outside${++outsideCounter}`);
     t.clock.advanceSeconds(5);
     await engine.tick();
     await engine.idle();

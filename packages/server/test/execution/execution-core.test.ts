@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
-import type { BusEvent } from '../../src/events/index.js';
+import type { BusEvent, EventBus } from '../../src/events/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import {
@@ -29,17 +29,9 @@ let userId: number;
 const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
 const events: BusEvent[] = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  fake = await startFakeExchange({ exchange: 'binance', tracksPositions: true });
-  const bus = createInProcessEventBus({ clock });
-  bus.subscribe('OrderFilled', (event) => {
-    events.push(event);
-  });
-  bus.subscribe('PositionChanged', (event) => {
-    events.push(event);
-  });
-  core = createExecutionCore({
+/** A core on the test database whose live accounts trade on the fake through ccxt. */
+function coreOnFake(bus: EventBus, options: { sendDeadlineMs?: number } = {}): ExecutionCore {
+  return createExecutionCore({
     db: database.db,
     clock,
     events: bus,
@@ -50,16 +42,30 @@ beforeAll(async () => {
         clock,
         prices: new FixedPrices(),
         paperSlippageBps: 2,
-        createLiveClient: (options) =>
+        createLiveClient: (clientOptions) =>
           createCcxtExchangeClient({
-            ...options,
+            ...clientOptions,
             urlsOverride: fake.url,
             timeoutMs: 1000,
             sleep: async () => {},
           }),
       }),
     }),
+    ...options,
   });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  fake = await startFakeExchange({ exchange: 'binance', tracksPositions: true });
+  const bus = createInProcessEventBus({ clock });
+  bus.subscribe('OrderFilled', (event) => {
+    events.push(event);
+  });
+  bus.subscribe('PositionChanged', (event) => {
+    events.push(event);
+  });
+  core = coreOnFake(bus);
   const [user] = await database.db
     .insert(users)
     .values({
@@ -216,28 +222,7 @@ describe('intents', () => {
     const account = await liveAccount(2);
     const owner = { kind: 'copy' as const, id: 77 };
     // A process that stalls between the claim and the send: here every send is past its deadline.
-    const stalled = createExecutionCore({
-      db: database.db,
-      clock,
-      events: createInProcessEventBus({ clock }),
-      clients: createAccountClientCache({
-        secretBox,
-        factory: createExchangeClientFactory({
-          db: database.db,
-          clock,
-          prices: new FixedPrices(),
-          paperSlippageBps: 2,
-          createLiveClient: (options) =>
-            createCcxtExchangeClient({
-              ...options,
-              urlsOverride: fake.url,
-              timeoutMs: 1000,
-              sleep: async () => {},
-            }),
-        }),
-      }),
-      sendDeadlineMs: -1,
-    });
+    const stalled = coreOnFake(createInProcessEventBus({ clock }), { sendDeadlineMs: -1 });
     const intent = {
       accountId: account.id,
       symbol: ETH,
