@@ -16,11 +16,13 @@ const text = (value: unknown): string | undefined =>
 const finite = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-/** A decimal the server wrote as text (copy amounts): its number, to be shown; else as it is. */
-const decimal = (value: unknown): unknown =>
-  typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
-    ? Number(value)
-    : value;
+/** A figure as a number: the server writes some as numbers, decimal amounts as text. */
+const figure = (value: unknown): number | undefined => {
+  if (finite(value)) return value;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : undefined;
+};
 
 /** The figures of an entry, shown by the spec's rules (document 1 §9). */
 interface Figures {
@@ -34,12 +36,15 @@ interface Figures {
   count: (value: unknown) => string | undefined;
 }
 
+const map = (n: number | undefined, show: (n: number) => string) =>
+  n === undefined ? undefined : show(n);
+
 function figures(locale: string): Figures {
   return {
-    amount: (v) => (finite(v) ? formatAmount(v, locale) : undefined),
-    price: (v) => (finite(v) ? formatPrice(v, locale) : undefined),
-    money: (v) => (finite(v) ? formatMoney(v, locale) : undefined),
-    count: (v) => (finite(v) ? String(Math.round(v)) : undefined),
+    amount: (v) => map(figure(v), (n) => formatAmount(n, locale)),
+    price: (v) => map(figure(v), (n) => formatPrice(n, locale)),
+    money: (v) => map(figure(v), (n) => formatMoney(n, locale)),
+    count: (v) => map(figure(v), (n) => String(Math.round(n))),
   };
 }
 
@@ -181,21 +186,26 @@ function params(
     }
     case 'copy_created':
       values = {
-        amount: money(decimal(d.copy_amount)),
+        amount: money(d.copy_amount),
         mode:
           d.copy_mode === 'normal' || d.copy_mode === 'reverse'
             ? (t(`bots.logs.copyModes.${d.copy_mode}`) as string)
             : undefined,
       };
       break;
-    case 'copy_updated':
+    case 'copy_updated': {
+      const limit = money(d.max_loss);
       values = {
-        amount: money(decimal(d.copy_amount)),
+        amount: money(d.copy_amount),
         max_loss:
-          d.max_loss === null ? (t('bots.logs.noLimit') as string) : money(decimal(d.max_loss)),
+          d.max_loss === null
+            ? (t('bots.logs.noLimit') as string)
+            : limit === undefined
+              ? undefined
+              : `${limit} USDT`,
       };
-      if (values.max_loss !== undefined && d.max_loss !== null) values.max_loss += ' USDT';
       break;
+    }
     case 'copy_paused':
     case 'copy_resumed':
     case 'copy_deleted':

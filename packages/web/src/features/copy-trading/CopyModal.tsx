@@ -40,7 +40,7 @@ import { formatCoinAmount } from '../wallet/wallet-format';
 import {
   type CopyProtection,
   CopyProtectionFields,
-  protectionProblems,
+  isProtectionRefused,
 } from './CopyProtectionFields';
 import { copyCreateErrorText } from './copy-errors';
 import { copyAmountProblem, entryDistanceProblem, maxLossPayload } from './copy-format';
@@ -116,8 +116,7 @@ export function CopyModal({ target, onClose }: Props) {
   const amountProblem = copyAmountProblem(amount);
   const distanceProblem = lateJoin ? entryDistanceProblem(distance) : null;
   const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
-  const problems = protectionProblems(protection);
-  const protectionRefused = problems.slippage !== null || problems.drift !== null;
+  const protectionRefused = isProtectionRefused(protection);
   const canSubmit =
     !isLoading &&
     !loadFailed &&

@@ -15,12 +15,54 @@ export interface CopyProtection {
   drift: number | null;
 }
 
-/** What is wrong with the protections (none: both null). */
-export function protectionProblems(value: CopyProtection) {
-  return {
-    slippage: optionalPercentProblem(value.slippage, COPY_SLIPPAGE_MAX_PERCENT),
-    drift: optionalPercentProblem(value.drift, COPY_DRAWDOWN_LIMIT_MAX_PERCENT),
-  };
+/** Whether a protection is out of its range (the form cannot be sent). */
+export function isProtectionRefused(value: CopyProtection): boolean {
+  return (
+    optionalPercentProblem(value.slippage, COPY_SLIPPAGE_MAX_PERCENT) !== null ||
+    optionalPercentProblem(value.drift, COPY_DRAWDOWN_LIMIT_MAX_PERCENT) !== null
+  );
+}
+
+/** One optional percent limit: empty shows `placeholder`; out of (0, max] says the range. */
+function PercentLimitField({
+  label,
+  value,
+  onChange,
+  max,
+  step,
+  hint,
+  placeholder,
+  testId,
+}: {
+  label: string;
+  value: number | null;
+  onChange: (next: number | null) => void;
+  max: number;
+  step: number;
+  hint: string;
+  placeholder: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const refused = optionalPercentProblem(value, max) !== null;
+  return (
+    <Form.Item
+      label={label}
+      style={{ flex: '1 1 180px', marginBottom: 12 }}
+      validateStatus={refused ? 'error' : undefined}
+      help={refused ? t('copy.modal.percentRange', { max }) : undefined}
+      extra={refused ? undefined : hint}
+    >
+      <InputNumber<number>
+        step={step}
+        value={value}
+        onChange={onChange}
+        placeholder={placeholder}
+        style={{ width: '100%' }}
+        data-testid={testId}
+      />
+    </Form.Item>
+  );
 }
 
 /**
@@ -38,56 +80,31 @@ export function CopyProtectionFields({
   mode: CopyMode;
 }) {
   const { t } = useTranslation();
-  const problems = protectionProblems(value);
   return (
     <Flex gap={12} wrap>
-      <Form.Item
+      <PercentLimitField
         label={t('copy.modal.slippage')}
-        style={{ flex: '1 1 180px', marginBottom: 12 }}
-        validateStatus={problems.slippage ? 'error' : undefined}
-        help={
-          problems.slippage
-            ? t('copy.modal.percentRange', { max: COPY_SLIPPAGE_MAX_PERCENT })
-            : undefined
-        }
-        extra={
-          problems.slippage
-            ? undefined
-            : t('copy.modal.slippageHint', {
-                major: COPY_SLIPPAGE_MAJOR_DEFAULT_PERCENT,
-                other: COPY_SLIPPAGE_OTHER_DEFAULT_PERCENT,
-              })
-        }
-      >
-        <InputNumber<number>
-          step={0.1}
-          value={value.slippage}
-          onChange={(slippage) => onChange({ ...value, slippage })}
-          placeholder={t('copy.modal.byDefault')}
-          style={{ width: '100%' }}
-          data-testid="copy-slippage"
-        />
-      </Form.Item>
-      <Form.Item
+        value={value.slippage}
+        onChange={(slippage) => onChange({ ...value, slippage })}
+        max={COPY_SLIPPAGE_MAX_PERCENT}
+        step={0.1}
+        hint={t('copy.modal.slippageHint', {
+          major: COPY_SLIPPAGE_MAJOR_DEFAULT_PERCENT,
+          other: COPY_SLIPPAGE_OTHER_DEFAULT_PERCENT,
+        })}
+        placeholder={t('copy.modal.byDefault')}
+        testId="copy-slippage"
+      />
+      <PercentLimitField
         label={t('copy.modal.drift')}
-        style={{ flex: '1 1 180px', marginBottom: 12 }}
-        validateStatus={problems.drift ? 'error' : undefined}
-        help={
-          problems.drift
-            ? t('copy.modal.percentRange', { max: COPY_DRAWDOWN_LIMIT_MAX_PERCENT })
-            : undefined
-        }
-        extra={problems.drift ? undefined : t(`copy.modal.driftHint.${mode}`)}
-      >
-        <InputNumber<number>
-          step={1}
-          value={value.drift}
-          onChange={(drift) => onChange({ ...value, drift })}
-          placeholder={t('copy.modal.off')}
-          style={{ width: '100%' }}
-          data-testid="copy-drift"
-        />
-      </Form.Item>
+        value={value.drift}
+        onChange={(drift) => onChange({ ...value, drift })}
+        max={COPY_DRAWDOWN_LIMIT_MAX_PERCENT}
+        step={1}
+        hint={t(`copy.modal.driftHint.${mode}`)}
+        placeholder={t('copy.modal.off')}
+        testId="copy-drift"
+      />
     </Flex>
   );
 }

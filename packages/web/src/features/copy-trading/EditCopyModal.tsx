@@ -7,7 +7,7 @@ import { CopyBadges, Figure, PnlText } from './CopyParts';
 import {
   type CopyProtection,
   CopyProtectionFields,
-  protectionProblems,
+  isProtectionRefused,
 } from './CopyProtectionFields';
 import { copyAmountProblem, toNumber } from './copy-format';
 
@@ -45,13 +45,11 @@ export function EditCopyModal({
 
   const amountProblem = copyAmountProblem(amount);
   const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
-  const problems = protectionProblems(protection);
   const canSave =
     relation !== null &&
     !amountProblem &&
     !lossProblem &&
-    problems.slippage === null &&
-    problems.drift === null &&
+    !isProtectionRefused(protection) &&
     !update.isPending;
 
   const save = () => {
