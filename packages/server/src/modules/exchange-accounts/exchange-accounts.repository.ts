@@ -1,6 +1,7 @@
 import type { ExchangeApiBot, ExchangeErrorKindCode } from '@quantsquare/contracts';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
+import { retryOnDeadlock } from '../../db/pg-errors.js';
 import {
   bots,
   type ExchangeAccountRow,
@@ -140,47 +141,51 @@ export function createExchangeAccountsRepository(db: Database) {
         deleted: readonly { id: number; symbol: string }[],
       ) => Promise<void>,
     ): Promise<AccountDeletion> {
-      return db.transaction(async (tx) => {
-        const [account] = await tx
-          .select({ id: exchangeAccounts.id })
-          .from(exchangeAccounts)
-          .where(owned(userId, id))
-          .for('update');
-        if (!account) return { outcome: 'missing' } as const;
-        const locked = await tx
-          .select({ id: bots.id, symbol: bots.symbol, status: bots.status })
-          .from(bots)
-          .where(eq(bots.exchangeAccountId, id))
-          .orderBy(asc(bots.id))
-          .for('update');
-        const running = locked.filter((bot) => bot.status === 'running');
-        const list = (rows: typeof locked) =>
-          rows.map((bot) => ({ id: bot.id, symbol: bot.symbol }));
-        if (running.length > 0) return { outcome: 'running', bots: list(running) } as const;
-        const held = locked.length
-          ? await tx
-              .select({ botId: bots.id })
-              .from(bots)
-              .innerJoin(executionPositions, botHolds)
-              .where(
-                inArray(
-                  bots.id,
-                  locked.map((bot) => bot.id),
-                ),
-              )
-          : [];
-        if (held.length > 0) {
-          const holding = new Set(held.map((row) => row.botId));
-          return {
-            outcome: 'open_positions',
-            bots: list(locked.filter((bot) => holding.has(bot.id))),
-          } as const;
-        }
-        await alsoInTransaction(tx, list(locked));
-        // The account's bots (and their orders and trades) go with it: foreign keys cascade.
-        await tx.delete(exchangeAccounts).where(owned(userId, id));
-        return { outcome: 'deleted', bots: list(locked) } as const;
-      });
+      // The cascade locks rows of many tables; a writer that locked one of them first and then
+      // waits for the account makes a deadlock, which PostgreSQL ends by rolling one back.
+      return retryOnDeadlock(() =>
+        db.transaction(async (tx) => {
+          const [account] = await tx
+            .select({ id: exchangeAccounts.id })
+            .from(exchangeAccounts)
+            .where(owned(userId, id))
+            .for('update');
+          if (!account) return { outcome: 'missing' } as const;
+          const locked = await tx
+            .select({ id: bots.id, symbol: bots.symbol, status: bots.status })
+            .from(bots)
+            .where(eq(bots.exchangeAccountId, id))
+            .orderBy(asc(bots.id))
+            .for('update');
+          const running = locked.filter((bot) => bot.status === 'running');
+          const list = (rows: typeof locked) =>
+            rows.map((bot) => ({ id: bot.id, symbol: bot.symbol }));
+          if (running.length > 0) return { outcome: 'running', bots: list(running) } as const;
+          const held = locked.length
+            ? await tx
+                .select({ botId: bots.id })
+                .from(bots)
+                .innerJoin(executionPositions, botHolds)
+                .where(
+                  inArray(
+                    bots.id,
+                    locked.map((bot) => bot.id),
+                  ),
+                )
+            : [];
+          if (held.length > 0) {
+            const holding = new Set(held.map((row) => row.botId));
+            return {
+              outcome: 'open_positions',
+              bots: list(locked.filter((bot) => holding.has(bot.id))),
+            } as const;
+          }
+          await alsoInTransaction(tx, list(locked));
+          // The account's bots (and their orders and trades) go with it: foreign keys cascade.
+          await tx.delete(exchangeAccounts).where(owned(userId, id));
+          return { outcome: 'deleted', bots: list(locked) } as const;
+        }),
+      );
     },
   };
 }

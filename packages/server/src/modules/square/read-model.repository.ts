@@ -2,7 +2,13 @@ import { applyTradeToBook, FLAT_TRADE_BOOK, type TradeBookPosition } from '@quan
 import { Decimal } from 'decimal.js';
 import { and, eq, inArray, like, max, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { type StrategyTradeRow, strategyPositions, strategyTrades } from '../../db/schema/index.js';
+import { isForeignKeyViolation } from '../../db/pg-errors.js';
+import {
+  exchangeAccounts,
+  type StrategyTradeRow,
+  strategyPositions,
+  strategyTrades,
+} from '../../db/schema/index.js';
 import type { EventPayloads } from '../../events/index.js';
 
 type Fill = EventPayloads['OrderFilled'];
@@ -33,6 +39,15 @@ export function createReadModelRepository(db: Database) {
      */
     async recordFill(eventId: string, fill: Fill): Promise<StrategyTradeRow | null> {
       return db.transaction(async (tx) => {
+        // The account first, as its deletion locks it before the rows it cascades to: the two
+        // then wait for each other in one order instead of deadlocking. A deleted account's
+        // fill has nothing left to record.
+        const [account] = await tx
+          .select({ id: exchangeAccounts.id })
+          .from(exchangeAccounts)
+          .where(eq(exchangeAccounts.id, fill.accountId))
+          .for('key share');
+        if (!account) return null;
         // An order the exchange history import already brought in is not counted twice.
         if (!eventId.startsWith(EXCHANGE_EVENT_PREFIX)) {
           const [imported] = await tx
@@ -157,7 +172,10 @@ export function createReadModelRepository(db: Database) {
       return row?.at ? new Date(row.at).getTime() : null;
     },
 
-    /** The execution core's word on an owner's position; an older change than what we hold is ignored. */
+    /**
+     * The execution core's word on an owner's position; an older change than what we hold, or
+     * one of an account deleted since, is ignored.
+     */
     async recordPositionChange(change: PositionChange): Promise<boolean> {
       const entryPrice = change.size === 0 ? null : String(change.entryPrice ?? 0);
       const rows = await db
@@ -187,7 +205,11 @@ export function createReadModelRepository(db: Database) {
           },
           setWhere: sql`${strategyPositions.updatedAtMs} <= ${change.changedAtMs}`,
         })
-        .returning({ accountId: strategyPositions.accountId });
+        .returning({ accountId: strategyPositions.accountId })
+        .catch((error: unknown) => {
+          if (isForeignKeyViolation(error)) return [];
+          throw error;
+        });
       return rows.length > 0;
     },
   };

@@ -1,6 +1,7 @@
 import type { TransactionStatus, TransactionType } from '@quantsquare/contracts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import {
   type NewWalletTransactionRow,
   users,
@@ -279,11 +280,3 @@ export function walletQueries(db: Database) {
   };
 }
 export type WalletQueries = ReturnType<typeof walletQueries>;
-
-/** PostgreSQL's unique_violation. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
