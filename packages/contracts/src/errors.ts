@@ -48,6 +48,11 @@ export const ERROR_CODES = {
   /** An exchange could not be read; only MARKET_DATA=live answers it (auto falls back). */
   exchangeUnavailable: 'exchange_unavailable',
   internal: 'internal_error',
+  /**
+   * The database rolled the request's transaction back for a deadlock or a serialization
+   * failure with another request: nothing was saved, and the same request may be sent again.
+   */
+  concurrentChange: 'concurrent_change',
   /** A bot (or an exchange API's bot) is running: stop it before deleting. */
   botRunning: 'bot_running',
   /** A stopped bot's position could not be closed, so nothing was deleted. */

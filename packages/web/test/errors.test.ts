@@ -39,6 +39,17 @@ describe('server error texts', () => {
     expect(errorMessage(t, error, 'fb')).toContain('42');
   });
 
+  it('says a change rolled back by another one was not saved and may be tried again', () => {
+    const error = new ApiRequestError('http', 409, {
+      error: 'Another change was being saved at the same moment; nothing was changed. Try again.',
+      code: 'concurrent_change',
+    });
+    expect(errorMessage(i18n.getFixedT('zh-CN'), error, 'fb')).toBe(
+      '其他更改正在同时保存，本次操作未生效，请重试',
+    );
+    expect(errorMessage(i18n.getFixedT('en'), error, 'fb')).toContain('nothing was changed');
+  });
+
   it('keeps the first message per field, translated', () => {
     const t = i18n.getFixedT('zh-CN');
     const error = httpError({

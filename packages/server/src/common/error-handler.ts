@@ -1,6 +1,7 @@
 import { type ApiError, ERROR_CODES, FIELD_ERROR_CODES } from '@quantsquare/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isTransientConflict } from '../db/pg-errors.js';
 import { DomainError, type FieldCodes, FieldErrorList, type FieldErrors } from './errors.js';
 
 interface ValidationIssue {
@@ -170,6 +171,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (status !== undefined && status >= 400 && status < 500) {
         return send(status, { error: error.message, code: 'bad_request' });
       }
+    }
+    if (isTransientConflict(error)) {
+      request.log.warn({ err: error }, 'transaction rolled back by a concurrent one');
+      return send(409, {
+        error: 'Another change was being saved at the same moment; nothing was changed. Try again.',
+        code: ERROR_CODES.concurrentChange,
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(500, { error: 'Internal server error', code: ERROR_CODES.internal });

@@ -13,19 +13,26 @@ export const isUniqueViolation = (error: unknown): boolean => pgErrorCode(error)
 /** foreign_key_violation: the row a new row points at is gone. */
 export const isForeignKeyViolation = (error: unknown): boolean => pgErrorCode(error) === '23503';
 
-/** deadlock_detected: PostgreSQL rolled this transaction back so another could go on. */
-export const isDeadlock = (error: unknown): boolean => pgErrorCode(error) === '40P01';
+/**
+ * deadlock_detected or serialization_failure: the transaction was rolled back whole because of
+ * another one; nothing it wrote stayed, and the same work may be tried again.
+ */
+export const isTransientConflict = (error: unknown): boolean => {
+  const code = pgErrorCode(error);
+  return code === '40P01' || code === '40001';
+};
 
 /**
- * Runs a transaction again when PostgreSQL picked it as a deadlock's victim (it was rolled back
- * whole, so running it again is safe), at most `attempts` times in all.
+ * Runs a transaction again when PostgreSQL rolled it back for another one (a deadlock's victim,
+ * a serialization failure): it was undone whole, so running it again is safe. At most
+ * `attempts` runs in all; `run` must be one transaction and nothing outside it.
  */
-export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (error) {
-      if (attempt >= attempts || !isDeadlock(error)) throw error;
+      if (attempt >= attempts || !isTransientConflict(error)) throw error;
     }
   }
 }

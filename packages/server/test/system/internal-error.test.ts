@@ -6,6 +6,18 @@ const ctx = useTestApp({
     app.get('/api/test/boom/', async () => {
       throw new Error('database password is hunter2');
     });
+    // As drizzle reports a statement PostgreSQL rolled back: the driver's error as the cause.
+    for (const [path, code] of [
+      ['deadlock', '40P01'],
+      ['serialization', '40001'],
+      ['unique', '23505'],
+    ]) {
+      app.post(`/api/test/${path}/`, async () => {
+        throw new Error('Failed query: update "users" set "platform_balance" = $1', {
+          cause: Object.assign(new Error('driver error'), { code }),
+        });
+      });
+    }
   },
 });
 
@@ -15,5 +27,20 @@ describe('unexpected errors', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'Internal server error', code: 'internal_error' });
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
+  });
+
+  it('answers 409 concurrent_change when the database rolled the transaction back for another one', async () => {
+    for (const path of ['deadlock', 'serialization']) {
+      const res = await call(ctx.app, 'POST', `/api/test/${path}/`);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({
+        error: 'Another change was being saved at the same moment; nothing was changed. Try again.',
+        code: 'concurrent_change',
+      });
+    }
+    // Other database failures stay internal errors, their text kept out of the answer.
+    const res = await call(ctx.app, 'POST', '/api/test/unique/');
+    expect(res.status).toBe(500);
+    expect(JSON.stringify(res.body)).not.toContain('platform_balance');
   });
 });

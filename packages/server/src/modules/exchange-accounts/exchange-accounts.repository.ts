@@ -1,7 +1,7 @@
 import type { ExchangeApiBot, ExchangeErrorKindCode } from '@quantsquare/contracts';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { retryOnDeadlock } from '../../db/pg-errors.js';
+import { retryOnConflict } from '../../db/pg-errors.js';
 import {
   bots,
   type ExchangeAccountRow,
@@ -143,7 +143,7 @@ export function createExchangeAccountsRepository(db: Database) {
     ): Promise<AccountDeletion> {
       // The cascade locks rows of many tables; a writer that locked one of them first and then
       // waits for the account makes a deadlock, which PostgreSQL ends by rolling one back.
-      return retryOnDeadlock(() =>
+      return retryOnConflict(() =>
         db.transaction(async (tx) => {
           const [account] = await tx
             .select({ id: exchangeAccounts.id })

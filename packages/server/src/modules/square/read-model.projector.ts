@@ -1,3 +1,4 @@
+import { retryOnConflict } from '../../db/pg-errors.js';
 import type { EventBus } from '../../events/index.js';
 import type { ReadModelRepository } from './read-model.repository.js';
 
@@ -39,13 +40,16 @@ export function createReadModelProjector(deps: {
       unsubscribes.push(
         deps.events.subscribe('OrderFilled', (event) => {
           enqueue(event.payload.accountId, async () => {
-            const trade = await deps.repo.recordFill(event.id, event.payload);
+            // A transaction another one rolled back is applied again, not dropped.
+            const trade = await retryOnConflict(() =>
+              deps.repo.recordFill(event.id, event.payload),
+            );
             if (trade) deps.onFill(event.payload.accountId);
           });
         }),
         deps.events.subscribe('PositionChanged', (event) => {
           enqueue(event.payload.accountId, async () => {
-            await deps.repo.recordPositionChange(event.payload);
+            await retryOnConflict(() => deps.repo.recordPositionChange(event.payload));
           });
         }),
       );

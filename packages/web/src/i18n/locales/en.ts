@@ -136,6 +136,8 @@ export const en: LocaleResources = {
     loginFailed: 'Login failed',
     registerFailed: 'Registration failed',
     sendCodeFailed: 'Failed to send verification code',
+    concurrentChange:
+      'Another change was being saved at the same moment; nothing was changed. Try again.',
     retryAfter: 'Too many attempts, try again in {{seconds}} seconds',
     codeRetryAfter: 'Codes are being sent too often, try again in {{seconds}} seconds',
     sessionExpired: 'Your session has expired, please log in again',
