@@ -53,6 +53,8 @@ export const ERROR_CODES = {
    * failure with another request: nothing was saved, and the same request may be sent again.
    */
   concurrentChange: 'concurrent_change',
+  /** Something the request refers to was deleted while it was being saved: nothing was saved. */
+  referenceGone: 'reference_gone',
   /** A bot (or an exchange API's bot) is running: stop it before deleting. */
   botRunning: 'bot_running',
   /** A stopped bot's position could not be closed, so nothing was deleted. */

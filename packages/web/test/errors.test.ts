@@ -48,6 +48,13 @@ describe('server error texts', () => {
       '其他更改正在同时保存，本次操作未生效，请重试',
     );
     expect(errorMessage(i18n.getFixedT('en'), error, 'fb')).toContain('nothing was changed');
+    const gone = new ApiRequestError('http', 409, {
+      error: 'Something this request refers to was deleted meanwhile; nothing was changed.',
+      code: 'reference_gone',
+    });
+    expect(errorMessage(i18n.getFixedT('zh-CN'), gone, 'fb')).toBe(
+      '相关内容已被删除，本次操作未生效',
+    );
   });
 
   it('keeps the first message per field, translated', () => {

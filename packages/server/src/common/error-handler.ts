@@ -1,7 +1,7 @@
 import { type ApiError, ERROR_CODES, FIELD_ERROR_CODES } from '@quantsquare/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isTransientConflict } from '../db/pg-errors.js';
+import { isForeignKeyViolation, isTransientConflict } from '../db/pg-errors.js';
 import { DomainError, type FieldCodes, FieldErrorList, type FieldErrors } from './errors.js';
 
 interface ValidationIssue {
@@ -177,6 +177,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return send(409, {
         error: 'Another change was being saved at the same moment; nothing was changed. Try again.',
         code: ERROR_CODES.concurrentChange,
+      });
+    }
+    if (isForeignKeyViolation(error)) {
+      request.log.warn({ err: error }, 'a row the request refers to was deleted meanwhile');
+      return send(409, {
+        error: 'Something this request refers to was deleted meanwhile; nothing was changed.',
+        code: ERROR_CODES.referenceGone,
       });
     }
     request.log.error({ err: error }, 'unhandled error');

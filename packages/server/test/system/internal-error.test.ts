@@ -11,6 +11,7 @@ const ctx = useTestApp({
       ['deadlock', '40P01'],
       ['serialization', '40001'],
       ['unique', '23505'],
+      ['gone', '23503'],
     ]) {
       app.post(`/api/test/${path}/`, async () => {
         throw new Error('Failed query: update "users" set "platform_balance" = $1', {
@@ -29,7 +30,7 @@ describe('unexpected errors', () => {
     expect(JSON.stringify(res.body)).not.toContain('hunter2');
   });
 
-  it('answers 409 concurrent_change when the database rolled the transaction back for another one', async () => {
+  it('answers 409 when the database rolled the transaction back for another one, or a row it refers to went', async () => {
     for (const path of ['deadlock', 'serialization']) {
       const res = await call(ctx.app, 'POST', `/api/test/${path}/`);
       expect(res.status).toBe(409);
@@ -38,6 +39,12 @@ describe('unexpected errors', () => {
         code: 'concurrent_change',
       });
     }
+    const gone = await call(ctx.app, 'POST', '/api/test/gone/');
+    expect(gone.status).toBe(409);
+    expect(gone.body).toEqual({
+      error: 'Something this request refers to was deleted meanwhile; nothing was changed.',
+      code: 'reference_gone',
+    });
     // Other database failures stay internal errors, their text kept out of the answer.
     const res = await call(ctx.app, 'POST', '/api/test/unique/');
     expect(res.status).toBe(500);

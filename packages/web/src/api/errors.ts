@@ -72,6 +72,7 @@ export function errorMessage(t: TFunction, error: unknown, fallback: string): st
   const body = error.body;
   if (!body) return fallback;
   if (body.code === ERROR_CODES.concurrentChange) return t('errors.concurrentChange');
+  if (body.code === ERROR_CODES.referenceGone) return t('errors.referenceGone');
   const known = SERVER_TEXT_KEYS.has(body.error);
   if (!known && body.retry_after !== undefined && body.retry_after > 0) {
     if (body.code === ERROR_CODES.codeDailyLimit) return t('errors.server.codeDailyLimit');

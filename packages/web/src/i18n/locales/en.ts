@@ -138,6 +138,7 @@ export const en: LocaleResources = {
     sendCodeFailed: 'Failed to send verification code',
     concurrentChange:
       'Another change was being saved at the same moment; nothing was changed. Try again.',
+    referenceGone: 'Something this request refers to was deleted meanwhile; nothing was changed.',
     retryAfter: 'Too many attempts, try again in {{seconds}} seconds',
     codeRetryAfter: 'Codes are being sent too often, try again in {{seconds}} seconds',
     sessionExpired: 'Your session has expired, please log in again',

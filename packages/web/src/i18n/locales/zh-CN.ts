@@ -136,6 +136,7 @@ export const zhCN = {
     registerFailed: '注册失败',
     sendCodeFailed: '验证码发送失败',
     concurrentChange: '其他更改正在同时保存，本次操作未生效，请重试',
+    referenceGone: '相关内容已被删除，本次操作未生效',
     retryAfter: '操作过于频繁，请在 {{seconds}} 秒后重试',
     codeRetryAfter: '验证码发送过于频繁，请在 {{seconds}} 秒后重试',
     sessionExpired: '登录已过期，请重新登录',
