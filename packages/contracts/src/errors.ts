@@ -18,6 +18,11 @@ export const apiErrorSchema = z.object({
   error_kind: z.string().optional(),
   /** Deleting an exchange API refused: its running bots (stop them first). */
   running_bots: z.array(z.object({ id: z.number().int(), symbol: z.string() })).optional(),
+  /**
+   * Deleting an exchange API refused: the symbols on which it still holds a position or an
+   * order in flight (one opened while the others were being closed); a later try closes them.
+   */
+  open_symbols: z.array(z.string()).optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 

@@ -18,6 +18,8 @@ export interface ErrorExtras {
   error_kind?: string;
   /** An exchange API's running bots, when deleting it is refused. */
   running_bots?: { id: number; symbol: string }[];
+  /** An exchange API's symbols still holding a position or an order, when deleting it is refused. */
+  open_symbols?: string[];
 }
 
 /** A domain error: services throw these, the one error handler turns them into HTTP answers. */

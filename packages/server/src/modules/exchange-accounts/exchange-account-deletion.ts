@@ -12,6 +12,8 @@ export const DELETION_MESSAGES = {
   notFound: 'Exchange API not found',
   deleted: 'API deleted',
   positionNotClosed: 'The open position could not be closed',
+  stillOpen:
+    'The account still holds a position or an order in flight; nothing was deleted, try again',
   noEngine: 'Open positions can only be closed while the bot engine runs',
 } as const;
 
@@ -143,10 +145,13 @@ export function createAccountDeletion(deps: {
         // A bot started, or opened a position, while the positions were being closed.
         case 'running':
           throw refuseRunning(deletion.bots);
+        // Or a signal or a copy traded after its owner's positions were closed: nothing went,
+        // and the next try closes what it opened.
         case 'open_positions':
           throw new BadRequest(
             ERROR_CODES.positionCloseFailed,
-            `${DELETION_MESSAGES.positionNotClosed} (${deletion.bots.map((bot) => bot.symbol).join(', ')})`,
+            `${DELETION_MESSAGES.stillOpen} (${deletion.symbols.join(', ')})`,
+            { open_symbols: [...deletion.symbols] },
           );
         case 'deleted':
           return {

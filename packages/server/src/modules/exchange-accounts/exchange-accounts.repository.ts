@@ -6,6 +6,7 @@ import {
   bots,
   type ExchangeAccountRow,
   exchangeAccounts,
+  executionOrders,
   executionPositions,
   type NewExchangeAccountRow,
 } from '../../db/schema/index.js';
@@ -35,6 +36,8 @@ export type AccountDeletion =
   | {
       readonly outcome: 'open_positions';
       readonly bots: readonly { id: number; symbol: string }[];
+      /** The symbols with a position or an order in flight, of any owner. */
+      readonly symbols: readonly string[];
     };
 
 export type ExchangeAccountChanges = Partial<
@@ -161,23 +164,42 @@ export function createExchangeAccountsRepository(db: Database) {
           const list = (rows: typeof locked) =>
             rows.map((bot) => ({ id: bot.id, symbol: bot.symbol }));
           if (running.length > 0) return { outcome: 'running', bots: list(running) } as const;
-          const held = locked.length
-            ? await tx
-                .select({ botId: bots.id })
-                .from(bots)
-                .innerJoin(executionPositions, botHolds)
-                .where(
-                  inArray(
-                    bots.id,
-                    locked.map((bot) => bot.id),
-                  ),
-                )
-            : [];
-          if (held.length > 0) {
-            const holding = new Set(held.map((row) => row.botId));
+          // Nothing may go with the account while one of the owners closed above (bots, webhook
+          // configurations, copies) holds a position or has an order in flight on it: a signal or
+          // a copy that traded after its owner's positions were closed would otherwise leave a
+          // position at the exchange that nothing here knows of. (Manual ones are the user's.)
+          const open = await tx
+            .selectDistinct({
+              symbol: executionPositions.symbol,
+              ownerKind: executionPositions.ownerKind,
+              ownerId: executionPositions.ownerId,
+            })
+            .from(executionPositions)
+            .where(
+              and(
+                eq(executionPositions.accountId, id),
+                ne(executionPositions.ownerKind, 'manual'),
+                ne(executionPositions.size, '0'),
+              ),
+            );
+          const inFlight = await tx
+            .selectDistinct({ symbol: executionOrders.symbol })
+            .from(executionOrders)
+            .where(
+              and(
+                eq(executionOrders.accountId, id),
+                ne(executionOrders.ownerKind, 'manual'),
+                inArray(executionOrders.status, ['pending', 'unknown']),
+              ),
+            );
+          if (open.length > 0 || inFlight.length > 0) {
+            const holding = new Set(
+              open.filter((row) => row.ownerKind === 'bot').map((row) => row.ownerId),
+            );
             return {
               outcome: 'open_positions',
               bots: list(locked.filter((bot) => holding.has(bot.id))),
+              symbols: [...new Set([...open, ...inFlight].map((row) => row.symbol))].sort(),
             } as const;
           }
           await alsoInTransaction(tx, list(locked));

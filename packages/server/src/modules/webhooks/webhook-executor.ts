@@ -249,6 +249,20 @@ export function createWebhookExecutor(deps: {
     let referencePrice: number | undefined;
     let before: OwnerPosition;
     if (!executionRow) {
+      // Disabled since it was accepted (by its owner, or as its account is being deleted): a
+      // signal that has not traded yet does not trade.
+      if (!config.enabled) {
+        const text = WEBHOOK_MESSAGES.refused.disabled;
+        await finish(signal, 'ignored', text, { reason: 'disabled', message: text });
+        await deps.trail({
+          config,
+          signalId: signal.id,
+          level: 'info',
+          event: 'signal_ignored',
+          message: `Signal #${signal.id} ${signal.action} ${symbol}: ${text}`,
+        });
+        return;
+      }
       if (!account.isActive) {
         await fail(signal, found, 'invalid_key', WEBHOOK_MESSAGES.refused.account_inactive);
         return;

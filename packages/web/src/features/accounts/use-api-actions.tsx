@@ -79,6 +79,9 @@ export function useApiActions() {
     if (body?.code === ERROR_CODES.botRunning) {
       return t('apis.messages.deleteRefused', { bots: runningBotsText(body.running_bots ?? []) });
     }
+    if (body?.code === ERROR_CODES.positionCloseFailed && body.open_symbols) {
+      return t('apis.messages.stillOpen', { symbols: body.open_symbols.join(', ') });
+    }
     if (body?.code === ERROR_CODES.positionCloseFailed) {
       return t('apis.messages.positionCloseFailed', {
         message: body.error_kind ? kindText(body.error_kind) : body.error,

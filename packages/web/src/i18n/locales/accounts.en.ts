@@ -92,6 +92,8 @@ export const accountsEn: AccountsLocaleResources = {
       deleted: 'API deleted',
       deleteFailed: 'Failed to delete API',
       validateFailed: 'Validation failed: {{message}}',
+      stillOpen:
+        'The account still holds a position or an order in flight ({{symbols}}); nothing was deleted. Try again in a moment.',
       positionCloseFailed: 'A position could not be closed, nothing was deleted: {{message}}',
     },
     balance: {

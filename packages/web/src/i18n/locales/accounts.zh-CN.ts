@@ -98,6 +98,7 @@ export const accountsZhCN = {
       deleted: 'API 已删除',
       deleteFailed: '删除 API 失败',
       validateFailed: '验证失败：{{message}}',
+      stillOpen: '账户上仍有持仓或在途订单（{{symbols}}），未删除任何内容，请稍后重试',
       positionCloseFailed: '平仓失败，未删除任何内容：{{message}}',
     },
     balance: {
