@@ -126,6 +126,19 @@ describe('deleting an exchange API with webhook positions', () => {
     ).toHaveLength(0);
   });
 
+  it('a configuration deleted earlier left its position on the account, which still deletes', async () => {
+    const { token, accountId } = await webhookUser(ctx.app, 'whorphan');
+    const config = await createConfig(ctx.app, token, accountId);
+    const alert = await postAlert(ctx.app, config.path, { action: 'buy', id: 'o1' });
+    expect(await settled(token, Number(alert.body.signal_id))).toBe('filled');
+    const removed = await call(ctx.app, 'DELETE', `/api/webhook-trading/configs/${config.id}/`, {
+      token,
+    });
+    expect(removed.status).toBe(204);
+    const res = await call(ctx.app, 'DELETE', `/api/auth/apis/${accountId}/`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+
   // Two connections at once: PostgreSQL only (PGlite serves one).
   it.runIf(inject('testDatabase').kind === 'postgres')(
     'a writer that holds a row of the account and then waits for it does not fail the deletion',

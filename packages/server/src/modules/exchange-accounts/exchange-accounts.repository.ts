@@ -1,14 +1,16 @@
 import type { ExchangeApiBot, ExchangeErrorKindCode } from '@quantsquare/contracts';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { retryOnConflict } from '../../db/pg-errors.js';
 import {
   bots,
+  copyRelations,
   type ExchangeAccountRow,
   exchangeAccounts,
   executionOrders,
   executionPositions,
   type NewExchangeAccountRow,
+  webhookConfigs,
 } from '../../db/schema/index.js';
 
 /** A bot's open position in the execution core's book (owner `bot`, size not zero). */
@@ -18,6 +20,24 @@ const botHolds = and(
   eq(executionPositions.accountId, bots.exchangeAccountId),
   ne(executionPositions.size, '0'),
 );
+
+/**
+ * Rows (positions or orders) whose owner the account's deletion closes and still exists: its
+ * bots, webhook configurations and copies. A configuration deleted earlier left its positions
+ * on the account, as its deletion says; they are not this deletion's to hold up.
+ */
+const ownerLives = (kind: AnyColumn, ownerId: AnyColumn): SQL =>
+  or(
+    eq(kind, 'bot'),
+    and(
+      eq(kind, 'webhook'),
+      sql`exists (select 1 from ${webhookConfigs} where ${webhookConfigs.id} = ${ownerId})`,
+    ),
+    and(
+      eq(kind, 'copy'),
+      sql`exists (select 1 from ${copyRelations} where ${copyRelations.id} = ${ownerId})`,
+    ),
+  ) as SQL;
 
 /** The outcome of one check of an account against its exchange. */
 export type AccountCheck =
@@ -167,7 +187,7 @@ export function createExchangeAccountsRepository(db: Database) {
           // Nothing may go with the account while one of the owners closed above (bots, webhook
           // configurations, copies) holds a position or has an order in flight on it: a signal or
           // a copy that traded after its owner's positions were closed would otherwise leave a
-          // position at the exchange that nothing here knows of. (Manual ones are the user's.)
+          // position at the exchange that nothing here knows of.
           const open = await tx
             .selectDistinct({
               symbol: executionPositions.symbol,
@@ -178,7 +198,7 @@ export function createExchangeAccountsRepository(db: Database) {
             .where(
               and(
                 eq(executionPositions.accountId, id),
-                ne(executionPositions.ownerKind, 'manual'),
+                ownerLives(executionPositions.ownerKind, executionPositions.ownerId),
                 ne(executionPositions.size, '0'),
               ),
             );
@@ -188,7 +208,7 @@ export function createExchangeAccountsRepository(db: Database) {
             .where(
               and(
                 eq(executionOrders.accountId, id),
-                ne(executionOrders.ownerKind, 'manual'),
+                ownerLives(executionOrders.ownerKind, executionOrders.ownerId),
                 inArray(executionOrders.status, ['pending', 'unknown']),
               ),
             );
