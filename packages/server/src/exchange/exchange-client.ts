@@ -65,6 +65,12 @@ export interface OrderRequest {
   readonly positionSide?: PositionSide;
   /** Our idempotency key: the exchange refuses a second order with the same id. */
   readonly clientOrderId: string;
+  /**
+   * The last moment (`performance.now()`) the order's request may still be written. A client
+   * that talks to an exchange checks it right before the write, after its own waits (rate
+   * limiter, market load, clock re-sync), and throws OrderNotSentError past it.
+   */
+  readonly sendBy?: number;
 }
 
 export interface ExchangeOrder {
@@ -156,5 +162,18 @@ export class ExchangeAdapterError extends Error {
   /** The failure passes by itself (unavailable, rate-limited): worth another try later. */
   get isRetryable(): boolean {
     return this.kind === 'unavailable' || this.kind === 'rate_limited';
+  }
+}
+
+/** An order whose request was not written: its `sendBy` had passed. Nothing is at the exchange. */
+export class OrderNotSentError extends Error {
+  constructor(
+    readonly clientOrderId: string,
+    readonly lateByMs: number,
+  ) {
+    super(
+      `order ${clientOrderId} not sent: its send deadline passed ${Math.round(lateByMs)} ms before the request`,
+    );
+    this.name = 'OrderNotSentError';
   }
 }

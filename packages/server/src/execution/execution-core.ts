@@ -14,6 +14,7 @@ import {
   ExchangeAdapterError,
   type ExchangeClient,
   type ExchangeOrder,
+  OrderNotSentError,
 } from '../exchange/exchange-client.js';
 import { type AccountLanes, createAccountLanes } from './account-lanes.js';
 import { clientOrderIdOf } from './client-order-id.js';
@@ -65,9 +66,9 @@ export interface ExecutionCoreDeps {
  * the new holder then looked the intent up, found nothing at the exchange, failed it and sent
  * the change under a new key — sending the old one on waking would put two orders at the venue.
  * The unsent intent stays unknown, and reconcile decides it (not at the exchange: failed). Real
- * (monotonic) time: a stall is real time whatever the clock says. What remains is a stall
- * between this check and the request's write, inside the exchange client: microseconds of work,
- * where the claim's round trip was milliseconds.
+ * (monotonic) time: a stall is real time whatever the clock says. Checked here after the claim
+ * and, as `sendBy`, by the exchange client at the last step before the request is written (after
+ * its rate limiter's wait and the signing); what remains is the HTTP library's own write.
  */
 export const SEND_DEADLINE_MS = 5_000;
 
@@ -252,8 +253,15 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
         ...(row.reduceOnly ? { reduceOnly: true } : {}),
         ...(row.positionSide === null ? {} : { positionSide: row.positionSide }),
         clientOrderId: row.clientOrderId,
+        sendBy: claiming + sendDeadlineMs,
       });
     } catch (error) {
+      // The client stopped at the last step before the write: nothing left, reconcile decides.
+      if (error instanceof OrderNotSentError) {
+        throw new ExecutionError('unknown_outcome', `${error.message}; reconcile decides it`, {
+          cause: error,
+        });
+      }
       const message = errorText(error);
       if (error instanceof ExchangeAdapterError && error.kind === 'unknown_outcome') {
         const found = await client

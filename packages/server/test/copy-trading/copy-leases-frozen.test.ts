@@ -10,9 +10,13 @@
 // Guards a defect the core had: A, woken up, went on with the intent it had in hand and sent it
 // (try 1) while B had sent the same change under try 2 — two orders at the venue, one in the book.
 // The core now claims an intent (pending → on its way, conditionally) as the last step before it
-// sends, so an intent B failed meanwhile is never sent. A freeze that lands just after the claim
-// is met by the send deadline: an order whose claim is older than SEND_DEADLINE_MS is not sent
-// (execution-core.test.ts drives that path directly).
+// sends, so an intent B failed meanwhile is never sent. A freeze that lands after the claim is
+// met by the send deadline, checked by the core and again by the exchange client right before the
+// request is written (after ccxt's rate-limiter wait): an order whose claim is older than
+// SEND_DEADLINE_MS is not sent, and a takeover takes longer than that (LEASE_TTL_MS). The core
+// fans an intent out to the followers' accounts in parallel, so while one waits for its leverage
+// answer another may be past its claim when A freezes; once failed, a run with that freeze sent
+// A's order on waking (execution-core.test.ts and the client tests drive those paths directly).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionOrders } from '../../src/db/schema/index.js';
 import { followerApiKey } from './copy-fault-plan.js';
@@ -55,9 +59,7 @@ describe('a frozen copy worker', () => {
   it('does not send, once woken, an order for a relation another worker took over', async () => {
     const { fake, relationOf, allRelations } = rig;
     // A copies one relation at a time and waits for the exchange longer than it is frozen. Its
-    // timer stays quiet: a timer pass would heal another relation beside the event's, and A could
-    // be frozen inside that one's send — the window the core cannot close alone (see the
-    // execution README: a stall after the send deadline's check, before the request is written).
+    // timer stays quiet, so A is frozen in the event's work and not in a timer pass's.
     const a = rig.startWorker(rig.holders.a, {
       CONCURRENCY: '1',
       EXCHANGE_TIMEOUT_MS: '60000',

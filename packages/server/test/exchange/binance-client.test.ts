@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCcxtMarketCache } from '../../src/exchange/ccxt/index.js';
+import { OrderNotSentError } from '../../src/exchange/exchange-client.js';
 import { API_KEY, API_SECRET, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
 import { type FakePrivateExchange, startFakeExchange } from './fake-exchange-private.js';
 
@@ -277,6 +278,34 @@ describe('binance USDⓈ-M through ccxt: orders', () => {
     );
     expect(error.kind).toBe('invalid_order');
     expect(fake.callsTo(ORDER)).toHaveLength(0);
+  });
+});
+
+describe('binance USDⓈ-M through ccxt: the send deadline', () => {
+  const order = (clientOrderId: string, sendBy: number) => ({
+    symbol: BTC,
+    side: 'buy' as const,
+    type: 'market' as const,
+    amount: 0.01,
+    clientOrderId,
+    sendBy,
+  });
+
+  it("is checked after ccxt's rate-limiter wait, right before the request: a late order is not written", async () => {
+    const { client } = clientAt(fake, 'binance');
+    await client.loadMarkets();
+    // Reads queued ahead of the order in ccxt's rate limiter (50 ms a request on Binance).
+    const reads = Array.from({ length: 6 }, () => client.fetchBalance());
+    const late = client.createOrder(order('qs-late-0001', performance.now() + 100));
+    const error = await late.catch((e: unknown) => e);
+    await Promise.all(reads);
+    expect(error).toBeInstanceOf(OrderNotSentError);
+    expect(error).toMatchObject({ clientOrderId: 'qs-late-0001' });
+    expect(fake.callsTo(ORDER, 'POST')).toEqual([]);
+    // The reads around it were not held back, and an order within its deadline goes.
+    expect(fake.callsTo(ACCOUNT)).toHaveLength(6);
+    const sent = await client.createOrder(order('qs-late-0002', performance.now() + 60_000));
+    expect(sent).toMatchObject({ clientOrderId: 'qs-late-0002', status: 'closed' });
   });
 });
 

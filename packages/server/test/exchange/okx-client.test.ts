@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { OrderNotSentError } from '../../src/exchange/exchange-client.js';
 import { API_PASSWORD, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
 import { type FakePrivateExchange, startFakeExchange } from './fake-exchange-private.js';
 
@@ -282,5 +283,28 @@ describe('okx swaps through ccxt: failures', () => {
     expect((await client.fetchBalance()).USDT?.total).toBe(1000);
     expect(fake.callsTo(BALANCE)).toHaveLength(2);
     expect(fake.callsTo('/api/v5/public/time')).toHaveLength(1);
+  });
+});
+
+describe('okx swaps through ccxt: the send deadline', () => {
+  it('is checked on the request that carries the order (clOrdId in its JSON body)', async () => {
+    const { client } = clientAt(fake, 'okx');
+    await client.loadMarkets();
+    const order = (clientOrderId: string, sendBy: number) =>
+      client.createOrder({
+        symbol: 'BTC/USDT:USDT',
+        side: 'buy',
+        type: 'market',
+        amount: 0.01,
+        clientOrderId,
+        sendBy,
+      });
+    const error = await order('qsokxlate1', performance.now() - 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OrderNotSentError);
+    expect(fake.callsTo(ORDER, 'POST')).toEqual([]);
+    await expect(order('qsokxlate2', performance.now() + 60_000)).resolves.toMatchObject({
+      clientOrderId: 'qsokxlate2',
+    });
+    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
   });
 });

@@ -30,7 +30,11 @@ const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
 const events: BusEvent[] = [];
 
 /** A core on the test database whose live accounts trade on the fake through ccxt. */
-function coreOnFake(bus: EventBus, options: { sendDeadlineMs?: number } = {}): ExecutionCore {
+function coreOnFake(
+  bus: EventBus,
+  options: { sendDeadlineMs?: number; stallBeforeSendMs?: number } = {},
+): ExecutionCore {
+  const { stallBeforeSendMs, ...coreOptions } = options;
   return createExecutionCore({
     db: database.db,
     clock,
@@ -42,16 +46,26 @@ function coreOnFake(bus: EventBus, options: { sendDeadlineMs?: number } = {}): E
         clock,
         prices: new FixedPrices(),
         paperSlippageBps: 2,
-        createLiveClient: (clientOptions) =>
-          createCcxtExchangeClient({
+        createLiveClient: (clientOptions) => {
+          const client = createCcxtExchangeClient({
             ...clientOptions,
             urlsOverride: fake.url,
             timeoutMs: 1000,
             sleep: async () => {},
-          }),
+          });
+          if (stallBeforeSendMs === undefined) return client;
+          // A process that stalls inside the client, after the core's own deadline check.
+          return {
+            ...client,
+            createOrder: async (request) => {
+              await new Promise((resolve) => setTimeout(resolve, stallBeforeSendMs));
+              return client.createOrder(request);
+            },
+          };
+        },
       }),
     }),
-    ...options,
+    ...coreOptions,
   });
 }
 
@@ -242,6 +256,30 @@ describe('intents', () => {
     // Its key is spent: asked again, nothing is sent.
     await expect(core.submit(intent)).rejects.toMatchObject({ kind: 'rejected' });
     expect(orders()).toHaveLength(0);
+  });
+
+  it('does not send an order whose deadline passes inside the exchange client, after the core checked it', async () => {
+    const account = await liveAccount(2);
+    const owner = { kind: 'copy' as const, id: 78 };
+    const stalled = coreOnFake(createInProcessEventBus({ clock }), {
+      sendDeadlineMs: 200,
+      stallBeforeSendMs: 400,
+    });
+    const intent = {
+      accountId: account.id,
+      symbol: ETH,
+      owner,
+      key: 'change-2|r78|1|o',
+      size: { kind: 'target' as const, amount: 0.1 },
+      action: 'copy_open_long',
+    };
+    await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    expect(callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order')).toHaveLength(0);
+    // Left as the core's own check leaves it: on its way, for reconcile to find never sent.
+    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['unknown']);
+    expect((await core.reconcileIntents(owner)).map((entry) => entry.outcome)).toEqual([
+      'never_sent',
+    ]);
   });
 
   it('keeps each owner its own part of one account position, and closes it alone', async () => {

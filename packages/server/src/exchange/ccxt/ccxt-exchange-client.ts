@@ -14,6 +14,7 @@ import {
   type ExchangeTrade,
   type KeyPermissions,
   type MarketFacts,
+  OrderNotSentError,
   type OrderRequest,
 } from '../exchange-client.js';
 import {
@@ -94,6 +95,29 @@ function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilitie
   return instance;
 }
 
+/**
+ * Checks an order's send deadline at the last step before its request is written: ccxt's
+ * `fetch`, after the rate limiter's wait and the signing. The request is the order's when it
+ * carries the order's client id (in the query or the body, as both venues send it). A process
+ * that stalled anywhere before this point (a long pause, a frozen VM) does not send on waking
+ * once the order's lease may be someone else's.
+ */
+function guardOrderSends(instance: CcxtExchange, sending: ReadonlyMap<string, number>): void {
+  const fetch = instance.fetch.bind(instance);
+  instance.fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => {
+    if (sending.size > 0) {
+      const text = `${url} ${typeof body === 'string' ? body : ''}`;
+      const at = performance.now();
+      for (const [clientOrderId, sendBy] of sending) {
+        if (at > sendBy && text.includes(clientOrderId)) {
+          return Promise.reject(new OrderNotSentError(clientOrderId, at - sendBy));
+        }
+      }
+    }
+    return fetch(url, method, headers, body);
+  };
+}
+
 /** Retry-After of the last answer (ccxt keeps its headers), in milliseconds. */
 function retryAfterMsOf(instance: CcxtExchange): number | null {
   const headers = instance.last_response_headers ?? {};
@@ -121,6 +145,9 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     throw new ExchangeAdapterError('invalid_key', `${options.exchange} has no testnet`);
   }
   const instance = buildCcxt(options, caps);
+  /** The orders being created and their send deadlines, by client order id. */
+  const sending = new Map<string, number>();
+  guardOrderSends(instance, sending);
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
@@ -312,17 +339,21 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     const amount = toCcxtAmount(request.amount, market, caps);
     const ccxtType = request.type === 'limit' ? 'limit' : 'market';
     let order: Awaited<ReturnType<CcxtExchange['createOrder']>>;
+    if (request.sendBy !== undefined) sending.set(request.clientOrderId, request.sendBy);
     try {
       order = await withClockResync('create order', () =>
         instance.createOrder(market.symbol, ccxtType, request.side, amount, request.price, params),
       );
     } catch (error) {
+      if (error instanceof OrderNotSentError) throw error;
       if (isDuplicateClientOrderId(error, caps)) {
         return lookUpAfter(request, 'client order id already used', error);
       }
       if (pinnedKindOf(error, caps) === undefined && isAmbiguousSend(error))
         return lookUpAfter(request, 'outcome unknown', error);
       throw translate(error, 'create order');
+    } finally {
+      sending.delete(request.clientOrderId);
     }
     return toExchangeOrder(order, market, caps, now(), {
       clientOrderId: request.clientOrderId,
