@@ -187,6 +187,23 @@ export function createWebhookExecutor(deps: {
     );
   }
 
+  /** A valid signal that trades nothing, with why: finished as ignored, told in the trail. */
+  async function ignore(
+    signal: WebhookSignalRow,
+    config: ConfigWithAccount['config'],
+    reason: WebhookIgnoreReason | 'disabled',
+    text: string,
+  ) {
+    await finish(signal, 'ignored', text, { reason, message: text });
+    await deps.trail({
+      config,
+      signalId: signal.id,
+      level: 'info',
+      event: 'signal_ignored',
+      message: `Signal #${signal.id} ${signal.action} ${signal.symbol}: ${text}`,
+    });
+  }
+
   async function fail(
     signal: WebhookSignalRow,
     found: ConfigWithAccount,
@@ -252,15 +269,7 @@ export function createWebhookExecutor(deps: {
       // Disabled since it was accepted (by its owner, or as its account is being deleted): a
       // signal that has not traded yet does not trade.
       if (!config.enabled) {
-        const text = WEBHOOK_MESSAGES.refused.disabled;
-        await finish(signal, 'ignored', text, { reason: 'disabled', message: text });
-        await deps.trail({
-          config,
-          signalId: signal.id,
-          level: 'info',
-          event: 'signal_ignored',
-          message: `Signal #${signal.id} ${signal.action} ${symbol}: ${text}`,
-        });
+        await ignore(signal, config, 'disabled', WEBHOOK_MESSAGES.refused.disabled);
         return;
       }
       if (!account.isActive) {
@@ -270,15 +279,7 @@ export function createWebhookExecutor(deps: {
       before = await execution.position(ref);
       const plan = planSignal(signal.action, new Decimal(before.size), config.allowPyramiding);
       if (plan.kind === 'ignore') {
-        const text = WEBHOOK_MESSAGES.ignored[plan.reason];
-        await finish(signal, 'ignored', text, { reason: plan.reason, message: text });
-        await deps.trail({
-          config,
-          signalId: signal.id,
-          level: 'info',
-          event: 'signal_ignored',
-          message: `Signal #${signal.id} ${signal.action} ${symbol}: ${text}`,
-        });
+        await ignore(signal, config, plan.reason, WEBHOOK_MESSAGES.ignored[plan.reason]);
         return;
       }
       let quantity: Decimal;
