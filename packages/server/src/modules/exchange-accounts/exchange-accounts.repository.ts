@@ -55,8 +55,7 @@ export type AccountDeletion =
   | { readonly outcome: 'running'; readonly bots: readonly { id: number; symbol: string }[] }
   | {
       readonly outcome: 'open_positions';
-      readonly bots: readonly { id: number; symbol: string }[];
-      /** The symbols with a position or an order in flight, of any owner. */
+      /** The symbols with a position or an order in flight of its bots, webhooks or copies. */
       readonly symbols: readonly string[];
     };
 
@@ -189,11 +188,7 @@ export function createExchangeAccountsRepository(db: Database) {
           // a copy that traded after its owner's positions were closed would otherwise leave a
           // position at the exchange that nothing here knows of.
           const open = await tx
-            .selectDistinct({
-              symbol: executionPositions.symbol,
-              ownerKind: executionPositions.ownerKind,
-              ownerId: executionPositions.ownerId,
-            })
+            .selectDistinct({ symbol: executionPositions.symbol })
             .from(executionPositions)
             .where(
               and(
@@ -213,12 +208,8 @@ export function createExchangeAccountsRepository(db: Database) {
               ),
             );
           if (open.length > 0 || inFlight.length > 0) {
-            const holding = new Set(
-              open.filter((row) => row.ownerKind === 'bot').map((row) => row.ownerId),
-            );
             return {
               outcome: 'open_positions',
-              bots: list(locked.filter((bot) => holding.has(bot.id))),
               symbols: [...new Set([...open, ...inFlight].map((row) => row.symbol))].sort(),
             } as const;
           }
