@@ -3,7 +3,6 @@
 // its configurations go.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
-import { defaultExchangeClientFactory } from '../../src/app.js';
 import {
   exchangeAccounts,
   executionOrders,
@@ -13,11 +12,15 @@ import {
   strategyTrades,
   webhookConfigs,
 } from '../../src/db/schema/index.js';
-import { createCandlesRepository } from '../../src/market/candles.repository.js';
-import { createMarketFeed } from '../../src/market/market-feed.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createConfig, postAlert, webhookUser } from '../webhooks/webhook-flows.js';
+import {
+  createConfig,
+  observedPaperClients,
+  postAlert,
+  settledSignal,
+  webhookUser,
+} from '../webhooks/webhook-flows.js';
 
 /** Every order the accounts' clients sent (paper, on a simulated feed of the test's clock). */
 const sent: { accountId: number; symbol: string; side: string; reduceOnly: boolean }[] = [];
@@ -26,44 +29,18 @@ const logLines: string[] = [];
 const ctx = useTestApp({
   env: { MARKET_DATA: 'simulated' },
   logStream: { write: (line: string) => logLines.push(line) },
-  exchangeClientFactory: ({ database, clock, config }) => {
-    const marketFeed = createMarketFeed({
-      mode: 'simulated',
-      clock,
-      candles: createCandlesRepository(database.db),
+  exchangeClientFactory: observedPaperClients((accountId, request) => {
+    sent.push({
+      accountId,
+      symbol: request.symbol,
+      side: request.side,
+      reduceOnly: request.reduceOnly === true,
     });
-    const factory = defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed });
-    return (account) => {
-      const client = factory(account);
-      return Object.assign(Object.create(client), {
-        createOrder: async (request: Parameters<typeof client.createOrder>[0]) => {
-          sent.push({
-            accountId: account.id,
-            symbol: request.symbol,
-            side: request.side,
-            reduceOnly: request.reduceOnly === true,
-          });
-          return client.createOrder(request);
-        },
-      });
-    };
-  },
+  }),
 });
 
-async function settled(token: string, id: number): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const res = await call<{ status: string }>(
-      ctx.app,
-      'GET',
-      `/api/webhook-trading/signals/${id}/`,
-      { token },
-    );
-    if (['filled', 'failed', 'ignored', 'refused'].includes(res.body.status))
-      return res.body.status;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`signal ${id} did not settle`);
-}
+const settled = async (token: string, id: number) =>
+  (await settledSignal(ctx.app, token, id)).status;
 
 const errorLines = () => logLines.filter((line) => /"level":(40|50|60)/.test(line)).join('\n');
 

@@ -232,55 +232,42 @@ describe('intents', () => {
     expect((await core.position({ accountId: account.id, symbol: ETH, owner })).size).toBe('-0.2');
   });
 
-  it('does not send an order whose claim is older than the send deadline; reconcile fails it', async () => {
-    const account = await liveAccount(2);
-    const owner = { kind: 'copy' as const, id: 77 };
-    // A process that stalls between the claim and the send: here every send is past its deadline.
-    const stalled = coreOnFake(createInProcessEventBus({ clock }), { sendDeadlineMs: -1 });
-    const intent = {
-      accountId: account.id,
-      symbol: ETH,
-      owner,
-      key: 'change-1|r77|1|o',
-      size: { kind: 'target' as const, amount: 0.1 },
-      action: 'copy_open_long',
-    };
-    await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'unknown_outcome' });
-    const orders = () => callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order');
-    expect(orders()).toHaveLength(0);
-    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['unknown']);
-    // The owner's next holder looks it up, finds nothing at the exchange: never sent, failed.
-    const report = await core.reconcileIntents(owner);
-    expect(report.map((entry) => entry.outcome)).toEqual(['never_sent']);
-    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['failed']);
-    // Its key is spent: asked again, nothing is sent.
-    await expect(core.submit(intent)).rejects.toMatchObject({ kind: 'rejected' });
-    expect(orders()).toHaveLength(0);
-  });
-
-  it('does not send an order whose deadline passes inside the exchange client, after the core checked it', async () => {
-    const account = await liveAccount(2);
-    const owner = { kind: 'copy' as const, id: 78 };
-    const stalled = coreOnFake(createInProcessEventBus({ clock }), {
-      sendDeadlineMs: 200,
-      stallBeforeSendMs: 400,
-    });
-    const intent = {
-      accountId: account.id,
-      symbol: ETH,
-      owner,
-      key: 'change-2|r78|1|o',
-      size: { kind: 'target' as const, amount: 0.1 },
-      action: 'copy_open_long',
-    };
-    await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'unknown_outcome' });
-    expect(callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order')).toHaveLength(0);
-    // Left as the core's own check leaves it: on its way, for reconcile to find never sent.
-    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['unknown']);
-    expect((await core.reconcileIntents(owner)).map((entry) => entry.outcome)).toEqual([
-      'never_sent',
-    ]);
-  });
+  // A process that stalls after the claim: between the claim and the core's check (every send
+  // is past its deadline), or inside the exchange client after that check, before the request.
+  it.each([
+    { where: 'before the core checks it', ownerId: 77, stall: { sendDeadlineMs: -1 } },
+    {
+      where: 'inside the exchange client, after the core checked it',
+      ownerId: 78,
+      stall: { sendDeadlineMs: 200, stallBeforeSendMs: 400 },
+    },
+  ])(
+    'does not send an order whose send deadline passes $where; reconcile fails it',
+    async ({ ownerId, stall }) => {
+      const account = await liveAccount(2);
+      const owner = { kind: 'copy' as const, id: ownerId };
+      const stalled = coreOnFake(createInProcessEventBus({ clock }), stall);
+      const intent = {
+        accountId: account.id,
+        symbol: ETH,
+        owner,
+        key: `change-1|r${ownerId}|1|o`,
+        size: { kind: 'target' as const, amount: 0.1 },
+        action: 'copy_open_long',
+      };
+      await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'unknown_outcome' });
+      const orders = () => callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order');
+      expect(orders()).toHaveLength(0);
+      expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['unknown']);
+      // The owner's next holder looks it up, finds nothing at the exchange: never sent, failed.
+      const report = await core.reconcileIntents(owner);
+      expect(report.map((entry) => entry.outcome)).toEqual(['never_sent']);
+      expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['failed']);
+      // Its key is spent: asked again, nothing is sent.
+      await expect(core.submit(intent)).rejects.toMatchObject({ kind: 'rejected' });
+      expect(orders()).toHaveLength(0);
+    },
+  );
 
   it('keeps each owner its own part of one account position, and closes it alone', async () => {
     const account = await liveAccount(2);

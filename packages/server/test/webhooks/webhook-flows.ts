@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { defaultExchangeClientFactory } from '../../src/app.js';
+import type { OrderRequest } from '../../src/exchange/exchange-client.js';
+import { createCandlesRepository } from '../../src/market/candles.repository.js';
+import { createMarketFeed } from '../../src/market/market-feed.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { createPaperAccount } from '../helpers/bot-flows.js';
-import { call } from '../helpers/test-app.js';
+import { call, type TestAppOptions } from '../helpers/test-app.js';
 
 export const TV_IP = '52.89.214.238';
 
@@ -54,4 +58,49 @@ export async function postAlert(
     // not JSON
   }
   return { status: res.statusCode, body: parsed, raw: res.body };
+}
+
+/**
+ * The app's own paper clients (on a simulated feed of the test's clock), with every order first
+ * shown to `beforeOrder`, which may hold it back (as a slow exchange would) before it is sent.
+ */
+export function observedPaperClients(
+  beforeOrder: (accountId: number, request: OrderRequest) => Promise<void> | void,
+): TestAppOptions['exchangeClientFactory'] {
+  return ({ database, clock, config }) => {
+    const marketFeed = createMarketFeed({
+      mode: 'simulated',
+      clock,
+      candles: createCandlesRepository(database.db),
+    });
+    const factory = defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed });
+    return (account) => {
+      const client = factory(account);
+      return Object.assign(Object.create(client), {
+        createOrder: async (request: OrderRequest) => {
+          await beforeOrder(account.id, request);
+          return client.createOrder(request);
+        },
+      });
+    };
+  };
+}
+
+/** A signal once it is final (filled, failed, ignored or refused), read as its owner does. */
+export async function settledSignal(
+  app: FastifyInstance,
+  token: string,
+  id: unknown,
+): Promise<{ status: string; reason: string | null }> {
+  for (let i = 0; i < 400; i++) {
+    const res = await call<{ status: string; reason: string | null }>(
+      app,
+      'GET',
+      `/api/webhook-trading/signals/${id}/`,
+      { token },
+    );
+    if (['filled', 'failed', 'ignored', 'refused'].includes(res.body.status)) return res.body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`signal ${id} did not settle`);
 }

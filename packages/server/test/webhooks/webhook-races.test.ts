@@ -3,38 +3,51 @@
 // and nothing of the deleted configuration stays open or behind.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { defaultExchangeClientFactory } from '../../src/app.js';
 import { executionPositions, webhookConfigs } from '../../src/db/schema/index.js';
-import { createCandlesRepository } from '../../src/market/candles.repository.js';
-import { createMarketFeed } from '../../src/market/market-feed.js';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createConfig, postAlert, webhookUser } from './webhook-flows.js';
+import {
+  createConfig,
+  observedPaperClients,
+  postAlert,
+  settledSignal,
+  webhookUser,
+} from './webhook-flows.js';
 
 /** While set, the accounts' orders wait for it (the paper exchange answers late). */
 let orderGate: Promise<void> | undefined;
 let ordersSent = 0;
 const ctx = useTestApp({
   env: { MARKET_DATA: 'simulated' },
-  exchangeClientFactory: ({ database, clock, config }) => {
-    const marketFeed = createMarketFeed({
-      mode: 'simulated',
-      clock,
-      candles: createCandlesRepository(database.db),
-    });
-    const factory = defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed });
-    return (account) => {
-      const client = factory(account);
-      return Object.assign(Object.create(client), {
-        createOrder: async (request: Parameters<typeof client.createOrder>[0]) => {
-          ordersSent += 1;
-          await orderGate;
-          return client.createOrder(request);
-        },
-      });
-    };
-  },
+  exchangeClientFactory: observedPaperClients(async () => {
+    ordersSent += 1;
+    await orderGate;
+  }),
 });
 const ANSWERS = [202, 400, 404, 429];
+
+/** Holds every order at the exchange from now until `release`. */
+function holdOrders() {
+  let open: () => void = () => undefined;
+  orderGate = new Promise((resolve) => {
+    open = resolve;
+  });
+  const before = ordersSent;
+  return {
+    /** Orders sent (and held) since the hold began. */
+    held: () => ordersSent - before,
+    /** Waits until one order is held (the executor reached the exchange). */
+    async untilOneHeld() {
+      for (let i = 0; i < 200 && ordersSent === before; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(ordersSent - before).toBe(1);
+    },
+    release() {
+      orderGate = undefined;
+      open();
+    },
+  };
+}
 
 describe('alerts racing deletions', () => {
   it('a configuration deleted while its alerts arrive', async () => {
@@ -105,69 +118,41 @@ describe('alerts racing deletions', () => {
   it('a signal accepted before its configuration was disabled, and not traded yet, trades nothing', async () => {
     const { token, accountId } = await webhookUser(ctx.app, 'whoff');
     const config = await createConfig(ctx.app, token, accountId, { allow_pyramiding: true });
-    let open: () => void = () => undefined;
-    orderGate = new Promise((resolve) => {
-      open = resolve;
-    });
-    const before = ordersSent;
+    const hold = holdOrders();
     try {
       // The first signal's order waits at the exchange; the second waits behind it.
       const first = await postAlert(ctx.app, config.path, { action: 'buy', id: 'off1' });
       const second = await postAlert(ctx.app, config.path, { action: 'buy', id: 'off2' });
       expect([first.status, second.status]).toEqual([202, 202]);
-      for (let i = 0; i < 200 && ordersSent === before; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(ordersSent).toBe(before + 1);
+      await hold.untilOneHeld();
       const off = await call(ctx.app, 'PATCH', `/api/webhook-trading/configs/${config.id}/`, {
         token,
         body: { enabled: false },
       });
       expect(off.status, JSON.stringify(off.body)).toBe(200);
-      open();
-      const settledOf = async (id: unknown) => {
-        for (let i = 0; i < 400; i++) {
-          const res = await call<{ status: string; reason: string | null }>(
-            ctx.app,
-            'GET',
-            `/api/webhook-trading/signals/${id}/`,
-            { token },
-          );
-          if (['filled', 'failed', 'ignored'].includes(res.body.status)) return res.body;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        throw new Error(`signal ${id} did not settle`);
-      };
+      hold.release();
       // The order already sent fills; the signal behind it is ignored as disabled.
-      expect((await settledOf(first.body.signal_id)).status).toBe('filled');
-      expect(await settledOf(second.body.signal_id)).toMatchObject({
+      expect((await settledSignal(ctx.app, token, first.body.signal_id)).status).toBe('filled');
+      expect(await settledSignal(ctx.app, token, second.body.signal_id)).toMatchObject({
         status: 'ignored',
         reason: 'disabled',
       });
-      expect(ordersSent).toBe(before + 1);
+      expect(hold.held()).toBe(1);
     } finally {
-      orderGate = undefined;
-      open();
+      hold.release();
     }
   });
 
   it("an account is not deleted while a signal's order is in flight on it; the next try closes what it opened", async () => {
     const { token, accountId } = await webhookUser(ctx.app, 'whfly');
     const config = await createConfig(ctx.app, token, accountId);
-    let open: () => void = () => undefined;
-    orderGate = new Promise((resolve) => {
-      open = resolve;
-    });
-    const before = ordersSent;
+    const hold = holdOrders();
     let signalId: unknown;
     try {
       const alert = await postAlert(ctx.app, config.path, { action: 'buy', id: 'fly1' });
       expect(alert.status).toBe(202);
       signalId = alert.body.signal_id;
-      for (let i = 0; i < 200 && ordersSent === before; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(ordersSent).toBe(before + 1);
+      await hold.untilOneHeld();
       const refused = await call(ctx.app, 'DELETE', `/api/auth/apis/${accountId}/`, { token });
       expect(refused.status, JSON.stringify(refused.body)).toBe(400);
       expect(refused.body).toMatchObject({
@@ -175,20 +160,10 @@ describe('alerts racing deletions', () => {
         open_symbols: ['BTC/USDT:USDT'],
       });
     } finally {
-      orderGate = undefined;
-      open();
+      hold.release();
     }
     // The order lands; the next deletion closes the position it opened, then deletes.
-    for (let i = 0; i < 400; i++) {
-      const res = await call<{ status: string }>(
-        ctx.app,
-        'GET',
-        `/api/webhook-trading/signals/${signalId}/`,
-        { token },
-      );
-      if (res.body.status === 'filled') break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    expect((await settledSignal(ctx.app, token, signalId)).status).toBe('filled');
     const deleted = await call(ctx.app, 'DELETE', `/api/auth/apis/${accountId}/`, { token });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
     expect(deleted.body.closed_webhook_positions).toEqual([
