@@ -95,7 +95,7 @@ export function copyErrorText(t: TFunction, error: unknown, fallback: string): s
 
 /**
  * The copy modal's failure (document 2 §8): the field errors as 'field: messages' joined with
- * '; ', else the answer's error, else 创建跟单失败; no answer at all: 网络错误，请稍后重试.
+ * '; ', else the answer's error, else `copy.modal.createFailed`; no answer at all: `errors.network`.
  */
 export function copyCreateErrorText(t: TFunction, error: unknown): string {
   const fallback = t('copy.modal.createFailed');
