@@ -245,6 +245,33 @@ describe('the receiver', () => {
     ).toBe(404);
   });
 
+  it("never holds back a valid key when another user's wrong keys from the same address hit the limit", async () => {
+    // TradingView posts every user's alerts from a few shared addresses.
+    const shared = '52.32.178.7';
+    const { token, accountId } = await webhookUser(ctx.app);
+    const { path } = await createConfig(ctx.app, token, accountId);
+    const wrong: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const res = await postAlert(
+        ctx.app,
+        `/api/webhook-trading/hook/${i.toString(16).padStart(64, 'c')}/`,
+        '{}',
+        { ip: shared },
+      );
+      wrong.push(res.status);
+    }
+    expect(wrong.slice(20)).toEqual([429, 429]);
+
+    const valid = await postAlert(ctx.app, path, { action: 'buy', amount: 50 }, { ip: shared });
+    expect(valid.status).toBe(202);
+    expect(valid.body).toMatchObject({ status: 'validated', duplicate: false });
+    // The unknown keys stay limited after the valid one passed.
+    const again = await postAlert(ctx.app, `/api/webhook-trading/hook/${'d'.repeat(64)}/`, '{}', {
+      ip: shared,
+    });
+    expect(again.status).toBe(429);
+  });
+
   it('answers any body with 202, 400, 404 or 429 only, recording the refused ones', async () => {
     const { token, accountId } = await webhookUser(ctx.app);
     const { id, path } = await createConfig(ctx.app, token, accountId, {

@@ -104,12 +104,15 @@ export function createWebhookReceiver(deps: {
 
   async function receive(input: HookInput): Promise<HookAnswer> {
     const ip = normaliseIp(input.ip) ?? storable(input.ip.slice(0, 64));
-    const blocked = unknownKeys.blocked(ip);
-    if (blocked > 0) return rateLimited(blocked);
     const key = input.key.toLowerCase();
     const hash = isKeyShaped(key) ? hashWebhookKey(key) : null;
+    // A valid key is judged on its own: TradingView posts every user's alerts from a few shared
+    // addresses, so one user's wrong keys must never hold back another user's alerts. Only
+    // unknown keys count against (and are refused by) the per-address limit.
     const found = hash ? await repo.configByKeyHash(hash) : undefined;
     if (!found || !hash || !sameHash(found.config.keyHash, hash)) {
+      const blocked = unknownKeys.blocked(ip);
+      if (blocked > 0) return rateLimited(blocked);
       unknownKeys.hit(ip);
       await deps.trail({
         config: null,
