@@ -35,7 +35,10 @@ export type ChainNetwork = WithdrawNetwork;
 
 // Constants of document 2 §9.
 export const VIP_ORIGINAL_PRICE_COINS = VIP_PRICE_COINS;
-/** A user whose balance is under the price sees and pays this (limited-time offer). */
+/**
+ * The limited-time offer: a user's FIRST VIP purchase costs this while their balance is under
+ * the price; every later purchase costs the full price.
+ */
 export const VIP_PROMO_PRICE_COINS = 1;
 export const VIP_FEATURES = [
   'unlimited_bot_activation',
@@ -103,9 +106,14 @@ export const WALLET_ERROR_CODES = {
   requestIdReused: 'request_id_reused',
 } as const;
 
-/** The VIP price a user with this balance sees and pays (document 2 §9). */
-export function vipPriceFor(balance: string | number): number {
-  return Number(balance) < VIP_PRICE_COINS ? VIP_PROMO_PRICE_COINS : VIP_PRICE_COINS;
+/**
+ * The VIP price a user sees and pays (document 2 §9): the promotional price is a limited-time
+ * offer for a first purchase with a balance under the price, never for a later one.
+ */
+export function vipPriceFor(balance: string | number, hasBoughtVip: boolean): number {
+  return !hasBoughtVip && Number(balance) < VIP_PRICE_COINS
+    ? VIP_PROMO_PRICE_COINS
+    : VIP_PRICE_COINS;
 }
 
 const TRC20_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;

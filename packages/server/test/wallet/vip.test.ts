@@ -86,6 +86,34 @@ describe('POST /api/auth/purchase-vip/', () => {
     expect(res.body).toMatchObject({ price_paid: '1.00000000', platform_balance: '98.99000000' });
   });
 
+  it('charges the full price for a purchase after the first, whatever the balance', async () => {
+    const user = await newUser(t);
+    await adjust(t, user.email, '150');
+    expect((await buy(user.access)).body.price_paid).toBe('100.00000000');
+    // 50 left: under 100, but the limited-time offer was for the first purchase only.
+    const info = await call(t.app, 'GET', '/api/auth/vip/', { token: user.access });
+    expect(info.body).toMatchObject({ price: '100.00000000', is_promotional: false });
+    const again = await buy(user.access);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: 'insufficient_balance' });
+    expect(await balanceOf(t, user)).toBe('50.00000000');
+    expect((await buy(user.access, { expected_price: 1 })).status).toBe(409);
+  });
+
+  it('offers the promotional price once: a second purchase after it costs 100', async () => {
+    const user = await newUser(t);
+    await adjust(t, user.email, '50');
+    expect((await buy(user.access)).body.price_paid).toBe('1.00000000');
+    const info = await call(t.app, 'GET', '/api/auth/vip/', { token: user.access });
+    expect(info.body).toMatchObject({ price: '100.00000000', is_promotional: false });
+    await adjust(t, user.email, '51');
+    const renewal = await buy(user.access);
+    expect(renewal.body).toMatchObject({
+      price_paid: '100.00000000',
+      platform_balance: '0.00000000',
+    });
+  });
+
   it('refuses a balance under the price with the insufficient-balance text', async () => {
     const user = await newUser(t);
     await adjust(t, user.email, '0.99');

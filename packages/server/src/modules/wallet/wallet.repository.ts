@@ -143,6 +143,22 @@ export function walletQueries(db: Database) {
       return { rows, count: Number(total[0]?.n ?? 0) };
     },
 
+    /** Whether the user has bought VIP before (a purchase row not failed). */
+    async hasBoughtVip(userId: number): Promise<boolean> {
+      const rows = await db
+        .select({ id: walletTransactions.id })
+        .from(walletTransactions)
+        .where(
+          and(
+            eq(walletTransactions.userId, userId),
+            eq(walletTransactions.type, 'vip_purchase'),
+            sql`${walletTransactions.status} <> 'failed'`,
+          ),
+        )
+        .limit(1);
+      return rows.length > 0;
+    },
+
     /** Sets VIP active until `expiresAt` (the purchase's transaction holds the user's lock). */
     async setVip(userId: number, expiresAt: Date): Promise<void> {
       await db

@@ -168,7 +168,7 @@ export function createWalletService(deps: {
 
     async vipInfo(userId: number): Promise<VipInfo> {
       const user = await loadUser(userId);
-      const price = vipPriceFor(user.platformBalance);
+      const price = vipPriceFor(user.platformBalance, await q.hasBoughtVip(userId));
       const now = clock.now();
       return {
         price: fixed8(price),
@@ -183,7 +183,7 @@ export function createWalletService(deps: {
     },
 
     /**
-     * Buys 365 days of VIP at the price the balance gives (100, or 1 under 100), extending an
+     * Buys 365 days of VIP at 100 (1 for a first purchase with a balance under 100), extending an
      * active VIP from its expiry. The inviter's bonus (50% of the price paid, once per invitee)
      * is written in the same transaction. A repeated request_id answers without charging again.
      */
@@ -204,7 +204,8 @@ export function createWalletService(deps: {
           pricePaid = earlier.amount;
         } else {
           const balance = balances.get(userId) ?? '0';
-          const price = vipPriceFor(balance);
+          // Under the buyer's lock: two first purchases at once cannot both get the offer.
+          const price = vipPriceFor(balance, await inTx.hasBoughtVip(userId));
           if (
             request?.expected_price !== undefined &&
             !new Decimal(request.expected_price).eq(price)

@@ -188,7 +188,8 @@ export const walletEn: WalletLocaleResources = {
     price: '{{price}} coins / {{days}} days',
     originalPrice: 'Was {{price}}',
     promo: 'Limited-time offer',
-    promoHint: 'Users with a balance under {{threshold}} coins get the limited-time price.',
+    promoHint:
+      'Limited-time price for a first VIP purchase with a balance under {{threshold}} coins; later purchases cost the full price.',
     buy: 'Buy VIP',
     renew: 'Renew for {{days}} days',
     insufficient: 'Insufficient balance',

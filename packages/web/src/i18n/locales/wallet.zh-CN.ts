@@ -182,7 +182,7 @@ export const walletZhCN = {
     price: '{{price}} 平台币 / {{days}} 天',
     originalPrice: '原价 {{price}}',
     promo: '限时优惠',
-    promoHint: '余额不足 {{threshold}} 平台币的用户可享受限时优惠价。',
+    promoHint: '首次开通 VIP 且余额不足 {{threshold}} 平台币时享受限时优惠价；之后续费按原价。',
     buy: '立即开通',
     renew: '续费 {{days}} 天',
     insufficient: '余额不足',
