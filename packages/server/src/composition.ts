@@ -120,7 +120,14 @@ export function defaultExchangeClientFactory(deps: {
     prices: feedPriceSource(deps.marketFeed),
     paperSlippageBps: deps.config.paperSlippageBps,
     // One market list per venue for every live account (loaded once, not once per account).
-    createLiveClient: (options) => createCcxtExchangeClient({ ...options, marketCache }),
+    createLiveClient: (options) => {
+      const urlsOverride = deps.config.exchangeUrls[options.exchange];
+      return createCcxtExchangeClient({
+        ...options,
+        marketCache,
+        ...(urlsOverride === undefined ? {} : { urlsOverride }),
+      });
+    },
   });
 }
 

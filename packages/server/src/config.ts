@@ -46,6 +46,9 @@ const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(WEBHOOK_SIGNALS_PER_MINUTE),
   ),
+  /** The venues' REST base URLs for live accounts (a regional host, a stand-in venue). */
+  EXCHANGE_URL_BINANCE: z.preprocess(emptyToUndefined, webUrl.optional()),
+  EXCHANGE_URL_OKX: z.preprocess(emptyToUndefined, webUrl.optional()),
   MARKET_DATA: z.preprocess(
     emptyToUndefined,
     z.enum(['auto', 'live', 'simulated']).default('auto'),
@@ -120,6 +123,11 @@ export interface Config {
   /** Paper accounts fill market orders this many basis points away from the feed's price. */
   readonly paperSlippageBps: number;
   readonly marketData: 'auto' | 'live' | 'simulated';
+  /**
+   * The REST base URL of each venue's live accounts where it is not the venue's own (a regional
+   * host, a stand-in venue for staging): adding an account, its check and its orders go there.
+   */
+  readonly exchangeUrls: Readonly<Partial<Record<'binance' | 'okx', string>>>;
   readonly smtpUrl: string | undefined;
   /** Real SMS delivery; without it SMS codes go to the outbox. */
   readonly sms: TwilioSettings | undefined;
@@ -270,6 +278,10 @@ export function loadConfig(
     oldSecretKey: e.OLD_SECRET_KEY,
     paperSlippageBps: e.PAPER_SLIPPAGE_BPS,
     marketData: e.MARKET_DATA,
+    exchangeUrls: Object.freeze({
+      ...(e.EXCHANGE_URL_BINANCE ? { binance: e.EXCHANGE_URL_BINANCE.replace(/\/+$/, '') } : {}),
+      ...(e.EXCHANGE_URL_OKX ? { okx: e.EXCHANGE_URL_OKX.replace(/\/+$/, '') } : {}),
+    }),
     smtpUrl: e.SMTP_URL,
     sms:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM
