@@ -99,6 +99,8 @@ export const FIELD_ERROR_CODES = {
   /** A NUL character, or a key such as `__proto__` / `constructor`. */
   invalidCharacter: 'invalid_character',
   forbiddenKey: 'forbidden_key',
+  /** A JSON body nested deeper than the API ever needs (objects/arrays inside one another). */
+  tooDeep: 'too_deep',
   /** Any other failed check of a value. */
   invalid: 'invalid',
   // The server's own rules.
@@ -110,6 +112,10 @@ export const FIELD_ERROR_CODES = {
   oldPasswordIncorrect: 'old_password_incorrect',
   unknownAccount: 'unknown_account',
   accountInactive: 'account_inactive',
+  /** An exchange account whose last connection check failed (it cannot trade until it passes). */
+  accountCheckFailed: 'account_check_failed',
+  /** A step-up check (withdrawal, keys, 2FA off): the authenticator code is missing or wrong. */
+  invalidGoogleCode: 'invalid_google_code',
   unknownStrategy: 'unknown_strategy',
   unknownSymbol: 'unknown_symbol',
   unknownParameter: 'unknown_parameter',

@@ -1,22 +1,63 @@
 import { ERROR_CODES, FIELD_ERROR_CODES } from '@quantsquare/contracts';
 import type { FastifyInstance } from 'fastify';
-import { BadRequest, FieldErrorList, type ValidationFailed } from './errors.js';
+import { BadRequest, FieldErrorList, ValidationFailed } from './errors.js';
 
 // Input no route can store or trust, refused for every route before any schema sees it: a NUL
-// character (PostgreSQL text cannot hold one, and it cuts strings short in C libraries) and the
-// JSON keys that reach an object's prototype when copied (`__proto__`, `constructor`).
+// character (PostgreSQL text cannot hold one, and it cuts strings short in C libraries), the
+// JSON keys that reach an object's prototype when copied (`__proto__`, `constructor`), and
+// nesting deeper than any payload of the API (every recursive reader after the parser — this
+// check, the schemas, the serialiser — would otherwise run out of stack on it).
 
 export const NUL_MESSAGE = 'Text must not contain NUL characters';
 const forbiddenKeyMessage = (key: string) => `The key "${key}" is not allowed`;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
 
+/** Objects and arrays inside one another that a JSON body may hold (no payload needs 10). */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP_MESSAGE = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+
 const hasNul = (text: string) => text.includes('\u0000');
 
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
 /**
- * Parses a JSON body; a NUL in any string or key, or a forbidden key at any depth, answers 400
- * naming the key. The common body pays one substring scan; only a suspect one is walked.
+ * Whether the JSON text nests deeper than MAX_JSON_DEPTH, read from the text in one pass
+ * without recursion (brackets inside strings do not count). Malformed text is the parser's to
+ * refuse; this only has to stop the deep.
+ */
+export function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Parses a JSON body; nesting deeper than MAX_JSON_DEPTH, a NUL in any string or key, or a
+ * forbidden key at any depth answers 400. The common body pays one character scan for its
+ * depth and one substring scan; only a suspect one is walked.
  */
 export function parseJsonBody(text: string): unknown {
+  if (nestsTooDeep(text)) {
+    throw ValidationFailed.field('body', TOO_DEEP_MESSAGE, FIELD_ERROR_CODES.tooDeep);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -27,36 +68,46 @@ export function parseJsonBody(text: string): unknown {
     /\\u0000/i.test(text) || text.includes('__proto__') || text.includes('constructor');
   if (!suspect) return parsed;
   const errors = new FieldErrorList();
-  inspect(parsed, '', errors);
+  inspect(parsed, errors);
   if (!errors.isEmpty) throw errors.failure();
   return parsed;
 }
 
-function inspect(value: unknown, path: string, errors: FieldErrorList): void {
-  const field = path || 'body';
-  if (typeof value === 'string') {
-    if (hasNul(value)) errors.add(field, NUL_MESSAGE, FIELD_ERROR_CODES.invalidCharacter);
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      inspect(item, path ? `${path}.${index}` : String(index), errors);
-    });
-    return;
-  }
-  if (value === null || typeof value !== 'object') return;
-  for (const key of Object.keys(value)) {
-    const keyPath = path ? `${path}.${key}` : key;
-    // Reported on the object holding it: a field named `__proto__` cannot even be answered.
-    if (FORBIDDEN_KEYS.has(key)) {
-      errors.add(field, forbiddenKeyMessage(key), FIELD_ERROR_CODES.forbiddenKey);
+/** Walks every value with a stack of its own (no recursion), naming each problem's field. */
+function inspect(root: unknown, errors: FieldErrorList): void {
+  const pending: { value: unknown; path: string }[] = [{ value: root, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    const field = path || 'body';
+    if (typeof value === 'string') {
+      if (hasNul(value)) errors.add(field, NUL_MESSAGE, FIELD_ERROR_CODES.invalidCharacter);
       continue;
     }
-    if (hasNul(key)) {
-      errors.add(field, NUL_MESSAGE, FIELD_ERROR_CODES.invalidCharacter);
+    if (Array.isArray(value)) {
+      // Pushed last first, so that siblings are reported in their order.
+      for (let index = value.length - 1; index >= 0; index--) {
+        pending.push({ value: value[index], path: path ? `${path}.${index}` : String(index) });
+      }
       continue;
     }
-    inspect((value as Record<string, unknown>)[key], keyPath, errors);
+    if (value === null || typeof value !== 'object') continue;
+    const children: { value: unknown; path: string }[] = [];
+    for (const key of Object.keys(value)) {
+      // Reported on the object holding it: a field named `__proto__` cannot even be answered.
+      if (FORBIDDEN_KEYS.has(key)) {
+        errors.add(field, forbiddenKeyMessage(key), FIELD_ERROR_CODES.forbiddenKey);
+        continue;
+      }
+      if (hasNul(key)) {
+        errors.add(field, NUL_MESSAGE, FIELD_ERROR_CODES.invalidCharacter);
+        continue;
+      }
+      children.push({
+        value: (value as Record<string, unknown>)[key],
+        path: path ? `${path}.${key}` : key,
+      });
+    }
+    for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]!);
   }
 }
 

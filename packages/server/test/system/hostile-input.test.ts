@@ -19,6 +19,8 @@ const ctx = useTestApp({
       await ctx.database.db.execute(sql`select ${SECRET}::integer as broken`);
       return { ok: true };
     });
+    // Answers the body it was given, so that a body the parser accepts is seen to arrive whole.
+    app.post('/api/test/echo/', async (request) => ({ body: request.body }));
   },
 });
 
@@ -127,6 +129,41 @@ describe('keys naming built-ins', () => {
     });
     expect(nested.status).toBe(400);
     expect(nested.body.field_codes).toEqual({ settings: ['forbidden_key'] });
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const nested = (depth: number, inner: string) =>
+    '{"a":'.repeat(depth - 1) + inner + '}'.repeat(depth - 1);
+
+  it('answers 400 too_deep on every JSON route, with one request line and no error logged', async () => {
+    const token = (await registerEmail(ctx.app, uniqueEmail('deep'))).access;
+    // 5,000 levels around a forbidden key: the key check used to recurse out of stack (a 500).
+    const payload = nested(5_000, '{"constructor":1}');
+    for (const { method, url } of jsonOperations()) {
+      lines.length = 0;
+      const res = await rawJson(method, url, payload, token);
+      const body = res.json() as ErrorBody;
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
+      expect(body.code).toBe('validation_failed');
+      expect(body.field_codes).toEqual({ body: ['too_deep'] });
+      const levels = lines.map((line) => (JSON.parse(line) as { level: number }).level);
+      expect(levels.filter((level) => level >= 40)).toEqual([]);
+      expect(lines.join('')).not.toContain('Maximum call stack');
+    }
+  });
+
+  it('accepts a body of 64 levels and refuses one of 65', async () => {
+    const deepest = nested(64, '{"x":"ok"}');
+    const accepted = await rawJson('POST', '/api/test/echo/', deepest, '');
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toEqual({ body: JSON.parse(deepest) });
+    // Brackets inside strings are text, not levels.
+    const quoted = nested(64, `{"x":${JSON.stringify('[{'.repeat(100))}}`);
+    expect((await rawJson('POST', '/api/test/echo/', quoted, '')).statusCode).toBe(200);
+    const tooDeep = await rawJson('POST', '/api/test/echo/', nested(64, '{"x":[1]}'), '');
+    expect(tooDeep.statusCode).toBe(400);
+    expect((tooDeep.json() as ErrorBody).field_codes).toEqual({ body: ['too_deep'] });
   });
 });
 

@@ -20,6 +20,7 @@ export const fieldErrorsEn: FieldErrorsLocaleResources = {
       invalidFormat: 'The format is not valid',
       invalidCharacter: 'Contains a character that is not allowed',
       forbiddenKey: 'Contains a field name that is not allowed',
+      tooDeep: 'The data is nested too deeply',
       invalid: 'The value is not valid',
       passwordMismatch: 'The passwords do not match',
       emailTaken: 'This e-mail address is already registered',

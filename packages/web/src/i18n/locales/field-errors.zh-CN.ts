@@ -21,6 +21,7 @@ export const fieldErrorsZhCN = {
       invalidFormat: '格式不正确',
       invalidCharacter: '包含不允许的字符',
       forbiddenKey: '包含不允许的字段名',
+      tooDeep: '数据嵌套层级过深',
       invalid: '内容无效',
       passwordMismatch: '密码不一致',
       emailTaken: '该邮箱已被注册',
