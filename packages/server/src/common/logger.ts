@@ -87,12 +87,45 @@ export function serializeError(error: unknown, depth = 0): unknown {
   return out;
 }
 
+/** Path segments that are secrets themselves: the webhook receiver's key. */
+const SECRET_PATH_SEGMENTS = [/(\/webhook-trading\/hook\/)[^/?#]*/gi];
+
+/**
+ * A request URL as logged: no query string (it may carry personal data, such as the dev outbox's
+ * `?to=` address) and no secret path segment (the 64-character webhook key).
+ */
+export function loggableUrl(url: string): string {
+  const cut = url.search(/[?#]/);
+  let path = cut < 0 ? url : url.slice(0, cut);
+  for (const pattern of SECRET_PATH_SEGMENTS) path = path.replace(pattern, '$1[redacted]');
+  return path;
+}
+
+interface LoggedRequest {
+  readonly method?: string;
+  readonly url?: string;
+  readonly host?: string;
+  readonly ip?: string;
+  readonly headers?: Record<string, unknown>;
+  readonly socket?: { readonly remotePort?: number };
+}
+
+/** Fastify's request serializer, with the URL made loggable. */
+const serializeRequest = (request: LoggedRequest) => ({
+  method: request.method,
+  url: typeof request.url === 'string' ? loggableUrl(request.url) : undefined,
+  host: request.host,
+  remoteAddress: request.ip,
+  remotePort: request.socket?.remotePort,
+});
+
 export function loggerOptions(level: string, stream?: LogStream): LoggerOptions {
   if (level === 'silent') return false;
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
+      req: serializeRequest,
       err: (error: Error) => {
         const serialized = serializeError(error) as Record<string, unknown>;
         return {
