@@ -75,6 +75,8 @@ export const COPY_MESSAGES = {
   followerAccountRequired: 'Choose one of your active trading accounts',
   followerAccountNotFound: 'This trading account does not exist or is not yours',
   followerAccountInactive: 'This trading account is not active',
+  followerAccountCheckFailed:
+    "This trading account's last connection check failed; test its API key before copying",
   followerIsLeader: 'A strategy cannot copy itself',
   leaderNotFound: 'This strategy does not exist or is not public',
   notAcceptingCopies: 'This strategy does not accept copying',

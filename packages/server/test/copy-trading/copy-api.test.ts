@@ -1,16 +1,20 @@
 // Copy trading over HTTP (document 2 §1, §4, §7, §8, §9; issue 12): creating a relation and each
 // refusal, the 100-coin fee in the ledger, the square's counters, the state machine and
 // ownership.
-import { COPY_ERROR_CODES, COPY_MESSAGES } from '@quantsquare/contracts';
+import { COPY_ERROR_CODES, COPY_MESSAGES, FIELD_ERROR_CODES } from '@quantsquare/contracts';
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { copyRelations, walletTransactions } from '../../src/db/schema/index.js';
+import { startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { createPaperAccount } from '../helpers/bot-flows.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 import { balanceOf, useLedgerCheck } from '../helpers/wallet-flows.js';
 import { COPY, copier, createCopy, leader } from './copy-fixture.js';
 
-const t = useTestApp({ env: { MARKET_DATA: 'simulated' } });
+// Live accounts go to a local fake of Binance (the app's own client factory, URL override).
+const binance = await startFakeExchange({ exchange: 'binance' });
+afterAll(() => binance.close());
+const t = useTestApp({ env: { MARKET_DATA: 'simulated', EXCHANGE_URL_BINANCE: binance.url } });
 useLedgerCheck(t);
 
 const detail = (id: number, token?: string) =>
@@ -205,6 +209,54 @@ describe('creating a copy relation', () => {
     }
     expect((await createCopy(t.app, '', base)).status).toBe(401);
     expect(Number(await balanceOf(t, follower))).toBe(500);
+  });
+});
+
+describe('a copy onto an account that cannot trade', () => {
+  it('is refused while its last connection check failed, charging nothing', async () => {
+    const lead = await leader(t);
+    const follower = await copier(t, '300');
+    const live = await call<{ id: number }>(t.app, 'POST', '/api/auth/apis/', {
+      token: follower.access,
+      body: {
+        name: 'Live',
+        exchange: 'binance',
+        api_key: 'copy-live-key-1234567890',
+        api_secret: 'copy-live-secret-0987654321',
+        default_leverage: 3,
+      },
+    });
+    expect(live.status, JSON.stringify(live.body)).toBe(201);
+    const check = () =>
+      call<{ success: boolean }>(t.app, 'POST', `/api/auth/apis/${live.body.id}/test_connection/`, {
+        token: follower.access,
+      });
+    binance.failNext('GET', '/fapi/v3/account', {
+      kind: 'http',
+      status: 401,
+      body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' },
+    });
+    expect((await check()).body.success).toBe(false);
+
+    const body = { leader_account_id: lead.accountId, follower_account_id: live.body.id };
+    const refused = await createCopy(t.app, follower.access, body);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'validation_failed',
+      field_codes: { follower_account_id: [FIELD_ERROR_CODES.accountCheckFailed] },
+    });
+    expect(Number(await balanceOf(t, follower))).toBe(300);
+    expect(Number(await balanceOf(t, lead))).toBe(0);
+    const rows = await t.database.db
+      .select()
+      .from(copyRelations)
+      .where(eq(copyRelations.followerUserId, follower.id));
+    expect(rows).toHaveLength(0);
+
+    // Once a check passes again, the same copy is made (and charged once).
+    expect((await check()).body.success).toBe(true);
+    expect((await createCopy(t.app, follower.access, body)).status).toBe(201);
+    expect(Number(await balanceOf(t, follower))).toBe(200);
   });
 });
 

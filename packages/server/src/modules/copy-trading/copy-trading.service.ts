@@ -194,6 +194,13 @@ export function createCopyTradingService(deps: {
           COPY_MESSAGES.followerAccountInactive,
           FIELD_ERROR_CODES.accountInactive,
         );
+      } else if (!follower.isPaper && follower.lastCheckOk === false) {
+        // An account that cannot reach its exchange cannot trade the copy: charge nothing.
+        errors.add(
+          'follower_account_id',
+          COPY_MESSAGES.followerAccountCheckFailed,
+          FIELD_ERROR_CODES.accountCheckFailed,
+        );
       } else if (follower.id === request.leader_account_id) {
         errors.add('follower_account_id', COPY_MESSAGES.followerIsLeader);
       }

@@ -45,6 +45,7 @@ const FIELD_CODE_MESSAGES: Readonly<Record<string, Readonly<Record<string, CopyM
     [FIELD_ERROR_CODES.required]: 'followerAccountRequired',
     [FIELD_ERROR_CODES.unknownAccount]: 'followerAccountNotFound',
     [FIELD_ERROR_CODES.accountInactive]: 'followerAccountInactive',
+    [FIELD_ERROR_CODES.accountCheckFailed]: 'followerAccountCheckFailed',
   },
   leader_account_id: {
     [FIELD_ERROR_CODES.unknownStrategy]: 'leaderNotFound',

@@ -92,6 +92,8 @@ export const copyEn: CopyLocaleResources = {
       followerAccountRequired: 'Choose one of your active trading accounts',
       followerAccountNotFound: 'This trading account does not exist',
       followerAccountInactive: 'This trading account is not active',
+      followerAccountCheckFailed:
+        "This trading account's last connection check failed. Test its API key in API management first; no coins were charged.",
       followerIsLeader: 'A strategy cannot copy itself',
       leaderNotFound: 'This strategy does not exist or is not public',
       notAcceptingCopies: 'This strategy does not accept copying',

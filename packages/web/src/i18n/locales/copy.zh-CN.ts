@@ -89,6 +89,8 @@ export const copyZhCN = {
       followerAccountRequired: '请选择一个可用的交易账户',
       followerAccountNotFound: '该交易账户不存在',
       followerAccountInactive: '该交易账户已停用',
+      followerAccountCheckFailed:
+        '该交易账户最近一次连接检测失败，请先在 API 管理中测试连接；未扣除平台币。',
       followerIsLeader: '策略不能跟单自己的账户',
       leaderNotFound: '策略不存在或未公开',
       notAcceptingCopies: '该策略不接受跟单',
