@@ -17,8 +17,14 @@ export const INVITATION_CODE_MAX_LENGTH = 32;
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-/** Failed logins per account inside the window before the account is locked for the window. */
+/**
+ * Failed checks of a secret (logins, 2FA and password checks) per account from one client
+ * address inside the window before that address is locked out of the account for the window.
+ * The owner, coming from another address, is not locked.
+ */
 export const LOGIN_MAX_FAILURES = 10;
+/** Failed checks from one client address, whatever the accounts, before it is locked. */
+export const LOGIN_ADDRESS_MAX_FAILURES = 50;
 export const LOGIN_LOCK_SECONDS = 15 * 60;
 /** Sign-in calls per IP per minute. */
 export const AUTH_IP_RATE_PER_MINUTE = 60;

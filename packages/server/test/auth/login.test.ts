@@ -309,3 +309,106 @@ describe('account lock', () => {
     expect((await login({ email, password: PASSWORD, email_code: code })).status).toBe(200);
   });
 });
+
+describe('the lock counts per client address', () => {
+  // Behind a trusted proxy, so that each request names its client address.
+  const proxied = useTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
+  const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+  const ATTACKER = '203.0.113.9';
+  const OWNER = '198.51.100.20';
+  const loginFrom = (address: string, body: Record<string, unknown>) =>
+    call(proxied.app, 'POST', '/api/auth/login/', { body, ...from(address) });
+  const codeFor = (type: 'email' | 'phone', target: string) =>
+    freshLoginCode(proxied.app, proxied.clock, type, target);
+
+  it("lets the owner sign in from another address after a stranger's 10 wrong passwords", async () => {
+    const email = uniqueEmail('victim');
+    await registerEmail(proxied.app, email);
+    for (let i = 0; i < 10; i++) {
+      const res = await loginFrom(ATTACKER, { email, password: 'guess', email_code: '123456' });
+      expect(res.status).toBe(400);
+    }
+    // The stranger's address is locked out of the account, even with the right secrets.
+    const code = await codeFor('email', email);
+    const attacker = await loginFrom(ATTACKER, { email, password: PASSWORD, email_code: code });
+    expect(attacker.status).toBe(429);
+    expect(attacker.body).toMatchObject({ code: 'account_locked' });
+    const owner = await loginFrom(OWNER, { email, password: PASSWORD, email_code: code });
+    expect(owner.status).toBe(200);
+  });
+
+  it("lets the owner sign in by SMS code from another address after a stranger's 10 wrong codes", async () => {
+    const phone = uniquePhone();
+    await registerPhone(proxied.app, proxied.clock, phone);
+    for (let i = 0; i < 10; i++) {
+      const res = await call(proxied.app, 'POST', '/api/auth/phone-login/', {
+        body: { phone, code: '123456' },
+        ...from(ATTACKER),
+      });
+      expect(res.status).toBe(400);
+    }
+    const code = await codeFor('phone', phone);
+    const locked = await call(proxied.app, 'POST', '/api/auth/phone-login/', {
+      body: { phone, code },
+      ...from(ATTACKER),
+    });
+    expect(locked.status).toBe(429);
+    const owner = await call(proxied.app, 'POST', '/api/auth/phone-login/', {
+      body: { phone, code },
+      ...from(OWNER),
+    });
+    expect(owner.status).toBe(200);
+  });
+
+  it('locks an address that guesses across many accounts, and only that address', async () => {
+    const SPRAYER = '203.0.113.77';
+    const emails: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const email = uniqueEmail('spray');
+      await registerEmail(proxied.app, email);
+      emails.push(email);
+    }
+    // 9 failures on each of the first 5 accounts (under the per-account 10), 5 on the 6th:
+    // 50 from one address.
+    for (const [index, email] of emails.entries()) {
+      for (let i = 0; i < (index < 5 ? 9 : 5); i++) {
+        const res = await loginFrom(SPRAYER, { email, password: 'guess', email_code: '123456' });
+        expect(res.status).toBe(400);
+      }
+    }
+    const last = emails[5]!;
+    const code = await codeFor('email', last);
+    const sprayer = await loginFrom(SPRAYER, { email: last, password: PASSWORD, email_code: code });
+    expect(sprayer.status).toBe(429);
+    expect(sprayer.body).toMatchObject({ code: 'account_locked' });
+    expect(
+      (await loginFrom(OWNER, { email: last, password: PASSWORD, email_code: code })).status,
+    ).toBe(200);
+  });
+
+  it('does not let an address wash its failures out by signing in to an account of its own', async () => {
+    const GUESSER = '203.0.113.88';
+    const own = uniqueEmail('own');
+    await registerEmail(proxied.app, own);
+    const targets: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const email = uniqueEmail('target');
+      await registerEmail(proxied.app, email);
+      targets.push(email);
+    }
+    for (const [index, email] of targets.entries()) {
+      for (let i = 0; i < (index < 5 ? 9 : 5); i++) {
+        await loginFrom(GUESSER, { email, password: 'guess', email_code: '123456' });
+      }
+      if (index === 2) {
+        const code = await codeFor('email', own);
+        const res = await loginFrom(GUESSER, { email: own, password: PASSWORD, email_code: code });
+        expect(res.status).toBe(200);
+      }
+    }
+    const code = await codeFor('email', own);
+    expect(
+      (await loginFrom(GUESSER, { email: own, password: PASSWORD, email_code: code })).status,
+    ).toBe(429);
+  });
+});

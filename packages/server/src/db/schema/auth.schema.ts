@@ -35,5 +35,21 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Failed checks of a secret (password, e-mail/SMS code, Google code) inside a window, per key:
+ * `account:<user id>@<client address>` and `address:<client address>`. Keyed by address so that
+ * a stranger's failures lock the stranger out, never the owner signing in from elsewhere.
+ */
+export const authAttempts = pgTable(
+  'auth_attempts',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('auth_attempts_window_idx').on(t.windowStart)],
+);
+
 export type VerificationCodeRow = typeof verificationCodes.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;

@@ -41,9 +41,6 @@ export const users = pgTable(
     totpPendingSecret: text('totp_pending_secret'),
     /** Last accepted TOTP time step: a step is accepted once. */
     totpLastStep: integer('totp_last_step'),
-    failedLoginCount: integer('failed_login_count').notNull().default(0),
-    failedLoginWindowStart: timestamp('failed_login_window_start', { withTimezone: true }),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     dateJoined: timestamp('date_joined', { withTimezone: true }).notNull(),
   },
   // No balance goes below zero, whatever the concurrency (the wallet also guards every debit).

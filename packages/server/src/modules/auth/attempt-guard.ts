@@ -1,6 +1,7 @@
 import {
   AUTH_MESSAGES,
   ERROR_CODES,
+  LOGIN_ADDRESS_MAX_FAILURES,
   LOGIN_LOCK_SECONDS,
   LOGIN_MAX_FAILURES,
 } from '@quantsquare/contracts';
@@ -8,28 +9,49 @@ import type { Clock } from '../../common/clock.js';
 import { RateLimited } from '../../common/errors.js';
 import type { AuthRepository } from './auth.repository.js';
 
+/** The client address a request came from (the app's TRUST_PROXY decides it). */
+export type ClientAddress = string;
+
+const accountKey = (userId: number, address: ClientAddress) => `account:${userId}@${address}`;
+const addressKey = (address: ClientAddress) => `address:${address}`;
+
 /**
- * The account lock shared by every check of a secret (login, 2FA disable, password change):
- * each attempt is counted atomically BEFORE its check runs, so a burst of concurrent guesses
- * meets the lock after LOGIN_MAX_FAILURES of them; a passed check clears the count.
+ * The lock shared by every check of a secret (login, phone login, 2FA setup and disable,
+ * password change and reset). Failures count per (account, client address) and per client
+ * address, never per account alone: a stranger who guesses locks out only the stranger's own
+ * address, and the owner still signs in from another. Each attempt is claimed atomically
+ * BEFORE its check runs, so a burst of concurrent guesses meets the lock after
+ * LOGIN_MAX_FAILURES of them; a passed check clears the (account, address) count and takes
+ * its own claim back from the address count.
  */
 export function createAttemptGuard(deps: { repo: AuthRepository; clock: Clock }) {
   const { repo, clock } = deps;
+
+  async function claim(key: string, maxFailures: number, now: Date): Promise<void> {
+    const claimed = await repo.claimAttempt(key, now, LOGIN_LOCK_SECONDS, maxFailures);
+    if (claimed.allowed) return;
+    const until = claimed.lockedUntil?.getTime() ?? now.getTime() + LOGIN_LOCK_SECONDS * 1000;
+    throw new RateLimited(
+      AUTH_MESSAGES.accountLocked,
+      (until - now.getTime()) / 1000,
+      ERROR_CODES.accountLocked,
+    );
+  }
+
   return {
-    /** Runs `check` as one attempt of the user's; 429 account_locked while the account is locked. */
-    async guarded<T>(userId: number, check: () => Promise<T>): Promise<T> {
+    /**
+     * Runs `check` as one attempt on the user's account from `address`; 429 account_locked
+     * while that pair or that address is locked.
+     */
+    async guarded<T>(userId: number, address: ClientAddress, check: () => Promise<T>): Promise<T> {
       const now = clock.now();
-      const claim = await repo.claimAttempt(userId, now, LOGIN_LOCK_SECONDS, LOGIN_MAX_FAILURES);
-      if (!claim.allowed) {
-        const until = claim.lockedUntil?.getTime() ?? now.getTime() + LOGIN_LOCK_SECONDS * 1000;
-        throw new RateLimited(
-          AUTH_MESSAGES.accountLocked,
-          (until - now.getTime()) / 1000,
-          ERROR_CODES.accountLocked,
-        );
-      }
+      // The address first: a locked address does not even count against the account.
+      await claim(addressKey(address), LOGIN_ADDRESS_MAX_FAILURES, now);
+      await claim(accountKey(userId, address), LOGIN_MAX_FAILURES, now);
       const result = await check();
-      await repo.clearLoginFailures(userId);
+      await repo.clearAttempts(accountKey(userId, address));
+      await repo.releaseAttempt(addressKey(address), LOGIN_ADDRESS_MAX_FAILURES);
+      await repo.deleteStaleAttempts(new Date(now.getTime() - LOGIN_LOCK_SECONDS * 1000), now);
       return result;
     },
   };

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
+  authAttempts,
   type NewUserRow,
   type SessionRow,
   sessions,
@@ -64,49 +65,74 @@ export function createAuthRepository(db: Database) {
       );
     },
     /**
-     * Claims one attempt of a guarded check (login, 2FA disable, password change) in a single
-     * statement, BEFORE the check runs, so a burst of concurrent attempts is counted one by one:
-     * inside the window the count grows, outside it starts again at 1, and the attempt that
-     * reaches `maxFailures` locks the account until `now + windowSeconds`. A success resets the
-     * count (`clearLoginFailures`). Answers the lock's end when the account is already locked.
+     * Claims one attempt on a key of the attempt guard in a single statement, BEFORE the check
+     * runs, so a burst of concurrent attempts is counted one by one: inside the window the count
+     * grows, outside it starts again at 1, and the attempt that reaches `maxFailures` locks the
+     * key until `now + windowSeconds`. Answers the lock's end when the key is already locked.
      */
     async claimAttempt(
-      id: number,
+      key: string,
       now: Date,
       windowSeconds: number,
       maxFailures: number,
     ): Promise<{ allowed: true } | { allowed: false; lockedUntil: Date | null }> {
       const windowStart = new Date(now.getTime() - windowSeconds * 1000);
-      const inWindow = sql`(${users.failedLoginWindowStart} is not null and ${users.failedLoginWindowStart} > ${windowStart})`;
-      const next = sql`(case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end)`;
-      const lockedUntil = new Date(now.getTime() + windowSeconds * 1000);
+      const lockEnd = new Date(now.getTime() + windowSeconds * 1000);
+      const inWindow = sql`(${authAttempts.windowStart} > ${windowStart})`;
+      const next = sql`(case when ${inWindow} then ${authAttempts.failures} + 1 else 1 end)`;
       const claimed = await db
-        .update(users)
-        .set({
-          failedLoginCount: next,
-          failedLoginWindowStart: sql`case when ${inWindow} then ${users.failedLoginWindowStart} else ${now} end`,
-          lockedUntil: sql`case when ${next} >= ${maxFailures} then ${lockedUntil}::timestamptz else null end`,
+        .insert(authAttempts)
+        .values({
+          key,
+          failures: 1,
+          windowStart: now,
+          lockedUntil: maxFailures <= 1 ? lockEnd : null,
         })
-        .where(
-          and(
-            eq(users.id, id),
-            sql`(${users.lockedUntil} is null or ${users.lockedUntil} <= ${now})`,
-          ),
-        )
-        .returning({ id: users.id });
+        .onConflictDoUpdate({
+          target: authAttempts.key,
+          set: {
+            failures: next,
+            windowStart: sql`case when ${inWindow} then ${authAttempts.windowStart} else ${now}::timestamptz end`,
+            lockedUntil: sql`case when ${next} >= ${maxFailures} then ${lockEnd}::timestamptz else null end`,
+          },
+          setWhere: sql`(${authAttempts.lockedUntil} is null or ${authAttempts.lockedUntil} <= ${now})`,
+        })
+        .returning({ key: authAttempts.key });
       if (claimed.length > 0) return { allowed: true };
       const [row] = await db
-        .select({ lockedUntil: users.lockedUntil })
-        .from(users)
-        .where(eq(users.id, id));
+        .select({ lockedUntil: authAttempts.lockedUntil })
+        .from(authAttempts)
+        .where(eq(authAttempts.key, key));
       return { allowed: false, lockedUntil: row?.lockedUntil ?? null };
     },
-    /** A check passed: its claimed attempt, and the earlier failures, no longer count. */
-    async clearLoginFailures(id: number): Promise<void> {
+    /** A check passed: the key's claimed attempt, and its earlier failures, no longer count. */
+    async clearAttempts(key: string): Promise<void> {
+      await db.delete(authAttempts).where(eq(authAttempts.key, key));
+    },
+    /**
+     * A check passed: its own claim on the key is taken back, the earlier failures still count
+     * (so an address cannot wash its failures out with an account of its own).
+     */
+    async releaseAttempt(key: string, maxFailures: number): Promise<void> {
+      const left = sql`greatest(${authAttempts.failures} - 1, 0)`;
       await db
-        .update(users)
-        .set({ failedLoginCount: 0, failedLoginWindowStart: null, lockedUntil: null })
-        .where(eq(users.id, id));
+        .update(authAttempts)
+        .set({
+          failures: left,
+          lockedUntil: sql`case when ${left} >= ${maxFailures} then ${authAttempts.lockedUntil} else null end`,
+        })
+        .where(eq(authAttempts.key, key));
+    },
+    /** Forgets the attempts whose window ended before `before` and that lock nothing. */
+    async deleteStaleAttempts(before: Date, now: Date): Promise<void> {
+      await db
+        .delete(authAttempts)
+        .where(
+          and(
+            lt(authAttempts.windowStart, before),
+            sql`(${authAttempts.lockedUntil} is null or ${authAttempts.lockedUntil} <= ${now})`,
+          ),
+        );
     },
     /** Sets the TOTP last step only if the step is newer, so a step is accepted once even under races. */
     async claimTotpStep(

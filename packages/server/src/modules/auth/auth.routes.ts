@@ -59,7 +59,7 @@ export const authRoutes =
         config: signIn,
         schema: { tags, body: loginRequest, response: { 200: loginResponse, ...errors } },
       },
-      async (request) => auth.login(request.body),
+      async (request) => auth.login(request.body, request.ip),
     );
     app.post(
       '/auth/phone-login/',
@@ -67,7 +67,7 @@ export const authRoutes =
         config: signIn,
         schema: { tags, body: phoneLoginRequest, response: { 200: loginResponse, ...errors } },
       },
-      async (request) => auth.phoneLogin(request.body),
+      async (request) => auth.phoneLogin(request.body, request.ip),
     );
     app.post(
       '/auth/register/',
@@ -144,7 +144,7 @@ export const authRoutes =
           response: { 200: messageResponse, ...errors },
         },
       },
-      async (request) => auth.changePassword(requireAuth(request), request.body),
+      async (request) => auth.changePassword(requireAuth(request), request.body, request.ip),
     );
     app.post(
       '/auth/2fa/enable/',
@@ -179,6 +179,7 @@ export const authRoutes =
           response: { 200: messageResponse, ...errors },
         },
       },
-      async (request) => totp.disable(requireAuth(request).userId, request.body.google_code),
+      async (request) =>
+        totp.disable(requireAuth(request).userId, request.body.google_code, request.ip),
     );
   };

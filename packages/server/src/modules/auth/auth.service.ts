@@ -18,7 +18,7 @@ import type { Clock } from '../../common/clock.js';
 import { BadRequest, FieldErrorList, NotFound, ValidationFailed } from '../../common/errors.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { ProfileEditor } from '../profile/profile.service.js';
-import type { AttemptGuard } from './attempt-guard.js';
+import type { AttemptGuard, ClientAddress } from './attempt-guard.js';
 import { toAccountSecurity, toAuthUser, toProfile } from './auth.mappers.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CodesService } from './codes.service.js';
@@ -111,7 +111,7 @@ export function createAuthService(deps: {
      * answers never tell a right password from a wrong one without the mailbox. Every attempt
      * on an existing account counts toward its lock before any check runs.
      */
-    async login(request: LoginRequest): Promise<LoginResponse> {
+    async login(request: LoginRequest, address: ClientAddress): Promise<LoginResponse> {
       if (!request.email_code) {
         throw new BadRequest(ERROR_CODES.codeRequired, AUTH_MESSAGES.emailCodeRequired);
       }
@@ -121,7 +121,7 @@ export function createAuthService(deps: {
       const user = await repo.findUserByEmail(request.email);
       // No code is ever sent to an unregistered address: the same answer as a wrong code.
       if (!user) throw invalidCode();
-      return guard.guarded(user.id, async () => {
+      return guard.guarded(user.id, address, async () => {
         const codeId = await codes.check('email', request.email, 'login', emailCode);
         if (codeId === undefined) throw invalidCode();
         if (!(await verifyPassword(user.passwordHash, request.password))) {
@@ -133,7 +133,7 @@ export function createAuthService(deps: {
       });
     },
 
-    async phoneLogin(request: PhoneLoginRequest): Promise<LoginResponse> {
+    async phoneLogin(request: PhoneLoginRequest, address: ClientAddress): Promise<LoginResponse> {
       const user = await repo.findUserByPhone(request.phone);
       if (!user) {
         throw new BadRequest(ERROR_CODES.notRegistered, AUTH_MESSAGES.userNotFound, {
@@ -141,7 +141,7 @@ export function createAuthService(deps: {
         });
       }
       const invalidCode = () => new BadRequest(ERROR_CODES.invalidCode, AUTH_MESSAGES.invalidCode);
-      return guard.guarded(user.id, async () => {
+      return guard.guarded(user.id, address, async () => {
         const codeId = await codes.check('phone', request.phone, 'login', request.code);
         if (codeId === undefined) throw invalidCode();
         return finishLogin(user, codeId, request.google_code, invalidCode);
@@ -211,10 +211,11 @@ export function createAuthService(deps: {
     async changePassword(
       auth: AuthContext,
       request: ChangePasswordRequest,
+      address: ClientAddress,
     ): Promise<MessageResponse> {
       const user = await loadUser(auth.userId);
       // Counted and locked like a login: a stolen access token cannot guess the password.
-      await guard.guarded(user.id, async () => {
+      await guard.guarded(user.id, address, async () => {
         if (!(await verifyPassword(user.passwordHash, request.old_password))) {
           throw ValidationFailed.field(
             'old_password',

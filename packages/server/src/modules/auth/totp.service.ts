@@ -10,7 +10,7 @@ import type { Clock } from '../../common/clock.js';
 import { BadRequest, NotFound } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
 import type { UserRow } from '../../db/schema/index.js';
-import type { AttemptGuard } from './attempt-guard.js';
+import type { AttemptGuard, ClientAddress } from './attempt-guard.js';
 import type { AuthRepository } from './auth.repository.js';
 
 const ISSUER = 'QuantSquare';
@@ -84,14 +84,14 @@ export function createTotpService(deps: {
       return { success: true, message: 'Two-factor authentication enabled' };
     },
 
-    async disable(userId: number, code: string): Promise<MessageResponse> {
+    async disable(userId: number, code: string, address: ClientAddress): Promise<MessageResponse> {
       const user = await loadUser(userId);
       if (!user.twoFactorEnabled || !user.totpSecret) {
         throw new BadRequest(ERROR_CODES.twoFactorNotEnabled, AUTH_MESSAGES.twoFactorNotEnabled);
       }
       const secret = user.totpSecret;
       // Counted before the check: a stolen access token cannot run through the codes.
-      await guard.guarded(user.id, async () => {
+      await guard.guarded(user.id, address, async () => {
         const step = await matchStep(secret, code, user.totpLastStep);
         const claimed =
           step !== undefined &&
