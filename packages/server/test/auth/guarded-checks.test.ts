@@ -139,6 +139,59 @@ describe('2FA disable is throttled and locked like a login', () => {
   });
 });
 
+describe('2FA setup is throttled and locked like a login', () => {
+  const startSetup = async (app: typeof ctx.app, access: string) =>
+    (await call<{ secret: string }>(app, 'POST', '/api/auth/2fa/enable/', { token: access })).body
+      .secret;
+
+  it('answers 429 past the 10th of 30 concurrent wrong setup codes, even for the right one', async () => {
+    const session = await registerEmail(ctx.app, uniqueEmail('2fa-setup'));
+    const secret = await startSetup(ctx.app, session.access);
+    const right = await totpAt(secret, ctx.clock);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        call(ctx.app, 'POST', '/api/auth/2fa/verify/', {
+          token: session.access,
+          body: { google_code: wrong },
+        }),
+      ),
+    );
+    expect(statuses(answers)).toEqual({ 400: 10, 429: 20 });
+    const withRight = await call(ctx.app, 'POST', '/api/auth/2fa/verify/', {
+      token: session.access,
+      body: { google_code: right },
+    });
+    expect(withRight.status).toBe(429);
+    expect(withRight.body).toMatchObject({ code: 'account_locked' });
+
+    // The lock ends with its window; the setup is still pending and the right code works.
+    ctx.clock.advanceSeconds(15 * 60);
+    const refreshed = await call<{ access: string }>(ctx.app, 'POST', '/api/auth/refresh/', {
+      body: { refresh: session.refresh },
+    });
+    const after = await call(ctx.app, 'POST', '/api/auth/2fa/verify/', {
+      token: refreshed.body.access,
+      body: { google_code: await totpAt(secret, ctx.clock) },
+    });
+    expect(after.status).toBe(200);
+  });
+
+  it('limits the calls per address like the sign-in routes', async () => {
+    const session = await registerEmail(limited.app, uniqueEmail('2fa-setup-ip'));
+    await startSetup(limited.app, session.access);
+    let last = { status: 0, body: {} as Record<string, unknown> };
+    for (let i = 0; i < 4; i++) {
+      last = await call(limited.app, 'POST', '/api/auth/2fa/verify/', {
+        token: session.access,
+        body: { google_code: '123456' },
+      });
+    }
+    expect(last.status).toBe(429);
+    expect(last.body).toMatchObject({ code: 'rate_limited' });
+  });
+});
+
 describe('password change is throttled and locked like a login', () => {
   it('locks after 10 wrong old passwords sent at once, even for the right one', async () => {
     const email = uniqueEmail('pw-lock');

@@ -157,6 +157,7 @@ export const authRoutes =
     app.post(
       '/auth/2fa/verify/',
       {
+        config: signIn,
         preValidation,
         schema: {
           tags,
@@ -165,7 +166,8 @@ export const authRoutes =
           response: { 200: messageResponse, ...errors },
         },
       },
-      async (request) => totp.verify(requireAuth(request).userId, request.body.google_code),
+      async (request) =>
+        totp.verify(requireAuth(request).userId, request.body.google_code, request.ip),
     );
     app.post(
       '/auth/2fa/disable/',

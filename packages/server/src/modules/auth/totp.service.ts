@@ -21,7 +21,7 @@ export function createTotpService(deps: {
   repo: AuthRepository;
   clock: Clock;
   secretBox: SecretBox;
-  /** Disabling 2FA is counted and locked like a login. */
+  /** Confirming 2FA setup and disabling it are counted and locked like a login. */
   guard: AttemptGuard;
 }) {
   const { repo, clock, secretBox, guard } = deps;
@@ -67,20 +67,25 @@ export function createTotpService(deps: {
       return { qr_code: await QRCode.toDataURL(otpauthUrl), secret, otpauth_url: otpauthUrl };
     },
 
-    async verify(userId: number, code: string): Promise<MessageResponse> {
+    /** Confirms setup with a code of the new seed; counted and locked like a login. */
+    async verify(userId: number, code: string, address: ClientAddress): Promise<MessageResponse> {
       const user = await loadUser(userId);
-      if (!user.totpPendingSecret) {
+      const pendingSecret = user.totpPendingSecret;
+      if (!pendingSecret) {
         throw new BadRequest(ERROR_CODES.twoFactorNotPending, AUTH_MESSAGES.twoFactorNotPending);
       }
-      const step = await matchStep(user.totpPendingSecret, code, user.totpLastStep);
-      const claimed =
-        step !== undefined &&
-        (await repo.claimTotpStep(user.id, step, {
-          twoFactorEnabled: true,
-          totpSecret: user.totpPendingSecret,
-          totpPendingSecret: null,
-        }));
-      if (!claimed) throw invalidGoogleCode();
+      // Counted before the check: six digits are not to be run through, whoever holds the token.
+      await guard.guarded(user.id, address, async () => {
+        const step = await matchStep(pendingSecret, code, user.totpLastStep);
+        const claimed =
+          step !== undefined &&
+          (await repo.claimTotpStep(user.id, step, {
+            twoFactorEnabled: true,
+            totpSecret: pendingSecret,
+            totpPendingSecret: null,
+          }));
+        if (!claimed) throw invalidGoogleCode();
+      });
       return { success: true, message: 'Two-factor authentication enabled' };
     },
 
