@@ -17,6 +17,7 @@ export const PROFILE_MESSAGES = {
   fileTooLarge: 'File too large, max 5MB',
   unsupportedFormat: 'Format not supported, choose JPG, PNG, GIF or WebP',
   fileRequired: 'Choose an image file to upload (multipart field "avatar")',
+  uploadMalformed: 'The upload was cut off or malformed; try again',
   avatarNotOwn: 'avatar_url must be the avatar uploaded with upload-avatar, or null to remove it',
   avatarRemoved: 'Avatar removed',
 } as const;

@@ -5,6 +5,7 @@ import {
   announcementWriteRequest,
   apiErrorSchema,
   ERROR_CODES,
+  FIELD_ERROR_CODES,
   HELP_MESSAGES,
   helpContact,
   helpImageUpload,
@@ -16,6 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import { DomainError, ValidationFailed } from '../../common/errors.js';
+import { readUploadedFile, type UploadRefusals } from '../../uploads/uploaded-file.js';
 import type { HelpService } from './help.service.js';
 
 /** An announcement id in a path: a positive 32-bit integer (the column's range). */
@@ -28,34 +30,17 @@ const errors = {
   404: apiErrorSchema,
 };
 
-/**
- * Errors while reading a multipart body are the client's (too large, cut off, malformed — the
- * parser throws plain errors for the latter): our own answers, never a 500.
- */
-function uploadError(error: unknown): DomainError {
-  if (error instanceof DomainError) return error;
-  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new DomainError(413, ERROR_CODES.payloadTooLarge, HELP_MESSAGES.imageTooLarge, {
+/** Errors while reading a multipart body are the client's: our own answers, never a 500. */
+const imageRefusals: UploadRefusals = {
+  missing: () =>
+    ValidationFailed.field('image', HELP_MESSAGES.imageRequired, FIELD_ERROR_CODES.required),
+  tooLarge: () =>
+    new DomainError(413, ERROR_CODES.payloadTooLarge, HELP_MESSAGES.imageTooLarge, {
       image: [HELP_MESSAGES.imageTooLarge],
-    });
-  }
-  return ValidationFailed.field('image', HELP_MESSAGES.uploadMalformed);
-}
-
-/** The bytes of the multipart field `image` (the only file read). */
-async function imageBytes(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw ValidationFailed.field('image', HELP_MESSAGES.imageRequired);
-  try {
-    const file = await request.file();
-    if (file?.fieldname !== 'image') {
-      throw ValidationFailed.field('image', HELP_MESSAGES.imageRequired);
-    }
-    return await file.toBuffer();
-  } catch (error) {
-    throw uploadError(error);
-  }
-}
+    }),
+  malformed: () =>
+    ValidationFailed.field('image', HELP_MESSAGES.uploadMalformed, FIELD_ERROR_CODES.invalidFormat),
+};
 
 /**
  * /help/… (document 2 §7 "Help and announcements"): anyone reads announcements (signed-in
@@ -164,7 +149,9 @@ export const helpRoutes =
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await help.uploadImage(await imageBytes(request))),
+        reply
+          .status(201)
+          .send(await help.uploadImage(await readUploadedFile(request, 'image', imageRefusals))),
     );
     app.get('/help/contact/', { schema: { tags, response: { 200: helpContact } } }, async () =>
       help.contact(),

@@ -2,6 +2,7 @@ import {
   apiErrorSchema,
   avatarDeleteResponse,
   avatarUploadResponse,
+  FIELD_ERROR_CODES,
   ownProfile,
   PROFILE_MESSAGES,
   profileUpdateRequest,
@@ -10,30 +11,23 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import { DomainError, ValidationFailed } from '../../common/errors.js';
+import { readUploadedFile, type UploadRefusals } from '../../uploads/uploaded-file.js';
 import type { ProfileService } from './profile.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
-const hasCode = (error: unknown, code: string) =>
-  error instanceof Error && (error as { code?: unknown }).code === code;
-
-/** The bytes of the multipart field `avatar`; the spec's texts for a missing or oversized file. */
-async function avatarBytes(request: FastifyRequest): Promise<Buffer> {
-  const tooLarge = () => new DomainError(413, 'file_too_large', PROFILE_MESSAGES.fileTooLarge);
-  const missing = () => ValidationFailed.field('avatar', PROFILE_MESSAGES.fileRequired);
-  try {
-    const file = await request.file();
-    if (file?.fieldname !== 'avatar') throw missing();
-    return await file.toBuffer();
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    if (hasCode(error, 'FST_REQ_FILE_TOO_LARGE') || hasCode(error, 'FST_FILES_LIMIT')) {
-      throw tooLarge();
-    }
-    if (hasCode(error, 'FST_INVALID_MULTIPART_CONTENT_TYPE')) throw missing();
-    throw error;
-  }
-}
+/** The spec's texts for a missing, oversized or malformed avatar upload. */
+const avatarRefusals: UploadRefusals = {
+  missing: () =>
+    ValidationFailed.field('avatar', PROFILE_MESSAGES.fileRequired, FIELD_ERROR_CODES.required),
+  tooLarge: () => new DomainError(413, 'file_too_large', PROFILE_MESSAGES.fileTooLarge),
+  malformed: () =>
+    ValidationFailed.field(
+      'avatar',
+      PROFILE_MESSAGES.uploadMalformed,
+      FIELD_ERROR_CODES.invalidFormat,
+    ),
+};
 
 /** /strategy-square/profile/… (document 2 §7): the signed-in user's own profile. */
 export const profileRoutes =
@@ -76,7 +70,11 @@ export const profileRoutes =
           response: { 200: avatarUploadResponse, 413: apiErrorSchema, ...errors },
         },
       },
-      async (request) => profile.uploadAvatar(userId(request), await avatarBytes(request)),
+      async (request) =>
+        profile.uploadAvatar(
+          userId(request),
+          await readUploadedFile(request, 'avatar', avatarRefusals),
+        ),
     );
     app.delete(
       '/strategy-square/profile/delete-avatar/',
