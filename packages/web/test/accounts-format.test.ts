@@ -121,4 +121,12 @@ describe('account names and status', () => {
     expect(apiStatus({ is_active: false, is_enabled: true })).toBe('abnormal');
     expect(apiStatus({ is_active: false, is_enabled: false })).toBe('disabled');
   });
+
+  it('reads a live key no check has tried as unchecked, never normal', () => {
+    const live = { is_active: true, is_enabled: true, is_paper: false };
+    expect(apiStatus({ ...live, last_check_ok: null })).toBe('unchecked');
+    expect(apiStatus({ ...live, last_check_ok: true })).toBe('normal');
+    expect(apiStatus({ ...live, is_paper: true, last_check_ok: null })).toBe('normal');
+    expect(apiStatus({ ...live, is_enabled: false, last_check_ok: null })).toBe('disabled');
+  });
 });

@@ -115,6 +115,14 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     }
   }
 
+  /** The connection check of Test connection: markets and the balance, with the key. */
+  const checkConnection = (account: ExchangeAccountRow) =>
+    reach(account, async () => {
+      const client = deps.clientFor(account);
+      await client.loadMarkets();
+      await client.fetchBalance();
+    });
+
   const botsByAccount = async (ids: readonly number[]): Promise<Map<number, AccountBot[]>> => {
     const byAccount = new Map<number, AccountBot[]>();
     for (const bot of await repo.botsOf(ids)) {
@@ -246,8 +254,10 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         );
         return inserted;
       });
-      await recordCreationSnapshot(row);
-      return toExchangeApi(row);
+      // A live key is checked at once: the answer (and the list) shows the verdict, never a
+      // 'normal' status for a key nobody has tried.
+      if (row.isPaper || (await checkConnection(row)).ok) await recordCreationSnapshot(row);
+      return present((await repo.findOwned(userId, row.id)) ?? row);
     },
 
     async update(
@@ -298,6 +308,11 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         );
         return updated;
       });
+      // New keys are checked at once, as on adding.
+      if (Object.keys(keyChanges).length > 0) {
+        await checkConnection(row);
+        return present(await owned(userId, id));
+      }
       return present(row);
     },
 
@@ -311,12 +326,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     },
 
     async testConnection(userId: number, id: number): Promise<ConnectionTestResponse> {
-      const account = await owned(userId, id);
-      const result = await reach(account, async () => {
-        const client = deps.clientFor(account);
-        await client.loadMarkets();
-        await client.fetchBalance();
-      });
+      const result = await checkConnection(await owned(userId, id));
       return result.ok
         ? { success: true, message: ACCOUNT_MESSAGES.connectionSuccessful, error_kind: null }
         : { success: false, message: result.message, error_kind: result.kind };

@@ -47,7 +47,13 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
       {account.is_testnet && <Tag color="orange">{t('apis.testnet')}</Tag>}
       {status !== 'normal' && (
         <Tag color={status === 'disabled' ? 'default' : 'error'} data-testid="account-status">
-          {t(status === 'disabled' ? 'accounts.inactive' : 'accounts.abnormal')}
+          {t(
+            status === 'disabled'
+              ? 'accounts.inactive'
+              : status === 'unchecked'
+                ? 'apis.unchecked'
+                : 'accounts.abnormal',
+          )}
         </Tag>
       )}
     </Flex>

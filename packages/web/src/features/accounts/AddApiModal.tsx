@@ -18,6 +18,7 @@ import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
 import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
 import { type ApiFormValues, buildCreatePayload } from './account-format';
+import { useExchangeErrorKindText } from './ExchangeErrorText';
 
 // Typed numbers are checked, never clamped or rounded behind the user's back.
 const PAPER_BALANCE_RULE: NumberFieldRule = {
@@ -71,6 +72,7 @@ export function AddApiModal({ open, onClose }: Props) {
     },
   });
   const create = useCreateExchangeApi();
+  const kindText = useExchangeErrorKindText();
   const [alertText, setAlertText] = useState<string | null>(null);
   const exchange = Form.useWatch('exchange', form) ?? INITIAL_VALUES.exchange;
   const isPaper = Form.useWatch('is_paper', form) ?? false;
@@ -90,8 +92,17 @@ export function AddApiModal({ open, onClose }: Props) {
   const submit = (values: ApiFormValues) => {
     setAlertText(null);
     create.mutate(buildCreatePayload(values), {
-      onSuccess: () => {
-        void message.success(t('apis.messages.added'));
+      // A live key is checked on adding: say the verdict (the list shows it too).
+      onSuccess: (api) => {
+        if (api.is_paper) void message.success(t('apis.messages.added'));
+        else if (api.last_check_ok) void message.success(t('apis.messages.addedChecked'));
+        else {
+          void message.warning(
+            <span data-testid="api-added-check-failed">
+              {t('apis.messages.addedCheckFailed', { reason: kindText(api.last_error_kind) })}
+            </span>,
+          );
+        }
         close();
       },
       onError: (error) => {

@@ -35,7 +35,12 @@ function NameCell({ api }: { api: ExchangeApi }) {
   );
 }
 
-const STATUS_COLORS = { normal: 'success', abnormal: 'error', disabled: 'default' } as const;
+const STATUS_COLORS = {
+  normal: 'success',
+  abnormal: 'error',
+  disabled: 'default',
+  unchecked: 'warning',
+} as const;
 
 /**
  * The status follows the last check (normal / abnormal, or disabled by the user). A failed

@@ -116,10 +116,19 @@ export function accountName(
     : account.name;
 }
 
-/** How an API's status reads (document 1: active as normal, inactive as abnormal). */
-export type ApiStatus = 'normal' | 'abnormal' | 'disabled';
+/**
+ * How an API's status reads (document 1: active as normal, inactive as abnormal). A live key
+ * no check has tried yet is 'unchecked', never 'normal'.
+ */
+export type ApiStatus = 'normal' | 'abnormal' | 'disabled' | 'unchecked';
 
-export function apiStatus(api: { is_active: boolean; is_enabled?: boolean }): ApiStatus {
+export function apiStatus(api: {
+  is_active: boolean;
+  is_enabled?: boolean;
+  is_paper?: boolean;
+  last_check_ok?: boolean | null;
+}): ApiStatus {
   if (api.is_enabled === false) return 'disabled';
+  if (api.is_paper === false && api.last_check_ok === null) return 'unchecked';
   return api.is_active ? 'normal' : 'abnormal';
 }

@@ -15,6 +15,7 @@ export const accountsEn: AccountsLocaleResources = {
     no: 'No',
     normal: 'Normal',
     abnormal: 'Abnormal',
+    unchecked: 'Unchecked',
     leverageValue: '{{leverage}}x',
     lastError: 'Last error: {{error}}',
     disabled: 'Disabled',
@@ -74,6 +75,8 @@ export const accountsEn: AccountsLocaleResources = {
     },
     messages: {
       added: 'API added successfully!',
+      addedChecked: 'API added and connected successfully!',
+      addedCheckFailed: 'API added, but the connection check failed: {{reason}}',
       addFailed: 'Failed to add API',
       connectionSuccess: 'Connection successful!',
       connectionFailed: 'Connection failed: {{message}}',

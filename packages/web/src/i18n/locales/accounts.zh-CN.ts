@@ -15,6 +15,7 @@ export const accountsZhCN = {
     no: '否',
     normal: '正常',
     abnormal: '异常',
+    unchecked: '未检测',
     leverageValue: '{{leverage}}x',
     lastError: '最近错误：{{error}}',
     disabled: '已停用',
@@ -80,6 +81,8 @@ export const accountsZhCN = {
     },
     messages: {
       added: 'API 添加成功！',
+      addedChecked: 'API 添加成功，连接正常！',
+      addedCheckFailed: 'API 已添加，但连接检测失败：{{reason}}',
       addFailed: '添加 API 失败',
       connectionSuccess: '连接成功！',
       connectionFailed: '连接失败：{{message}}',
