@@ -63,7 +63,8 @@ test("a failed exchange check says its kind in the reader's language, details on
 
   await page.goto('/my/api-management');
   const row = page.locator(`[data-testid="api-row"][data-name="${name}"]`);
-  await expect(row.getByTestId('api-status')).toHaveText('正常');
+  // Checked on adding: a key the exchange never confirmed is not shown as normal.
+  await expect(row.getByTestId('api-status')).toHaveAttribute('data-status', 'abnormal');
 
   // Test connection: a toast in Chinese; the exchange's own words only behind "详情".
   await row.getByTestId('api-test').click();
