@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES, POSITION_MODES } from './accounts.js';
+import { idSchema } from './common.js';
 import { EXCHANGES, TIMEFRAMES } from './limits.js';
 
 // Trading bots and the operation log (document 1 §2 bot list and dialog, §3 Bot, Bot position,
@@ -188,7 +189,7 @@ export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
 
 export const operationLogQuery = z.strictObject({
   type: z.enum(OPERATION_LOG_TYPES).optional(),
-  bot: z.coerce.number().int().positive().optional(),
+  bot: idSchema.optional(),
   /** ISO time: entries at or after it. */
   since: z.iso.datetime({ offset: true }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

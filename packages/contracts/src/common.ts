@@ -6,7 +6,22 @@ import {
   PASSWORD_MIN_LENGTH,
 } from './limits.js';
 
-export const idSchema = z.coerce.number().int().positive();
+/** The largest id: ids are PostgreSQL `integer` columns. */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * An id read from a path or a query string: a whole number from 1 to ID_MAX. Anything else
+ * (2147483648, 1e309, -1, 1.5, text) is a field error, never a query the database refuses.
+ */
+export const idSchema = z.coerce
+  .number()
+  // One error per value: without abort, 1e20 would also fail the safe-integer check.
+  .min(1, { abort: true })
+  .max(ID_MAX, { abort: true })
+  .int();
+
+/** The `{id}` of a route path. */
+export const idParams = z.object({ id: idSchema });
 
 export const emailSchema = z
   .string()

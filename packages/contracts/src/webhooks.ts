@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGE_ERROR_KINDS } from './accounts.js';
+import { idSchema } from './common.js';
 import { EXCHANGES } from './limits.js';
 import { coinAmountInput } from './wallet.js';
 
@@ -632,7 +633,7 @@ const pageQuery = {
     .max(WEBHOOK_PAGE_SIZE_MAX)
     .default(WEBHOOK_PAGE_SIZE_DEFAULT),
   /** A configuration id of the user's (another user's: empty results). */
-  config: z.coerce.number().int().positive().optional(),
+  config: idSchema.optional(),
   /** ISO times (inclusive since, exclusive until). */
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
@@ -660,7 +661,7 @@ export const webhookLogsQuery = z.object({
 export type WebhookLogsQuery = z.input<typeof webhookLogsQuery>;
 /** GET /webhook-trading/stats/?config */
 export const webhookStatsQuery = z.object({
-  config: z.coerce.number().int().positive().optional(),
+  config: idSchema.optional(),
 });
 export type WebhookStatsQuery = z.input<typeof webhookStatsQuery>;
 

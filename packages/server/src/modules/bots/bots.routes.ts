@@ -6,6 +6,7 @@ import {
   botCreateRequest,
   botExistsError,
   botList,
+  idParams,
   messageResponse,
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -14,9 +15,7 @@ import { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { TokensService } from '../auth/tokens.service.js';
 import type { BotsService } from './bots.service.js';
 
-/** A bot id in a path: a positive 32-bit integer (the column's range). */
-const botIdParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
-const botActionParams = botIdParams.extend({ action: z.enum(BOT_ACTIONS) });
+const botActionParams = idParams.extend({ action: z.enum(BOT_ACTIONS) });
 
 const errors = {
   400: apiErrorSchema,
@@ -57,7 +56,7 @@ export const botsRoutes =
       '/trading/bots/:id/',
       {
         preValidation,
-        schema: { tags, security, params: botIdParams, response: { 200: bot, ...errors } },
+        schema: { tags, security, params: idParams, response: { 200: bot, ...errors } },
       },
       async (request) => service.get(userId(request), request.params.id),
     );
@@ -82,7 +81,7 @@ export const botsRoutes =
         schema: {
           tags,
           security,
-          params: botIdParams,
+          params: idParams,
           response: { 200: messageResponse, ...errors },
         },
       },

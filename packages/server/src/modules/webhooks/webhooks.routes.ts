@@ -1,5 +1,6 @@
 import {
   apiErrorSchema,
+  idParams,
   WEBHOOK_BODY_MAX_BYTES,
   webhookBatchActionRequest,
   webhookBatchActionResponse,
@@ -21,12 +22,10 @@ import {
 } from '@quantsquare/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
 /** The receiver's URLs start here: the address the client called us at. */
