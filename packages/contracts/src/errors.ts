@@ -105,6 +105,10 @@ export const FIELD_ERROR_CODES = {
   invalid: 'invalid',
   // The server's own rules.
   passwordMismatch: 'password_mismatch',
+  /** A new password found among the most common ones. */
+  commonPassword: 'common_password',
+  /** A new password equal to the account's e-mail (or its name part) or phone number. */
+  passwordLikeAccount: 'password_like_account',
   emailTaken: 'email_taken',
   phoneTaken: 'phone_taken',
   invalidInvitationCode: 'invalid_invitation_code',
@@ -138,6 +142,8 @@ export const AUTH_MESSAGES = {
   emailAlreadyRegistered: 'Email already registered',
   phoneAlreadyRegistered: 'Phone number already registered',
   passwordMismatch: 'Passwords do not match',
+  commonPassword: 'This password is too common; choose another',
+  passwordLikeAccount: 'The password must not be your e-mail address or phone number',
   invalidInvitationCode: 'Invalid invitation code',
   invalidOldPassword: 'Old password is incorrect',
   accountLocked: 'Too many failed attempts, try again later',

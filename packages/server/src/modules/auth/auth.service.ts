@@ -23,6 +23,7 @@ import { toAccountSecurity, toAuthUser, toProfile } from './auth.mappers.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CodesService } from './codes.service.js';
 import { hashPassword, verifyPassword } from './password.hasher.js';
+import { checkNewPassword, type PasswordOwner } from './password.policy.js';
 import type { AuthContext, TokensService } from './tokens.service.js';
 import type { TotpService } from './totp.service.js';
 import { createUserAccount, type NewUserHook } from './user-accounts.service.js';
@@ -81,8 +82,13 @@ export function createAuthService(deps: {
     return inviter?.id ?? null;
   }
 
-  function passwordFields(request: { password: string; password2: string }): FieldErrorList {
+  /** A new password and its confirmation: the rules of password.policy, then the match. */
+  function passwordFields(
+    request: { password: string; password2: string },
+    owner: PasswordOwner,
+  ): FieldErrorList {
     const errors = new FieldErrorList();
+    checkNewPassword(request.password, owner, 'password', errors);
     if (request.password !== request.password2) {
       errors.add('password2', AUTH_MESSAGES.passwordMismatch, FIELD_ERROR_CODES.passwordMismatch);
     }
@@ -149,7 +155,7 @@ export function createAuthService(deps: {
     },
 
     async register(request: RegisterRequest): Promise<RegisterResponse> {
-      const errors = passwordFields(request);
+      const errors = passwordFields(request, { email: request.email, phone: null });
       if (await repo.findUserByEmail(request.email)) {
         errors.add('email', AUTH_MESSAGES.emailAlreadyRegistered, FIELD_ERROR_CODES.emailTaken);
       }
@@ -166,7 +172,7 @@ export function createAuthService(deps: {
     },
 
     async phoneRegister(request: PhoneRegisterRequest): Promise<RegisterResponse> {
-      const errors = passwordFields(request);
+      const errors = passwordFields(request, { email: null, phone: request.phone });
       if (await repo.findUserByPhone(request.phone)) {
         errors.add('phone', AUTH_MESSAGES.phoneAlreadyRegistered, FIELD_ERROR_CODES.phoneTaken);
       }
@@ -214,6 +220,9 @@ export function createAuthService(deps: {
       address: ClientAddress,
     ): Promise<MessageResponse> {
       const user = await loadUser(auth.userId);
+      const rules = new FieldErrorList();
+      checkNewPassword(request.new_password, user, 'new_password', rules);
+      if (!rules.isEmpty) throw rules.failure();
       // Counted and locked like a login: a stolen access token cannot guess the password.
       await guard.guarded(user.id, address, async () => {
         if (!(await verifyPassword(user.passwordHash, request.old_password))) {

@@ -23,6 +23,8 @@ export const fieldErrorsEn: FieldErrorsLocaleResources = {
       tooDeep: 'The data is nested too deeply',
       invalid: 'The value is not valid',
       passwordMismatch: 'The passwords do not match',
+      commonPassword: 'This password is too common; choose another one',
+      passwordLikeAccount: 'The password must not be your e-mail address or phone number',
       emailTaken: 'This e-mail address is already registered',
       phoneTaken: 'This phone number is already registered',
       invalidInvitationCode: 'Invalid invitation code',

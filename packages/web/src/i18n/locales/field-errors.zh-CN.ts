@@ -24,6 +24,8 @@ export const fieldErrorsZhCN = {
       tooDeep: '数据嵌套层级过深',
       invalid: '内容无效',
       passwordMismatch: '密码不一致',
+      commonPassword: '该密码过于常见，请换一个',
+      passwordLikeAccount: '密码不能与邮箱或手机号相同',
       emailTaken: '该邮箱已被注册',
       phoneTaken: '该手机号码已被注册',
       invalidInvitationCode: '邀请码无效',
