@@ -8,7 +8,8 @@ import { EXCHANGES, TIMEFRAMES } from './limits.js';
 
 export const BOT_STATUSES = ['created', 'stopped', 'running', 'error'] as const;
 export type BotStatus = (typeof BOT_STATUSES)[number];
-export const BOT_ACTIONS = ['start', 'stop'] as const;
+/** The generic action route's actions; restart is stop, then start. */
+export const BOT_ACTIONS = ['start', 'stop', 'restart'] as const;
 export type BotAction = (typeof BOT_ACTIONS)[number];
 
 export const TRADE_AMOUNT_MIN = 10;

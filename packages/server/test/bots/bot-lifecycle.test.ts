@@ -208,6 +208,51 @@ describe('the generic action route', () => {
     }
   });
 
+  it('restarts a running bot: the engine stops it, then starts it again', async () => {
+    const id = await vipBot();
+    await post(id, 'start');
+    const res = await post(id, 'restart');
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Bot restarted successfully');
+    expect(res.body.bot?.status).toBe('running');
+    expect(control.calls).toEqual([
+      { action: 'start', botId: id },
+      { action: 'stop', botId: id },
+      { action: 'start', botId: id },
+    ]);
+  });
+
+  it('restarts a bot in error by starting it (nothing to stop)', async () => {
+    const id = await vipBot();
+    control.failNextStart = 'Exchange unavailable';
+    await post(id, 'start');
+    control.calls.length = 0;
+    const res = await post(id, 'restart');
+    expect(res.status).toBe(200);
+    expect(res.body.bot?.status).toBe('running');
+    expect(res.body.bot?.last_error).toBeNull();
+    expect(control.calls).toEqual([{ action: 'start', botId: id }]);
+  });
+
+  it('never stops a running bot that could not start again', async () => {
+    const session = await registerEmail(ctx.app, uniqueEmail('lapsing'));
+    const userId = Number(session.user.id);
+    await grantVip(ctx.database, ctx.clock, userId);
+    const account = await createPaperAccount(ctx.app, session.access);
+    const id = await createBot(ctx.app, session.access, account);
+    expect((await post(id, 'start', session.access)).status).toBe(200);
+    // The VIP lapses while the bot runs.
+    await grantVip(ctx.database, ctx.clock, userId, -1);
+    const res = await post(id, 'restart', session.access);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: BOT_MESSAGES.vipRequired, code: 'forbidden' });
+    const bot = await call<Bot>(ctx.app, 'GET', `/api/trading/bots/${id}/`, {
+      token: session.access,
+    });
+    expect(bot.body.status).toBe('running');
+    expect(control.calls).toEqual([{ action: 'start', botId: id }]);
+  });
+
   it('refuses a bot id that is not a number with 400', async () => {
     expect((await post(Number.NaN, 'start')).status).toBe(400);
   });

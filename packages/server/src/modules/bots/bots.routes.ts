@@ -60,7 +60,8 @@ export const botsRoutes =
       },
       async (request) => service.get(userId(request), request.params.id),
     );
-    // start/ and stop/ are this route's two actions (BOT_ACTIONS); anything else is a field error.
+    // start/, stop/ and restart/ are this route's actions (BOT_ACTIONS); anything else is a
+    // field error.
     app.post(
       '/trading/bots/:id/:action/',
       {

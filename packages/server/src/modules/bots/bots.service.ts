@@ -36,6 +36,7 @@ export const BOT_ANSWERS = {
   started: 'Bot started successfully',
   alreadyRunning: 'Bot is already running',
   stopped: 'Bot stopped successfully',
+  restarted: 'Bot restarted successfully',
   notRunning: 'Bot is not running',
   deleted: 'Bot deleted successfully',
   notFound: 'Bot not found',
@@ -210,8 +211,8 @@ export function createBotsService(deps: BotsServiceDeps) {
     }
   }
 
-  async function start(userId: number, id: number): Promise<BotActionResponse> {
-    const { bot, account } = await owned(userId, id);
+  /** What starting needs besides the bot: an active VIP and an active exchange account. */
+  async function assertStartable(userId: number, account: { isActive: boolean }) {
     if (!(await canStart(userId))) throw new Forbidden(BOT_MESSAGES.vipRequired);
     if (!account.isActive)
       throw ValidationFailed.field(
@@ -219,6 +220,11 @@ export function createBotsService(deps: BotsServiceDeps) {
         BOT_ANSWERS.accountInactive,
         FIELD_ERROR_CODES.accountInactive,
       );
+  }
+
+  async function start(userId: number, id: number): Promise<BotActionResponse> {
+    const { bot, account } = await owned(userId, id);
+    await assertStartable(userId, account);
     const now = clock.now();
     // Conditional: of two concurrent starts only one reaches the engine.
     const marked = await writes(async (tx) => {
@@ -257,6 +263,24 @@ export function createBotsService(deps: BotsServiceDeps) {
     await runEngine(userId, bot, () => control.stopBot(id), BOT_ERROR_CODES.stopFailed);
     return { success: true, message: BOT_ANSWERS.stopped, bot: await presentOne(userId, id) };
   }
+
+  /**
+   * Stop (a running bot closes its position, as stop does), then start. What starting needs is
+   * checked first, so a bot that could not start again is never stopped by a restart.
+   */
+  async function restart(userId: number, id: number): Promise<BotActionResponse> {
+    const { account } = await owned(userId, id);
+    await assertStartable(userId, account);
+    await stop(userId, id);
+    const started = await start(userId, id);
+    return { ...started, message: BOT_ANSWERS.restarted };
+  }
+
+  const actions: Record<BotAction, (userId: number, id: number) => Promise<BotActionResponse>> = {
+    start,
+    stop,
+    restart,
+  };
 
   return {
     async list(userId: number): Promise<BotList> {
@@ -344,8 +368,11 @@ export function createBotsService(deps: BotsServiceDeps) {
     /** stop a running bot (the engine closes its position); any other status answers as is. */
     stop,
 
+    /** restart: stop, then start (checked as start is before anything stops). */
+    restart,
+
     async act(userId: number, id: number, action: BotAction): Promise<BotActionResponse> {
-      return action === 'start' ? start(userId, id) : stop(userId, id);
+      return actions[action](userId, id);
     },
 
     async remove(userId: number, id: number): Promise<{ success: boolean; message: string }> {
