@@ -11,10 +11,11 @@ import { BIO_MAX_LENGTH, INVITATION_CODE_MAX_LENGTH, NICKNAME_MAX_LENGTH } from 
 export const CODE_CHANNELS = ['email', 'phone'] as const;
 export type CodeChannel = (typeof CODE_CHANNELS)[number];
 /**
- * What a code is for: signing in, or proving the target when registering by phone. The spec's
- * client sends `action` only for login, so a request without it is a registration.
+ * What a code is for: signing in, proving the target when registering by phone, or resetting a
+ * forgotten password. The spec's client sends `action` only for login, so a request without it
+ * is a registration.
  */
-export const CODE_ACTIONS = ['login', 'register'] as const;
+export const CODE_ACTIONS = ['login', 'register', 'reset_password'] as const;
 export type CodeAction = (typeof CODE_ACTIONS)[number];
 
 export const sendCodeRequest = z.strictObject({
@@ -73,6 +74,19 @@ export const phoneRegisterRequest = z.strictObject({
   invitation_code: invitationCode,
 });
 export type PhoneRegisterRequest = z.infer<typeof phoneRegisterRequest>;
+
+/**
+ * A forgotten password: the e-mail or phone of the account, the code sent to it for
+ * `reset_password`, and the new password twice. Every session of the account ends.
+ */
+export const resetPasswordRequest = z.strictObject({
+  type: z.enum(CODE_CHANNELS),
+  target: z.string().trim().min(1, { message: 'This field is required' }).max(254),
+  code: codeSchema,
+  password: passwordSchema,
+  password2: z.string().max(256),
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
 export const refreshRequest = z.strictObject({
   refresh: z.string().min(1).max(4096),

@@ -8,7 +8,7 @@ export const verificationCodes = pgTable(
     id: serial('id').primaryKey(),
     channel: text('channel', { enum: ['email', 'phone'] }).notNull(),
     target: text('target').notNull(),
-    action: text('action', { enum: ['login', 'register'] }).notNull(),
+    action: text('action', { enum: ['login', 'register', 'reset_password'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

@@ -12,7 +12,14 @@ import type { AuthRepository } from './auth.repository.js';
 /** The client address a request came from (the app's TRUST_PROXY decides it). */
 export type ClientAddress = string;
 
-const accountKey = (userId: number, address: ClientAddress) => `account:${userId}@${address}`;
+/**
+ * What the attempts are on: a user id, or a string naming a target whose account must not be
+ * revealed (a password reset of an address that may have none).
+ */
+export type AttemptSubject = number | `${string}:${string}`;
+
+const accountKey = (subject: AttemptSubject, address: ClientAddress) =>
+  `${typeof subject === 'number' ? `account:${subject}` : subject}@${address}`;
 const addressKey = (address: ClientAddress) => `address:${address}`;
 
 /**
@@ -40,16 +47,20 @@ export function createAttemptGuard(deps: { repo: AuthRepository; clock: Clock })
 
   return {
     /**
-     * Runs `check` as one attempt on the user's account from `address`; 429 account_locked
-     * while that pair or that address is locked.
+     * Runs `check` as one attempt on the subject (the user's account) from `address`; 429
+     * account_locked while that pair or that address is locked.
      */
-    async guarded<T>(userId: number, address: ClientAddress, check: () => Promise<T>): Promise<T> {
+    async guarded<T>(
+      subject: AttemptSubject,
+      address: ClientAddress,
+      check: () => Promise<T>,
+    ): Promise<T> {
       const now = clock.now();
       // The address first: a locked address does not even count against the account.
       await claim(addressKey(address), LOGIN_ADDRESS_MAX_FAILURES, now);
-      await claim(accountKey(userId, address), LOGIN_MAX_FAILURES, now);
+      await claim(accountKey(subject, address), LOGIN_MAX_FAILURES, now);
       const result = await check();
-      await repo.clearAttempts(accountKey(userId, address));
+      await repo.clearAttempts(accountKey(subject, address));
       await repo.releaseAttempt(addressKey(address), LOGIN_ADDRESS_MAX_FAILURES);
       await repo.deleteStaleAttempts(new Date(now.getTime() - LOGIN_LOCK_SECONDS * 1000), now);
       return result;

@@ -12,7 +12,7 @@ import {
 } from '../../db/schema/index.js';
 
 export type CodeChannel = 'email' | 'phone';
-export type CodeAction = 'login' | 'register';
+export type CodeAction = 'login' | 'register' | 'reset_password';
 
 export function createAuthRepository(db: Database) {
   const firstOrUndefined = <T>(rows: T[]): T | undefined => rows[0];
@@ -288,6 +288,13 @@ export function createAuthRepository(db: Database) {
         .update(sessions)
         .set({ revokedAt: at, revokedReason: reason })
         .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    },
+    /** Ends every session of the user: its access and refresh tokens stop working. */
+    async revokeAllSessions(userId: number, at: Date, reason: string): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: at, revokedReason: reason })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
     },
     async revokeOtherSessions(
       userId: number,

@@ -13,6 +13,7 @@ import {
   refreshRequest,
   registerRequest,
   registerResponse,
+  resetPasswordRequest,
   sendCodeRequest,
   sendCodeResponse,
   tokenPair,
@@ -88,6 +89,19 @@ export const authRoutes =
         },
       },
       async (request, reply) => reply.status(201).send(await auth.phoneRegister(request.body)),
+    );
+    app.post(
+      '/auth/reset-password/',
+      {
+        config: signIn,
+        schema: {
+          tags,
+          summary: 'Set a new password with a reset_password code; ends every session',
+          body: resetPasswordRequest,
+          response: { 200: messageResponse, ...errors },
+        },
+      },
+      async (request) => auth.resetPassword(request.body, request.ip),
     );
     app.post(
       '/auth/refresh/',

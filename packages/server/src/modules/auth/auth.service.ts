@@ -13,6 +13,7 @@ import {
   type ProfileUpdateRequest,
   type RegisterRequest,
   type RegisterResponse,
+  type ResetPasswordRequest,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
 import { BadRequest, FieldErrorList, NotFound, ValidationFailed } from '../../common/errors.js';
@@ -22,6 +23,7 @@ import type { AttemptGuard, ClientAddress } from './attempt-guard.js';
 import { toAccountSecurity, toAuthUser, toProfile } from './auth.mappers.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { CodesService } from './codes.service.js';
+import { parseEmail, parsePhone } from './identity.parser.js';
 import { hashPassword, verifyPassword } from './password.hasher.js';
 import { checkNewPassword, type PasswordOwner } from './password.policy.js';
 import type { AuthContext, TokensService } from './tokens.service.js';
@@ -211,6 +213,55 @@ export function createAuthService(deps: {
 
     async updateProfile(auth: AuthContext, request: ProfileUpdateRequest): Promise<Profile> {
       return toProfile(await deps.profileEditor.applyUpdate(auth.userId, request), clock.now());
+    },
+
+    /**
+     * A forgotten password, proved by a `reset_password` code: sets the new one and ends every
+     * session of the account. An unknown target answers as a wrong code does (no code was ever
+     * sent to it), and both are counted per target and address like a login.
+     */
+    async resetPassword(
+      request: ResetPasswordRequest,
+      address: ClientAddress,
+    ): Promise<MessageResponse> {
+      const parsed =
+        request.type === 'email' ? parseEmail(request.target) : parsePhone(request.target);
+      if (!parsed.ok) {
+        throw ValidationFailed.field(
+          'target',
+          parsed.message,
+          request.type === 'email'
+            ? FIELD_ERROR_CODES.invalidEmail
+            : FIELD_ERROR_CODES.invalidPhone,
+        );
+      }
+      const target = parsed.value;
+      const asTarget =
+        request.type === 'email' ? { email: target, phone: null } : { email: null, phone: target };
+      // Only what the client sent is compared before the code is proved: nothing here may depend
+      // on whether the account exists.
+      const errors = passwordFields(request, asTarget);
+      if (!errors.isEmpty) throw errors.failure();
+      const invalidCode = () =>
+        ValidationFailed.field('code', AUTH_MESSAGES.invalidCode, FIELD_ERROR_CODES.invalidCode);
+      const user =
+        request.type === 'email'
+          ? await repo.findUserByEmail(target)
+          : await repo.findUserByPhone(target);
+      const codeId = await guard.guarded(`reset:${request.type}:${target}`, address, async () => {
+        const id = await codes.check(request.type, target, 'reset_password', request.code);
+        if (id === undefined || !user) throw invalidCode();
+        return id;
+      });
+      if (!user) throw invalidCode();
+      // The owner is proved now: the rules see the account's other identifier too.
+      const ownRules = new FieldErrorList();
+      checkNewPassword(request.password, user, 'password', ownRules);
+      if (!ownRules.isEmpty) throw ownRules.failure();
+      if (!(await codes.consume(codeId))) throw invalidCode();
+      await repo.updateUser(user.id, { passwordHash: await hashPassword(request.password) });
+      await repo.revokeAllSessions(user.id, clock.now(), 'password_reset');
+      return { success: true, message: 'Password reset; sign in with the new password' };
     },
 
     /** A new password signs out every other session; the current one stays. */

@@ -67,7 +67,12 @@ export function createCodesService(deps: {
     }
   }
 
-  async function checkRegistration(channel: CodeChannel, target: string, action: CodeAction) {
+  /** Whether the target belongs to an account; refuses the send when the action says so. */
+  async function checkRegistration(
+    channel: CodeChannel,
+    target: string,
+    action: CodeAction,
+  ): Promise<boolean> {
     const user =
       channel === 'email' ? await repo.findUserByEmail(target) : await repo.findUserByPhone(target);
     if (action === 'login' && !user) {
@@ -85,6 +90,21 @@ export function createCodesService(deps: {
           : AUTH_MESSAGES.phoneAlreadyRegistered,
       );
     }
+    return user !== undefined;
+  }
+
+  async function deliver(channel: CodeChannel, target: string, action: CodeAction, code: string) {
+    const minutes = Math.round(CODE_TTL_SECONDS / 60);
+    const isReset = action === 'reset_password';
+    const what = isReset ? 'password reset code' : 'verification code';
+    const text = `Your QuantSquare ${what} is ${code}. It expires in ${minutes} minutes.${
+      isReset ? ' If you did not ask to reset your password, ignore this message.' : ''
+    }`;
+    if (channel === 'email') {
+      await deps.mailer.send({ to: target, subject: `Your QuantSquare ${what}`, text, code });
+    } else {
+      await deps.smsProvider.send({ to: target, subject: `QuantSquare ${what}`, text, code });
+    }
   }
 
   return {
@@ -101,7 +121,10 @@ export function createCodesService(deps: {
       const target = parsed.value;
       const now = clock.now();
 
-      await checkRegistration(channel, target, request.action);
+      const isRegistered = await checkRegistration(channel, target, request.action);
+      // A reset code for an unknown target is answered, counted and limited exactly like one for
+      // an account, but never sent: the answer does not tell whether the account exists.
+      const sendsCode = isRegistered || request.action !== 'reset_password';
       await enforceSendLimits(channel, target, now);
 
       const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
@@ -114,24 +137,8 @@ export function createCodesService(deps: {
         createdAt: now,
         expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
       });
-      const minutes = Math.round(CODE_TTL_SECONDS / 60);
-      const text = `Your QuantSquare verification code is ${code}. It expires in ${minutes} minutes.`;
       try {
-        if (channel === 'email') {
-          await deps.mailer.send({
-            to: target,
-            subject: 'Your QuantSquare verification code',
-            text,
-            code,
-          });
-        } else {
-          await deps.smsProvider.send({
-            to: target,
-            subject: 'QuantSquare verification code',
-            text,
-            code,
-          });
-        }
+        if (sendsCode) await deliver(channel, target, request.action, code);
       } catch (error) {
         // A code that never arrived must not count toward the cooldown or the daily limit.
         await repo.deleteCode(row.id);
