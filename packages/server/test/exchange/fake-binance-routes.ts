@@ -1,19 +1,23 @@
+import type { RouteAnswer, RouteRequest } from './fake-exchange-private.js';
 import {
-  FAKE_PRICES,
+  type FakeFill,
   type FakeOrder,
   type FakeState,
   findByClientOrderId,
+  isCancellable,
+  isVisible,
   placeOrder,
   positionsOf,
-  type RouteAnswer,
-  type RouteRequest,
   reducesPosition,
-} from './fake-exchange-private.js';
+} from './fake-order-book.js';
 
 // Binance USDⓈ-M (fapi) as ccxt's binanceusdm calls it. Quantities are base asset.
 
 const PUBLIC_PATHS = new Set(['/fapi/v1/exchangeInfo', '/fapi/v1/time']);
 const RECV_WINDOW_MS = 10_000;
+/** Binance's recvWindow when a request sends none, and how far ahead a timestamp may be. */
+const DEFAULT_RECV_WINDOW_MS = 5_000;
+const AHEAD_LIMIT_MS = 1_000;
 
 const MARKETS = [
   { base: 'BTC', tickSize: '0.10', stepSize: '0.001', minQty: '0.001', notional: '100' },
@@ -62,19 +66,27 @@ function exchangeInfo(nowMs: number) {
   };
 }
 
+function orderStatus(order: FakeOrder): string {
+  if (order.status === 'open') return order.filled > 0 ? 'PARTIALLY_FILLED' : 'NEW';
+  if (order.status === 'filled') return 'FILLED';
+  // An IOC's unfilled rest expires (whether or not part of it filled).
+  return order.timeInForce === 'IOC' && order.type === 'limit' ? 'EXPIRED' : 'CANCELED';
+}
+
 function orderBody(order: FakeOrder) {
-  const status = { open: 'NEW', filled: 'FILLED', canceled: 'CANCELED' }[order.status];
+  const cumQuote = order.fills.reduce((sum, fill) => sum + fill.size * fill.price, 0);
   return {
     orderId: Number(order.id),
     symbol: `${order.base}USDT`,
-    status,
+    status: orderStatus(order),
     clientOrderId: order.clientOrderId,
     price: String(order.price ?? 0),
     avgPrice: String(order.averagePrice ?? 0),
     origQty: String(order.size),
     executedQty: String(order.filled),
-    cumQuote: String(order.filled * (order.averagePrice ?? 0)),
-    timeInForce: 'GTC',
+    cumQty: String(order.filled),
+    cumQuote: String(Number(cumQuote.toFixed(8))),
+    timeInForce: order.timeInForce,
     type: order.type.toUpperCase(),
     reduceOnly: order.reduceOnly,
     closePosition: false,
@@ -84,8 +96,31 @@ function orderBody(order: FakeOrder) {
     workingType: 'CONTRACT_PRICE',
     priceProtect: false,
     origType: order.type.toUpperCase(),
+    priceMatch: 'NONE',
+    selfTradePreventionMode: 'NONE',
+    goodTillDate: 0,
     time: order.timestampMs,
-    updateTime: order.timestampMs,
+    updateTime: order.fills.at(-1)?.timestampMs ?? order.timestampMs,
+  };
+}
+
+function tradeRow(order: FakeOrder, fill: FakeFill) {
+  return {
+    symbol: `${order.base}USDT`,
+    id: Number(fill.tradeId),
+    orderId: Number(order.id),
+    side: order.side.toUpperCase(),
+    price: String(fill.price),
+    qty: String(fill.size),
+    realizedPnl: '0',
+    marginAsset: 'USDT',
+    quoteQty: String(Number((fill.size * fill.price).toFixed(8))),
+    commission: String(fill.fee),
+    commissionAsset: fill.feeAsset,
+    time: fill.timestampMs,
+    positionSide: order.positionSide,
+    buyer: order.side === 'buy',
+    maker: false,
   };
 }
 
@@ -199,7 +234,14 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
     if (!request.headers['x-mbx-apikey'] || !params.signature) {
       return fail(401, -2014, 'API-key format invalid.');
     }
-    if (Math.abs(Number(params.timestamp) - nowMs) > RECV_WINDOW_MS) {
+    if (state.behaviour.enforcesRequestExpiry) {
+      // Binance's rule, checked when the request is processed (a held one ages).
+      const sentMs = Number(params.timestamp);
+      const windowMs = Number(params.recvWindow ?? DEFAULT_RECV_WINDOW_MS);
+      if (sentMs > nowMs + AHEAD_LIMIT_MS || nowMs - sentMs > windowMs) {
+        return fail(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
+      }
+    } else if (Math.abs(Number(params.timestamp) - nowMs) > RECV_WINDOW_MS) {
       return fail(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
     }
   }
@@ -268,12 +310,13 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
       return ok(orderBody(placed));
     }
     case 'GET /fapi/v1/order': {
-      const order = findOrder(state, params);
+      const found = findOrder(state, params);
+      const order = found && isVisible(found, nowMs) ? found : undefined;
       return order ? ok(orderBody(order)) : fail(400, -2013, 'Order does not exist.');
     }
     case 'DELETE /fapi/v1/order': {
       const order = findOrder(state, params);
-      if (order?.status !== 'open') return fail(400, -2011, 'Unknown order sent.');
+      if (!order || !isCancellable(order)) return fail(400, -2011, 'Unknown order sent.');
       order.status = 'canceled';
       return ok(orderBody(order));
     }
@@ -323,30 +366,17 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
     case 'GET /fapi/v1/openOrders':
       return ok(
         state.orders
-          .filter((o) => o.status === 'open' && o.triggerPrice === null)
+          .filter((o) => o.status === 'open' && o.triggerPrice === null && isVisible(o, nowMs))
           .filter((o) => !params.symbol || `${o.base}USDT` === params.symbol)
           .map(orderBody),
       );
     case 'GET /fapi/v1/userTrades':
+      // One row per venue trade, oldest first.
       return ok(
         state.orders
-          .filter((o) => o.filled > 0 && `${o.base}USDT` === params.symbol)
-          .map((o) => ({
-            buyer: o.side === 'buy',
-            commission: String(o.filled * (o.averagePrice ?? 0) * 0.0005),
-            commissionAsset: 'USDT',
-            id: Number(o.id) + 500_000,
-            maker: false,
-            orderId: Number(o.id),
-            price: String(o.averagePrice ?? FAKE_PRICES[o.base]),
-            qty: String(o.filled),
-            quoteQty: String(o.filled * (o.averagePrice ?? 0)),
-            realizedPnl: '0',
-            side: o.side.toUpperCase(),
-            positionSide: o.positionSide,
-            symbol: params.symbol,
-            time: o.timestampMs,
-          })),
+          .filter((o) => `${o.base}USDT` === params.symbol)
+          .flatMap((o) => o.fills.map((fill) => tradeRow(o, fill)))
+          .sort((a, b) => a.time - b.time || a.id - b.id),
       );
     default:
       return fail(404, -1, `no route ${route}`);

@@ -2,18 +2,22 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { binanceRoutes } from './fake-binance-routes.js';
 import { okxRoutes } from './fake-okx-routes.js';
+import { type FakeState, type FakeVenue, settle } from './fake-order-book.js';
+import { resolveBehaviour, type VenueBehaviourOptions } from './fake-venue-behaviour.js';
 
 // A local stand-in for the private and public REST APIs of Binance USDⓈ-M and OKX swaps, driven
 // through the real ccxt clients (point them here with `urlsOverride: fake.url`). It checks that
 // private calls carry a key and a signature (it does not verify HMACs), counts calls per path,
 // keeps orders/positions/balance in memory in the exchange's own units (OKX: contracts) and
-// plays scripted failures (`failNext`). Options: `tracksPositions` keeps each API key's one-way
-// position from its fills (and refuses reduce-only orders that would not reduce it);
-// `orderRateLimit` refuses an API key's orders beyond its limit, as the exchange does;
-// `orderDelayMs` makes the venue slow (each new order waits before it is taken).
-// Reusable by other modules' tests.
+// plays scripted failures (`failNext`) and held requests (`hold`). Options: `tracksPositions`
+// keeps each API key's one-way position from its fills (and refuses reduce-only orders that
+// would not reduce it); `orderRateLimit` refuses an API key's orders beyond its limit, as the
+// exchange does; `orderDelayMs` makes the venue slow (each new order waits before it is taken);
+// `venueFaithful` and the behaviour options (fake-venue-behaviour.ts, README.md) make it answer
+// as the real venues do after an ack. Reusable by other modules' tests.
 
-export type FakeVenue = 'binance' | 'okx';
+export type { FakeFill, FakeOrder, FakePosition, FakeState, FakeVenue } from './fake-order-book.js';
+export { FAKE_PRICES, OKX_CONTRACT_VALUES } from './fake-order-book.js';
 
 export interface FakeCall {
   readonly method: string;
@@ -38,67 +42,6 @@ export type FakeFailure =
   /** Answer as usual, only `ms` later (nothing is done before). */
   | { readonly kind: 'delay'; readonly ms: number };
 
-export interface FakeOrder {
-  id: string;
-  /** The API key that placed it (each key is one exchange account). */
-  apiKey: string;
-  clientOrderId: string;
-  /** Base asset, e.g. ETH. */
-  base: string;
-  side: 'buy' | 'sell';
-  type: 'market' | 'limit';
-  /** Limit orders: IOC fills at once if marketable, else expires; GTC rests. */
-  timeInForce: 'GTC' | 'IOC';
-  /** In the exchange's units (OKX: contracts). */
-  size: number;
-  price: number | null;
-  /** Stop / take-profit trigger; such orders live in the exchange's algo book. */
-  triggerPrice: number | null;
-  filled: number;
-  averagePrice: number | null;
-  reduceOnly: boolean;
-  /** LONG/SHORT/BOTH (binance) or long/short/net (okx). */
-  positionSide: string;
-  status: 'open' | 'filled' | 'canceled';
-  timestampMs: number;
-}
-
-export interface FakePosition {
-  base: string;
-  side: 'long' | 'short';
-  /** In the exchange's units (OKX: contracts), positive. */
-  size: number;
-  entryPrice: number;
-  markPrice: number;
-  unrealizedPnl: number;
-  leverage: number;
-}
-
-export interface FakeState {
-  readonly venue: FakeVenue;
-  orders: FakeOrder[];
-  readonly ordersByClientId: Map<string, FakeOrder>;
-  /** The positions answered without `tracksPositions` (tests set them by hand). */
-  positions: FakePosition[];
-  /** With `tracksPositions`: each API key's net positions, as its fills made them. */
-  readonly tracksPositions: boolean;
-  readonly accountPositions: Map<string, FakePosition[]>;
-  /** Orders refused for the key's order rate (`orderRateLimit`). */
-  rateLimitRejections: number;
-  balance: { total: number; free: number; used: number };
-  leverage: Record<string, number>;
-  /** OKX account/config `perm` and `ip`. */
-  okxPermissions: { perm: string; ip: string };
-  /** The fake's clock minus the real clock (ms): a client off by more than 10 s gets a skew error. */
-  serverClockOffsetMs: number;
-  nextOrderId: number;
-}
-
-/** Marked prices: market orders fill here. */
-export const FAKE_PRICES: Readonly<Record<string, number>> = { BTC: 50_000, ETH: 2_000 };
-/** OKX contract values (base per contract). */
-export const OKX_CONTRACT_VALUES: Readonly<Record<string, number>> = { BTC: 0.01, ETH: 0.1 };
-
 export interface RouteRequest {
   /** The caller's API key (its account). */
   readonly apiKey: string;
@@ -111,6 +54,7 @@ export interface RouteRequest {
 export interface RouteAnswer {
   readonly status: number;
   readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 export type Routes = (request: RouteRequest, state: FakeState) => RouteAnswer;
 
@@ -122,13 +66,33 @@ export interface FakePrivateExchange {
   callsTo(path: string, method?: string): FakeCall[];
   /** The next `times` calls of `method path` fail this way. */
   failNext(method: string, path: string, failure: FakeFailure, times?: number): void;
+  /**
+   * Holds every `method path` request from now on: each is counted in `calls` but not looked at
+   * until `release()`, and is then processed at the fake's time of the release.
+   */
+  hold(method: string, path: string): FakeHold;
+  /** Moves the fake's clock `ms` forward (planned trades, lookup lag and expiry follow it). */
+  advanceClock(ms: number): void;
+  /** The fake's time now (ms). */
+  nowMs(): number;
   /** TCP connections accepted so far. */
   connections(): number;
   close(): Promise<void>;
 }
 
-export interface FakeExchangeOptions {
+export interface FakeHold {
+  /** Requests waiting now. */
+  waiting(): number;
+  /** Resolves once `count` requests wait. */
+  arrived(count?: number): Promise<void>;
+  /** Lets the waiting requests through and stops holding. */
+  release(): void;
+}
+
+export interface FakeExchangeOptions extends VenueBehaviourOptions {
   readonly exchange: FakeVenue;
+  /** Every realistic behaviour on (VENUE_FAITHFUL); explicit behaviour options win over it. */
+  readonly venueFaithful?: boolean;
   readonly tracksPositions?: boolean;
   /** At most `limit` new orders per API key in any `windowMs`; beyond: 429 (Binance -1015). */
   readonly orderRateLimit?: { readonly limit: number; readonly windowMs: number };
@@ -145,6 +109,24 @@ const ORDER_PATHS = new Set([
   'POST /api/v5/trade/order',
   'POST /api/v5/trade/order-algo',
 ]);
+
+/**
+ * The venues' request-rate refusals. Binance (General Info, "LIMITS"): HTTP 429, -1003 and a
+ * Retry-After in seconds; OKX (error codes): HTTP 429, 50011, no Retry-After.
+ */
+export const TOO_MANY_REQUESTS: Readonly<
+  Record<FakeVenue, (retryAfterSeconds: number) => RouteAnswer>
+> = {
+  binance: (retryAfterSeconds) => ({
+    status: 429,
+    body: {
+      code: -1003,
+      msg: 'Too many requests; current limit of IP(127.0.0.1) is 2400 requests per minute. Please use the websocket for live updates to avoid polling the API.',
+    },
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  }),
+  okx: () => ({ status: 429, body: { msg: 'Too Many Requests', code: '50011' } }),
+};
 
 const RATE_LIMITED: Readonly<Record<FakeVenue, RouteAnswer>> = {
   binance: { status: 429, body: { code: -1015, msg: 'Too many new orders.' } },
@@ -177,21 +159,28 @@ export async function startFakeExchange(
 ): Promise<FakePrivateExchange> {
   const calls: FakeCall[] = [];
   const failures: { key: string; failure: FakeFailure; times: number }[] = [];
+  const { exchange, tracksPositions, orderRateLimit, orderDelayMs, venueFaithful, ...explicit } =
+    options;
   const state: FakeState = {
-    venue: options.exchange,
+    venue: exchange,
+    behaviour: resolveBehaviour(venueFaithful === true, explicit),
     orders: [],
     ordersByClientId: new Map(),
     positions: [],
-    tracksPositions: options.tracksPositions === true,
+    tracksPositions: tracksPositions === true,
     accountPositions: new Map(),
     rateLimitRejections: 0,
+    orderRequests: 0,
     balance: { total: 1_000, free: 800, used: 200 },
     leverage: {},
     okxPermissions: { perm: 'read_only,trade', ip: '' },
     serverClockOffsetMs: 0,
     nextOrderId: 1000,
+    nextTradeId: 501_000,
   };
-  const routes: Routes = options.exchange === 'binance' ? binanceRoutes : okxRoutes;
+  const holds: { key: string; waiting: (() => void)[]; onArrive: (() => void)[] }[] = [];
+  const fakeNow = () => Date.now() + state.serverClockOffsetMs;
+  const routes: Routes = exchange === 'binance' ? binanceRoutes : okxRoutes;
 
   const takeFailure = (key: string): FakeFailure | undefined => {
     const entry = failures.find((candidate) => candidate.key === key);
@@ -201,15 +190,15 @@ export async function startFakeExchange(
     return entry.failure;
   };
 
-  const send = (response: ServerResponse, answer: RouteAnswer, headers = {}) => {
-    response.writeHead(answer.status, { 'content-type': 'application/json', ...headers });
+  const send = (response: ServerResponse, answer: RouteAnswer) => {
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     response.end(JSON.stringify(answer.body));
   };
 
   const sentAt = new Map<string, number[]>();
   /** Whether the key may place one more order now (and counts it). */
   const withinRate = (apiKey: string, nowMs: number): boolean => {
-    const limit = options.orderRateLimit;
+    const limit = orderRateLimit;
     if (!limit) return true;
     const times = (sentAt.get(apiKey) ?? []).filter((t) => t > nowMs - limit.windowMs);
     sentAt.set(apiKey, times);
@@ -218,21 +207,51 @@ export async function startFakeExchange(
     return true;
   };
 
+  /** Waits while a hold covers `key`. */
+  const passHold = async (key: string): Promise<void> => {
+    const held = holds.find((candidate) => candidate.key === key);
+    if (!held) return;
+    await new Promise<void>((resolve) => {
+      held.waiting.push(resolve);
+      for (const notify of [...held.onArrive]) notify();
+    });
+  };
+
+  /** The Nth order create refused (`rateLimitEveryNthOrder`), counted once past holds and delays. */
+  const isNthOrderRefused = (): boolean => {
+    state.orderRequests += 1;
+    const every = state.behaviour.rateLimitEveryNthOrder;
+    return every > 0 && state.orderRequests % every === 0;
+  };
+
+  const process = (request: RouteRequest): RouteAnswer => {
+    settle(state, request.nowMs);
+    return routes(request, state);
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';
+    const key = `${method} ${url.pathname}`;
     const params = parseParams(url, await readBody(request), request.headers['content-type']);
     calls.push({ method, path: url.pathname, params, headers: request.headers });
-    if (options.orderDelayMs && ORDER_PATHS.has(`${method} ${url.pathname}`)) {
-      await new Promise((resolve) => setTimeout(resolve, options.orderDelayMs));
+    await passHold(key);
+    const isOrder = ORDER_PATHS.has(key);
+    if (orderDelayMs && isOrder) {
+      await new Promise((resolve) => setTimeout(resolve, orderDelayMs));
     }
-    const failure = takeFailure(`${method} ${url.pathname}`);
+    const failure = takeFailure(key);
     if (failure?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, failure.ms));
     const keyHeader = request.headers['x-mbx-apikey'] ?? request.headers['ok-access-key'];
     const apiKey = typeof keyHeader === 'string' ? keyHeader : '';
-    if (ORDER_PATHS.has(`${method} ${url.pathname}`) && !withinRate(apiKey, Date.now())) {
+    if (isOrder && !withinRate(apiKey, Date.now())) {
       state.rateLimitRejections += 1;
-      send(response, RATE_LIMITED[options.exchange]);
+      send(response, RATE_LIMITED[exchange]);
+      return;
+    }
+    if (isOrder && isNthOrderRefused()) {
+      state.rateLimitRejections += 1;
+      send(response, TOO_MANY_REQUESTS[exchange](state.behaviour.retryAfterSeconds));
       return;
     }
     const routeRequest: RouteRequest = {
@@ -241,18 +260,18 @@ export async function startFakeExchange(
       path: url.pathname,
       params,
       headers: request.headers,
-      nowMs: Date.now() + state.serverClockOffsetMs,
+      nowMs: fakeNow(),
     };
     if (failure?.kind === 'hang') return;
     if (failure?.kind === 'hang-after-accept') {
-      routes(routeRequest, state);
+      process(routeRequest);
       return;
     }
     if (failure?.kind === 'http') {
-      send(response, { status: failure.status, body: failure.body }, failure.headers);
+      send(response, { status: failure.status, body: failure.body, headers: failure.headers });
       return;
     }
-    send(response, routes(routeRequest, state));
+    send(response, process(routeRequest));
   };
 
   const server = createServer((request, response) => {
@@ -277,6 +296,35 @@ export async function startFakeExchange(
     failNext: (method, path, failure, times = 1) => {
       failures.push({ key: `${method} ${path}`, failure, times });
     },
+    hold: (method, path) => {
+      const held = {
+        key: `${method} ${path}`,
+        waiting: [] as (() => void)[],
+        onArrive: [] as (() => void)[],
+      };
+      holds.push(held);
+      return {
+        waiting: () => held.waiting.length,
+        arrived: (count = 1) =>
+          new Promise<void>((resolve) => {
+            const check = () => {
+              if (held.waiting.length < count) return;
+              held.onArrive.splice(held.onArrive.indexOf(check), 1);
+              resolve();
+            };
+            held.onArrive.push(check);
+            check();
+          }),
+        release: () => {
+          if (holds.includes(held)) holds.splice(holds.indexOf(held), 1);
+          for (const resume of held.waiting.splice(0)) resume();
+        },
+      };
+    },
+    advanceClock: (ms) => {
+      state.serverClockOffsetMs += ms;
+    },
+    nowMs: fakeNow,
     connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
@@ -284,89 +332,4 @@ export async function startFakeExchange(
         server.close(() => resolve());
       }),
   };
-}
-
-export function findByClientOrderId(state: FakeState, clientOrderId: string) {
-  return state.ordersByClientId.get(clientOrderId);
-}
-
-/** The positions a key's position reads answer. */
-export function positionsOf(state: FakeState, apiKey: string): FakePosition[] {
-  return state.tracksPositions ? (state.accountPositions.get(apiKey) ?? []) : state.positions;
-}
-
-/**
- * With `tracksPositions`: whether a reduce-only order of `side` would reduce the key's position
- * (the exchange refuses one that would open or increase it).
- */
-export function reducesPosition(
-  state: FakeState,
-  apiKey: string,
-  base: string,
-  side: 'buy' | 'sell',
-): boolean {
-  if (!state.tracksPositions) return true;
-  const held = positionsOf(state, apiKey).find((p) => p.base === base);
-  return held !== undefined && (held.side === 'long') === (side === 'sell');
-}
-
-/** A fill on the key's one-way position (amounts in the exchange's units). */
-function applyToPosition(state: FakeState, order: FakeOrder): void {
-  const positions = state.accountPositions.get(order.apiKey) ?? [];
-  state.accountPositions.set(order.apiKey, positions);
-  const price = order.averagePrice ?? 0;
-  const held = positions.find((p) => p.base === order.base);
-  const signed = (order.side === 'buy' ? 1 : -1) * order.filled;
-  const current = held ? (held.side === 'long' ? held.size : -held.size) : 0;
-  const next = current + signed;
-  if (held) positions.splice(positions.indexOf(held), 1);
-  if (Math.abs(next) < 1e-12) return;
-  const isSameSide = current !== 0 && Math.sign(next) === Math.sign(current);
-  const isAdding = isSameSide && Math.abs(next) > Math.abs(current);
-  positions.push({
-    base: order.base,
-    side: next > 0 ? 'long' : 'short',
-    size: Math.abs(next),
-    entryPrice: !isSameSide
-      ? price
-      : isAdding
-        ? (Math.abs(current) * (held?.entryPrice ?? price) + order.filled * price) / Math.abs(next)
-        : (held?.entryPrice ?? price),
-    markPrice: FAKE_PRICES[order.base] ?? 1,
-    unrealizedPnl: 0,
-    leverage: state.leverage[order.base] ?? 1,
-  });
-}
-
-/**
- * Places a new order: market orders fill at the marked price, an IOC limit too when the price
- * is marketable (else it expires); GTC limit and trigger orders stay open. A reduce-only fill
- * never exceeds the tracked position.
- */
-export function placeOrder(
-  state: FakeState,
-  order: Omit<FakeOrder, 'id' | 'filled' | 'averagePrice' | 'status'>,
-): FakeOrder {
-  const mark = FAKE_PRICES[order.base] ?? 1;
-  const isMarketable =
-    order.price === null || (order.side === 'buy' ? order.price >= mark : order.price <= mark);
-  const isImmediate =
-    order.triggerPrice === null &&
-    (order.type === 'market' || (order.timeInForce === 'IOC' && isMarketable));
-  const held = state.tracksPositions
-    ? positionsOf(state, order.apiKey).find((p) => p.base === order.base)
-    : undefined;
-  const size = order.reduceOnly && held ? Math.min(order.size, held.size) : order.size;
-  const expired = order.type === 'limit' && order.timeInForce === 'IOC' && !isMarketable;
-  const placed: FakeOrder = {
-    ...order,
-    id: String(state.nextOrderId++),
-    filled: isImmediate ? size : 0,
-    averagePrice: isImmediate ? mark : null,
-    status: isImmediate ? 'filled' : expired ? 'canceled' : 'open',
-  };
-  state.orders.push(placed);
-  state.ordersByClientId.set(placed.clientOrderId, placed);
-  if (isImmediate && state.tracksPositions) applyToPosition(state, placed);
-  return placed;
 }

@@ -1,20 +1,28 @@
+import type { RouteAnswer, RouteRequest } from './fake-exchange-private.js';
 import {
-  FAKE_PRICES,
+  type FakeFill,
   type FakeOrder,
   type FakeState,
   findByClientOrderId,
+  isCancellable,
+  isVisible,
   OKX_CONTRACT_VALUES,
   placeOrder,
   positionsOf,
-  type RouteAnswer,
-  type RouteRequest,
   reducesPosition,
-} from './fake-exchange-private.js';
+} from './fake-order-book.js';
+import { FEE_COINS } from './fake-venue-behaviour.js';
 
 // OKX v5 swaps as ccxt's okx calls them. Sizes (sz, pos, fillSz) are contracts.
 
 const PUBLIC_PATHS = new Set(['/api/v5/public/instruments', '/api/v5/public/time']);
 const SKEW_LIMIT_MS = 30_000;
+/**
+ * A request whose `expTime` header is past when it is processed. NOT confirmed: neither ccxt's
+ * okx error table (4.5.84 and its current source) nor the documentation we could reach names
+ * the code; ccxt raises its generic ExchangeError for it. Change it here when known.
+ */
+export const OKX_EXPIRED_CODE = '50157';
 
 const ok = (data: unknown[]): RouteAnswer => ({ status: 200, body: { code: '0', msg: '', data } });
 const fail = (status: number, code: string, msg: string): RouteAnswer => ({
@@ -52,31 +60,53 @@ function instruments() {
   }));
 }
 
-function orderData(order: FakeOrder) {
-  const state = { open: 'live', filled: 'filled', canceled: 'canceled' }[order.status];
-  const ctVal = OKX_CONTRACT_VALUES[order.base] ?? 1;
-  const fee = order.filled * ctVal * (order.averagePrice ?? 0) * 0.0005;
+/** What an order's trades cost, negative as OKX writes fees, with the coin charged. */
+function feeOfFills(fills: readonly FakeFill[], state: FakeState) {
+  const asset =
+    fills[0]?.feeAsset ?? (state.behaviour.isFeeInPlatformCoin ? FEE_COINS.okx : 'USDT');
+  const total = fills.reduce((sum, fill) => sum + fill.fee, 0);
+  return { fee: total === 0 ? '0' : String(-Number(total.toFixed(10))), feeCcy: asset };
+}
+
+function orderState(order: FakeOrder): string {
+  if (order.status === 'open') return order.filled > 0 ? 'partially_filled' : 'live';
+  return order.status;
+}
+
+function orderData(order: FakeOrder, state: FakeState) {
+  const last = order.fills.at(-1);
+  const updatedMs = last?.timestampMs ?? order.timestampMs;
   return {
     instType: 'SWAP',
     instId: `${order.base}-USDT-SWAP`,
     ordId: order.id,
     clOrdId: order.clientOrderId,
+    tag: '',
     px: order.price === null ? '' : String(order.price),
     sz: String(order.size),
-    ordType: order.type,
+    ordType: order.type === 'limit' && order.timeInForce === 'IOC' ? 'ioc' : order.type,
     side: order.side,
     posSide: order.positionSide,
     tdMode: 'cross',
+    tgtCcy: '',
     accFillSz: String(order.filled),
-    fillPx: order.averagePrice === null ? '' : String(order.averagePrice),
+    fillPx: last ? String(last.price) : '',
+    fillSz: last ? String(last.size) : '0',
+    fillTime: last ? String(last.timestampMs) : '',
+    tradeId: last?.tradeId ?? '',
     avgPx: order.averagePrice === null ? '' : String(order.averagePrice),
-    state,
+    state: orderState(order),
     lever: '10',
-    fee: String(-fee),
-    feeCcy: 'USDT',
+    ...feeOfFills(order.fills, state),
+    rebate: '0',
+    rebateCcy: 'USDT',
+    pnl: '0',
+    category: 'normal',
+    source: '',
+    cancelSource: '',
     reduceOnly: String(order.reduceOnly),
     cTime: String(order.timestampMs),
-    uTime: String(order.timestampMs),
+    uTime: String(updatedMs),
   };
 }
 
@@ -126,6 +156,15 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
     const sentMs = Date.parse(String(request.headers['ok-access-timestamp']));
     if (Math.abs(sentMs - nowMs) > SKEW_LIMIT_MS) {
       return fail(400, '50102', 'Timestamp request expired');
+    }
+    const expTime = request.headers.exptime;
+    if (
+      state.behaviour.enforcesRequestExpiry &&
+      typeof expTime === 'string' &&
+      expTime !== '' &&
+      nowMs > Number(expTime)
+    ) {
+      return fail(200, OKX_EXPIRED_CODE, 'Request timeout');
     }
   }
   const route = `${method} ${path.replace('/api/v5/', '')}`;
@@ -219,7 +258,27 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
         positionSide: params.posSide ?? 'net',
         timestampMs: nowMs,
       });
-      return ok([{ clOrdId, ordId: placed.id, sCode: '0', sMsg: 'Order placed', tag: '' }]);
+      // The venue acks ids only (no state, no fill), as recorded (recorded/okx-answers.json).
+      const inTimeUs = `${nowMs}000`;
+      return {
+        status: 200,
+        body: {
+          code: '0',
+          msg: '',
+          data: [
+            {
+              clOrdId,
+              ordId: placed.id,
+              tag: '',
+              ts: String(nowMs),
+              sCode: '0',
+              sMsg: 'Order placed',
+            },
+          ],
+          inTime: inTimeUs,
+          outTime: inTimeUs,
+        },
+      };
     }
     case 'POST trade/order-algo': {
       const algoClOrdId = params.algoClOrdId ?? '';
@@ -271,15 +330,16 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
       const order = state.orders.find(
         (o) =>
           o.triggerPrice === null &&
+          isVisible(o, nowMs) &&
           (params.clOrdId !== undefined
             ? o.clientOrderId === params.clOrdId
             : o.id === params.ordId),
       );
-      return order ? ok([orderData(order)]) : fail(200, '51603', 'Order does not exist');
+      return order ? ok([orderData(order, state)]) : fail(200, '51603', 'Order does not exist');
     }
     case 'POST trade/cancel-order': {
       const order = state.orders.find(
-        (o) => o.id === params.ordId && o.triggerPrice === null && o.status === 'open',
+        (o) => o.id === params.ordId && o.triggerPrice === null && isCancellable(o),
       );
       if (!order) return orderFail('51400', 'Cancellation failed as the order does not exist.', '');
       order.status = 'canceled';
@@ -288,35 +348,43 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
     case 'GET trade/orders-pending':
       return ok(
         state.orders
-          .filter((o) => o.status === 'open' && o.triggerPrice === null)
+          .filter((o) => o.status === 'open' && o.triggerPrice === null && isVisible(o, nowMs))
           .filter((o) => !params.instId || `${o.base}-USDT-SWAP` === params.instId)
-          .map(orderData),
+          .map((o) => orderData(o, state)),
       );
     case 'GET trade/fills':
     case 'GET trade/fills-history':
+      // One row per venue trade, newest first as OKX lists them.
       return ok(
         state.orders
-          .filter((o) => o.filled > 0 && `${o.base}-USDT-SWAP` === params.instId)
-          .map((o) => ({
-            instType: 'SWAP',
-            instId: params.instId,
-            tradeId: String(Number(o.id) + 500_000),
-            ordId: o.id,
-            clOrdId: o.clientOrderId,
-            billId: o.id,
-            side: o.side,
-            posSide: o.positionSide,
-            fillSz: String(o.filled),
-            fillPx: String(o.averagePrice ?? FAKE_PRICES[o.base]),
-            fee: String(
-              -(o.filled * (OKX_CONTRACT_VALUES[o.base] ?? 1) * (o.averagePrice ?? 0) * 0.0005),
-            ),
-            feeCcy: 'USDT',
-            execType: 'T',
-            ts: String(o.timestampMs),
-          })),
+          .filter((o) => `${o.base}-USDT-SWAP` === params.instId)
+          .flatMap((o) => o.fills.map((fill) => fillRow(o, fill)))
+          .sort((a, b) => Number(b.ts) - Number(a.ts) || Number(b.tradeId) - Number(a.tradeId)),
       );
     default:
       return fail(404, '404', `no route ${route}`);
   }
+}
+
+function fillRow(order: FakeOrder, fill: FakeFill) {
+  return {
+    instType: 'SWAP',
+    instId: `${order.base}-USDT-SWAP`,
+    tradeId: fill.tradeId,
+    ordId: order.id,
+    clOrdId: order.clientOrderId,
+    billId: `${fill.tradeId}0`,
+    tag: '',
+    side: order.side,
+    posSide: order.positionSide,
+    fillSz: String(fill.size),
+    fillPx: String(fill.price),
+    fillPnl: '0',
+    fee: String(-fill.fee),
+    feeCcy: fill.feeAsset,
+    feeRate: '-0.0005',
+    execType: 'T',
+    fillTime: String(fill.timestampMs),
+    ts: String(fill.timestampMs),
+  };
 }
