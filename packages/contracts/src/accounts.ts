@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codeSchema } from './common.js';
 import { EXCHANGES } from './limits.js';
 
 // Exchange API accounts (document 1 §2 "API management", §3 "Exchange API", §7 /auth/apis/) and
@@ -94,6 +95,8 @@ export const exchangeApiCreateRequest = z.strictObject({
     .multipleOf(PAPER_BALANCE_STEP, { message: 'At most two decimals' })
     .optional(),
   is_active: z.boolean().default(true),
+  /** The authenticator code: required for a live key when the user has 2FA on (step-up). */
+  google_code: codeSchema.optional(),
 });
 export type ExchangeApiCreateRequest = z.infer<typeof exchangeApiCreateRequest>;
 
@@ -113,6 +116,8 @@ export const exchangeApiUpdateRequest = z.strictObject({
   position_mode: z.enum(POSITION_MODES).optional(),
   default_leverage: leverage.optional(),
   is_active: z.boolean().optional(),
+  /** The authenticator code: required for new keys when the user has 2FA on (step-up). */
+  google_code: codeSchema.optional(),
 });
 export type ExchangeApiUpdateRequest = z.infer<typeof exchangeApiUpdateRequest>;
 

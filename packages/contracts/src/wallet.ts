@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { profile } from './auth.js';
+import { codeSchema } from './common.js';
 import { VIP_DURATION_DAYS, VIP_PRICE_COINS } from './limits.js';
 
 // Platform coins (document 2 §2 deposit/withdraw/profile settings, §3 Transaction, §5, §7, §9):
@@ -317,6 +318,8 @@ export const withdrawRequest = z
     address: z.string().trim().max(WALLET_ADDRESS_MAX_LENGTH).optional(),
     network: z.string().optional(),
     request_id: requestIdSchema.optional(),
+    /** The authenticator code: required when the user has 2FA on (step-up). */
+    google_code: codeSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if (Number(v.amount) < WITHDRAW_MIN_AMOUNT) {
@@ -340,6 +343,7 @@ export const withdrawRequest = z
     address: v.address ?? '',
     network: v.network as WithdrawNetwork,
     request_id: v.request_id,
+    google_code: v.google_code,
   }));
 export type WithdrawRequest = z.infer<typeof withdrawRequest>;
 export type WithdrawRequestBody = z.input<typeof withdrawRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGE_ERROR_KINDS } from './accounts.js';
-import { idSchema } from './common.js';
+import { codeSchema, idSchema } from './common.js';
 import { EXCHANGES } from './limits.js';
 import { coinAmountInput } from './wallet.js';
 
@@ -422,7 +422,14 @@ export const webhookConfigListResponse = z.object({
 });
 export type WebhookConfigListResponse = z.infer<typeof webhookConfigListResponse>;
 
-/** POST /webhook-trading/configs/{id}/regenerate-key/ (no body): the config, URL in full. */
+/**
+ * POST /webhook-trading/configs/{id}/regenerate-key/: no body, or the authenticator code when
+ * the user has 2FA on (step-up). Answers the config, URL in full.
+ */
+export const webhookRegenerateKeyRequest = z
+  .strictObject({ google_code: codeSchema.optional() })
+  .nullish();
+export type WebhookRegenerateKeyRequest = z.infer<typeof webhookRegenerateKeyRequest>;
 export const webhookRegenerateKeyResponse = webhookConfig;
 
 /** POST /webhook-trading/configs/batch-action/ */

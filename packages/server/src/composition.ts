@@ -35,6 +35,7 @@ import { createAttemptGuard } from './modules/auth/attempt-guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createCodesService } from './modules/auth/codes.service.js';
+import { createStepUp } from './modules/auth/step-up.js';
 import { createTokensService } from './modules/auth/tokens.service.js';
 import { createTotpService } from './modules/auth/totp.service.js';
 import type { BotControl } from './modules/bots/bot-control.js';
@@ -166,6 +167,8 @@ export async function createServices(deps: ServiceDeps) {
   // One account lock for every check of a secret (login, 2FA disable, password change).
   const guard = createAttemptGuard({ repo: authRepo, clock });
   const totp = createTotpService({ repo: authRepo, clock, secretBox, guard });
+  // Money and keys (withdrawal, exchange keys, webhook keys) ask a 2FA user for a code.
+  const stepUp = createStepUp({ repo: authRepo, totp, guard });
   const profile = createProfileService({
     db,
     clock,
@@ -227,6 +230,7 @@ export async function createServices(deps: ServiceDeps) {
     log,
     signalsPerMinute: config.webhookSignalsPerMinute,
     leases: createLeases({ db, holderId: leaseHolder }),
+    stepUp,
   });
   const accountServices = createAccountServices({
     db,
@@ -238,6 +242,7 @@ export async function createServices(deps: ServiceDeps) {
     operationLog,
     events,
     checkTimeoutMs: config.exchangeCheckTimeoutMs,
+    stepUp,
     ...(botControl ? { botControl } : {}),
     ownerPositions: { closeOnAccount: (accountId) => webhooks.closePositionsOnAccount(accountId) },
     // Copy trading is built below (the square it needs comes after the accounts); a deletion
@@ -266,6 +271,7 @@ export async function createServices(deps: ServiceDeps) {
     clock,
     ledger,
     networks: await createDepositNetworks(config.depositNetworks),
+    stepUp,
   });
   const invitations = createInvitationsService({ db, clock });
   const staff = createStaffService({ db, clock, ledger });

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createBalanceSnapshotter } from '../../workers/balance-snapshotter.js';
+import type { StepUp } from '../auth/step-up.js';
 import type { BotControl } from '../bots/bot-control.js';
 import { type AccountClients, createAccountClients } from '../exchange-accounts/account-clients.js';
 import type {
@@ -55,6 +56,8 @@ export function createAccountServices(deps: {
   copies?: AccountCopies;
   /** Where balance snapshots are told (BalanceChanged); in-process without listeners by default. */
   events?: EventBus;
+  /** The authenticator check for adding or changing a live key (the app passes it). */
+  stepUp?: StepUp;
 }) {
   const repo = createExchangeAccountsRepository(deps.db);
   const clientFor =
@@ -86,6 +89,7 @@ export function createAccountServices(deps: {
       botControl: deps.botControl,
       ownerPositions: deps.ownerPositions,
       copies: deps.copies,
+      stepUp: deps.stepUp,
     }),
     accounts: createAccountsService({
       accounts: repo,

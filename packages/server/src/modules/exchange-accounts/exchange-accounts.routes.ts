@@ -50,7 +50,7 @@ export const exchangeAccountsRoutes =
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await service.create(userId(request), request.body)),
+        reply.status(201).send(await service.create(userId(request), request.body, request.ip)),
     );
     app.get(
       '/auth/apis/:id/',
@@ -77,7 +77,8 @@ export const exchangeAccountsRoutes =
           response: { 200: exchangeApi, ...errors },
         },
       },
-      async (request) => service.update(userId(request), request.params.id, request.body),
+      async (request) =>
+        service.update(userId(request), request.params.id, request.body, request.ip),
     );
     app.delete(
       '/auth/apis/:id/',

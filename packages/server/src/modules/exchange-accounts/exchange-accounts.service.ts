@@ -20,6 +20,7 @@ import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { EXCHANGE_CAPABILITIES } from '../../exchange/exchange-capabilities.js';
 import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.service.js';
+import type { StepUp } from '../auth/step-up.js';
 import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { AccountClients } from './account-clients.js';
@@ -73,6 +74,11 @@ export interface ExchangeAccountsServiceDeps {
   readonly ownerPositions?: AccountOwnerPositions | undefined;
   /** Copy trading: the copies the account drives end before it is deleted. */
   readonly copies?: AccountCopies | undefined;
+  /**
+   * Adding or changing a live key needs the authenticator code of a user with 2FA on. The app
+   * always passes it; builds without it (workers, service tests) serve no user requests.
+   */
+  readonly stepUp?: StepUp | undefined;
 }
 
 const publicBot = ({ accountId: _accountId, ...bot }: AccountBot) => bot;
@@ -196,7 +202,12 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       return present(await owned(userId, id));
     },
 
-    async create(userId: number, input: ExchangeApiCreateRequest): Promise<ExchangeApi> {
+    /** `address`: the client's, for the step-up code's lock. */
+    async create(
+      userId: number,
+      input: ExchangeApiCreateRequest,
+      address = '',
+    ): Promise<ExchangeApi> {
       const now = clock.now();
       let keys: ExchangeAccountChanges = {};
       if (!input.is_paper) {
@@ -215,6 +226,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
             ),
           );
         }
+        await deps.stepUp?.confirm(userId, input.google_code, address);
         keys = encryptedKeys({
           api_key: input.api_key,
           api_secret: input.api_secret,
@@ -264,6 +276,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       userId: number,
       id: number,
       input: ExchangeApiUpdateRequest,
+      address = '',
     ): Promise<ExchangeApi> {
       const current = await owned(userId, id);
       const keyChanges = current.isPaper
@@ -273,6 +286,9 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
             api_secret: input.api_secret,
             api_password: needsPassphrase(current.exchange) ? input.api_password : undefined,
           });
+      if (Object.keys(keyChanges).length > 0) {
+        await deps.stepUp?.confirm(userId, input.google_code, address);
+      }
       const changes: ExchangeAccountChanges = {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.account_type !== undefined ? { accountType: input.account_type } : {}),
@@ -302,7 +318,8 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
             name: updated.name,
             // Field names only: new keys are never written to the log.
             changed: Object.keys(input).filter(
-              (key) => input[key as keyof ExchangeApiUpdateRequest] !== undefined,
+              (key) =>
+                key !== 'google_code' && input[key as keyof ExchangeApiUpdateRequest] !== undefined,
             ),
           },
         );

@@ -78,11 +78,11 @@ export const walletRoutes =
           tags,
           security,
           body: withdrawRequest,
-          response: { 201: withdrawResponse, 409: apiErrorSchema, ...errors },
+          response: { 201: withdrawResponse, 409: apiErrorSchema, 429: apiErrorSchema, ...errors },
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await wallet.withdraw(userId(request), request.body)),
+        reply.status(201).send(await wallet.withdraw(userId(request), request.body, request.ip)),
     );
     app.get(
       '/auth/vip/',

@@ -35,6 +35,7 @@ import {
 import type { Database } from '../../db/database.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { toProfile } from '../auth/auth.mappers.js';
+import type { StepUp } from '../auth/step-up.js';
 import { isChainAddress } from './chain-addresses.js';
 import type { DepositNetworks } from './deposit-networks.js';
 import type { Ledger } from './ledger.js';
@@ -64,8 +65,10 @@ export function createWalletService(deps: {
   clock: Clock;
   ledger: Ledger;
   networks: DepositNetworks;
+  /** A withdrawal of a user with 2FA on needs an authenticator code. */
+  stepUp: StepUp;
 }) {
-  const { db, clock, ledger, networks } = deps;
+  const { db, clock, ledger, networks, stepUp } = deps;
   const q = walletQueries(db);
 
   async function loadUser(userId: number): Promise<UserRow> {
@@ -129,12 +132,22 @@ export function createWalletService(deps: {
 
     /**
      * Debits the whole amount now (pending); amount − 1 USDT is paid out when staff complete it,
-     * and failing it refunds. The same request_id is acted on once.
+     * and failing it refunds. The same request_id is acted on once. A user with 2FA on confirms
+     * a new withdrawal with an authenticator code (`address`: the client's, for its lock).
      */
-    async withdraw(userId: number, request: WithdrawRequest): Promise<WithdrawResponse> {
+    async withdraw(
+      userId: number,
+      request: WithdrawRequest,
+      address: string,
+    ): Promise<WithdrawResponse> {
       if (!isChainAddress(request.network, request.address)) {
         throw ValidationFailed.field('address', WALLET_MESSAGES.addressInvalid);
       }
+      // A retry of a request already made moves nothing: it is answered without a new code.
+      const earlier = request.request_id
+        ? await q.findByKey(walletKeys.withdraw(userId, request.request_id))
+        : undefined;
+      if (!earlier) await stepUp.confirm(userId, request.google_code, address);
       const invalidAmount = () =>
         ValidationFailed.field('amount', WALLET_MESSAGES.invalidWithdrawalAmount);
       const receipt = await ledger.debit(

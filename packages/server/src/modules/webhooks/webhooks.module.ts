@@ -5,6 +5,7 @@ import type { PriceSource } from '../../exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
 import type { Leases } from '../../workers/leases.js';
+import type { StepUp } from '../auth/step-up.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { createWebhookExecutor, ownerOf, type TrailLog } from './webhook-executor.js';
 import { createWebhookReceiver } from './webhook-receiver.js';
@@ -28,6 +29,8 @@ export function createWebhooksModule(deps: {
   readonly signalsPerMinute?: number;
   /** With more than one process: a configuration's signals run where its lease is held. */
   readonly leases?: Leases;
+  /** A new webhook key of a user with 2FA on needs an authenticator code. */
+  readonly stepUp?: StepUp;
 }) {
   const repo = createWebhooksRepository(deps.db);
   const { clock, log } = deps;
@@ -74,6 +77,7 @@ export function createWebhooksModule(deps: {
     prices: deps.prices,
     feed: deps.feed,
     trail,
+    stepUp: deps.stepUp,
   });
 
   return {

@@ -12,6 +12,7 @@ import {
   webhookExecutionsQuery,
   webhookLogListResponse,
   webhookLogsQuery,
+  webhookRegenerateKeyRequest,
   webhookSignal,
   webhookSignalListResponse,
   webhookSignalsQuery,
@@ -115,10 +116,19 @@ export const webhooksRoutes =
       '/webhook-trading/configs/:id/regenerate-key/',
       {
         preValidation,
-        schema: { tags, security, params: idParams, response: { 200: webhookConfig, ...errors } },
+        schema: {
+          tags,
+          security,
+          params: idParams,
+          body: webhookRegenerateKeyRequest,
+          response: { 200: webhookConfig, ...errors },
+        },
       },
       async (request) =>
-        service.regenerateKey(userId(request), request.params.id, baseUrlOf(request)),
+        service.regenerateKey(userId(request), request.params.id, baseUrlOf(request), {
+          googleCode: request.body?.google_code,
+          address: request.ip,
+        }),
     );
     app.post(
       '/webhook-trading/configs/:id/test/',

@@ -38,6 +38,7 @@ import type {
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
+import type { StepUp } from '../auth/step-up.js';
 import {
   checkAlert,
   EMPTY_ALERT,
@@ -155,6 +156,8 @@ export function createWebhooksService(deps: {
   readonly prices: PriceSource;
   readonly feed: MarketFeed;
   readonly trail: TrailLog;
+  /** A new key of a user with 2FA on needs an authenticator code (the app passes it). */
+  readonly stepUp?: StepUp | undefined;
 }) {
   const { repo, clock } = deps;
 
@@ -416,8 +419,15 @@ export function createWebhooksService(deps: {
       });
     },
 
-    async regenerateKey(userId: number, id: number, baseUrl: string) {
+    /** `stepUp`: the code sent and the client's address (for the code's lock). */
+    async regenerateKey(
+      userId: number,
+      id: number,
+      baseUrl: string,
+      stepUp: { googleCode?: string | undefined; address: string } = { address: '' },
+    ) {
       await owned(userId, id);
+      await deps.stepUp?.confirm(userId, stepUp.googleCode, stepUp.address);
       const key = newWebhookKey();
       const now = clock.now();
       const row = await repo.updateConfig(userId, id, {
