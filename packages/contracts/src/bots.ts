@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES, POSITION_MODES } from './accounts.js';
-import { idSchema } from './common.js';
+import { ID_MAX, idSchema } from './common.js';
 import { EXCHANGES, TIMEFRAMES } from './limits.js';
 
 // Trading bots and the operation log (document 1 §2 bot list and dialog, §3 Bot, Bot position,
@@ -43,9 +43,9 @@ const cents = z.number().refine((v) => Math.abs(Math.round(v * 100) - v * 100) <
 });
 
 export const botCreateRequest = z.strictObject({
-  exchange_api: z.number().int().positive(),
+  exchange_api: z.number().int().positive().max(ID_MAX),
   /** The strategy's id from GET /trading/strategies/. */
-  strategy: z.number().int().positive(),
+  strategy: z.number().int().positive().max(ID_MAX),
   symbol: z
     .string()
     .trim()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGE_ERROR_KINDS } from './accounts.js';
-import { codeSchema, idSchema } from './common.js';
+import { codeSchema, ID_MAX, idSchema } from './common.js';
 import { EXCHANGES } from './limits.js';
 import { coinAmountInput } from './wallet.js';
 
@@ -337,7 +337,7 @@ const ipAllowlistInput = z
 export const webhookConfigCreateRequest = z.strictObject({
   name: nameInput,
   /** The exchange account id (the user's own, active). */
-  exchange_api: z.number({ error: WEBHOOK_MESSAGES.accountRequired }).int().positive(),
+  exchange_api: z.number({ error: WEBHOOK_MESSAGES.accountRequired }).int().positive().max(ID_MAX),
   symbol: symbolInput.default(null),
   default_amount: amountInput.default(String(WEBHOOK_AMOUNT_DEFAULT)),
   /** null = no cap beyond WEBHOOK_AMOUNT_MAX; else ≥ default_amount. */
@@ -355,7 +355,7 @@ export type WebhookConfigCreateRequest = z.input<typeof webhookConfigCreateReque
 /** PATCH /webhook-trading/configs/{id}/ (any subset). */
 export const webhookConfigUpdateRequest = z.strictObject({
   name: nameInput.optional(),
-  exchange_api: z.number().int().positive().optional(),
+  exchange_api: z.number().int().positive().max(ID_MAX).optional(),
   symbol: symbolInput.optional(),
   default_amount: amountInput.optional(),
   max_amount: amountInput.nullable().optional(),
@@ -435,7 +435,7 @@ export const webhookRegenerateKeyResponse = webhookConfig;
 /** POST /webhook-trading/configs/batch-action/ */
 export const webhookBatchActionRequest = z.strictObject({
   ids: z
-    .array(z.number().int().positive())
+    .array(z.number().int().positive().max(ID_MAX))
     .min(1, { message: WEBHOOK_MESSAGES.batchEmpty })
     .max(WEBHOOK_BATCH_MAX),
   action: z.enum(WEBHOOK_BATCH_ACTIONS),

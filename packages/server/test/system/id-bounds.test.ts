@@ -3,9 +3,13 @@
 // malformed multipart body is a 400 too (issue: attack run, item 8).
 import { describe, expect, it } from 'vitest';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { botBody, createPaperAccount, RecordingBotControl } from '../helpers/bot-flows.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 
-const ctx = useTestApp({ env: { MARKET_DATA: 'simulated' } });
+const ctx = useTestApp({
+  env: { MARKET_DATA: 'simulated' },
+  botControl: () => new RecordingBotControl(),
+});
 
 interface ErrorBody {
   code: string;
@@ -41,6 +45,35 @@ describe('ids in query strings', () => {
       expect(largest.status).toBe(200);
     },
   );
+});
+
+describe('ids in JSON bodies', () => {
+  it('answer 400 with too_big beyond the integer range on bots and webhook configurations', async () => {
+    const token = (await registerEmail(ctx.app, uniqueEmail('idb'))).access;
+    const account = await createPaperAccount(ctx.app, token);
+    const over = 2_147_483_648;
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/api/trading/bots/', botBody(over), 'exchange_api'],
+      ['POST', '/api/trading/bots/', botBody(account, { strategy: over }), 'strategy'],
+      [
+        'POST',
+        '/api/webhook-trading/configs/',
+        { name: 'TV', exchange_api: over, symbol: 'BTCUSDT.P' },
+        'exchange_api',
+      ],
+      [
+        'POST',
+        '/api/webhook-trading/configs/batch-action/',
+        { action: 'enable', ids: [over] },
+        'ids.0',
+      ],
+    ];
+    for (const [method, url, body, field] of cases) {
+      const res = await call<ErrorBody>(ctx.app, method as 'POST', url, { token, body });
+      expect(res.status, `${url} ${field}`).toBe(400);
+      expect(res.body.field_codes?.[field], `${url} ${field}`).toEqual(['too_big']);
+    }
+  });
 });
 
 describe('a malformed multipart body', () => {
