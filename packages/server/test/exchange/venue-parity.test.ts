@@ -131,7 +131,7 @@ describe.each(['okx', 'binance'] as const)(
     });
 
     it('reads a partially filled order with the fields of a filled one', async () => {
-      const venue = await venueAt({ exchange: name, tradesPerFill: 3, tradeSpacingMs: 100 });
+      const venue = await venueAt({ exchange: name, tradesPerFill: 3, tradeSpacingMs: 3_000 });
       const placed = await marketBuy(venue, 1);
       const found = await venue.fetchOrder(String(placed.id), ETH);
       expect(found.status).toBe('open');
@@ -197,5 +197,161 @@ describe('venue behaviour options', () => {
       ...VENUE_FAITHFUL,
       rateLimitEveryNthOrder: 0,
     });
+  });
+});
+
+// The fake's clock is the real one plus what tests advance it by: each wait below leaves
+// seconds of real time to spare, and stays inside the venues' clock-skew windows (Binance 10 s).
+// ccxt amounts are the venue's units: 1 is 1 ETH on Binance, 1 contract (0.1 ETH) on OKX.
+
+describe.each(['okx', 'binance'] as const)('%s fake behaviours through real ccxt', (name) => {
+  const byClientId = (venue: CcxtExchange, clientOrderId: string) =>
+    venue.fetchOrder('', ETH, { clientOrderId });
+
+  it('lookupLagMs: an acked order is unknown to lookups and lists until the lag passes', async () => {
+    const venue = await venueAt({ exchange: name, lookupLagMs: 5_000 });
+    const placed = await limitBuy(venue, 1, 1_500);
+    const clientOrderId = String(placed.clientOrderId);
+    expect(await ccxtErrorOf(venue.fetchOrder(String(placed.id), ETH))).toBeInstanceOf(
+      ccxt.OrderNotFound,
+    );
+    expect(await ccxtErrorOf(byClientId(venue, clientOrderId))).toBeInstanceOf(ccxt.OrderNotFound);
+    expect(await venue.fetchOpenOrders(ETH)).toEqual([]);
+    current().advanceClock(2_500);
+    expect(await ccxtErrorOf(byClientId(venue, clientOrderId))).toBeInstanceOf(ccxt.OrderNotFound);
+    current().advanceClock(2_500);
+    expect(await byClientId(venue, clientOrderId)).toMatchObject({ id: placed.id, status: 'open' });
+    expect(await venue.fetchOpenOrders(ETH)).toHaveLength(1);
+  });
+
+  it('fillDelayMs: a market order reads unfilled after its ack and filled once the delay passes', async () => {
+    const venue = await venueAt({ exchange: name, fillDelayMs: 3_000 });
+    const placed = await marketBuy(venue, 1);
+    if (name === 'binance') expect([placed.status, placed.filled]).toEqual(['open', 0]);
+    expect(await venue.fetchOrder(String(placed.id), ETH)).toMatchObject({
+      status: 'open',
+      filled: 0,
+    });
+    expect(await venue.fetchMyTrades(ETH)).toEqual([]);
+    current().advanceClock(3_000);
+    expect(await venue.fetchOrder(String(placed.id), ETH)).toMatchObject({
+      status: 'closed',
+      filled: 1,
+    });
+  });
+
+  it('tradesPerFill/tradeStepTicks/tradeSpacingMs: a fill is several trades walking the book', async () => {
+    const venue = await venueAt({
+      exchange: name,
+      tradesPerFill: 3,
+      tradeStepTicks: 2,
+      tradeSpacingMs: 3_000,
+    });
+    const placed = await marketBuy(venue, 1);
+    const partial = await venue.fetchOrder(String(placed.id), ETH);
+    expect(partial.status).toBe('open');
+    expect((partial.info as Record<string, unknown>)[name === 'okx' ? 'state' : 'status']).toBe(
+      name === 'okx' ? 'partially_filled' : 'PARTIALLY_FILLED',
+    );
+    current().advanceClock(6_000);
+    const trades = await venue.fetchMyTrades(ETH);
+    expect(trades.map((trade) => trade.price)).toEqual([2000, 2000.02, 2000.04]);
+    expect(new Set(trades.map((trade) => trade.id)).size).toBe(3);
+    expect(trades.every((trade) => trade.order === placed.id)).toBe(true);
+    const filled = trades.reduce((sum, trade) => sum + (trade.amount ?? 0), 0);
+    const paid = trades.reduce((sum, trade) => sum + (trade.amount ?? 0) * (trade.price ?? 0), 0);
+    const vwap = paid / filled;
+    const order = await venue.fetchOrder(String(placed.id), ETH);
+    expect(order.status).toBe('closed');
+    expect(order.filled).toBeCloseTo(1, 10);
+    expect(filled).toBeCloseTo(1, 10);
+    expect(order.average).toBeCloseTo(vwap, 8);
+  });
+
+  it('iocFillRatio: a marketable IOC fills part and the rest expires', async () => {
+    const venue = await venueAt({ exchange: name, iocFillRatio: 0.5 });
+    const placed = await limitBuy(venue, 1, 2_001, true);
+    const order = await venue.fetchOrder(String(placed.id), ETH);
+    expect(order.status).toBe(name === 'okx' ? 'canceled' : 'expired');
+    expect(order.filled).toBeCloseTo(0.5, 10);
+    const trades = await venue.fetchMyTrades(ETH);
+    expect(trades.map((trade) => [trade.amount, trade.price])).toEqual([[0.5, 2000]]);
+  });
+
+  it('isFeeInPlatformCoin: fees are charged in BNB (600 USDT) or OKB (50 USDT)', async () => {
+    const venue = await venueAt({ exchange: name, isFeeInPlatformCoin: true });
+    const placed = await marketBuy(venue, 1);
+    // 0.05 % taker fee: 1 ETH at 2000 is 1 USDT, 1 OKX contract (0.1 ETH) 0.1 USDT.
+    const expected =
+      name === 'okx' ? { cost: 0.002, currency: 'OKB' } : { cost: 0.00166667, currency: 'BNB' };
+    const [trade] = await venue.fetchMyTrades(ETH);
+    expect(trade?.fee).toEqual(expected);
+    if (name === 'okx') {
+      expect((await venue.fetchOrder(String(placed.id), ETH)).fee).toEqual(expected);
+    }
+  });
+
+  it('rateLimitEveryNthOrder: every Nth create is refused untaken, with Retry-After on Binance', async () => {
+    const venue = await venueAt({
+      exchange: name,
+      rateLimitEveryNthOrder: 2,
+      retryAfterSeconds: 3,
+    });
+    await marketBuy(venue, 1);
+    const refused = await ccxtErrorOf(marketBuy(venue, 1));
+    // ccxt's binance raises DDoSProtection on any 429, okx RateLimitExceeded for 50011.
+    expect(refused).toBeInstanceOf(name === 'okx' ? ccxt.RateLimitExceeded : ccxt.DDoSProtection);
+    const headers = venue.last_response_headers as Record<string, string>;
+    expect(headers['Retry-After'] ?? headers['retry-after']).toBe(
+      name === 'binance' ? '3' : undefined,
+    );
+    expect(current().state.orders).toHaveLength(1);
+    expect(current().state.rateLimitRejections).toBe(1);
+    await marketBuy(venue, 1);
+    expect(current().state.orders).toHaveLength(2);
+  });
+
+  it('enforcesRequestExpiry: a create held past its expiry is refused when processed', async () => {
+    const venue = await venueAt({ exchange: name, enforcesRequestExpiry: true });
+    const path = name === 'okx' ? '/api/v5/trade/order' : '/fapi/v1/order';
+    /** An order create that expires `validMs` after it is signed. */
+    const send = (validMs: number) => {
+      if (name === 'okx') venue.headers = { expTime: String(current().nowMs() + validMs) };
+      return venue.createOrder(ETH, 'market', 'buy', 1, undefined, {
+        clientOrderId: nextId(),
+        ...(name === 'binance' ? { recvWindow: validMs } : {}),
+      });
+    };
+    const hold = current().hold('POST', path);
+    const late = ccxtErrorOf(send(2_000));
+    await hold.arrived();
+    current().advanceClock(3_000);
+    hold.release();
+    const error = await late;
+    expect(error.message).toContain(name === 'okx' ? '50157' : '-1021');
+    expect(current().state.orders).toEqual([]);
+    // Processed before its expiry, the same request is taken.
+    const inTime = current().hold('POST', path);
+    const taken = send(5_000);
+    await inTime.arrived();
+    current().advanceClock(1_000);
+    inTime.release();
+    await taken;
+    expect(current().state.orders).toHaveLength(1);
+  });
+
+  it('hold: a held request is counted but not taken until released', async () => {
+    const venue = await venueAt({ exchange: name });
+    const hold = current().hold('POST', name === 'okx' ? '/api/v5/trade/order' : '/fapi/v1/order');
+    const pending = marketBuy(venue, 1);
+    await hold.arrived();
+    expect(hold.waiting()).toBe(1);
+    expect(current().calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+    expect(current().state.orders).toEqual([]);
+    hold.release();
+    await pending;
+    expect(current().state.orders).toHaveLength(1);
+    await marketBuy(venue, 1);
+    expect(current().state.orders).toHaveLength(2);
   });
 });
