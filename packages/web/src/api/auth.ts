@@ -10,6 +10,7 @@ import type {
   Profile,
   RegisterRequest,
   RegisterResponse,
+  ResetPasswordRequest,
   SendCodeRequest,
   SendCodeResponse,
   TwoFactorEnableResponse,
@@ -32,6 +33,8 @@ export const authApi = {
   register: (body: RegisterRequest) => api.post<RegisterResponse>('/auth/register/', body),
   phoneRegister: (body: PhoneRegisterRequest) =>
     api.post<RegisterResponse>('/auth/phone-register/', body),
+  resetPassword: (body: ResetPasswordRequest) =>
+    api.post<MessageResponse>('/auth/reset-password/', body),
   logout: (refresh: string) => api.post<unknown>('/auth/logout/', { refresh }),
   profile: (signal?: AbortSignal) => api.get<Profile>('/auth/profile/', signal),
   accountSecurity: (signal?: AbortSignal) =>
@@ -112,6 +115,11 @@ export function useLogout() {
     // Revokes the session server-side; an unreachable server leaves it to expire.
     if (refresh) void authApi.logout(refresh).catch(() => undefined);
   }, [queryClient]);
+}
+
+/** A forgotten password: nothing is signed in; the user signs in with the new password. */
+export function useResetPassword() {
+  return useMutation({ mutationFn: authApi.resetPassword });
 }
 
 export function useChangePassword() {

@@ -11,6 +11,9 @@ const withFeedbackOf = <P extends object>(page: Promise<ComponentType<P>>) =>
   }));
 
 const LoginPage = lazy(() => withFeedbackOf(import('../pages/LoginPage').then((m) => m.LoginPage)));
+const ResetPasswordPage = lazy(() =>
+  withFeedbackOf(import('../pages/ResetPasswordPage').then((m) => m.ResetPasswordPage)),
+);
 const RegisterPage = lazy(() =>
   withFeedbackOf(import('../pages/RegisterPage').then((m) => m.RegisterPage)),
 );
@@ -89,6 +92,14 @@ export const routes: RouteObject[] = [
         element: (
           <GuestOnly>
             <LoginPage />
+          </GuestOnly>
+        ),
+      },
+      {
+        path: 'reset-password',
+        element: (
+          <GuestOnly>
+            <ResetPasswordPage />
           </GuestOnly>
         ),
       },

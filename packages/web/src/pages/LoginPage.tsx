@@ -288,6 +288,10 @@ export function LoginPage() {
       </Form>
       <Typography.Paragraph type="secondary" style={{ textAlign: 'center', marginBottom: 0 }}>
         {t('login.noAccount')} <Link to="/register">{t('login.goRegister')}</Link>
+        {' · '}
+        <Link to="/reset-password" data-testid="login-forgot-password">
+          {t('login.forgotPassword')}
+        </Link>
       </Typography.Paragraph>
       <GoogleAuthPrompt
         open={isPromptOpen}

@@ -96,6 +96,7 @@ export const en: LocaleResources = {
     notRegisteredTitle: 'Account not registered',
     notRegisteredBody: 'This account is not registered yet. Go to registration?',
     goRegisterNow: 'Go to registration',
+    forgotPassword: 'Forgot password?',
   },
   register: {
     title: 'Register',
@@ -128,6 +129,21 @@ export const en: LocaleResources = {
     successTitle: 'Registration successful',
     successBody:
       'You are signed in and have a paper experience account with {{balance}} virtual USDT. We recommend turning on Google Authenticator now to protect your account.',
+  },
+  resetPassword: {
+    title: 'Reset password',
+    subtitle: 'Set a new password with a code sent to your e-mail or phone',
+    tabEmail: 'By e-mail',
+    tabPhone: 'By phone',
+    code: 'Verification code',
+    password: 'New password',
+    password2: 'Confirm new password',
+    submit: 'Reset password',
+    codeSent: 'If an account uses it, a code has been sent; please check',
+    success: 'Your password has been reset; sign in with the new password',
+    failed: 'Password reset failed',
+    remembered: 'Remembered it?',
+    backToLogin: 'Back to login',
   },
   errors: {
     generic: 'An error occurred, please try again.',

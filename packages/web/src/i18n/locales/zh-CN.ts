@@ -95,6 +95,7 @@ export const zhCN = {
     notRegisteredTitle: '账号未注册',
     notRegisteredBody: '该账号尚未注册，是否前往注册？',
     goRegisterNow: '前往注册',
+    forgotPassword: '忘记密码？',
   },
   register: {
     title: '注册',
@@ -127,6 +128,21 @@ export const zhCN = {
     successTitle: '注册成功',
     successBody:
       '您已自动登录，并获得一个 {{balance}} USDT 的模拟体验账户。建议立即开启谷歌验证器以保护账户安全。',
+  },
+  resetPassword: {
+    title: '重置密码',
+    subtitle: '通过邮箱或手机验证码设置新密码',
+    tabEmail: '邮箱找回',
+    tabPhone: '手机找回',
+    code: '验证码',
+    password: '新密码',
+    password2: '确认新密码',
+    submit: '重置密码',
+    codeSent: '如果该账号已注册，验证码已发送，请查收',
+    success: '密码已重置，请使用新密码登录',
+    failed: '重置密码失败',
+    remembered: '想起密码了？',
+    backToLogin: '返回登录',
   },
   errors: {
     generic: '发生错误，请重试。',
