@@ -40,6 +40,13 @@ export interface ExchangeCapabilities {
   /** ccxt setSandboxMode(true) reaches the exchange's testnet / demo trading. */
   readonly hasTestnet: boolean;
   readonly clientOrderId: ClientOrderIdRule;
+  /** The trades query's parameter that narrows it to one order (the venue's order id). */
+  readonly orderTradesParam: string;
+  /**
+   * How an order request carries its own expiry, so the venue refuses it when it arrives late:
+   * `recvWindow` (Binance: the request's timestamp plus a window) or `expTime` (OKX: a header).
+   */
+  readonly requestExpiry: 'recvWindow' | 'expTime';
   /** ccxt amounts are contracts (×contractSize = base quantity); callers always speak base. */
   readonly amountsInContracts: boolean;
   /** Hedge-mode order parameter: name and the values for our long/short. */
@@ -101,6 +108,8 @@ export const EXCHANGE_CAPABILITIES: Readonly<Record<Exchange, ExchangeCapabiliti
     },
     needsPassphrase: false,
     hasTestnet: true,
+    orderTradesParam: 'orderId',
+    requestExpiry: 'recvWindow',
     clientOrderId: {
       exchangeParam: 'newClientOrderId',
       maxLength: 36,
@@ -157,6 +166,8 @@ export const EXCHANGE_CAPABILITIES: Readonly<Record<Exchange, ExchangeCapabiliti
     apiUrlPaths: { rest: '' },
     needsPassphrase: true,
     hasTestnet: true,
+    orderTradesParam: 'ordId',
+    requestExpiry: 'expTime',
     clientOrderId: { exchangeParam: 'clOrdId', maxLength: 32, pattern: /^[A-Za-z0-9]{1,32}$/ },
     amountsInContracts: true,
     hedgeParam: { name: 'posSide', values: { long: 'long', short: 'short' } },

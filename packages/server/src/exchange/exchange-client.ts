@@ -71,6 +71,13 @@ export interface OrderRequest {
    * limiter, market load, clock re-sync), and throws OrderNotSentError past it.
    */
   readonly sendBy?: number;
+  /**
+   * When the venue must refuse the request however late it arrives (wall-clock ms): sent as the
+   * venue's own expiry (Binance `timestamp` = `claimedAtMs` with `recvWindow`; OKX `expTime`).
+   */
+  readonly expiresAtMs?: number;
+  /** When the order was claimed for sending (wall-clock ms): the request's own time. */
+  readonly claimedAtMs?: number;
 }
 
 export interface ExchangeOrder {
@@ -100,7 +107,11 @@ export interface ExchangeTrade {
   readonly side: OrderSide;
   readonly amount: number;
   readonly price: number;
+  /** The fee's value in quote (USDT). */
   readonly fee: number;
+  /** The fee as charged, in its own currency (USDT, BNB, OKB, the base asset). */
+  readonly feeCost: number;
+  readonly feeCurrency: string;
   readonly timestamp: number;
 }
 
@@ -128,6 +139,11 @@ export interface ExchangeClient {
   cancelOrder(symbol: string, orderId: string): Promise<void>;
   fetchOpenOrders(symbol?: string): Promise<ExchangeOrder[]>;
   fetchMyTrades(symbol: string, sinceMs?: number): Promise<ExchangeTrade[]>;
+  /**
+   * The venue's trades of one order (one per fill, each at its own price and fee), or null where
+   * the venue keeps no per-trade detail (paper: an order fills at one price).
+   */
+  fetchOrderTrades(symbol: string, exchangeOrderId: string): Promise<ExchangeTrade[] | null>;
   checkPermissions(): Promise<KeyPermissions>;
 }
 

@@ -14,6 +14,7 @@ import {
   ExchangeAdapterError,
   type ExchangeClient,
   type ExchangeOrder,
+  type ExchangeTrade,
   OrderNotSentError,
 } from '../exchange/exchange-client.js';
 import { type AccountLanes, createAccountLanes } from './account-lanes.js';
@@ -38,15 +39,10 @@ import {
   type SettlementHook,
 } from './execution.types.js';
 import { planOrder } from './order-plan.js';
+import { isFinal, isFollowed, type OrderState, transition } from './order-states.js';
 import { compareWithExchange } from './position-compare.js';
 import { createProtectiveOrders } from './protective-orders.js';
-import {
-  createSettler,
-  FINAL_STATUSES,
-  flatPosition,
-  type SettleOutcome,
-  toOwnerPosition,
-} from './settlement.js';
+import { createSettler, flatPosition, type SettleOutcome, toOwnerPosition } from './settlement.js';
 
 export interface ExecutionCoreDeps {
   readonly db: Database;
@@ -71,6 +67,15 @@ export interface ExecutionCoreDeps {
  * its rate limiter's wait and the signing); what remains is the HTTP library's own write.
  */
 export const SEND_DEADLINE_MS = 5_000;
+
+/** How long a submit follows its order before it answers `in_flight` (the follower goes on). */
+const FOLLOW_INLINE_MS = 8_000;
+/** Waits between lookups of a followed order: quick at first, venues show most orders at once. */
+const FOLLOW_BACKOFF_MS = [150, 300, 600, 1_000, 1_500, 2_000] as const;
+/** The background follower's pass. */
+const FOLLOW_PASS_MS = 1_000;
+/** How far the venue's clock may run behind ours when it judges a request's expiry. */
+const VENUE_CLOCK_MARGIN_MS = 1_000;
 
 /** Accounts served at once by a fan-out (each account still one order at a time). */
 const FAN_OUT_CONCURRENCY = 512;
@@ -163,6 +168,19 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     { maxSize: 1000 },
   );
 
+  const liveLoader = createBatcher(
+    async (refs: readonly PositionRef[]) => {
+      const byRef = groupBy(
+        await repo.liveIntentsOn(refs),
+        (r) => `${r.accountId}|${r.symbol}|${r.ownerKind}|${r.ownerId}`,
+      );
+      return refs.map(
+        (r) => byRef.get(`${r.accountId}|${r.symbol}|${r.owner.kind}|${r.owner.id}`) ?? [],
+      );
+    },
+    { maxSize: 1000 },
+  );
+
   const leverageWriter = createBatcher(
     async (
       rows: readonly { accountId: number; symbol: string; leverage: number; setAt: Date }[],
@@ -178,8 +196,13 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
   // process that was frozen while holding it sends nothing.
   const claimer = createBatcher(
     async (ids: readonly number[]) => {
-      const claimed = new Set(await repo.claimForSending(ids, clock.now()));
-      return ids.map((id) => claimed.has(id));
+      // Wall-clock time: the venue's clock judges the request, whatever the core's clock says.
+      const claimedAtMs = Date.now();
+      const expiresAt = new Date(claimedAtMs + sendDeadlineMs);
+      const claimed = new Set(await repo.claimForSending(ids, clock.now(), expiresAt));
+      return ids.map((id) =>
+        claimed.has(id) ? { claimedAtMs, expiresAtMs: expiresAt.getTime() } : null,
+      );
     },
     { maxSize: 1000 },
   );
@@ -209,40 +232,78 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     leverageSet.set(key, leverage);
   }
 
+  /** The venue's trades of an order that shows more filled than its intent holds. */
+  async function tradesOf(
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+    order: ExchangeOrder,
+  ): Promise<ExchangeTrade[] | null> {
+    if (!(order.filled > Number(row.filledAmount ?? 0))) return [];
+    return client.fetchOrderTrades(row.symbol, order.id);
+  }
+
+  /** Settles what the venue shows of an order: its state moves, new trades go to the book. */
+  async function settleSeen(
+    account: ExchangeAccountRow,
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+    order: ExchangeOrder,
+  ): Promise<SettleOutcome> {
+    const trades = await tradesOf(client, row, order).catch((error: unknown) => {
+      // Trades not readable now: the state still moves; the follower reads them again.
+      deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'order trades unreadable');
+      return [] as ExchangeTrade[];
+    });
+    return settler.run({ account, intent: row, order, trades });
+  }
+
   /**
-   * Sends an intent row (in its account's lane). An unknown outcome is looked up by client order
-   * id, never resent; any other refusal marks the intent failed.
+   * Sends an intent row (in its account's lane) and settles its answer. A refusal rejects it; a
+   * lost answer leaves it in doubt; an ack without a fill leaves it accepted. Nothing here
+   * decides that an order the venue may hold has failed.
    */
   async function send(
     account: ExchangeAccountRow,
     client: ExchangeClient,
     row: ExecutionOrderRow,
     leverage?: number,
-  ): Promise<ExchangeOrder> {
-    if (!row.reduceOnly)
-      await ensureLeverage(account, row.symbol, client, leverage).catch(async (error) => {
-        await repo.updateIntent(row.id, { status: 'failed', error: errorText(error) }, clock.now());
-        throw new ExecutionError('rejected', `${row.action} order failed: ${errorText(error)}`, {
-          cause: error,
-        });
+  ): Promise<SettleOutcome> {
+    const reject = async (error: unknown, state: OrderState = 'rejected') => {
+      await repo.updateIntent(row.id, { status: state, error: errorText(error) }, clock.now());
+      return new ExecutionError('rejected', `${row.action} order failed: ${errorText(error)}`, {
+        cause: error,
       });
+    };
+    if (!row.reduceOnly) {
+      try {
+        await ensureLeverage(account, row.symbol, client, leverage);
+      } catch (error) {
+        throw await reject(error);
+      }
+    }
     await lanes.takeOrderSlot(account.id, EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits);
     const claiming = performance.now();
-    if (!(await claimer.run(row.id))) {
+    const window = await claimer.run(row.id);
+    if (!window) {
       throw new ExecutionError(
         'rejected',
         `order ${row.clientOrderId} was settled or failed by another process before it was sent`,
       );
     }
-    const sinceClaim = performance.now() - claiming;
-    if (sinceClaim > sendDeadlineMs) {
-      throw new ExecutionError(
-        'unknown_outcome',
-        `order ${row.clientOrderId} not sent: ${Math.round(sinceClaim)} ms passed since it was claimed (at most ${sendDeadlineMs}); reconcile decides it`,
-      );
-    }
+    const sending: ExecutionOrderRow = {
+      ...row,
+      status: 'sending',
+      sendExpiresAt: new Date(window.expiresAtMs),
+    };
+    let order: ExchangeOrder;
     try {
-      return await client.createOrder({
+      if (performance.now() - claiming > sendDeadlineMs) {
+        throw new OrderNotSentError(
+          row.clientOrderId,
+          performance.now() - claiming - sendDeadlineMs,
+        );
+      }
+      order = await client.createOrder({
         symbol: row.symbol,
         side: row.side,
         type: row.type,
@@ -254,70 +315,188 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
         ...(row.positionSide === null ? {} : { positionSide: row.positionSide }),
         clientOrderId: row.clientOrderId,
         sendBy: claiming + sendDeadlineMs,
+        claimedAtMs: window.claimedAtMs,
+        expiresAtMs: window.expiresAtMs,
       });
     } catch (error) {
-      // The client stopped at the last step before the write: nothing left, reconcile decides.
+      // The request never left (or the venue refused it as expired): certain, nothing exists.
       if (error instanceof OrderNotSentError) {
-        throw new ExecutionError('unknown_outcome', `${error.message}; reconcile decides it`, {
-          cause: error,
-        });
+        throw await reject(error, transition('sending', { kind: 'not_sent' }));
       }
-      const message = errorText(error);
       if (error instanceof ExchangeAdapterError && error.kind === 'unknown_outcome') {
-        const found = await client
-          .fetchOrderByClientId(row.symbol, row.clientOrderId)
-          .catch(() => null);
-        if (found) return found;
-        await repo.updateIntent(row.id, { status: 'unknown', error: message }, clock.now());
-        throw new ExecutionError(
-          'unknown_outcome',
-          `order ${row.clientOrderId} outcome unknown: ${message}`,
-          { cause: error },
+        await repo.updateIntent(
+          row.id,
+          { status: transition('sending', { kind: 'lost' }), error: errorText(error) },
+          clock.now(),
         );
+        return follow(account, client, { ...sending, status: 'in_doubt' }, FOLLOW_INLINE_MS);
       }
-      await repo.updateIntent(row.id, { status: 'failed', error: message }, clock.now());
-      throw new ExecutionError('rejected', `${row.action} order failed: ${message}`, {
-        cause: error,
-      });
+      throw await reject(error);
+    }
+    const settled = await settleSeen(account, client, sending, order);
+    return isFollowed(settled.intent)
+      ? follow(account, client, settled.intent, FOLLOW_INLINE_MS)
+      : settled;
+  }
+
+  /**
+   * Follows an order the venue may hold until it is final or `withinMs` has passed: looked up
+   * by client order id with backoff, its trades settled as they show. A miss counts toward
+   * "missing" only once the venue can no longer accept the request. Answers where it stands;
+   * an order still live then is handed to the background follower.
+   */
+  async function follow(
+    account: ExchangeAccountRow,
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+    withinMs: number,
+  ): Promise<SettleOutcome> {
+    const until = performance.now() + withinMs;
+    let current = row;
+    for (let attempt = 0; ; attempt += 1) {
+      const step = await followStep(account, client, current);
+      current = step.intent;
+      if (!isFollowed(current)) return step;
+      const waitMs = FOLLOW_BACKOFF_MS[Math.min(attempt, FOLLOW_BACKOFF_MS.length - 1)] as number;
+      if (performance.now() + waitMs > until) {
+        follower.track(current);
+        return step;
+      }
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
 
-  /** A written intent row brought to its outcome: sent when pending, looked up when unknown. */
+  /** One lookup of a followed order and what it says. */
+  async function followStep(
+    account: ExchangeAccountRow,
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+  ): Promise<SettleOutcome> {
+    let order: ExchangeOrder | null;
+    try {
+      order = await client.fetchOrderByClientId(row.symbol, row.clientOrderId);
+    } catch (error) {
+      // The venue did not answer: nothing learnt, the order stays as it was.
+      deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'order lookup failed');
+      return { intent: row, settlement: null, wasSettled: false };
+    }
+    if (order) return settleSeen(account, client, row, order);
+    const nowMs = Date.now();
+    const misses = row.lookupMisses + 1;
+    const next = transition(row.status, {
+      kind: 'not_found',
+      misses,
+      missingForMs: row.firstMissAt ? nowMs - row.firstMissAt.getTime() : 0,
+      // A margin for the venue's clock: past it, no request of this order can still be taken.
+      venueExpired:
+        row.sendExpiresAt === null || nowMs > row.sendExpiresAt.getTime() + VENUE_CLOCK_MARGIN_MS,
+    });
+    const updated = await repo.recordMiss(row.id, next, new Date(nowMs));
+    const intent: ExecutionOrderRow = updated ?? {
+      ...row,
+      status: next,
+      lookupMisses: misses,
+      firstMissAt: row.firstMissAt ?? new Date(nowMs),
+    };
+    if (intent.status === 'expired') {
+      await repo.updateIntent(
+        row.id,
+        { error: 'never reached the venue: not found after its request expired' },
+        clock.now(),
+      );
+    }
+    return { intent, settlement: null, wasSettled: false };
+  }
+
+  /** A written intent row brought to its outcome: sent when created, followed when on its way. */
   async function drive(
     account: ExchangeAccountRow,
     client: ExchangeClient,
     row: ExecutionOrderRow,
     leverage?: number,
   ): Promise<SettleOutcome> {
-    if (FINAL_STATUSES.has(row.status)) {
-      if (row.status === 'failed') {
+    if (isFinal(row.status)) {
+      if (row.status === 'rejected' || row.status === 'expired') {
         throw new ExecutionError(
           'rejected',
-          `order ${row.clientOrderId} failed: ${row.error ?? ''}`,
+          `order ${row.clientOrderId} ${row.status}: ${row.error ?? ''}`,
         );
       }
       return { intent: row, settlement: null, wasSettled: true };
     }
-    let order: ExchangeOrder | null;
-    if (row.status === 'pending') {
-      order = await send(account, client, row, leverage);
-    } else {
-      // Sent before (an unknown outcome, a resting order): the exchange says what became of it.
-      order = await client.fetchOrderByClientId(row.symbol, row.clientOrderId);
-      if (!order) {
-        throw new ExecutionError(
-          'unknown_outcome',
-          `order ${row.clientOrderId} was ${row.status} and is not at the exchange`,
-        );
-      }
+    if (row.status === 'created') return send(account, client, row, leverage);
+    // Sent before (in doubt, accepted, a resting order): the venue says what became of it.
+    const outcome = await follow(account, client, row, FOLLOW_INLINE_MS);
+    if (outcome.intent.status === 'expired') {
+      throw new ExecutionError(
+        'rejected',
+        `order ${row.clientOrderId} expired: never reached the venue`,
+      );
     }
-    return settler.run({ account, intent: row, order });
+    return outcome;
   }
+
+  /**
+   * The background follower: every live order this process sent or took over, looked up on a
+   * timer in its account's lane until it is final. Its settlements run the owners' hooks and
+   * publish events, so drivers hear of fills that came after their submit answered.
+   */
+  const follower = (() => {
+    const tracked = new Set<number>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let running: Promise<void> | undefined;
+    const schedule = () => {
+      if (timer || tracked.size === 0 || stopped) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        running = pass().finally(() => {
+          running = undefined;
+          schedule();
+        });
+      }, FOLLOW_PASS_MS);
+      timer.unref?.();
+    };
+    async function pass(): Promise<void> {
+      const rows = await repo.intentsByIds([...tracked]).catch(() => []);
+      const live = rows.filter(isFollowed);
+      for (const row of rows) if (!isFollowed(row)) tracked.delete(row.id);
+      await Promise.all(
+        live.map(async (row) => {
+          try {
+            const account = await accountOf(row.accountId);
+            const step = await lanes.run(account.id, () =>
+              followStep(account, deps.clients(account), row),
+            );
+            if (!isFollowed(step.intent)) tracked.delete(row.id);
+          } catch (error) {
+            deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'follow failed');
+          }
+        }),
+      );
+    }
+    return {
+      track(row: ExecutionOrderRow) {
+        tracked.add(row.id);
+        schedule();
+      },
+      /** Orders followed now (ids). */
+      tracked: () => [...tracked],
+      async stop() {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        await running;
+      },
+    };
+  })();
+  let stopped = false;
 
   function resultOf(outcomes: readonly SettleOutcome[], position: OwnerPosition): IntentResult {
     const settlement = [...outcomes].reverse().find((o) => o.settlement)?.settlement;
     if (settlement) return { status: 'filled', settlement, legs: outcomes.length };
     const last = outcomes.at(-1);
+    if (last && isFollowed(last.intent))
+      return { status: 'in_flight', intent: last.intent, position };
     if (last?.wasSettled) return { status: 'done', intent: last.intent, position };
     return { status: 'not_filled', intent: last?.intent ?? null, position };
   }
@@ -379,7 +558,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     lanes,
     accountOf,
     drive,
-    settle: (item) => settler.run(item),
+    settle: (item) => settleSeen(item.account, deps.clients(item.account), item.intent, item.order),
   });
 
   return {
@@ -474,28 +653,31 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       for (const intent of await repo.unsettledIntentsOf(owner)) {
         const account = await accountOf(intent.accountId);
         const entry = await lanes.run(account.id, async (): Promise<IntentReconciliation> => {
-          const client = deps.clients(account);
-          const order = await client.fetchOrderByClientId(intent.symbol, intent.clientOrderId);
-          if (!order) {
+          if (intent.status === 'created') {
+            // Never claimed, so never sent: nothing can be at the venue.
             await repo.updateIntent(
               intent.id,
-              { status: 'failed', error: 'not at the exchange after a restart' },
+              { status: 'expired', error: 'never sent before a restart' },
               clock.now(),
             );
             return { outcome: 'never_sent', intent };
           }
-          const settled = await settler.run({ account, intent, order });
-          return {
-            outcome: 'settled',
-            intent: settled.intent,
-            order,
-            settlement: settled.settlement,
-          };
+          if (!isFollowed(intent)) return { outcome: 'in_flight', intent };
+          const step = await followStep(account, deps.clients(account), intent);
+          if (step.intent.status === 'expired') return { outcome: 'never_sent', intent };
+          if (isFollowed(step.intent)) {
+            follower.track(step.intent);
+            return { outcome: 'in_flight', intent: step.intent };
+          }
+          return { outcome: 'settled', intent: step.intent, settlement: step.settlement };
         });
         report.push(entry);
       }
       return report;
     },
+
+    /** Live orders (sent or being sent, not final) of owners on symbols: one query per batch. */
+    liveIntentsOn: (ref: PositionRef) => liveLoader.run(ref),
 
     /**
      * Compares the sum of the owners' positions on an account with the exchange's (on `symbols`,
@@ -519,6 +701,12 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
 
     /** Waits for the work in flight (a clean shutdown). */
     idle: () => lanes.idle(),
+
+    /** Stops the background follower (its live orders are followed again after a restart). */
+    close: () => follower.stop(),
+
+    /** Ids of the orders the background follower drives now. */
+    followedOrders: () => follower.tracked(),
   };
 }
 export type ExecutionCore = ReturnType<typeof createExecutionCore>;

@@ -3,12 +3,16 @@ import { anyOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
   type ExchangeAccountRow,
+  type ExecutionFillRow,
   type ExecutionOrderRow,
   type ExecutionPositionRow,
   exchangeAccounts,
+  executionFills,
   executionLeverages,
   executionOrders,
   executionPositions,
+  LIVE_ORDER_STATES,
+  type NewExecutionFillRow,
   type NewExecutionOrderRow,
 } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
@@ -225,18 +229,96 @@ function executionQueries(db: Database) {
     },
 
     /**
-     * Marks pending intents as on their way (status unknown until settled) and answers the ids
-     * that were still pending: an intent another process failed or settled meanwhile is not
-     * claimed, and must not be sent.
+     * Claims created intents for sending (state `sending`, with the moment the venue must refuse
+     * their requests after) and answers the ids that were still created: an intent another
+     * process decided meanwhile is not claimed, and must not be sent.
      */
-    async claimForSending(ids: readonly number[], now: Date): Promise<number[]> {
+    async claimForSending(
+      ids: readonly number[],
+      now: Date,
+      sendExpiresAt: Date,
+    ): Promise<number[]> {
       if (ids.length === 0) return [];
       const rows = await db
         .update(executionOrders)
-        .set({ status: 'unknown', updatedAt: now })
-        .where(and(anyOf(executionOrders.id, ids), eq(executionOrders.status, 'pending')))
+        .set({ status: 'sending', sendExpiresAt, updatedAt: now })
+        .where(and(anyOf(executionOrders.id, ids), eq(executionOrders.status, 'created')))
         .returning({ id: executionOrders.id });
       return rows.map((row) => row.id);
+    },
+
+    /** A lookup by client order id found nothing: counted, with the first miss's time. */
+    async recordMiss(
+      id: number,
+      status: ExecutionOrderRow['status'],
+      now: Date,
+    ): Promise<ExecutionOrderRow | undefined> {
+      const [row] = await db
+        .update(executionOrders)
+        .set({
+          status,
+          lookupMisses: sql`${executionOrders.lookupMisses} + 1`,
+          firstMissAt: sql`coalesce(${executionOrders.firstMissAt}, ${now})`,
+          updatedAt: now,
+        })
+        .where(
+          and(eq(executionOrders.id, id), inArray(executionOrders.status, [...LIVE_ORDER_STATES])),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Intents by id (the follower's current view of the orders it drives). */
+    async intentsByIds(ids: readonly number[]): Promise<ExecutionOrderRow[]> {
+      if (ids.length === 0) return [];
+      return db.select().from(executionOrders).where(anyOf(executionOrders.id, ids));
+    },
+
+    /** Live (not final) intents of owners on (account, symbol): an order still on its way. */
+    async liveIntentsOn(refs: readonly PositionRef[]): Promise<ExecutionOrderRow[]> {
+      if (refs.length === 0) return [];
+      return db
+        .select()
+        .from(executionOrders)
+        .where(
+          and(
+            tuplesIn(
+              [
+                executionOrders.accountId,
+                executionOrders.symbol,
+                executionOrders.ownerKind,
+                executionOrders.ownerId,
+              ],
+              refs.map(positionTuple),
+            ),
+            inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
+            // Resting protective orders wait for the market; they are not "on the way".
+            inArray(executionOrders.type, ['market', 'limit']),
+          ),
+        );
+    },
+
+    /**
+     * Writes venue trades to the fills ledger; answers the rows that were new (a trade already
+     * there, from another settlement of the same order, is not applied again).
+     */
+    async insertFills(rows: readonly NewExecutionFillRow[]): Promise<ExecutionFillRow[]> {
+      if (rows.length === 0) return [];
+      return db
+        .insert(executionFills)
+        .select(unnestRows(executionFills, rows))
+        .onConflictDoNothing({ target: [executionFills.accountId, executionFills.venueTradeId] })
+        .returning();
+    },
+
+    /** The fills of orders (the ledger's view of what they traded), oldest first. */
+    async fillsOf(orderIds: readonly number[]): Promise<ExecutionFillRow[]> {
+      if (orderIds.length === 0) return [];
+      return db
+        .select()
+        .from(executionFills)
+        .where(anyOf(executionFills.orderId, orderIds))
+        .orderBy(asc(executionFills.id));
     },
 
     /** Intents locked for a settlement (FOR UPDATE): a settled one is never applied twice. */
@@ -262,6 +344,8 @@ function executionQueries(db: Database) {
             fee: excluded('fee'),
             realizedPnl: excluded('realized_pnl'),
             error: excluded('error'),
+            lookupMisses: excluded('lookup_misses'),
+            firstMissAt: excluded('first_miss_at'),
             updatedAt: excluded('updated_at'),
           },
         });
@@ -276,7 +360,7 @@ function executionQueries(db: Database) {
           and(
             eq(executionOrders.ownerKind, owner.kind),
             eq(executionOrders.ownerId, owner.id),
-            inArray(executionOrders.status, ['pending', 'unknown']),
+            inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
           ),
         )
         .orderBy(asc(executionOrders.id));
@@ -294,7 +378,7 @@ function executionQueries(db: Database) {
               [executionOrders.ownerKind, executionOrders.ownerId],
               owners.map((o) => [o.kind, o.id]),
             ),
-            inArray(executionOrders.status, ['pending', 'unknown']),
+            inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
           ),
         );
     },

@@ -110,6 +110,16 @@ export type IntentResult =
       readonly intent: ExecutionOrderRow;
       readonly position: OwnerPosition;
     }
+  /**
+   * Sent and not final yet (acknowledged without a fill, or in doubt) when the submit stopped
+   * following it: the core's follower drives it on, its fills settle through the owner's hook
+   * and events. The driver waits for it; it never sends the decision again.
+   */
+  | {
+      readonly status: 'in_flight';
+      readonly intent: ExecutionOrderRow;
+      readonly position: OwnerPosition;
+    }
   /** Nothing to do: the target is held already, or there is nothing to close. */
   | { readonly status: 'noop'; readonly position: OwnerPosition }
   /** Below the venue's minimum amount or notional: not sent. */
@@ -143,9 +153,11 @@ export type IntentReconciliation =
   | {
       readonly outcome: 'settled';
       readonly intent: ExecutionOrderRow;
-      readonly order: ExchangeOrder;
       readonly settlement: Settlement | null;
     }
+  /** Still live at the venue (or not yet proven missing): the follower drives it on. */
+  | { readonly outcome: 'in_flight'; readonly intent: ExecutionOrderRow }
+  /** Never reached the venue (never sent, or not found once its request had expired). */
   | { readonly outcome: 'never_sent'; readonly intent: ExecutionOrderRow };
 
 /** An account and symbol whose owners' sum differs from the exchange's position. */

@@ -16,6 +16,16 @@ import {
 
 const TRIGGER_TYPES = { stop_loss: 'stop_market', take_profit: 'take_profit_market' } as const;
 
+/** The legacy statuses in the order state machine's words. */
+const LEGACY_STATES = {
+  pending: 'created',
+  unknown: 'in_doubt',
+  open: 'accepted',
+  filled: 'filled',
+  canceled: 'canceled',
+  failed: 'rejected',
+} as const;
+
 /** Moves legacy bot rows into the core's tables; answers how many rows moved. */
 export async function adoptLegacyBotRows(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
@@ -50,7 +60,7 @@ export async function adoptLegacyBotRows(db: Database): Promise<number> {
                 : ('market' as const),
             amount: order.amount,
             reduceOnly: order.reduceOnly === 1,
-            status: order.status,
+            status: LEGACY_STATES[order.status],
             exchangeOrderId: order.exchangeOrderId,
             filledAmount: order.filledAmount,
             averagePrice: order.averagePrice,

@@ -12,6 +12,7 @@ import {
   type PositionRef,
   type Settlement,
 } from './execution.types.js';
+import { isFinal } from './order-states.js';
 import {
   flatPosition,
   type SettleItem,
@@ -49,7 +50,7 @@ export function createProtectiveOrders(deps: {
     client: ExchangeClient,
     row: ExecutionOrderRow,
   ): Promise<SettleOutcome>;
-  settle(item: SettleItem): Promise<SettleOutcome>;
+  settle(item: Omit<SettleItem, 'trades'>): Promise<SettleOutcome>;
 }) {
   const { repo, clock } = deps;
 
@@ -94,16 +95,23 @@ export function createProtectiveOrders(deps: {
         ]);
         const outcome = await deps.drive(account, client, row as ExecutionOrderRow);
         const placed = outcome.intent;
-        const open = await client.fetchOpenOrders(request.symbol);
-        if (
-          open.some(
-            (o) => o.id === placed.exchangeOrderId || o.clientOrderId === placed.clientOrderId,
-          ) &&
-          placed.exchangeOrderId !== null
-        ) {
+        // Acknowledged by the venue: it exists, whether or not its book shows it yet.
+        if (placed.exchangeOrderId !== null && !isFinal(placed.status)) {
           return placed.exchangeOrderId;
         }
+        const found = await client.fetchOrderByClientId(request.symbol, placed.clientOrderId);
+        if (found && found.status === 'open') return found.id;
+        // In doubt and not proven absent: a second order could be a duplicate. Not sent.
+        if (!isFinal(placed.status)) break;
       } catch (error) {
+        // Only a refusal (or an expiry proven by lookups) shows the first order does not exist.
+        if (!(error instanceof ExecutionError) || error.kind !== 'rejected') {
+          throw new ExecutionError(
+            'unprotected',
+            `position unprotected: ${which.kind} order in doubt: ${errorText(error)}`,
+            { cause: error },
+          );
+        }
         if (attempt === 2) {
           throw new ExecutionError(
             'unprotected',
@@ -154,7 +162,7 @@ export function createProtectiveOrders(deps: {
       if (id === null) continue;
       await client.cancelOrder(ref.symbol, id).catch(() => undefined);
       const intent = await repo.intentByExchangeOrderId(account.id, id);
-      if (intent?.status === 'open') {
+      if (intent?.status === 'accepted') {
         await repo.updateIntent(intent.id, { status: 'canceled' }, clock.now());
       }
     }

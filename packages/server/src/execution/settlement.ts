@@ -8,7 +8,7 @@ import type {
   ExecutionPositionRow,
 } from '../db/schema/index.js';
 import type { EventBus } from '../events/event-bus.types.js';
-import type { ExchangeOrder } from '../exchange/exchange-client.js';
+import type { ExchangeOrder, ExchangeTrade } from '../exchange/exchange-client.js';
 import type { ExecutionRepository } from './execution.repository.js';
 import type {
   OrderOwnerKind,
@@ -17,22 +17,25 @@ import type {
   Settlement,
   SettlementHook,
 } from './execution.types.js';
+import { isFinal, transition } from './order-states.js';
 
-// Settling: an exchange order's state written to its intent and, for what filled, to the owner's
-// position in the book, in one transaction with the owner's settlement hook (a bot's trade row
-// and statistics). Concurrent settlements share one transaction. After the commit, OrderFilled
-// and PositionChanged are published.
-
-export const FINAL_STATUSES: ReadonlySet<ExecutionOrderRow['status']> = new Set([
-  'filled',
-  'canceled',
-  'failed',
-]);
+// Settling: what the venue says of an order moves its state (order-states.ts), and each venue
+// trade not yet in the fills ledger is written there and applied to the owner's position at its
+// own price and fee, in one transaction with the owner's settlement hook (a bot's trade row and
+// statistics). A trade already in the ledger is never applied again, whoever settles it.
+// Concurrent settlements share one transaction. After the commit, OrderFilled and
+// PositionChanged are published.
 
 export interface SettleItem {
   readonly account: ExchangeAccountRow;
   readonly intent: ExecutionOrderRow;
   readonly order: ExchangeOrder;
+  /**
+   * The venue's trades of the order (all it shows; those in the ledger already are skipped), or
+   * null where the venue keeps none: then the order's own increase in filled amount is one fill,
+   * priced at the increase's share of its average.
+   */
+  readonly trades: readonly ExchangeTrade[] | null;
 }
 
 export interface SettleOutcome {
@@ -83,10 +86,72 @@ export function flatPosition(ref: PositionRef): OwnerPosition {
   };
 }
 
-function intentStatus(order: ExchangeOrder): ExecutionOrderRow['status'] {
-  if (order.status === 'open') return 'open';
-  if (order.filled > 0) return 'filled';
-  return order.status === 'canceled' ? 'canceled' : 'failed';
+/** A fill to apply: one venue trade (or one increase of a trade-less order). */
+interface FillIn {
+  readonly venueTradeId: string;
+  readonly amount: Decimal;
+  readonly price: Decimal;
+  readonly feeCost: Decimal;
+  readonly feeCurrency: string;
+  readonly feeQuote: Decimal;
+  readonly filledAt: Date;
+}
+
+/**
+ * The fills an item brings: its trades, or — without trades — the order's increase since what
+ * the intent holds (amount, the increase's own average price, the fee's increase).
+ */
+function fillsOf(item: SettleItem, current: ExecutionOrderRow, fallbackAt: Date): FillIn[] {
+  if (item.trades !== null) {
+    return item.trades
+      .filter((trade) => trade.amount > 0)
+      .map((trade) => ({
+        venueTradeId: trade.id,
+        amount: new Decimal(trade.amount),
+        price: new Decimal(trade.price),
+        feeCost: new Decimal(trade.feeCost),
+        feeCurrency: trade.feeCurrency,
+        feeQuote: new Decimal(trade.fee),
+        filledAt: trade.timestamp > 0 ? new Date(trade.timestamp) : fallbackAt,
+      }));
+  }
+  const { order } = item;
+  const filledBefore = new Decimal(current.filledAmount ?? 0);
+  const increase = new Decimal(order.filled).minus(filledBefore);
+  if (!increase.gt(0) || order.averagePrice === null) return [];
+  const price = new Decimal(order.averagePrice)
+    .mul(order.filled)
+    .minus(new Decimal(current.averagePrice ?? 0).mul(filledBefore))
+    .div(increase);
+  const fee = Decimal.max(new Decimal(order.fee).minus(current.fee ?? 0), 0);
+  return [
+    {
+      venueTradeId: `${order.id}#${new Decimal(order.filled).toString()}`,
+      amount: increase,
+      price: price.gt(0) ? price : new Decimal(order.averagePrice),
+      feeCost: fee,
+      feeCurrency: 'USDT',
+      feeQuote: fee,
+      filledAt: fallbackAt,
+    },
+  ];
+}
+
+/** Several fills' effect on one position, as one (sums; the closed part's entry is shared). */
+function combine(fills: readonly AppliedFill[]): AppliedFill {
+  const [first, ...rest] = fills as [AppliedFill, ...AppliedFill[]];
+  return rest.reduce(
+    (sum, next) => ({
+      position: next.position,
+      closedAmount: sum.closedAmount.plus(next.closedAmount),
+      closedDirection: sum.closedDirection || next.closedDirection,
+      closedEntryPrice: sum.closedAmount.isZero() ? next.closedEntryPrice : sum.closedEntryPrice,
+      closedEntryFee: sum.closedEntryFee.plus(next.closedEntryFee),
+      closingFee: sum.closingFee.plus(next.closingFee),
+      realizedPnl: sum.realizedPnl.plus(next.realizedPnl),
+    }),
+    first,
+  );
 }
 
 const book = (position: OwnerPosition): BookPosition => ({
@@ -165,51 +230,111 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
       const outcomeOf = new Map<number, { intent: ExecutionOrderRow; wasSettled: boolean }>();
       const changed = new Set<string>();
       const saved: ExecutionOrderRow[] = [];
+      // The ledger decides which trades are new: each is inserted once, and applied by the one
+      // item that takes it from the answer (two settlements of one order in a batch share it).
+      const candidates = items.map((item) => {
+        const current = locked.get(item.intent.id) ?? item.intent;
+        if (isFinal(current.status)) return [];
+        const rested = current.type !== 'market' && current.timeInForce !== 'IOC';
+        const restedAt = item.order.filledAtMs ? new Date(item.order.filledAtMs) : now;
+        // A resting order filled when the market reached it; anything else as it was sent.
+        return fillsOf(item, current, rested ? restedAt : now).map((fill) =>
+          rested ? fill : { ...fill, filledAt: now },
+        );
+      });
+      const inserted = await tx.insertFills(
+        items.flatMap((item, i) =>
+          (candidates[i] ?? []).map((fill) => ({
+            accountId: item.intent.accountId,
+            orderId: item.intent.id,
+            venueTradeId: fill.venueTradeId,
+            symbol: item.intent.symbol,
+            side: item.intent.side,
+            amount: fill.amount.toString(),
+            price: fill.price.toString(),
+            feeCost: fill.feeCost.toString(),
+            feeCurrency: fill.feeCurrency,
+            feeQuote: fill.feeQuote.toString(),
+            filledAt: fill.filledAt,
+            createdAt: now,
+          })),
+        ),
+      );
+      const isNew = new Set(inserted.map((row) => `${row.accountId}|${row.venueTradeId}`));
       items.forEach((item, i) => {
         const current = locked.get(item.intent.id) ?? item.intent;
-        if (FINAL_STATUSES.has(current.status)) {
+        if (isFinal(current.status)) {
           outcomeOf.set(i, { intent: current, wasSettled: true });
           return;
         }
         const order = item.order;
-        // Only what filled since the last settlement of this intent (a resting order fills later).
-        const filledBefore = new Decimal(current.filledAmount ?? 0);
-        const feeBefore = new Decimal(current.fee ?? 0);
-        const newlyFilled = new Decimal(order.filled).minus(filledBefore);
+        const fresh = (candidates[i] ?? []).filter((fill) =>
+          isNew.delete(`${current.accountId}|${fill.venueTradeId}`),
+        );
         const ref = refs[i] as PositionRef;
         const key = refKey(ref);
         const before = positions.get(key) ?? flatPosition(ref);
+        const filledBefore = new Decimal(current.filledAmount ?? 0);
+        let filledNow = filledBefore;
+        let costNow = filledBefore.mul(current.averagePrice ?? 0);
+        let feeNow = new Decimal(current.fee ?? 0);
         let realizedPnl = current.realizedPnl;
-        if (newlyFilled.gt(0)) {
-          // A resting order filled when the market reached it; anything else fills as it is sent.
-          const rested = current.type !== 'market' && current.timeInForce !== 'IOC';
-          const filledAt = new Date(rested && order.filledAtMs ? order.filledAtMs : now.getTime());
-          const signed = order.side === 'buy' ? newlyFilled : newlyFilled.negated();
-          const price = new Decimal(order.averagePrice ?? 0);
-          const fee = Decimal.max(new Decimal(order.fee).minus(feeBefore), 0);
-          const applied = applyFill(book(before), { amount: signed, price, fee });
+        if (fresh.length > 0) {
+          let position = book(before);
+          const appliedEach: AppliedFill[] = [];
+          for (const fill of fresh) {
+            const signed = current.side === 'buy' ? fill.amount : fill.amount.negated();
+            const applied = applyFill(position, {
+              amount: signed,
+              price: fill.price,
+              fee: fill.feeQuote,
+            });
+            appliedEach.push(applied);
+            position = applied.position;
+          }
+          const applied = combine(appliedEach);
+          const filled = fresh.reduce((sum, f) => sum.plus(f.amount), new Decimal(0));
+          const cost = fresh.reduce((sum, f) => sum.plus(f.amount.mul(f.price)), new Decimal(0));
+          const fee = fresh.reduce((sum, f) => sum.plus(f.feeQuote), new Decimal(0));
+          const filledAt = fresh.at(-1)?.filledAt ?? now;
           positions.set(key, { ...nextPosition(before, applied, filledAt), id: before.id });
           changed.add(key);
           realizedPnl = new Decimal(realizedPnl ?? 0).plus(applied.realizedPnl).toString();
+          filledNow = filledNow.plus(filled);
+          costNow = costNow.plus(cost);
+          feeNow = feeNow.plus(fee);
           pending.push({
             item,
             intent: current,
             before,
             applied,
-            filled: newlyFilled,
-            price,
+            filled,
+            price: cost.div(filled),
             fee,
             filledAt,
           });
         }
+        // The venue's word moves the state; a final one waits until the ledger holds every
+        // trade of what the venue says filled (trades may show a moment after the order).
+        let status = transition(current.status, { kind: 'seen', order });
+        const isShort =
+          item.trades !== null && filledNow.lt(new Decimal(order.filled).minus(1e-12));
+        if (isFinal(status) && isShort) {
+          status = transition(current.status, {
+            kind: 'seen',
+            order: { status: 'open', filled: filledNow.toNumber(), amount: order.amount },
+          });
+        }
         const intent: ExecutionOrderRow = {
           ...current,
-          status: intentStatus(order),
+          status,
           exchangeOrderId: order.id,
-          filledAmount: String(order.filled),
-          averagePrice: order.averagePrice === null ? null : String(order.averagePrice),
-          fee: String(order.fee),
+          filledAmount: filledNow.toString(),
+          averagePrice: filledNow.gt(0) ? costNow.div(filledNow).toString() : null,
+          fee: feeNow.toString(),
           realizedPnl,
+          lookupMisses: 0,
+          firstMissAt: null,
           updatedAt: now,
         };
         saved.push(intent);

@@ -1,6 +1,7 @@
 // Two engine workers on one PostgreSQL: every running bot is driven by exactly one of them
 // (a lease per bot); when one dies (SIGKILL) the other takes its bots over once their leases
 // expire, resumes them, and no order is ever sent twice.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import {
   executionPositions,
   workerLeases,
 } from '../../src/db/schema/index.js';
+import { isFollowed } from '../../src/execution/order-states.js';
 import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../../src/workers/leases.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { followChild } from '../helpers/child-output.js';
@@ -152,7 +154,7 @@ describe('two engine workers on one PostgreSQL', () => {
       for (const order of fake.state.orders) {
         expect(byId.get(order.clientOrderId)?.status, order.clientOrderId).toBe('filled');
       }
-      expect(intents.filter((i) => i.status === 'pending' || i.status === 'unknown')).toEqual([]);
+      expect(intents.filter((i) => i.status === 'created' || isFollowed(i))).toEqual([]);
       for (const bot of botRows) {
         expect(bot.status).toBe('running');
         const net = fake.state.orders

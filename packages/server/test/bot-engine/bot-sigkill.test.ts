@@ -2,6 +2,7 @@
 // killed with SIGKILL while orders are in flight (some answers lost: hang-after-accept), and a new
 // process on the same data dir resumes every bot: no order sent twice, none unknown to us, and
 // every bot's position equals what its orders at the exchange add up to.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import {
   executionPositions,
   operationLogs,
 } from '../../src/db/schema/index.js';
+import { isFollowed } from '../../src/execution/order-states.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 
 const CHILD = fileURLToPath(new URL('./fault-child.ts', import.meta.url));
@@ -117,7 +119,7 @@ describe('SIGKILL of the engine process', () => {
       // No orphan: every exchange order is one of our intents, settled.
       const byId = new Map(intents.map((i) => [i.clientOrderId, i]));
       for (const id of atExchange) expect(byId.get(id)?.status, id).toBe('filled');
-      expect(intents.filter((i) => i.status === 'pending' || i.status === 'unknown')).toEqual([]);
+      expect(intents.filter((i) => i.status === 'created' || isFollowed(i))).toEqual([]);
       // The orders whose answers were lost were in flight at the kill: the restart settled them.
       const logs = await database.db.select().from(operationLogs);
       expect(logs.filter((l) => l.message.startsWith('reconciled order')).length).toBeGreaterThan(

@@ -291,262 +291,51 @@ describe('binance USDⓈ-M through ccxt: the send deadline', () => {
     sendBy,
   });
 
-  it("is checked after ccxt's rate-limiter wait, right before the request: a late order is not written", async () => {
+  it('is checked right before the request: a late order is not written', async () => {
     const { client } = clientAt(fake, 'binance');
     await client.loadMarkets();
-    // Reads queued ahead of the order in ccxt's rate limiter (50 ms a request on Binance).
-    const reads = Array.from({ length: 6 }, () => client.fetchBalance());
-    const late = client.createOrder(order('qs-late-0001', performance.now() + 100));
-    const error = await late.catch((e: unknown) => e);
-    await Promise.all(reads);
+    const error = await client
+      .createOrder(order('qs-late-0001', performance.now() - 1))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OrderNotSentError);
     expect(error).toMatchObject({ clientOrderId: 'qs-late-0001' });
     expect(fake.callsTo(ORDER, 'POST')).toEqual([]);
-    // The reads around it were not held back, and an order within its deadline goes.
-    expect(fake.callsTo(ACCOUNT)).toHaveLength(6);
     const sent = await client.createOrder(order('qs-late-0002', performance.now() + 60_000));
     expect(sent).toMatchObject({ clientOrderId: 'qs-late-0002', status: 'closed' });
   });
-});
 
-describe('binance USDⓈ-M through ccxt: failures', () => {
-  it('answers invalid_key on a 401 after exactly one call, without secrets in the message', async () => {
-    fake.failNext('GET', ACCOUNT, {
-      kind: 'http',
-      status: 401,
-      body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' },
-    });
-    const { client, sleeps } = clientAt(fake, 'binance');
-    const error = await adapterErrorOf(client.fetchBalance());
-    expect(error.kind).toBe('invalid_key');
-    expect(fake.callsTo(ACCOUNT)).toHaveLength(1);
-    expect(sleeps).toEqual([]);
-    expect(error.message).not.toContain(API_KEY);
-    expect(error.message).not.toContain(API_SECRET);
-  });
-
-  it('waits what Retry-After says on a 429 and retries a read', async () => {
-    const tooMany = {
-      kind: 'http' as const,
-      status: 429,
-      body: { code: -1003, msg: 'Too many requests.' },
-      headers: { 'Retry-After': '2' },
-    };
-    fake.failNext('GET', '/fapi/v3/positionRisk', tooMany, 2);
-    const { client, sleeps } = clientAt(fake, 'binance');
-    expect(await client.fetchPositions()).toEqual([]);
-    expect(fake.callsTo('/fapi/v3/positionRisk')).toHaveLength(3);
-    expect(sleeps).toEqual([2000, 2000]);
-  });
-
-  it('gives up after three rate-limited tries and says how long to wait', async () => {
-    fake.failNext(
-      'GET',
-      ACCOUNT,
-      {
-        kind: 'http',
-        status: 429,
-        body: { code: -1003, msg: 'Too many requests.' },
-        headers: { 'Retry-After': '3' },
-      },
-      5,
-    );
-    const { client, sleeps } = clientAt(fake, 'binance');
-    const error = await adapterErrorOf(client.fetchBalance());
-    expect(error.kind).toBe('rate_limited');
-    expect(error.retryAfterMs).toBe(3000);
-    expect(fake.callsTo(ACCOUNT)).toHaveLength(3);
-    expect(sleeps).toEqual([3000, 3000]);
-  });
-
-  it('retries a timed-out read with backoff', async () => {
-    fake.failNext('GET', '/fapi/v1/openOrders', { kind: 'hang' }, 2);
-    const { client, sleeps } = clientAt(fake, 'binance');
-    expect(await client.fetchOpenOrders(BTC)).toEqual([]);
-    expect(fake.callsTo('/fapi/v1/openOrders')).toHaveLength(3);
-    expect(sleeps).toEqual([500, 1000]);
-  });
-
-  it('retries a failed markets load', async () => {
-    fake.failNext('GET', '/fapi/v1/exchangeInfo', { kind: 'http', status: 503, body: 'busy' });
-    const { client, sleeps } = clientAt(fake, 'binance');
-    expect((await client.fetchBalance()).USDT?.free).toBe(800);
-    expect(fake.callsTo('/fapi/v1/exchangeInfo')).toHaveLength(2);
-    expect(sleeps).toEqual([500]);
-  });
-
-  it('after a createOrder timeout sends nothing again and finds the order by client id', async () => {
-    fake.failNext('POST', ORDER, { kind: 'hang-after-accept' });
-    const logged: string[] = [];
-    const { client } = clientAt(fake, 'binance', {
-      logger: { warn: (details, message) => logged.push(`${message} ${JSON.stringify(details)}`) },
-    });
-    const order = await client.createOrder({
-      symbol: BTC,
-      side: 'buy',
-      type: 'market',
-      amount: 0.25,
-      clientOrderId: 'qs-timeout-1',
-    });
-    expect(order).toMatchObject({ clientOrderId: 'qs-timeout-1', amount: 0.25, status: 'closed' });
-    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
-    const lookups = fake.callsTo(ORDER, 'GET');
-    expect(lookups).toHaveLength(1);
-    expect(lookups[0]?.params.origClientOrderId).toBe('qs-timeout-1');
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toContain('qs-timeout-1');
-    expect(logged[0]).not.toContain(API_SECRET);
-    expect(logged[0]).not.toMatch(/signature=[0-9a-f]/);
-  });
-
-  it('after a stop order times out looks it up in the algo book only', async () => {
-    fake.failNext('POST', '/fapi/v1/algoOrder', { kind: 'hang-after-accept' });
-    const { client } = clientAt(fake, 'binance');
-    const stop = await client.createOrder({
-      symbol: BTC,
-      side: 'sell',
-      type: 'stop_market',
-      amount: 0.1,
-      triggerPrice: 45_000,
-      clientOrderId: 'qs-stop-lost',
-    });
-    expect(stop).toMatchObject({ clientOrderId: 'qs-stop-lost', type: 'stop_market' });
-    expect(fake.callsTo('/fapi/v1/algoOrder', 'POST')).toHaveLength(1);
-    expect(fake.callsTo('/fapi/v1/algoOrder', 'GET')).toHaveLength(1);
-    expect(fake.callsTo(ORDER)).toHaveLength(0);
-  });
-
-  it('answers unknown_outcome when the timed-out order cannot be found', async () => {
-    fake.failNext('POST', ORDER, { kind: 'hang' });
-    const { client } = clientAt(fake, 'binance');
-    const error = await adapterErrorOf(
-      client.createOrder({
-        symbol: BTC,
-        side: 'buy',
-        type: 'market',
-        amount: 0.25,
-        clientOrderId: 'qs-lost',
-      }),
-    );
-    expect(error.kind).toBe('unknown_outcome');
-    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
-    expect(fake.callsTo(ORDER, 'GET')).toHaveLength(1);
-  });
-
-  it('answers unknown_outcome when a 5xx on create is followed by failing lookups', async () => {
-    fake.failNext('POST', ORDER, { kind: 'http', status: 502, body: 'Bad Gateway' });
-    fake.failNext('GET', ORDER, { kind: 'http', status: 503, body: 'Service Unavailable' }, 3);
-    const { client, sleeps } = clientAt(fake, 'binance');
-    const error = await adapterErrorOf(
-      client.createOrder({
-        symbol: BTC,
-        side: 'buy',
-        type: 'market',
-        amount: 0.25,
-        clientOrderId: 'qs-5xx',
-      }),
-    );
-    expect(error.kind).toBe('unknown_outcome');
-    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
-    expect(fake.callsTo(ORDER, 'GET')).toHaveLength(3);
-    expect(sleeps).toEqual([500, 1000]);
-  });
-
-  it('on a duplicate client order id (-4116) answers the order that already landed', async () => {
-    const { client } = clientAt(fake, 'binance');
-    const first = await client.createOrder({
-      symbol: BTC,
-      side: 'buy',
-      type: 'market',
-      amount: 0.1,
-      clientOrderId: 'qs-dup-1',
-    });
-    const again = await client.createOrder({
-      symbol: BTC,
-      side: 'buy',
-      type: 'market',
-      amount: 0.1,
-      clientOrderId: 'qs-dup-1',
-    });
-    expect(again.id).toBe(first.id);
-    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(2);
-    expect(fake.callsTo(ORDER, 'GET')).toHaveLength(1);
-    expect(fake.state.orders).toHaveLength(1);
-  });
-
-  it('answers rate_limited on a 429 to createOrder after one POST and no lookup', async () => {
-    fake.failNext('POST', ORDER, {
-      kind: 'http',
-      status: 429,
-      body: { code: -1015, msg: 'Too many new orders.' },
-      headers: { 'Retry-After': '5' },
-    });
-    const { client, sleeps } = clientAt(fake, 'binance');
-    const error = await adapterErrorOf(
-      client.createOrder({
-        symbol: BTC,
-        side: 'buy',
-        type: 'market',
-        amount: 0.1,
-        clientOrderId: 'qs-429',
-      }),
-    );
-    expect(error.kind).toBe('rate_limited');
-    expect(error.retryAfterMs).toBe(5000);
-    expect(fake.callsTo(ORDER)).toHaveLength(1);
-    expect(sleeps).toEqual([]);
-  });
-
-  it('does not retry an order refused for margin', async () => {
-    fake.failNext('POST', ORDER, {
-      kind: 'http',
-      status: 400,
-      body: { code: -2019, msg: 'Margin is insufficient.' },
-    });
-    const { client } = clientAt(fake, 'binance');
-    const error = await adapterErrorOf(
-      client.createOrder({
-        symbol: BTC,
-        side: 'buy',
-        type: 'market',
-        amount: 5,
-        clientOrderId: 'qs-poor',
-      }),
-    );
-    expect(error.kind).toBe('insufficient_funds');
-    expect(fake.callsTo(ORDER)).toHaveLength(1);
-  });
-
-  it('on clock skew (-1021) re-syncs with /fapi/v1/time once and resends once', async () => {
-    fake.state.serverClockOffsetMs = -60_000;
-    const { client } = clientAt(fake, 'binance');
-    expect((await client.fetchBalance()).USDT?.total).toBe(1000);
-    expect(fake.callsTo(ACCOUNT)).toHaveLength(2);
-    expect(fake.callsTo('/fapi/v1/time')).toHaveLength(1);
-    // The offset is learnt: an order is sent once.
-    await client.createOrder({
-      symbol: BTC,
-      side: 'buy',
-      type: 'market',
-      amount: 0.1,
-      clientOrderId: 'qs-skew',
-    });
-    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(1);
-  });
-
-  it('resends a createOrder refused for clock skew exactly once', async () => {
-    const { client } = clientAt(fake, 'binance');
-    await client.loadMarkets();
-    fake.state.serverClockOffsetMs = 60_000;
-    await client.createOrder({
-      symbol: BTC,
-      side: 'buy',
-      type: 'market',
-      amount: 0.1,
-      clientOrderId: 'qs-skew-2',
-    });
-    expect(fake.callsTo(ORDER, 'POST')).toHaveLength(2);
-    expect(fake.callsTo('/fapi/v1/time')).toHaveLength(1);
-    expect(fake.state.orders).toHaveLength(1);
+  it("carries the claim's time as timestamp and recvWindow, so the venue refuses it late", async () => {
+    const strict = await startFakeExchange({ exchange: 'binance', enforcesRequestExpiry: true });
+    try {
+      const { client } = clientAt(strict, 'binance');
+      await client.loadMarkets();
+      // Claimed 6 s ago with a 5 s window: however late the write, the venue refuses it.
+      const claimedAtMs = Date.now() - 6_000;
+      const error = await client
+        .createOrder({
+          ...order('qs-late-0003', performance.now() + 60_000),
+          claimedAtMs,
+          expiresAtMs: claimedAtMs + 5_000,
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OrderNotSentError);
+      const posts = strict.callsTo(ORDER, 'POST');
+      expect(posts.length).toBeGreaterThan(0);
+      for (const post of posts) {
+        expect(Number(post.params.timestamp)).toBe(claimedAtMs);
+        expect(post.params.recvWindow).toBe('5000');
+      }
+      expect(strict.state.orders).toHaveLength(0);
+      // Within its window the same kind of request is taken.
+      const now = Date.now();
+      const sent = await client.createOrder({
+        ...order('qs-late-0004', performance.now() + 60_000),
+        claimedAtMs: now,
+        expiresAtMs: now + 5_000,
+      });
+      expect(sent.clientOrderId).toBe('qs-late-0004');
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -242,7 +242,7 @@ describe('intents', () => {
       stall: { sendDeadlineMs: 200, stallBeforeSendMs: 400 },
     },
   ])(
-    'does not send an order whose send deadline passes $where; reconcile fails it',
+    'does not send an order whose send deadline passes $where: it expires, its key spent',
     async ({ ownerId, stall }) => {
       const account = await liveAccount(2);
       const owner = { kind: 'copy' as const, id: ownerId };
@@ -255,15 +255,13 @@ describe('intents', () => {
         size: { kind: 'target' as const, amount: 0.1 },
         action: 'copy_open_long',
       };
-      await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'unknown_outcome' });
+      // Certain: the request never left. The order is final (expired), not in doubt.
+      await expect(stalled.submit(intent)).rejects.toMatchObject({ kind: 'rejected' });
       const orders = () => callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order');
       expect(orders()).toHaveLength(0);
-      expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['unknown']);
-      // The owner's next holder looks it up, finds nothing at the exchange: never sent, failed.
-      const report = await core.reconcileIntents(owner);
-      expect(report.map((entry) => entry.outcome)).toEqual(['never_sent']);
-      expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['failed']);
-      // Its key is spent: asked again, nothing is sent.
+      expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['expired']);
+      // The owner's next holder has nothing to reconcile, and the key is spent: nothing is sent.
+      expect(await core.reconcileIntents(owner)).toEqual([]);
       await expect(core.submit(intent)).rejects.toMatchObject({ kind: 'rejected' });
       expect(orders()).toHaveLength(0);
     },

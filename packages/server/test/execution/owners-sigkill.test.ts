@@ -2,6 +2,7 @@
 // account's real one-way position); the process is SIGKILLed while orders are in flight (answers
 // lost), and a new process resumes: no order is sent twice, every order at the exchange is a
 // settled intent, and each owner's book equals its own fills — their sum the exchange's position.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { bots, executionOrders, executionPositions, users } from '../../src/db/schema/index.js';
+import { isFollowed } from '../../src/execution/order-states.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { followChild } from '../helpers/child-output.js';
 
@@ -117,10 +119,10 @@ describe('a bot and a manual owner on one account, with a SIGKILL in between', (
       const byId = new Map(intents.map((i) => [i.clientOrderId, i]));
       for (const order of fake.state.orders) {
         expect(byId.get(order.clientOrderId)?.status, order.clientOrderId).toBe(
-          order.status === 'filled' ? 'filled' : order.status === 'open' ? 'open' : 'canceled',
+          order.status === 'filled' ? 'filled' : order.status === 'open' ? 'accepted' : 'canceled',
         );
       }
-      expect(intents.filter((i) => i.status === 'pending' || i.status === 'unknown')).toEqual([]);
+      expect(intents.filter((i) => i.status === 'created' || isFollowed(i))).toEqual([]);
       expect(lost.length).toBeGreaterThan(0);
       for (const id of lost) expect(byId.get(id)?.status, id).toBe('filled');
 

@@ -75,6 +75,7 @@ export function scriptedClient(exchange: Exchange, behaviour: ScriptedBehaviour)
     cancelOrder: none,
     fetchOpenOrders: () => act([]),
     fetchMyTrades: () => act([]),
+    fetchOrderTrades: () => act(null),
     checkPermissions: () =>
       act(behaviour.permissions ?? { canTrade: true, canWithdraw: false, ipRestricted: true }),
   };

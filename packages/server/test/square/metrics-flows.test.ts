@@ -178,6 +178,8 @@ describe("a live account's own trade history", () => {
       side,
       amount: 0.5,
       price: 40_000,
+      feeCost: 0,
+      feeCurrency: 'USDT',
       fee: 4,
       timestamp: now.getTime() - minutesAgo * 60_000,
     });

@@ -19,6 +19,32 @@ const money = (name: string) => numeric(name, { precision: 30, scale: 10 });
 export const ORDER_OWNER_KINDS = ['bot', 'copy', 'webhook', 'manual'] as const;
 
 /**
+ * An order's life (src/execution/order-states.ts holds every transition): created → sending →
+ * accepted → partially_filled → filled, or canceled / rejected / expired; in_doubt while a
+ * send's outcome is unknown. The last four and filled are final.
+ */
+export const ORDER_STATES = [
+  'created',
+  'sending',
+  'in_doubt',
+  'accepted',
+  'partially_filled',
+  'filled',
+  'canceled',
+  'rejected',
+  'expired',
+] as const;
+
+/** States in which an order may still trade: it is followed until it leaves them. */
+export const LIVE_ORDER_STATES = [
+  'created',
+  'sending',
+  'in_doubt',
+  'accepted',
+  'partially_filled',
+] as const;
+
+/**
  * Order intents of every owner (bot, copy relation, webhook configuration, manual), written
  * BEFORE the order is sent. The client order id derives from (owner, idempotency key), so after
  * a timeout or a restart the order is looked up at the exchange by it and never sent twice.
@@ -50,11 +76,7 @@ export const executionOrders = pgTable(
     triggerPrice: money('trigger_price'),
     reduceOnly: boolean('reduce_only').notNull().default(false),
     positionSide: text('position_side', { enum: ['long', 'short'] }),
-    status: text('status', {
-      enum: ['pending', 'open', 'filled', 'canceled', 'failed', 'unknown'],
-    })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: ORDER_STATES }).notNull().default('created'),
     exchangeOrderId: text('exchange_order_id'),
     filledAmount: money('filled_amount'),
     averagePrice: money('average_price'),
@@ -62,6 +84,15 @@ export const executionOrders = pgTable(
     /** The owner's realised profit from this fill, net of the fees (closing fills). */
     realizedPnl: money('realized_pnl'),
     error: text('error'),
+    /**
+     * The venue refuses the order's request after this moment (Binance timestamp + recvWindow,
+     * OKX expTime): set when it is claimed for sending. Until then a lookup that misses proves
+     * nothing: the request may still arrive.
+     */
+    sendExpiresAt: timestamp('send_expires_at', { withTimezone: true }),
+    /** Lookups by client order id that found nothing since the order was last seen. */
+    lookupMisses: integer('lookup_misses').notNull().default(0),
+    firstMissAt: timestamp('first_miss_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
@@ -70,6 +101,41 @@ export const executionOrders = pgTable(
     uniqueIndex('execution_orders_client_id_unique').on(t.accountId, t.clientOrderId),
     index('execution_orders_owner_idx').on(t.ownerKind, t.ownerId, t.status),
     index('execution_orders_account_status_idx').on(t.accountId, t.status),
+  ],
+);
+
+/**
+ * The fills ledger: one row per venue trade, unique per account and the venue's trade id. The
+ * book, average prices, realised P&L and fees are settled from these rows, each at its own
+ * price. A venue that gives no trades (paper) has one row per fill increment of the order.
+ */
+export const executionFills = pgTable(
+  'execution_fills',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => executionOrders.id, { onDelete: 'cascade' }),
+    venueTradeId: text('venue_trade_id').notNull(),
+    symbol: text('symbol').notNull(),
+    side: text('side', { enum: ['buy', 'sell'] }).notNull(),
+    /** Base-asset quantity, positive. */
+    amount: money('amount').notNull(),
+    price: money('price').notNull(),
+    /** The fee as the venue charged it, in its own currency (USDT, BNB, OKB, the base asset). */
+    feeCost: money('fee_cost').notNull(),
+    feeCurrency: text('fee_currency').notNull(),
+    /** The fee's value in USDT when it was charged. */
+    feeQuote: money('fee_quote').notNull(),
+    filledAt: timestamp('filled_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('execution_fills_trade_unique').on(t.accountId, t.venueTradeId),
+    index('execution_fills_order_idx').on(t.orderId),
   ],
 );
 
@@ -148,4 +214,7 @@ export const workerLeases = pgTable(
 export type ExecutionOrderRow = typeof executionOrders.$inferSelect;
 export type NewExecutionOrderRow = typeof executionOrders.$inferInsert;
 export type ExecutionPositionRow = typeof executionPositions.$inferSelect;
+export type ExecutionFillRow = typeof executionFills.$inferSelect;
+export type NewExecutionFillRow = typeof executionFills.$inferInsert;
+export type OrderState = (typeof ORDER_STATES)[number];
 export type WorkerLeaseRow = typeof workerLeases.$inferSelect;

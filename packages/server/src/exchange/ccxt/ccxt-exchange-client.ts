@@ -95,26 +95,31 @@ function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilitie
   return instance;
 }
 
+/** An order request's own time and the moment the venue must refuse it after (wall clock). */
+interface RequestWindow {
+  readonly claimedAtMs: number;
+  readonly expiresAtMs: number;
+}
+
+/** ccxt's offset from the venue's clock (set by loadTimeDifference), in ms. */
+const timeDifferenceOf = (instance: CcxtExchange): number =>
+  Number((instance.options as Record<string, unknown>).timeDifference ?? 0) || 0;
+
 /**
- * Checks an order's send deadline at the last step before its request is written: ccxt's
- * `fetch`, after the rate limiter's wait and the signing. The request is the order's when it
- * carries the order's client id (in the query or the body, as both venues send it). A process
- * that stalled anywhere before this point (a long pause, a frozen VM) does not send on waking
- * once the order's lease may be someone else's.
+ * OKX takes a request's expiry as the `expTime` header: added when ccxt signs an order request
+ * whose client id has a window (looked up by the id the request carries, not by its text).
  */
-function guardOrderSends(instance: CcxtExchange, sending: ReadonlyMap<string, number>): void {
-  const fetch = instance.fetch.bind(instance);
-  instance.fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => {
-    if (sending.size > 0) {
-      const text = `${url} ${typeof body === 'string' ? body : ''}`;
-      const at = performance.now();
-      for (const [clientOrderId, sendBy] of sending) {
-        if (at > sendBy && text.includes(clientOrderId)) {
-          return Promise.reject(new OrderNotSentError(clientOrderId, at - sendBy));
-        }
-      }
+function addOkxExpiry(instance: CcxtExchange, windows: ReadonlyMap<string, RequestWindow>): void {
+  const sign = instance.sign.bind(instance);
+  instance.sign = (path, api, method, params, headers, body) => {
+    const signed = sign(path, api, method, params, headers, body);
+    const clientOrderId = (params as Record<string, unknown> | undefined)?.clOrdId;
+    const window = typeof clientOrderId === 'string' ? windows.get(clientOrderId) : undefined;
+    if (window && method === 'POST') {
+      const expTime = Math.floor(window.expiresAtMs - timeDifferenceOf(instance));
+      signed.headers = { ...(signed.headers ?? {}), expTime: String(expTime) };
     }
-    return fetch(url, method, headers, body);
+    return signed;
   };
 }
 
@@ -145,9 +150,9 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     throw new ExchangeAdapterError('invalid_key', `${options.exchange} has no testnet`);
   }
   const instance = buildCcxt(options, caps);
-  /** The orders being created and their send deadlines, by client order id. */
-  const sending = new Map<string, number>();
-  guardOrderSends(instance, sending);
+  /** The orders being created and their request windows, by client order id. */
+  const windows = new Map<string, RequestWindow>();
+  if (caps.requestExpiry === 'expTime') addOkxExpiry(instance, windows);
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
@@ -327,6 +332,27 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     );
   }
 
+  /** A fee currency's USDT price (its swap's last price on the venue); undefined where none. */
+  async function feeCurrencyPrice(currency: string): Promise<number | undefined> {
+    const symbol = `${currency}/USDT:USDT`;
+    if (!instance.markets?.[symbol]) return undefined;
+    try {
+      const ticker = await read('fetch fee currency price', () => instance.fetchTicker(symbol));
+      const price = ticker.last ?? ticker.close;
+      return typeof price === 'number' && price > 0 ? price : undefined;
+    } catch (error) {
+      options.logger?.warn(
+        {
+          exchange: options.exchange,
+          currency,
+          reason: error instanceof Error ? error.message : String(error),
+        },
+        'fee currency price unavailable; the fee is kept in its own currency',
+      );
+      return undefined;
+    }
+  }
+
   async function createOrder(request: OrderRequest): Promise<ExchangeOrder> {
     if (!caps.clientOrderId.pattern.test(request.clientOrderId)) {
       throw new ExchangeAdapterError(
@@ -334,16 +360,46 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
         `${options.exchange}: client order id must match ${caps.clientOrderId.pattern.source}`,
       );
     }
-    const params = orderParams(request, caps, options.positionMode);
+    const window =
+      request.expiresAtMs === undefined
+        ? undefined
+        : { claimedAtMs: request.claimedAtMs ?? now(), expiresAtMs: request.expiresAtMs };
+    const params: Record<string, unknown> = orderParams(request, caps, options.positionMode);
     const market = await marketOf(request.symbol);
     const amount = toCcxtAmount(request.amount, market, caps);
     const ccxtType = request.type === 'limit' ? 'limit' : 'market';
-    let order: Awaited<ReturnType<CcxtExchange['createOrder']>>;
-    if (request.sendBy !== undefined) sending.set(request.clientOrderId, request.sendBy);
-    try {
-      order = await withClockResync('create order', () =>
-        instance.createOrder(market.symbol, ccxtType, request.side, amount, request.price, params),
+    // The last check before the request: past its deadline the order is not sent at all.
+    const lateByMs = request.sendBy === undefined ? 0 : performance.now() - request.sendBy;
+    if (lateByMs > 0) throw new OrderNotSentError(request.clientOrderId, lateByMs);
+    if (window) windows.set(request.clientOrderId, window);
+    const send = () => {
+      if (window && caps.requestExpiry === 'recvWindow') {
+        // The request carries the claim's time: Binance refuses it past timestamp + recvWindow.
+        params.timestamp = Math.floor(window.claimedAtMs - timeDifferenceOf(instance));
+        params.recvWindow = Math.max(1, Math.floor(window.expiresAtMs - window.claimedAtMs));
+      }
+      return instance.createOrder(
+        market.symbol,
+        ccxtType,
+        request.side,
+        amount,
+        request.price,
+        params,
       );
+    };
+    let order: Awaited<ReturnType<CcxtExchange['createOrder']>>;
+    try {
+      order = await withClockResync('create order', async () => {
+        try {
+          return await send();
+        } catch (error) {
+          // The venue refused a request that arrived after its own expiry: nothing exists.
+          if (window && isClockSkew(error, caps) && now() > window.expiresAtMs) {
+            throw new OrderNotSentError(request.clientOrderId, now() - window.expiresAtMs);
+          }
+          throw error;
+        }
+      });
     } catch (error) {
       if (error instanceof OrderNotSentError) throw error;
       if (isDuplicateClientOrderId(error, caps)) {
@@ -353,7 +409,7 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
         return lookUpAfter(request, 'outcome unknown', error);
       throw translate(error, 'create order');
     } finally {
-      sending.delete(request.clientOrderId);
+      windows.delete(request.clientOrderId);
     }
     return toExchangeOrder(order, market, caps, now(), {
       clientOrderId: request.clientOrderId,
@@ -439,6 +495,22 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
         instance.fetchMyTrades(market.symbol, sinceMs),
       );
       return trades.map((trade) => toExchangeTrade(trade, market, caps));
+    },
+    async fetchOrderTrades(symbol: string, exchangeOrderId: string) {
+      const market = await marketOf(symbol);
+      const trades = await read('fetch order trades', () =>
+        instance.fetchMyTrades(market.symbol, undefined, undefined, {
+          [caps.orderTradesParam]: exchangeOrderId,
+        }),
+      );
+      const own = trades.filter((trade) => String(trade.order ?? '') === exchangeOrderId);
+      const prices = new Map<string, number | undefined>();
+      for (const trade of own) {
+        const currency = trade.fee?.currency;
+        if (currency && currency !== 'USDT' && currency !== market.base && !prices.has(currency))
+          prices.set(currency, await feeCurrencyPrice(currency));
+      }
+      return own.map((trade) => toExchangeTrade(trade, market, caps, (c) => prices.get(c)));
     },
     async checkPermissions(): Promise<KeyPermissions> {
       await loadMarkets();

@@ -167,19 +167,34 @@ export function toExchangeOrder(
   };
 }
 
+/**
+ * A venue trade. The fee is kept as charged (its currency and cost) and valued in quote: USDT as
+ * it is, the base asset at the trade's price, any other currency (BNB, OKB) at `priceOf` (its
+ * USDT price when the trade is read; 0 where unknown — the cost and currency stay recorded).
+ */
 export function toExchangeTrade(
   trade: Trade,
   market: Market,
   caps: ExchangeCapabilities,
+  priceOf: (currency: string) => number | undefined = () => undefined,
 ): ExchangeTrade {
+  const price = num(trade.price, 0);
+  const feeCost = Math.abs(num(trade.fee?.cost, 0));
+  const feeCurrency = trade.fee?.currency ?? QUOTE;
+  let fee: Decimal;
+  if (feeCurrency === QUOTE) fee = new Decimal(feeCost);
+  else if (feeCurrency === market.base) fee = new Decimal(feeCost).mul(price);
+  else fee = new Decimal(feeCost).mul(priceOf(feeCurrency) ?? 0);
   return {
     id: String(trade.id),
     orderId: trade.order ?? null,
     symbol: market.symbol,
     side: trade.side === 'sell' ? 'sell' : 'buy',
     amount: toBaseAmount(num(trade.amount, 0), market, caps),
-    price: num(trade.price, 0),
-    fee: quoteFee(trade.fee),
+    price,
+    fee: fee.toNumber(),
+    feeCost,
+    feeCurrency,
     timestamp: num(trade.timestamp, 0),
   };
 }

@@ -274,9 +274,13 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
         amount: Number(row.amount),
         price: Number(row.price),
         fee: Number(row.fee),
+        feeCost: Number(row.fee),
+        feeCurrency: 'USDT',
         timestamp: row.createdAt.getTime(),
       }));
     },
+    // A paper order fills at once at one price: the order itself is its only fill.
+    fetchOrderTrades: async () => null,
     async checkPermissions(): Promise<KeyPermissions> {
       return { canTrade: true, canWithdraw: false, ipRestricted: null };
     },

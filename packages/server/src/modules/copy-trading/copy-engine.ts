@@ -577,12 +577,17 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const changeKey = `${symbol}|${version}`;
     const start = relation.leaderStartBook[symbol];
     const owner = ownerOf(relation.id);
-    const [existing, latest, ownPosition] = await Promise.all([
+    const bookRef = { accountId: relation.followerAccountId, symbol, owner };
+    const [existing, latest, ownPosition, live] = await Promise.all([
       loaders.receipt.run({ relationId: relation.id, changeKey }),
       loaders.latestOnSymbol.run({ relationId: relation.id, symbol }),
-      execution.position({ accountId: relation.followerAccountId, symbol, owner }),
+      execution.position(bookRef),
+      execution.liveIntentsOn(bookRef),
     ]);
     const own = new Decimal(ownPosition.size);
+    // An order of the relation on the symbol is still on its way (accepted, in doubt): nothing
+    // is decided until the venue has answered — a second order now would double the copy.
+    if (live.length > 0) return;
 
     if (trigger.kind === 'event' && existing) return; // a repeated event: this change is done
     if (trigger.kind === 'heal') {
@@ -610,7 +615,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const earlier =
       trigger.kind !== 'event' && !existing ? await execution.intentsOf(owner, keyPrefix) : [];
     const spentTries = earlier
-      .filter((i) => i.status === 'failed')
+      .filter((i) => i.status === 'rejected' || i.status === 'expired')
       .map((i) => Number(i.idempotencyKey.slice(keyPrefix.length).split('|')[0]) || 0);
     const attempts = Math.max(existing?.attempts ?? 0, ...spentTries) + 1;
     const now = clock.now();
@@ -730,6 +735,8 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             action: 'copy_close',
           }),
         );
+        // The close is still on its way: the opening leg waits for the next pass.
+        if (results.at(-1)?.status === 'in_flight') return;
       }
       if (flips || opens) {
         const side = target.gt(0) ? 'buy' : 'sell';
@@ -773,6 +780,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       return;
     }
 
+    // Accepted and not filled yet: the core's follower settles it (the copy hook records the
+    // trade) and the next pass writes this change's receipt from the settled intents.
+    if (results.some((r) => r.status === 'in_flight')) return;
     const last = results.at(-1);
     const after = new Decimal(
       (last?.status === 'filled'

@@ -9,6 +9,7 @@ import {
   exchangeAccounts,
   executionOrders,
   executionPositions,
+  LIVE_ORDER_STATES,
   type NewExchangeAccountRow,
   webhookConfigs,
 } from '../../db/schema/index.js';
@@ -204,7 +205,7 @@ export function createExchangeAccountsRepository(db: Database) {
               and(
                 eq(executionOrders.accountId, id),
                 ownerLives(executionOrders.ownerKind, executionOrders.ownerId),
-                inArray(executionOrders.status, ['pending', 'unknown']),
+                inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
               ),
             );
           if (open.length > 0 || inFlight.length > 0) {

@@ -117,6 +117,9 @@ export function failureKindOf(error: unknown): WebhookFailureKind {
   return 'internal';
 }
 
+/** How soon a signal whose order is still at the venue without a final answer is run again. */
+const IN_FLIGHT_RECHECK_MS = 2_000;
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export type TrailLog = (entry: {
@@ -348,13 +351,11 @@ export function createWebhookExecutor(deps: {
       });
     } catch (error) {
       if (error instanceof ExecutionError && error.kind === 'unknown_outcome') {
-        // The order may exist: the next start (or poll) reconciles it by client order id.
-        await repo.advance(signal.id, 'placed', {
-          step: 'placed',
-          at: clock.now(),
-          detail: `outcome unknown, reconciling: ${errorText(error)}`,
-        });
-        await repo.updateExecution(executionRow.id, { status: 'placed', error: errorText(error) });
+        await awaitVenue(
+          signal,
+          executionRow.id,
+          `outcome unknown, reconciling: ${errorText(error)}`,
+        );
         return;
       }
       await fail(signal, found, failureKindOf(error), errorText(error), executionRow.id);
@@ -397,7 +398,7 @@ export function createWebhookExecutor(deps: {
       case 'done': {
         // Executed before (a restart): its stored outcome.
         const intent = result.intent;
-        if (intent.status === 'filled') {
+        if (Number(intent.filledAmount ?? 0) > 0) {
           const filledAt = intent.updatedAt;
           if (signal.status !== 'placed') {
             await repo.advance(signal.id, 'placed', {
@@ -440,7 +441,29 @@ export function createWebhookExecutor(deps: {
       case 'not_filled':
         await fail(signal, found, 'invalid_order', 'The order did not fill', executionRow.id);
         return;
+      case 'in_flight':
+        // Accepted (or in doubt) and not final yet: never a failure. The core's follower
+        // drives the order; the signal runs again under the same key and reads its outcome.
+        await awaitVenue(
+          signal,
+          executionRow.id,
+          `order ${result.intent.exchangeOrderId ?? result.intent.clientOrderId} ${result.intent.status}`,
+        );
+        return;
     }
+  }
+
+  /** The signal's order is at the venue without a final answer: placed, and looked at again. */
+  async function awaitVenue(signal: WebhookSignalRow, executionId: number, detail: string) {
+    if (signal.status !== 'placed') {
+      await repo.advance(signal.id, 'placed', { step: 'placed', at: clock.now(), detail });
+    }
+    await repo.updateExecution(executionId, { status: 'placed', error: null });
+    const again = setTimeout(() => {
+      queued.delete(signal.id);
+      enqueue(signal.id, signal.configId);
+    }, IN_FLIGHT_RECHECK_MS);
+    again.unref();
   }
 
   /**

@@ -243,6 +243,8 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     if (!newest || newest.timestamp <= bot.lastCandleTimeMs) return;
     // Not renewed in time (a stalled process): another worker may drive the bot now.
     if (!leases.isHeld(botLease(bot.id))) return;
+    // An order still on its way: this candle is decided once the venue has answered.
+    if (await trader.awaitsOrder(bot, newest.timestamp)) return;
     if (bot.position) await trader.watchProtective(bot, newest.timestamp);
     const intents = decide(
       bot.compiled ? latestSignal(candles(), bot.compiled, memo) : null,

@@ -183,6 +183,8 @@ export function createBotTrader(deps: TraderDeps) {
       }),
     );
     if (result.status === 'filled') await logOpened(bot, result.settlement);
+    // Accepted and not filled yet: the core's follower settles it; the next poll protects it.
+    if (result.status === 'in_flight') return;
     if (result.status === 'skipped') {
       throw new BotFailure(`entry order refused: ${result.sizing.reason}`);
     }
@@ -260,10 +262,16 @@ export function createBotTrader(deps: TraderDeps) {
         bot,
         'system',
         'order_reconciled',
-        `reconciled order ${clientOrderId}: ${entry.order.status}`,
-        { client_order_id: clientOrderId, status: entry.order.status, filled: entry.order.filled },
+        `reconciled order ${clientOrderId}: ${entry.intent.status}`,
+        {
+          client_order_id: clientOrderId,
+          status: entry.intent.status,
+          filled: Number(entry.intent.filledAmount ?? 0),
+        },
       );
-      if (entry.settlement) await logSettlement(bot, entry.settlement);
+      if (entry.outcome === 'settled' && entry.settlement) {
+        await logSettlement(bot, entry.settlement);
+      }
     }
     await refresh(bot);
     // A position whose protection was never placed (the crash came first) is protected now.
@@ -297,6 +305,20 @@ export function createBotTrader(deps: TraderDeps) {
     }
   }
 
-  return { open, close, reconcile, watchProtective, refresh };
+  /**
+   * Whether an order of the bot is still on its way (accepted, in doubt): the bot then decides
+   * nothing new until the venue has answered. Once it is final, a position it opened without
+   * protection gets its stop-loss / take-profit.
+   */
+  async function awaitsOrder(bot: RunningBot, candleTimeMs: number): Promise<boolean> {
+    if ((await core.liveIntentsOn(refOf(bot))).length > 0) return true;
+    const position = await refresh(bot);
+    if (position && !position.stopLossOrderId && !position.takeProfitOrderId) {
+      await protect(bot, candleTimeMs);
+    }
+    return false;
+  }
+
+  return { open, close, reconcile, watchProtective, refresh, awaitsOrder };
 }
 export type BotTrader = ReturnType<typeof createBotTrader>;

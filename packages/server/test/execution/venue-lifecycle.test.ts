@@ -1,0 +1,235 @@
+// The order lifecycle against venues that answer as the real ones do (the fakes' venueFaithful
+// behaviours, checked against recorded answers in test/exchange/venue-parity.test.ts): OKX acks
+// with ids only, Binance answers NEW; the order is invisible to lookups for a second after its
+// ack, fills later in several trades at different prices, with fees in the venue's coin. The
+// same table runs on both venues, through the real ccxt client.
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/common/clock.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { exchangeAccounts, executionFills, users } from '../../src/db/schema/index.js';
+import { createInProcessEventBus } from '../../src/events/index.js';
+import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import {
+  createAccountClientCache,
+  createExecutionCore,
+  type ExecutionCore,
+} from '../../src/execution/index.js';
+import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
+import { FEE_COINS } from '../exchange/fake-venue-behaviour.js';
+import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { TEST_SECRET_KEY } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+const ETH = 'ETH/USDT:USDT';
+const secretBox = createSecretBox(TEST_SECRET_KEY);
+const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
+let database: DatabaseHandle;
+let userId: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      username: 'lifecycle@example.com',
+      passwordHash: 'x',
+      invitationCode: 'LIFE01',
+      dateJoined: clock.now(),
+    })
+    .returning();
+  userId = user!.id;
+});
+afterAll(async () => {
+  await database.close();
+});
+
+describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers', (venue) => {
+  let fake: FakePrivateExchange;
+  let core: ExecutionCore;
+  let keys = 0;
+  // Owners of their own per venue (the two venues share one database).
+  const ownerId = (id: number) => (venue === 'okx' ? id : id + 1000);
+  beforeAll(async () => {
+    // Every venue-faithful behaviour but the artificial every-Nth rate refusal.
+    fake = await startFakeExchange({
+      exchange: venue,
+      tracksPositions: true,
+      venueFaithful: true,
+      rateLimitEveryNthOrder: 0,
+    });
+    core = createExecutionCore({
+      db: database.db,
+      clock,
+      events: createInProcessEventBus({ clock }),
+      clients: createAccountClientCache({
+        secretBox,
+        factory: createExchangeClientFactory({
+          db: database.db,
+          clock,
+          prices: new FixedPrices(),
+          paperSlippageBps: 2,
+          createLiveClient: (options) =>
+            createCcxtExchangeClient({ ...options, urlsOverride: fake.url, timeoutMs: 2000 }),
+        }),
+      }),
+    });
+  });
+  afterAll(async () => {
+    await core.close();
+    await fake.close();
+  });
+
+  async function liveAccount(): Promise<{ id: number; apiKey: string }> {
+    const apiKey = `${venue}-life-${++keys}`;
+    const [row] = await database.db
+      .insert(exchangeAccounts)
+      .values({
+        userId,
+        name: `${venue} ${keys}`,
+        exchange: venue,
+        accountType: 'classic',
+        positionMode: 'net',
+        defaultLeverage: 3,
+        apiKeyEncrypted: secretBox.encrypt(apiKey),
+        apiSecretEncrypted: secretBox.encrypt('secret'),
+        apiPasswordEncrypted: secretBox.encrypt('passphrase'),
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      })
+      .returning();
+    return { id: row!.id, apiKey };
+  }
+  const ordersOf = (apiKey: string) => fake.state.orders.filter((o) => o.apiKey === apiKey);
+
+  it('is filled for the venue size at the trades’ weighted price, with every trade’s fee', async () => {
+    const account = await liveAccount();
+    const owner = { kind: 'webhook' as const, id: ownerId(501) };
+    const result = await core.submit({
+      accountId: account.id,
+      symbol: ETH,
+      owner,
+      key: 'signal-1',
+      size: { kind: 'delta', amount: 0.5 },
+      action: 'open_long',
+    });
+    expect(result.status).toBe('filled');
+    const [order, ...others] = ordersOf(account.apiKey);
+    expect(others).toHaveLength(0);
+    expect(order!.fills.length).toBeGreaterThan(1);
+    // The venue's trades, each at its own price: their weighted average, not one price.
+    const units = venue === 'okx' ? 0.1 : 1;
+    const base = order!.fills.reduce((sum, f) => sum + f.size * units, 0);
+    const cost = order!.fills.reduce((sum, f) => sum + f.size * units * f.price, 0);
+    const prices = new Set(order!.fills.map((f) => f.price));
+    expect(prices.size).toBeGreaterThan(1);
+    const [intent] = await core.intentsOf(owner);
+    expect(intent).toMatchObject({ status: 'filled' });
+    expect(Number(intent!.filledAmount)).toBeCloseTo(0.5, 10);
+    expect(Number(intent!.averagePrice)).toBeCloseTo(cost / base, 8);
+    // The ledger holds one row per venue trade, each fee in the venue's coin as charged.
+    const fills = await database.db
+      .select()
+      .from(executionFills)
+      .where(eq(executionFills.orderId, intent!.id))
+      .orderBy(asc(executionFills.id));
+    expect(fills.map((f) => f.venueTradeId).sort()).toEqual(
+      order!.fills.map((f) => f.tradeId).sort(),
+    );
+    for (const fill of fills) {
+      const trade = order!.fills.find((f) => f.tradeId === fill.venueTradeId)!;
+      expect(fill.feeCurrency).toBe(FEE_COINS[venue]);
+      expect(Number(fill.feeCost)).toBeCloseTo(trade.fee, 8);
+      expect(Number(fill.price)).toBe(trade.price);
+    }
+    const position = await core.position({ accountId: account.id, symbol: ETH, owner });
+    expect(Number(position.size)).toBeCloseTo(0.5, 10);
+    expect(Number(position.entryPrice)).toBeCloseTo(cost / base, 8);
+  });
+
+  it('sends one order for one decision however often it is submitted or reconciled', async () => {
+    const account = await liveAccount();
+    const owner = { kind: 'copy' as const, id: ownerId(601) };
+    const intent = {
+      accountId: account.id,
+      symbol: ETH,
+      owner,
+      key: 'change-1|601|1|o',
+      size: { kind: 'target' as const, amount: 0.3 },
+      action: 'copy_open_long',
+    };
+    const results = await Promise.all([core.submit(intent), core.submit(intent)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['done', 'filled']);
+    for (let pass = 0; pass < 3; pass++) {
+      await core.reconcileIntents(owner);
+      expect((await core.submit(intent)).status).toBe('done');
+    }
+    expect(ordersOf(account.apiKey)).toHaveLength(1);
+    // The close is one closing order.
+    const closed = await core.submit({
+      ...intent,
+      key: 'change-2|601|1|r',
+      size: { kind: 'target', amount: 0 },
+      action: 'copy_reduce',
+    });
+    expect(closed.status).toBe('filled');
+    expect(ordersOf(account.apiKey)).toHaveLength(2);
+    expect((await core.position({ accountId: account.id, symbol: ETH, owner })).size).toBe('0');
+  });
+
+  it('answers in_flight for an order not final within the submit, and the follower settles it', async () => {
+    const slow = await startFakeExchange({
+      exchange: venue,
+      venueFaithful: true,
+      rateLimitEveryNthOrder: 0,
+      fillDelayMs: 9_000,
+    });
+    const slowCore = createExecutionCore({
+      db: database.db,
+      clock,
+      events: createInProcessEventBus({ clock }),
+      clients: createAccountClientCache({
+        secretBox,
+        factory: createExchangeClientFactory({
+          db: database.db,
+          clock,
+          prices: new FixedPrices(),
+          paperSlippageBps: 2,
+          createLiveClient: (options) =>
+            createCcxtExchangeClient({ ...options, urlsOverride: slow.url, timeoutMs: 2000 }),
+        }),
+      }),
+    });
+    try {
+      const account = await liveAccount();
+      const owner = { kind: 'bot' as const, id: ownerId(701) };
+      const result = await slowCore.submit({
+        accountId: account.id,
+        symbol: ETH,
+        owner,
+        key: 'c1open_long',
+        size: { kind: 'target', amount: 0.2 },
+        action: 'open_long',
+      });
+      expect(result.status).toBe('in_flight');
+      expect(slowCore.followedOrders()).toHaveLength(1);
+      const live = await slowCore.liveIntentsOn({ accountId: account.id, symbol: ETH, owner });
+      expect(live.map((i) => i.status)).toEqual(['accepted']);
+      // The follower goes on after the submit answered, until the venue's fill is settled.
+      await expect
+        .poll(async () => (await slowCore.intentsOf(owner)).map((i) => i.status), {
+          timeout: 15_000,
+          interval: 250,
+        })
+        .toEqual(['filled']);
+      const position = await slowCore.position({ accountId: account.id, symbol: ETH, owner });
+      expect(Number(position.size)).toBeCloseTo(0.2, 10);
+      expect(slow.state.orders).toHaveLength(1);
+    } finally {
+      await slowCore.close();
+      await slow.close();
+    }
+  }, 30_000);
+});
