@@ -101,13 +101,20 @@ export const COPY_ERROR_CODES = {
 const money = z.string();
 
 const copyAmountInput = coinAmountInput(COPY_MESSAGES.invalidAmount)
-  .refine((text) => Number(text) >= COPY_AMOUNT_MIN, { message: COPY_MESSAGES.amountTooSmall })
-  .refine((text) => Number(text) <= COPY_AMOUNT_MAX, { message: COPY_MESSAGES.amountTooLarge });
+  .refine((text) => Number(text) >= COPY_AMOUNT_MIN, {
+    message: COPY_MESSAGES.amountTooSmall,
+    params: { code: 'too_small' },
+  })
+  .refine((text) => Number(text) <= COPY_AMOUNT_MAX, {
+    message: COPY_MESSAGES.amountTooLarge,
+    params: { code: 'too_big' },
+  });
 /** null, 0 or absent: no limit. */
 const maxLossInput = z.union([
   z.null(),
   coinAmountInput(COPY_MESSAGES.invalidAmount).refine((text) => Number(text) <= COPY_AMOUNT_MAX, {
     message: COPY_MESSAGES.amountTooLarge,
+    params: { code: 'too_big' },
   }),
 ]);
 const percentInput = (max: number) => z.number().min(0).max(max);

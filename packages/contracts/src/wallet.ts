@@ -140,10 +140,14 @@ const COIN_AMOUNT_PATTERNS = {
   8: /^\d{1,10}(\.\d{1,8})?$/,
 } as const;
 
+/** Any plain decimal, signed: what the amount checks below tell apart. */
+const SIGNED_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
+
 /**
  * An amount as a request carries it (JSON number or decimal string), answered as a decimal
  * string; more than `maxDecimals` decimals, signs, exponents and non-numbers are refused with
- * `message`.
+ * `message`, each with the code of the rule it broke (field_codes): invalid_format (not a
+ * number), too_small (zero or below), invalid_step (too many decimals), too_big.
  */
 export const coinAmountInput = (
   message: string = WALLET_MESSAGES.invalidAmount,
@@ -156,11 +160,22 @@ export const coinAmountInput = (
     .transform((value, ctx) => {
       const text = typeof value === 'number' ? String(value) : value.trim();
       if (!COIN_AMOUNT_PATTERNS[maxDecimals].test(text)) {
-        ctx.addIssue({ code: 'custom', message });
+        const rule = !SIGNED_DECIMAL.test(text)
+          ? 'invalid_format'
+          : Number(text) <= 0
+            ? 'too_small'
+            : Number(text) > COIN_AMOUNT_MAX
+              ? 'too_big'
+              : 'invalid_step';
+        ctx.addIssue({ code: 'custom', message, params: { code: rule } });
         return z.NEVER;
       }
       if (Number(text) > COIN_AMOUNT_MAX) {
-        ctx.addIssue({ code: 'custom', message: WALLET_MESSAGES.amountTooLarge });
+        ctx.addIssue({
+          code: 'custom',
+          message: WALLET_MESSAGES.amountTooLarge,
+          params: { code: 'too_big' },
+        });
         return z.NEVER;
       }
       return text;

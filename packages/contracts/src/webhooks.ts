@@ -300,7 +300,7 @@ export const WEBHOOK_FIELD_ERROR_CODES = {
 const money = z.string();
 const amountInput = coinAmountInput(WEBHOOK_MESSAGES.invalidAmount).refine(
   (text) => Number(text) >= WEBHOOK_AMOUNT_MIN,
-  { message: WEBHOOK_MESSAGES.amountTooSmall },
+  { message: WEBHOOK_MESSAGES.amountTooSmall, params: { code: 'too_small' } },
 );
 const nameInput = z
   .string({ error: WEBHOOK_MESSAGES.nameRequired })

@@ -1,4 +1,4 @@
-import { COPY_ERROR_CODES, COPY_MESSAGES } from '@quantsquare/contracts';
+import { COPY_AMOUNT_MAX, COPY_ERROR_CODES, COPY_MESSAGES } from '@quantsquare/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
 import { copyCreateErrorText, copyErrorText } from '../src/features/copy-trading/copy-errors';
@@ -33,12 +33,15 @@ describe('copy rules', () => {
     expect(copyActionsFor('stopped')).toEqual(['delete']);
   });
 
-  it('checks the copy amount: at least 10, two decimals at most', () => {
+  it('checks the copy amount by the rule it breaks: at least 10, two decimals at most', () => {
     expect(copyAmountProblem(10)).toBeNull();
     expect(copyAmountProblem(150.5)).toBeNull();
     expect(copyAmountProblem(9.99)).toBe('tooSmall');
+    expect(copyAmountProblem(-5)).toBe('tooSmall');
     expect(copyAmountProblem(null)).toBe('tooSmall');
-    expect(copyAmountProblem(10.001)).toBe('tooSmall');
+    expect(copyAmountProblem(10.001)).toBe('step');
+    expect(copyAmountProblem(1500.555)).toBe('step');
+    expect(copyAmountProblem(COPY_AMOUNT_MAX + 1)).toBe('tooBig');
   });
 
   it('sends 0 or an empty max loss as no limit', () => {

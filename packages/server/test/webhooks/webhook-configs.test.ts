@@ -96,7 +96,7 @@ describe('webhook configurations', () => {
     expect(res.status).toBe(400);
     expect(res.body.field_codes).toMatchObject({
       name: ['required'],
-      default_amount: ['invalid'],
+      default_amount: ['too_small'],
       leverage: ['too_big'],
       allowed_actions: ['too_few'],
       max_signal_age: ['too_small'],

@@ -5,6 +5,7 @@ import {
   type DepositInfoResponse,
   type DepositRequest,
   type DepositResponse,
+  FIELD_ERROR_CODES,
   MAX_PENDING_DEPOSITS,
   maskEmail,
   maskPhone,
@@ -104,7 +105,11 @@ export function createWalletService(deps: {
       const network = networks.get(request.network);
       if (!network) throw ValidationFailed.field('network', WALLET_MESSAGES.networkUnavailable);
       if (new Decimal(request.amount).lt(network.min_amount)) {
-        throw ValidationFailed.field('amount', WALLET_MESSAGES.belowMinimumDeposit);
+        throw ValidationFailed.field(
+          'amount',
+          WALLET_MESSAGES.belowMinimumDeposit,
+          FIELD_ERROR_CODES.tooSmall,
+        );
       }
       // An anti-spam bound, not an invariant: concurrent requests may pass it together.
       if ((await q.countOpen(userId, 'deposit')) >= MAX_PENDING_DEPOSITS) {

@@ -1,7 +1,6 @@
 import '../../i18n/copy-texts';
 import {
   COPY_AMOUNT_DEFAULT,
-  COPY_AMOUNT_MIN,
   COPY_AMOUNT_STEP,
   COPY_ENTRY_DISTANCE_DEFAULT_PERCENT,
   COPY_ENTRY_DISTANCE_MAX_PERCENT,
@@ -42,7 +41,7 @@ import {
   CopyProtectionFields,
   isProtectionRefused,
 } from './CopyProtectionFields';
-import { copyCreateErrorText } from './copy-errors';
+import { copyAmountRuleText, copyCreateErrorText } from './copy-errors';
 import { copyAmountProblem, entryDistanceProblem, maxLossPayload } from './copy-format';
 
 const NO_PROTECTION: CopyProtection = { slippage: null, drift: null };
@@ -237,9 +236,7 @@ export function CopyModal({ target, onClose }: Props) {
             label={t('copy.modal.amount')}
             style={{ flex: '1 1 160px', marginBottom: 12 }}
             validateStatus={amountProblem ? 'error' : undefined}
-            help={
-              amountProblem ? t('copy.modal.amountTooSmall', { min: COPY_AMOUNT_MIN }) : undefined
-            }
+            help={amountProblem ? copyAmountRuleText(t, amountProblem) : undefined}
           >
             <InputNumber<number>
               step={COPY_AMOUNT_STEP}

@@ -1,4 +1,4 @@
-import { COPY_AMOUNT_MIN, COPY_EDIT_AMOUNT_STEP, type CopyRelation } from '@quantsquare/contracts';
+import { COPY_EDIT_AMOUNT_STEP, type CopyRelation } from '@quantsquare/contracts';
 import { Alert, App, Button, Flex, Form, InputNumber, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import {
   CopyProtectionFields,
   isProtectionRefused,
 } from './CopyProtectionFields';
+import { copyAmountRuleText } from './copy-errors';
 import { copyAmountProblem, toNumber } from './copy-format';
 
 /**
@@ -117,9 +118,7 @@ export function EditCopyModal({
             label={t('copy.edit.amount')}
             style={{ marginBottom: 12 }}
             validateStatus={amountProblem ? 'error' : undefined}
-            help={
-              amountProblem ? t('copy.modal.amountTooSmall', { min: COPY_AMOUNT_MIN }) : undefined
-            }
+            help={amountProblem ? copyAmountRuleText(t, amountProblem) : undefined}
           >
             <InputNumber<number>
               step={COPY_EDIT_AMOUNT_STEP}

@@ -10,6 +10,7 @@ import type { TFunction } from 'i18next';
 import { ApiRequestError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { fieldErrorText } from '../../api/field-errors';
+import type { CopyAmountProblem } from './copy-format';
 
 // Copy-trading failures in the reader's language (document 2 §8): from the answer's machine
 // codes (`code`, `field_codes`) first, then from the contracts' known texts; a server sentence
@@ -113,4 +114,16 @@ export function copyCreateErrorText(t: TFunction, error: unknown): string {
     if (parts.length > 0) return parts.join('; ');
   }
   return copyErrorText(t, error, fallback);
+}
+
+/** The copy amount's broken rule in the reader's language (the form keeps the value as typed). */
+export function copyAmountRuleText(t: TFunction, problem: CopyAmountProblem): string {
+  return copyMessage(
+    t,
+    problem === 'tooSmall'
+      ? 'amountTooSmall'
+      : problem === 'tooBig'
+        ? 'amountTooLarge'
+        : 'invalidAmount',
+  );
 }

@@ -9,16 +9,28 @@ import {
   type CopyStatus,
 } from '@quantsquare/contracts';
 
+import {
+  type NumberFieldProblem,
+  type NumberFieldRule,
+  numberFieldProblem,
+} from '../forms/number-field';
+
 // Pure rules of the copy screens (document 2 §4, §5, §9).
 
-/** What is wrong with a copy amount (at least 10 USDT, at most the contract's maximum). */
-export function copyAmountProblem(value: number | null, decimals = 0): 'tooSmall' | null {
-  if (value === null || !Number.isFinite(value)) return 'tooSmall';
-  if (value < COPY_AMOUNT_MIN) return 'tooSmall';
-  if (value > COPY_AMOUNT_MAX) return 'tooSmall';
-  const scaled = value * 10 ** Math.max(decimals, 2);
-  return Math.abs(scaled - Math.round(scaled)) > 1e-6 ? 'tooSmall' : null;
+/**
+ * What is wrong with a copy amount (at least 10 USDT, at most the contract's maximum, steps of
+ * 0.01), by the rule it breaks; the form says that rule and keeps the value as typed.
+ */
+export function copyAmountProblem(value: number | null): CopyAmountProblem | null {
+  if (value === null) return 'tooSmall';
+  return numberFieldProblem(value, COPY_AMOUNT_RULE);
 }
+export type CopyAmountProblem = NumberFieldProblem;
+const COPY_AMOUNT_RULE: NumberFieldRule = {
+  min: COPY_AMOUNT_MIN,
+  max: COPY_AMOUNT_MAX,
+  decimals: 2,
+};
 
 /** The late-join distance: above 0 and at most the contract's maximum. */
 export function entryDistanceProblem(value: number | null): 'range' | null {

@@ -55,7 +55,9 @@ export function DepositForm({
           ? t('deposit.amountMin', { min })
           : problem === 'tooLarge'
             ? t('wallet.errors.amountTooLarge')
-            : t('wallet.errors.invalidAmount');
+            : problem === 'step'
+              ? t('wallet.errors.amountStep')
+              : t('wallet.errors.invalidAmount');
       return Promise.reject(new Error(text));
     },
   };
@@ -157,8 +159,8 @@ export function DepositForm({
       )}
       <Form.Item name="amount" label={t('deposit.amount')} rules={[amountRule]}>
         <InputNumber<string>
+          // No min/precision: antd would turn -5 into 0 or round 1.555 unseen; the rule says it.
           stringMode
-          min="0"
           step="0.01"
           placeholder={
             info

@@ -6,18 +6,22 @@ import { compareDecimal, fromUnits, hasAtMostDecimals, subtractDecimal, toUnits 
 
 const AMOUNT_DECIMALS = 2;
 
-export type DepositAmountProblem = 'required' | 'invalid' | 'belowMinimum' | 'tooLarge';
+export type DepositAmountProblem = 'required' | 'invalid' | 'step' | 'belowMinimum' | 'tooLarge';
 
-/** Why a deposit amount cannot be sent, or null: at least the network's minimum, step 0.01. */
+/**
+ * Why a deposit amount cannot be sent, by the rule it breaks, or null: at least the network's
+ * minimum (zero and negative amounts too), step 0.01. The form keeps the value as typed.
+ */
 export function depositAmountProblem(
   value: string | null | undefined,
   minAmount: string,
 ): DepositAmountProblem | null {
   if (value === null || value === undefined || value.trim() === '') return 'required';
-  if (toUnits(value) === null || !hasAtMostDecimals(value, AMOUNT_DECIMALS)) return 'invalid';
-  if (compareDecimal(value, 0) !== 1) return 'invalid';
-  if (compareDecimal(value, minAmount) === -1) return 'belowMinimum';
-  if (compareDecimal(value, COIN_AMOUNT_MAX) === 1) return 'tooLarge';
+  const text = value.trim();
+  if (toUnits(text) === null) return /^-?\d+\.\d+$/.test(text) ? 'step' : 'invalid';
+  if (!hasAtMostDecimals(text, AMOUNT_DECIMALS)) return 'step';
+  if (compareDecimal(text, minAmount) === -1) return 'belowMinimum';
+  if (compareDecimal(text, COIN_AMOUNT_MAX) === 1) return 'tooLarge';
   return null;
 }
 

@@ -38,6 +38,7 @@ import { useExchangeApis } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
 import { useCreateWebhookConfig, useUpdateWebhookConfig } from '../../api/webhooks';
 import { accountName } from '../accounts/account-format';
+import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
 import { webhookFieldErrors } from './webhook-errors';
 import { looksLikeIp } from './webhook-format';
 
@@ -119,7 +120,12 @@ function bodyOf(values: FormValues): WebhookConfigCreateRequest {
 
 const isWholeInRange = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-const hasTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+/** The amount fields' rule, checked as the bot form checks its numbers (shown, never clamped). */
+const AMOUNT_RULE: NumberFieldRule = {
+  min: WEBHOOK_AMOUNT_MIN,
+  max: WEBHOOK_AMOUNT_MAX,
+  decimals: 2,
+};
 
 interface Props {
   /** null: closed; 'new': create; a configuration: edit it. */
@@ -197,11 +203,11 @@ export function ConfigFormModal({ target, onClose, onCreated, onSaved }: Props) 
         if (value === null || value === undefined) {
           return optional ? Promise.resolve() : Promise.reject(new Error(amountText));
         }
-        if (typeof value !== 'number' || value < WEBHOOK_AMOUNT_MIN || value > WEBHOOK_AMOUNT_MAX)
-          return Promise.reject(new Error(amountText));
-        if (!hasTwoDecimals(value))
-          return Promise.reject(new Error(t('webhooks.form.rules.amountStep')));
-        return Promise.resolve();
+        const problem = typeof value === 'number' ? numberFieldProblem(value, AMOUNT_RULE) : 'step';
+        if (problem === null) return Promise.resolve();
+        return Promise.reject(
+          new Error(problem === 'step' ? t('webhooks.form.rules.amountStep') : amountText),
+        );
       },
     },
   ];
@@ -338,8 +344,9 @@ export function ConfigFormModal({ target, onClose, onCreated, onSaved }: Props) 
             tooltip={t('webhooks.form.defaultAmountHint')}
             rules={amountRules(false)}
           >
+            {/* No min/max/precision on these numbers: antd would change a typed value unseen
+                (-100 became 10); the rules above say what is wrong instead. */}
             <InputNumber
-              min={WEBHOOK_AMOUNT_MIN}
               step={1}
               style={{ width: '100%' }}
               suffix="USDT"
@@ -364,7 +371,6 @@ export function ConfigFormModal({ target, onClose, onCreated, onSaved }: Props) 
             ]}
           >
             <InputNumber
-              min={WEBHOOK_AMOUNT_MIN}
               step={1}
               style={{ width: '100%' }}
               placeholder={t('webhooks.form.maxAmountPlaceholder')}
@@ -393,10 +399,7 @@ export function ConfigFormModal({ target, onClose, onCreated, onSaved }: Props) 
             ]}
           >
             <InputNumber
-              min={WEBHOOK_LEVERAGE_MIN}
-              max={WEBHOOK_LEVERAGE_MAX}
               step={1}
-              precision={0}
               style={{ width: '100%' }}
               suffix="x"
               data-testid="webhook-form-leverage"
@@ -422,14 +425,7 @@ export function ConfigFormModal({ target, onClose, onCreated, onSaved }: Props) 
               },
             ]}
           >
-            <InputNumber
-              min={WEBHOOK_MAX_SIGNAL_AGE_MIN}
-              max={WEBHOOK_MAX_SIGNAL_AGE_MAX}
-              step={1}
-              precision={0}
-              style={{ width: '100%' }}
-              data-testid="webhook-form-max-age"
-            />
+            <InputNumber step={1} style={{ width: '100%' }} data-testid="webhook-form-max-age" />
           </Form.Item>
         </div>
         <Form.Item

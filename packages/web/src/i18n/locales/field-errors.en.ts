@@ -32,6 +32,8 @@ export const fieldErrorsEn: FieldErrorsLocaleResources = {
       oldPasswordIncorrect: 'The current password is wrong',
       unknownAccount: 'This exchange account does not exist',
       accountInactive: 'This exchange account is disabled',
+      accountCheckFailed: "This exchange account's last connection check failed",
+      invalidGoogleCode: 'Wrong or already used authenticator code',
       unknownStrategy: 'This strategy does not exist',
       unknownSymbol: 'This exchange does not offer the symbol',
       unknownParameter: 'Unknown strategy parameter',

@@ -33,6 +33,8 @@ export const fieldErrorsZhCN = {
       oldPasswordIncorrect: '原密码错误',
       unknownAccount: '交易所账户不存在',
       accountInactive: '该交易所账户已停用',
+      accountCheckFailed: '该交易所账户最近一次连接检测失败',
+      invalidGoogleCode: '谷歌验证码错误或已使用',
       unknownStrategy: '策略不存在',
       unknownSymbol: '该交易所不支持此交易对',
       unknownParameter: '未知的策略参数',

@@ -38,6 +38,7 @@ export const walletEn: WalletLocaleResources = {
       selectNetwork: 'Please select a network',
       networkUnavailable: 'This network is not available for deposits',
       invalidAmount: 'Enter an amount in steps of 0.01',
+      amountStep: 'At most two decimals',
       amountTooLarge: 'The amount is too large',
       amountBelowMinimum: "The amount is below the network's minimum deposit",
       txHashRequired: 'Transaction hash is required for on-chain deposits',

@@ -39,6 +39,7 @@ export const walletZhCN = {
       selectNetwork: '请选择网络',
       networkUnavailable: '该网络暂不支持充值',
       invalidAmount: '请输入金额，最多保留两位小数',
+      amountStep: '最多保留两位小数',
       amountTooLarge: '金额超出上限',
       amountBelowMinimum: '金额低于该网络的最小充值金额',
       txHashRequired: '链上充值需填写交易哈希',
