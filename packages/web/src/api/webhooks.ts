@@ -72,7 +72,12 @@ export const webhooksApi = {
   update: (id: number, body: WebhookConfigUpdateRequest) =>
     api.patch<WebhookConfig>(`${base}/configs/${id}/`, body),
   remove: (id: number) => api.delete<unknown>(`${base}/configs/${id}/`),
-  regenerateKey: (id: number) => api.post<WebhookConfig>(`${base}/configs/${id}/regenerate-key/`),
+  /** `google_code`: the step-up code of a user with 2FA on. */
+  regenerateKey: ({ id, google_code }: { id: number; google_code?: string | undefined }) =>
+    api.post<WebhookConfig>(
+      `${base}/configs/${id}/regenerate-key/`,
+      google_code ? { google_code } : undefined,
+    ),
   test: (id: number, body: WebhookTestRequest) =>
     api.post<WebhookTestResponse>(`${base}/configs/${id}/test/`, body),
   batch: (body: WebhookBatchActionRequest) =>

@@ -17,6 +17,12 @@ import { useCreateExchangeApi } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
 import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
+import {
+  isStepUpAsked,
+  StepUpCodeField,
+  stepUpErrorText,
+  useHasTwoFactor,
+} from '../security/StepUpCodeField';
 import { type ApiFormValues, buildCreatePayload } from './account-format';
 import { useExchangeErrorKindText } from './ExchangeErrorText';
 
@@ -50,6 +56,7 @@ const FORM_FIELDS = new Set<string>([
   'is_testnet',
   'position_mode',
   'default_leverage',
+  'google_code',
 ]);
 
 interface Props {
@@ -73,6 +80,9 @@ export function AddApiModal({ open, onClose }: Props) {
   });
   const create = useCreateExchangeApi();
   const kindText = useExchangeErrorKindText();
+  const hasTwoFactor = useHasTwoFactor();
+  // The server asked for a code the form did not show (2FA turned on since the page loaded).
+  const [isStepUpForced, setStepUpForced] = useState(false);
   const [alertText, setAlertText] = useState<string | null>(null);
   const exchange = Form.useWatch('exchange', form) ?? INITIAL_VALUES.exchange;
   const isPaper = Form.useWatch('is_paper', form) ?? false;
@@ -106,6 +116,12 @@ export function AddApiModal({ open, onClose }: Props) {
         close();
       },
       onError: (error) => {
+        const stepUpText = stepUpErrorText(t, error);
+        if (stepUpText !== null) {
+          if (isStepUpAsked(error)) setStepUpForced(true);
+          form.setFields([{ name: 'google_code', value: '', errors: [stepUpText] }]);
+          return;
+        }
         const errors = fieldErrors(t, error);
         const shown = Object.entries(errors).filter(([name]) => FORM_FIELDS.has(name));
         form.setFields(
@@ -292,6 +308,8 @@ export function AddApiModal({ open, onClose }: Props) {
         >
           <InputNumber suffix="x" style={{ width: '100%' }} data-testid="api-form-leverage" />
         </Form.Item>
+        {/* A live key of a user with 2FA on is confirmed with the authenticator code. */}
+        {!isPaper && (hasTwoFactor || isStepUpForced) && <StepUpCodeField />}
       </Form>
     </Modal>
   );

@@ -70,6 +70,8 @@ export interface ApiFormValues {
   is_testnet: boolean;
   position_mode: PositionMode;
   default_leverage: number;
+  /** The authenticator code (step-up) when the user has 2FA on. */
+  google_code?: string;
 }
 
 /**
@@ -100,6 +102,7 @@ export function buildCreatePayload(values: ApiFormValues): ExchangeApiCreateRequ
     api_secret: values.api_secret?.trim() ?? '',
   };
   if (values.exchange === 'okx') payload.api_password = values.api_password?.trim() ?? '';
+  if (values.google_code?.trim()) payload.google_code = values.google_code.trim();
   return payload;
 }
 

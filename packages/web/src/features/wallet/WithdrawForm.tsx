@@ -6,10 +6,17 @@ import {
   WITHDRAW_NETWORKS,
   type WithdrawNetwork,
 } from '@quantsquare/contracts';
-import { App, Button, Flex, Form, Input, InputNumber, Radio, Typography } from 'antd';
+import { App, Button, Flex, Form, Input, InputNumber, Modal, Radio, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSubmitWithdrawal } from '../../api/wallet';
+import {
+  isStepUpAsked,
+  StepUpCodeField,
+  stepUpErrorText,
+  useHasTwoFactor,
+} from '../security/StepUpCodeField';
 import { isWithdrawAmountValid, maxWithdrawable, withdrawReceive } from './amount-rules';
 import { walletErrorMessage, walletFieldErrors } from './wallet-errors';
 import { formatCoinAmount } from './wallet-format';
@@ -29,8 +36,16 @@ const FIELDS = ['network', 'address', 'amount'] as const;
  */
 export function WithdrawForm({ balance }: { balance: string }) {
   const { t, i18n } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const [form] = Form.useForm<WithdrawValues>();
+  const [stepUpForm] = Form.useForm<{ google_code?: string }>();
+  const hasTwoFactor = useHasTwoFactor();
+  // The withdrawal waiting for confirmation (its request id is kept across retries of the dialog).
+  const [pending, setPending] = useState<{ values: WithdrawValues; requestId: string } | null>(
+    null,
+  );
+  const [isStepUpForced, setStepUpForced] = useState(false);
+  const asksCode = hasTwoFactor || isStepUpForced;
   const submit = useSubmitWithdrawal();
   const network = Form.useWatch('network', form);
   const amount = Form.useWatch('amount', form);
@@ -55,19 +70,34 @@ export function WithdrawForm({ balance }: { balance: string }) {
     },
   };
 
-  const send = (values: WithdrawValues, requestId: string) =>
+  const closeConfirm = () => {
+    setPending(null);
+    stepUpForm.resetFields();
+  };
+
+  const send = (values: WithdrawValues, requestId: string, googleCode: string | undefined) =>
     submit
       .mutateAsync({
         amount: values.amount ?? '',
         address: values.address?.trim() ?? '',
         network: values.network as WithdrawNetwork,
         request_id: requestId,
+        ...(googleCode ? { google_code: googleCode } : {}),
       })
       .then(() => {
+        closeConfirm();
         void message.success(t('withdraw.success'));
         form.resetFields(['amount', 'address']);
       })
       .catch((error: unknown) => {
+        // A missing or wrong code: said at the code, the dialog stays open for another.
+        const stepUpText = stepUpErrorText(t, error);
+        if (stepUpText !== null) {
+          if (isStepUpAsked(error)) setStepUpForced(true);
+          stepUpForm.setFields([{ name: 'google_code', value: '', errors: [stepUpText] }]);
+          return;
+        }
+        closeConfirm();
         const perField = walletFieldErrors(t, error);
         form.setFields(
           FIELDS.filter((name) => perField[name]).map((name) => ({
@@ -78,130 +108,149 @@ export function WithdrawForm({ balance }: { balance: string }) {
         void message.error(walletErrorMessage(t, error, t('withdraw.failed')));
       });
 
-  const confirm = (values: WithdrawValues) => {
-    const address = values.address?.trim() ?? '';
-    const value = values.amount ?? '';
-    const requestId = crypto.randomUUID();
-    modal.confirm({
-      title: t('withdraw.confirmTitle'),
-      content: (
-        <Flex vertical gap={8}>
-          <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="withdraw-confirm-text">
-            {t('withdraw.confirm', {
-              amount: withdrawReceive(value) ?? value,
-              address,
-              network: values.network ?? '',
-            })}
-          </Typography.Text>
-          <Typography.Text type="secondary">
-            {t('withdraw.confirmDebit', {
-              amount: formatCoinAmount(value, locale),
-              fee: WITHDRAW_FEE_USDT,
-            })}
-          </Typography.Text>
-        </Flex>
-      ),
-      okText: t('common.confirm'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'withdraw-confirm' },
-      onOk: () => send(values, requestId),
-    });
+  const confirm = (values: WithdrawValues) =>
+    setPending({ values, requestId: crypto.randomUUID() });
+
+  const confirmOk = () => {
+    if (!pending) return;
+    stepUpForm
+      .validateFields()
+      .then(({ google_code }) => send(pending.values, pending.requestId, google_code?.trim()))
+      .catch(() => undefined);
   };
 
-  return (
-    <Form<WithdrawValues>
-      form={form}
-      name="withdraw"
-      layout="vertical"
-      requiredMark={false}
-      onFinish={confirm}
-      onValuesChange={(changed) => {
-        // The address is checked against the network: re-check it when the network changes.
-        if ('network' in changed && form.getFieldValue('address')) {
-          void form.validateFields(['address']).catch(() => undefined);
-        }
-      }}
+  const pendingAmount = pending?.values.amount ?? '';
+  const confirmDialog = (
+    <Modal
+      open={pending !== null}
+      title={t('withdraw.confirmTitle')}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ loading: submit.isPending, 'data-testid': 'withdraw-confirm' } as never}
+      onOk={confirmOk}
+      onCancel={closeConfirm}
+      destroyOnHidden
+      maskClosable={false}
+      width={440}
     >
-      <Form.Item
-        name="network"
-        label={t('withdraw.network')}
-        rules={[{ required: true, message: t('wallet.errors.selectNetwork') }]}
-      >
-        <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
-          data-testid="withdraw-network"
-          options={WITHDRAW_NETWORKS.map((n) => ({
-            value: n,
-            label: <span data-testid={`withdraw-network-${n}`}>{t(`wallet.networks.${n}`)}</span>,
-          }))}
-        />
-      </Form.Item>
-      <Form.Item name="address" label={t('withdraw.address')} rules={[addressRule]}>
-        <Input
-          maxLength={WALLET_ADDRESS_MAX_LENGTH}
-          placeholder={
-            network === 'BEP20'
-              ? t('withdraw.addressPlaceholderBEP20')
-              : t('withdraw.addressPlaceholderTRC20')
-          }
-          spellCheck={false}
-          autoComplete="off"
-          style={{ fontFamily: 'monospace' }}
-          data-testid="withdraw-address"
-        />
-      </Form.Item>
-      <Form.Item label={t('withdraw.amount')} required>
-        <Flex gap={8}>
-          <Form.Item name="amount" rules={[amountRule]} noStyle>
-            <InputNumber<string>
-              stringMode
-              min="0"
-              step="0.01"
-              placeholder={t('withdraw.amountPlaceholder', { min: WITHDRAW_MIN_AMOUNT })}
-              style={{ flex: 1, width: '100%' }}
-              data-testid="withdraw-amount"
-            />
-          </Form.Item>
-          <Button
-            disabled={maximum === null}
-            onClick={() => {
-              form.setFieldValue('amount', maximum);
-              void form.validateFields(['amount']).catch(() => undefined);
-            }}
-            data-testid="withdraw-all"
-          >
-            {t('withdraw.all')}
-          </Button>
-        </Flex>
-      </Form.Item>
-      <Flex
-        justify="space-between"
-        wrap
-        gap={8}
-        style={{ marginBottom: 16, fontVariantNumeric: 'tabular-nums' }}
-      >
-        <Typography.Text type="secondary">
-          {t('withdraw.feeLine', { amount: t('wallet.usdt', { amount: WITHDRAW_FEE_USDT }) })}
+      <Flex vertical gap={8} style={{ marginBottom: asksCode ? 12 : 0 }}>
+        <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="withdraw-confirm-text">
+          {t('withdraw.confirm', {
+            amount: withdrawReceive(pendingAmount) ?? pendingAmount,
+            address: pending?.values.address?.trim() ?? '',
+            network: pending?.values.network ?? '',
+          })}
         </Typography.Text>
-        <Typography.Text data-testid="withdraw-receive">
-          {t('withdraw.receiveLine', {
-            amount:
-              receive === null
-                ? '—'
-                : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) }),
+        <Typography.Text type="secondary">
+          {t('withdraw.confirmDebit', {
+            amount: formatCoinAmount(pendingAmount, locale),
+            fee: WITHDRAW_FEE_USDT,
           })}
         </Typography.Text>
       </Flex>
-      <Button
-        type="primary"
-        htmlType="submit"
-        block
-        loading={submit.isPending}
-        data-testid="withdraw-submit"
+      <Form form={stepUpForm} layout="vertical" requiredMark={false} onFinish={confirmOk}>
+        {asksCode && <StepUpCodeField />}
+      </Form>
+    </Modal>
+  );
+
+  return (
+    <>
+      {confirmDialog}
+      <Form<WithdrawValues>
+        form={form}
+        name="withdraw"
+        layout="vertical"
+        requiredMark={false}
+        onFinish={confirm}
+        onValuesChange={(changed) => {
+          // The address is checked against the network: re-check it when the network changes.
+          if ('network' in changed && form.getFieldValue('address')) {
+            void form.validateFields(['address']).catch(() => undefined);
+          }
+        }}
       >
-        {t('withdraw.submit')}
-      </Button>
-    </Form>
+        <Form.Item
+          name="network"
+          label={t('withdraw.network')}
+          rules={[{ required: true, message: t('wallet.errors.selectNetwork') }]}
+        >
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            data-testid="withdraw-network"
+            options={WITHDRAW_NETWORKS.map((n) => ({
+              value: n,
+              label: <span data-testid={`withdraw-network-${n}`}>{t(`wallet.networks.${n}`)}</span>,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="address" label={t('withdraw.address')} rules={[addressRule]}>
+          <Input
+            maxLength={WALLET_ADDRESS_MAX_LENGTH}
+            placeholder={
+              network === 'BEP20'
+                ? t('withdraw.addressPlaceholderBEP20')
+                : t('withdraw.addressPlaceholderTRC20')
+            }
+            spellCheck={false}
+            autoComplete="off"
+            style={{ fontFamily: 'monospace' }}
+            data-testid="withdraw-address"
+          />
+        </Form.Item>
+        <Form.Item label={t('withdraw.amount')} required>
+          <Flex gap={8}>
+            <Form.Item name="amount" rules={[amountRule]} noStyle>
+              <InputNumber<string>
+                stringMode
+                min="0"
+                step="0.01"
+                placeholder={t('withdraw.amountPlaceholder', { min: WITHDRAW_MIN_AMOUNT })}
+                style={{ flex: 1, width: '100%' }}
+                data-testid="withdraw-amount"
+              />
+            </Form.Item>
+            <Button
+              disabled={maximum === null}
+              onClick={() => {
+                form.setFieldValue('amount', maximum);
+                void form.validateFields(['amount']).catch(() => undefined);
+              }}
+              data-testid="withdraw-all"
+            >
+              {t('withdraw.all')}
+            </Button>
+          </Flex>
+        </Form.Item>
+        <Flex
+          justify="space-between"
+          wrap
+          gap={8}
+          style={{ marginBottom: 16, fontVariantNumeric: 'tabular-nums' }}
+        >
+          <Typography.Text type="secondary">
+            {t('withdraw.feeLine', { amount: t('wallet.usdt', { amount: WITHDRAW_FEE_USDT }) })}
+          </Typography.Text>
+          <Typography.Text data-testid="withdraw-receive">
+            {t('withdraw.receiveLine', {
+              amount:
+                receive === null
+                  ? '—'
+                  : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) }),
+            })}
+          </Typography.Text>
+        </Flex>
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={submit.isPending}
+          data-testid="withdraw-submit"
+        >
+          {t('withdraw.submit')}
+        </Button>
+      </Form>
+    </>
   );
 }

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors';
 import {
   useDeleteWebhookConfig,
-  useRegenerateWebhookKey,
   useUpdateWebhookConfig,
   useWebhookBatchAction,
 } from '../../api/webhooks';
 import { ConfigCard } from './ConfigCard';
+import { RegenerateKeyModal } from './RegenerateKeyModal';
 
 interface Props {
   configs: readonly WebhookConfig[];
@@ -38,7 +38,6 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const update = useUpdateWebhookConfig();
   const remove = useDeleteWebhookConfig();
-  const regenerate = useRegenerateWebhookKey();
   const batch = useWebhookBatchAction();
 
   // Selections of configurations that are gone (deleted elsewhere) are dropped.
@@ -83,15 +82,9 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
           .catch(failed),
     });
 
-  const confirmRegenerate = (config: WebhookConfig) =>
-    void modal.confirm({
-      title: t('webhooks.confirm.regenerateTitle'),
-      content: t('webhooks.confirm.regenerateBody'),
-      okText: t('webhooks.confirm.ok'),
-      cancelText: t('webhooks.confirm.cancel'),
-      okButtonProps: { danger: true },
-      onOk: () => regenerate.mutateAsync(config.id).then(onRevealed).catch(failed),
-    });
+  // The new URL is confirmed in its own dialog (with the 2FA code when the user has 2FA on).
+  const [regenerating, setRegenerating] = useState<WebhookConfig | null>(null);
+  const confirmRegenerate = (config: WebhookConfig) => setRegenerating(config);
 
   const confirmBatch = (action: WebhookBatchAction) =>
     void modal.confirm({
@@ -134,6 +127,11 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
 
   return (
     <Flex vertical gap={12}>
+      <RegenerateKeyModal
+        config={regenerating}
+        onClose={() => setRegenerating(null)}
+        onRevealed={onRevealed}
+      />
       <Flex align="center" justify="space-between" gap={8} wrap data-testid="webhook-batch-bar">
         <Checkbox
           checked={allChosen}
@@ -184,7 +182,7 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
             onTest={() => onTest(config)}
             onDelete={() => confirmDelete(config)}
             onRegenerate={() => confirmRegenerate(config)}
-            regenerating={regenerate.isPending && regenerate.variables === config.id}
+            regenerating={false}
           />
         ))}
       </div>

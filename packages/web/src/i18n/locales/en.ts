@@ -231,6 +231,11 @@ export const en: LocaleResources = {
     changePassword: 'Change password',
     passwordChanged: 'Password changed',
     changePasswordFailed: 'Failed to change password',
+    stepUpLabel: 'Google Authenticator code',
+    stepUpHint: 'Two-factor authentication is on: confirm with the 6-digit code of your app.',
+    stepUpRequired: 'Enter the 6-digit code of your authenticator app',
+    stepUpInvalid: 'Wrong or already used authenticator code',
+    stepUpLocked: 'Too many wrong codes; try again later',
   },
   my: {
     sidebarLabel: 'My account',

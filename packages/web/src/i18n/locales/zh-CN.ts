@@ -229,6 +229,11 @@ export const zhCN = {
     changePassword: '修改密码',
     passwordChanged: '密码修改成功',
     changePasswordFailed: '修改密码失败',
+    stepUpLabel: '谷歌验证码',
+    stepUpHint: '您已开启双重验证，请输入验证器中的 6 位验证码确认此操作。',
+    stepUpRequired: '请输入验证器中的 6 位验证码',
+    stepUpInvalid: '谷歌验证码错误或已使用',
+    stepUpLocked: '验证码错误次数过多，请稍后再试',
   },
   my: {
     sidebarLabel: '个人中心',
