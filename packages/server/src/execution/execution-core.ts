@@ -388,8 +388,13 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       misses,
       missingForMs: row.firstMissAt ? nowMs - row.firstMissAt.getTime() : 0,
       // A margin for the venue's clock: past it, no request of this order can still be taken.
+      // No expiry: a request of a version before it, from a process long gone.
       venueExpired:
         row.sendExpiresAt === null || nowMs > row.sendExpiresAt.getTime() + VENUE_CLOCK_MARGIN_MS,
+      sinceExpiryMs:
+        row.sendExpiresAt === null
+          ? Number.POSITIVE_INFINITY
+          : nowMs - row.sendExpiresAt.getTime() - VENUE_CLOCK_MARGIN_MS,
     });
     const updated = await repo.recordMiss(row.id, next, new Date(nowMs));
     const intent: ExecutionOrderRow = updated ?? {

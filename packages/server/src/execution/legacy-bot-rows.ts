@@ -16,9 +16,12 @@ import {
 
 const TRIGGER_TYPES = { stop_loss: 'stop_market', take_profit: 'take_profit_market' } as const;
 
-/** The legacy statuses in the order state machine's words. */
+/**
+ * The legacy statuses in the order state machine's words. A legacy pending order may have been
+ * sent (that version wrote no claim): in doubt, looked up, never resent.
+ */
 const LEGACY_STATES = {
-  pending: 'created',
+  pending: 'in_doubt',
   unknown: 'in_doubt',
   open: 'accepted',
   filled: 'filled',

@@ -54,13 +54,15 @@ export type VenueAnswer =
   | { readonly kind: 'not_sent' }
   /**
    * A lookup by client order id found nothing. `misses` counts this one; `missingForMs` is the
-   * time since the first miss; `venueExpired` says the venue can no longer accept the request.
+   * time since the first miss; `venueExpired` says the venue can no longer accept the request,
+   * and `sinceExpiryMs` for how long (Infinity for a request of a process long gone).
    */
   | {
       readonly kind: 'not_found';
       readonly misses: number;
       readonly missingForMs: number;
       readonly venueExpired: boolean;
+      readonly sinceExpiryMs?: number;
     };
 
 /** The state the venue's view of an order puts it in. */
@@ -101,10 +103,12 @@ export function transition(state: OrderState, answer: VenueAnswer): OrderState {
     case 'not_found': {
       // An order the venue acknowledged is not lost because a lookup missed it.
       if (state !== 'sending' && state !== 'in_doubt') return state;
-      const isProof =
-        answer.venueExpired &&
-        answer.misses >= MISSES_BEFORE_MISSING &&
-        answer.missingForMs >= MISSING_AFTER_MS;
+      // Proof: the venue can no longer take the request, and it has had time to show an order
+      // it took — several misses over seconds, or a request that expired that long ago.
+      const hasHadTime =
+        (answer.misses >= MISSES_BEFORE_MISSING && answer.missingForMs >= MISSING_AFTER_MS) ||
+        (answer.sinceExpiryMs ?? 0) >= MISSING_AFTER_MS;
+      const isProof = answer.venueExpired && hasHadTime;
       return isProof ? 'expired' : 'in_doubt';
     }
   }

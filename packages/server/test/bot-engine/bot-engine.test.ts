@@ -114,7 +114,7 @@ describe('bot runner on a paper account', () => {
       event: 'bot_failed',
       details: { kind: 'order', error_kind: 'insufficient_funds' },
     });
-    expect((await fixture.ordersOf(poor))[0]!.status).toBe('failed');
+    expect((await fixture.ordersOf(poor))[0]!.status).toBe('rejected');
     expect(engine.runningBotIds()).toEqual([rich]);
     expect((await fixture.botRow(rich)).status).toBe('running');
     expect((await fixture.ordersOf(rich)).every((o) => o.status === 'filled')).toBe(true);

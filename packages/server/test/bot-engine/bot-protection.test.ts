@@ -58,7 +58,7 @@ describe('live protective orders', () => {
       orders
         .filter((o) => o.action === 'stop_loss' || o.action === 'take_profit')
         .map((o) => o.status),
-    ).toEqual(['open', 'open']);
+    ).toEqual(['accepted', 'accepted']);
     expect((await fixture.botRow(botId)).status).toBe('running');
 
     // The stop disappears at the exchange: the next candle close puts protection back.

@@ -89,14 +89,14 @@ describe('restart with a pending order intent (paper)', () => {
     await engine.stop();
   });
 
-  it('marks an intent the exchange never saw as failed, without sending it', async () => {
+  it('marks an intent the exchange never saw as expired, without sending it', async () => {
     const accountId = await fixture.paperAccount();
     const botId = await fixture.bot({ accountId });
     await pendingIntent(botId, START - 60_000, 0.5);
     const engine = fixture.newEngine();
     await engine.start();
     const [intent] = await fixture.ordersOf(botId);
-    expect(intent!.status).toBe('failed');
+    expect(intent!.status).toBe('expired');
     expect(await fixture.paperOrderCount(accountId)).toBe(0);
     expect(await fixture.clients(await account(accountId)).fetchPositions([ETH])).toEqual([]);
     expect((await fixture.botRow(botId)).status).toBe('running');

@@ -90,6 +90,12 @@ describe('resuming while the exchange is unreachable', () => {
     const engine = engineWith(clients, [10, 10]);
     await engine.start();
     await vi.waitFor(async () => expect((await fixture.botRow(botId)).status).toBe('error'), WAIT);
+    // The failure's log line is written after the status: wait for it too (once a flake).
+    await vi.waitFor(
+      async () =>
+        expect((await fixture.logsOf(botId)).some((l) => l.event === 'bot_failed')).toBe(true),
+      WAIT,
+    );
     expect(state.reads).toBe(3);
     const logs = await fixture.logsOf(botId);
     expect(logs.filter((l) => l.event === 'resume_retry')).toHaveLength(2);

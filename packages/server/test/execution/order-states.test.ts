@@ -30,13 +30,37 @@ const ANSWERS: Readonly<Record<string, VenueAnswer>> = {
   miss_few: missing(MISSES_BEFORE_MISSING - 1, MISSING_AFTER_MS, true),
   miss_quick: missing(MISSES_BEFORE_MISSING, MISSING_AFTER_MS - 1, true),
   miss_proof: missing(MISSES_BEFORE_MISSING, MISSING_AFTER_MS, true),
+  miss_long_expired: {
+    kind: 'not_found',
+    misses: 1,
+    missingForMs: 0,
+    venueExpired: true,
+    sinceExpiryMs: MISSING_AFTER_MS,
+  },
 };
 
 // Columns in the order of ANSWERS; '=' keeps the state.
 const F = 'filled';
 const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
   //                claimed    refused     lost        not_sent   ack         part                closed canceled_p  canceled    venue_rej   m_early     m_window    m_few       m_quick     m_proof
-  created: ['sending', 'rejected', '=', '=', '=', '=', '=', '=', '=', '=', '=', '=', '=', '=', '='],
+  created: [
+    'sending',
+    'rejected',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+    '=',
+  ],
   sending: [
     '=',
     'rejected',
@@ -52,6 +76,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     'in_doubt',
     'in_doubt',
     'in_doubt',
+    'expired',
     'expired',
   ],
   in_doubt: [
@@ -70,6 +95,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     '=',
     '=',
     'expired',
+    'expired',
   ],
   accepted: [
     '=',
@@ -82,6 +108,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     'canceled',
     'canceled',
     'rejected',
+    '=',
     '=',
     '=',
     '=',
@@ -104,11 +131,12 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     '=',
     '=',
     '=',
+    '=',
   ],
-  filled: Array(15).fill('='),
-  canceled: Array(15).fill('='),
-  rejected: Array(15).fill('='),
-  expired: Array(15).fill('='),
+  filled: Array(16).fill('='),
+  canceled: Array(16).fill('='),
+  rejected: Array(16).fill('='),
+  expired: Array(16).fill('='),
 };
 
 describe('the order state machine', () => {

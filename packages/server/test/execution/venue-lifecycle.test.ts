@@ -46,6 +46,26 @@ afterAll(async () => {
   await database.close();
 });
 
+/** A core whose live accounts trade on `venue` through the real ccxt client. */
+function coreOn(venue: FakePrivateExchange): ExecutionCore {
+  return createExecutionCore({
+    db: database.db,
+    clock,
+    events: createInProcessEventBus({ clock }),
+    clients: createAccountClientCache({
+      secretBox,
+      factory: createExchangeClientFactory({
+        db: database.db,
+        clock,
+        prices: new FixedPrices(),
+        paperSlippageBps: 2,
+        createLiveClient: (options) =>
+          createCcxtExchangeClient({ ...options, urlsOverride: venue.url, timeoutMs: 2000 }),
+      }),
+    }),
+  });
+}
+
 describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers', (venue) => {
   let fake: FakePrivateExchange;
   let core: ExecutionCore;
@@ -60,22 +80,7 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
       venueFaithful: true,
       rateLimitEveryNthOrder: 0,
     });
-    core = createExecutionCore({
-      db: database.db,
-      clock,
-      events: createInProcessEventBus({ clock }),
-      clients: createAccountClientCache({
-        secretBox,
-        factory: createExchangeClientFactory({
-          db: database.db,
-          clock,
-          prices: new FixedPrices(),
-          paperSlippageBps: 2,
-          createLiveClient: (options) =>
-            createCcxtExchangeClient({ ...options, urlsOverride: fake.url, timeoutMs: 2000 }),
-        }),
-      }),
-    });
+    core = coreOn(fake);
   });
   afterAll(async () => {
     await core.close();
@@ -186,22 +191,7 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
       rateLimitEveryNthOrder: 0,
       fillDelayMs: 9_000,
     });
-    const slowCore = createExecutionCore({
-      db: database.db,
-      clock,
-      events: createInProcessEventBus({ clock }),
-      clients: createAccountClientCache({
-        secretBox,
-        factory: createExchangeClientFactory({
-          db: database.db,
-          clock,
-          prices: new FixedPrices(),
-          paperSlippageBps: 2,
-          createLiveClient: (options) =>
-            createCcxtExchangeClient({ ...options, urlsOverride: slow.url, timeoutMs: 2000 }),
-        }),
-      }),
-    });
+    const slowCore = coreOn(slow);
     try {
       const account = await liveAccount();
       const owner = { kind: 'bot' as const, id: ownerId(701) };
