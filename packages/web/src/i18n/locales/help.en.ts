@@ -93,7 +93,7 @@ export const helpEn: HelpLocaleResources = {
           i1: 'Position sizing: put no more than 20% of your funds into any one strategy, and spread risk across strategies and symbols.',
           i2: 'Stop-losses: give every bot a stop-loss so one trade cannot run away; set a maximum loss when copying.',
           i3: 'Leverage multiplies gains and losses alike; beginners should start at 1–3×.',
-          i4: 'Fees: the platform charges 0.05% per trade (less for VIP). For strategies that trade often, count fees into the return.',
+          i4: 'Fees: the platform takes no fee on live trades; you pay only your exchange’s own trading fees. Backtests and paper accounts count 0.05% per side so their results stay close to real trading. For strategies that trade often, count fees into the return.',
           i5: 'Start on paper: prove a strategy on a paper account or the testnet, then add real funds step by step.',
           i6: 'API security: trading permission only, an IP allowlist, two-factor authentication on, and regular checks of your API permissions.',
         },
