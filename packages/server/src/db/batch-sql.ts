@@ -26,6 +26,10 @@ function encode(column: PgColumn, value: unknown): unknown {
 const arrayParam = (column: PgColumn, values: readonly unknown[]) =>
   sql`${sql.param(values.map((value) => encode(column, value)))}::${sql.raw(elementType(column))}[]`;
 
+/** One array parameter of a plain SQL type (for an `unnest` of values that are no table's column). */
+export const arrayOf = (type: 'int4' | 'text', values: readonly unknown[]) =>
+  sql`${sql.param(values.map((value) => (value === undefined ? null : value)))}::${sql.raw(type)}[]`;
+
 /** `(a, b) in (select * from unnest($1, $2))`: rows whose columns match one of the tuples. */
 export function tuplesIn(
   columns: readonly PgColumn[],

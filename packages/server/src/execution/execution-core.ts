@@ -29,6 +29,7 @@ import {
   ExecutionError,
   type IntentReconciliation,
   type IntentResult,
+  type LeaseFence,
   type OrderIntent,
   type OrderOwner,
   type OrderOwnerKind,
@@ -195,13 +196,13 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
   // another process (a new lease holder's reconcile) has failed or settled it meanwhile — then a
   // process that was frozen while holding it sends nothing.
   const claimer = createBatcher(
-    async (ids: readonly number[]) => {
+    async (claims: readonly { readonly id: number; readonly fence?: LeaseFence | undefined }[]) => {
       // Wall-clock time: the venue's clock judges the request, whatever the core's clock says.
       const claimedAtMs = Date.now();
       const expiresAt = new Date(claimedAtMs + sendDeadlineMs);
-      const claimed = new Set(await repo.claimForSending(ids, clock.now(), expiresAt));
-      return ids.map((id) =>
-        claimed.has(id) ? { claimedAtMs, expiresAtMs: expiresAt.getTime() } : null,
+      const claimed = new Set(await repo.claimForSending(claims, clock.now(), expiresAt));
+      return claims.map((c) =>
+        claimed.has(c.id) ? { claimedAtMs, expiresAtMs: expiresAt.getTime() } : null,
       );
     },
     { maxSize: 1000 },
@@ -267,6 +268,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     client: ExchangeClient,
     row: ExecutionOrderRow,
     leverage?: number,
+    fence?: LeaseFence,
   ): Promise<SettleOutcome> {
     const reject = async (error: unknown, state: OrderState = 'rejected') => {
       await repo.updateIntent(row.id, { status: state, error: errorText(error) }, clock.now());
@@ -283,8 +285,15 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     }
     await lanes.takeOrderSlot(account.id, EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits);
     const claiming = performance.now();
-    const window = await claimer.run(row.id);
+    const window = await claimer.run({ id: row.id, fence });
     if (!window) {
+      const [now] = await repo.intentsByIds([row.id]);
+      if (fence && now?.status === 'created') {
+        throw new ExecutionError(
+          'fenced',
+          `order ${row.clientOrderId} not sent: the lease ${fence.resource} (epoch ${fence.epoch}) is no longer this worker's`,
+        );
+      }
       throw new ExecutionError(
         'rejected',
         `order ${row.clientOrderId} was settled or failed by another process before it was sent`,
@@ -419,6 +428,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     client: ExchangeClient,
     row: ExecutionOrderRow,
     leverage?: number,
+    fence?: LeaseFence,
   ): Promise<SettleOutcome> {
     if (isFinal(row.status)) {
       if (row.status === 'rejected' || row.status === 'expired') {
@@ -429,7 +439,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       }
       return { intent: row, settlement: null, wasSettled: true };
     }
-    if (row.status === 'created') return send(account, client, row, leverage);
+    if (row.status === 'created') return send(account, client, row, leverage, fence);
     // Sent before (in doubt, accepted, a resting order): the venue says what became of it.
     const outcome = await follow(account, client, row, FOLLOW_INLINE_MS);
     if (outcome.intent.status === 'expired') {
@@ -552,7 +562,9 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       );
     }
     const outcomes: SettleOutcome[] = [];
-    for (const row of rows) outcomes.push(await drive(account, client, row, intent.leverage));
+    for (const row of rows) {
+      outcomes.push(await drive(account, client, row, intent.leverage, intent.fence));
+    }
     return resultOf(outcomes, own);
   }
 

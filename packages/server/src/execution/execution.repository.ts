@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { anyOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
+import { anyOf, arrayOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
   type ExchangeAccountRow,
@@ -14,8 +14,10 @@ import {
   LIVE_ORDER_STATES,
   type NewExecutionFillRow,
   type NewExecutionOrderRow,
+  workerLeases,
 } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
+import type { LeaseFence } from '../workers/leases.js';
 import type { PositionRef } from './execution.types.js';
 
 // The only file of the execution core that touches the database. Every query that serves many
@@ -234,15 +236,52 @@ function executionQueries(db: Database) {
      * process decided meanwhile is not claimed, and must not be sent.
      */
     async claimForSending(
-      ids: readonly number[],
+      claims: readonly { readonly id: number; readonly fence?: LeaseFence | undefined }[],
       now: Date,
       sendExpiresAt: Date,
     ): Promise<number[]> {
-      if (ids.length === 0) return [];
+      if (claims.length === 0) return [];
+      const fenced = claims.filter((c) => c.fence !== undefined);
+      // An order whose driver's lease (holder and epoch) is no longer current is not claimed.
+      const fencesHold =
+        fenced.length === 0
+          ? sql`true`
+          : sql`not exists (
+              select 1 from unnest(
+                ${arrayOf(
+                  'int4',
+                  fenced.map((c) => c.id),
+                )},
+                ${arrayOf(
+                  'text',
+                  fenced.map((c) => c.fence?.resource),
+                )},
+                ${arrayOf(
+                  'text',
+                  fenced.map((c) => c.fence?.holder),
+                )},
+                ${arrayOf(
+                  'int4',
+                  fenced.map((c) => c.fence?.epoch),
+                )}
+              ) as f(id, resource, holder, epoch)
+              where f.id = ${executionOrders.id} and not exists (
+                select 1 from ${workerLeases} l
+                where l.resource = f.resource and l.holder = f.holder and l.epoch = f.epoch
+                  and l.expires_at > now()))`;
       const rows = await db
         .update(executionOrders)
         .set({ status: 'sending', sendExpiresAt, updatedAt: now })
-        .where(and(anyOf(executionOrders.id, ids), eq(executionOrders.status, 'created')))
+        .where(
+          and(
+            anyOf(
+              executionOrders.id,
+              claims.map((c) => c.id),
+            ),
+            eq(executionOrders.status, 'created'),
+            fencesHold,
+          ),
+        )
         .returning({ id: executionOrders.id });
       return rows.map((row) => row.id);
     },

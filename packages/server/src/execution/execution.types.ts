@@ -3,8 +3,10 @@ import type { Database } from '../db/database.js';
 import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
 import type { ExchangeClient, ExchangeOrder } from '../exchange/exchange-client.js';
+import type { LeaseFence } from '../workers/leases.js';
 
 export type { OrderOwner, OrderOwnerKind } from '../events/event-bus.types.js';
+export type { LeaseFence };
 
 /** How much an intent trades, in base-asset quantity. */
 export type IntentSize =
@@ -46,6 +48,12 @@ export interface OrderIntent {
    * default_leverage.
    */
   readonly leverage?: number;
+  /**
+   * The lease its driver holds on the owner (`leases.fenceOf`): the order is claimed for sending
+   * only while exactly this lease (holder and epoch) is current and unexpired, so a worker that
+   * froze and lost it can no longer send. Omitted: not fenced (tests, manual orders).
+   */
+  readonly fence?: LeaseFence;
 }
 
 /** An owner's position as the book holds it (decimal strings, as stored). */
@@ -131,7 +139,12 @@ export type ExecutionErrorKind =
   /** The order may exist: reconcile looks it up by client order id; never resend blindly. */
   | 'unknown_outcome'
   /** Protective orders could not be placed and verified: the position is unprotected. */
-  | 'unprotected';
+  | 'unprotected'
+  /**
+   * The driver's lease on the owner is no longer current (another worker took it over): nothing
+   * was sent; the new holder decides. The driver stops acting on the owner.
+   */
+  | 'fenced';
 
 /** A failure of one intent; `cause` holds the exchange adapter's error where there is one. */
 export class ExecutionError extends Error {

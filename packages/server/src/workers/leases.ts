@@ -26,8 +26,20 @@ export interface Leases {
   release(resources: readonly string[]): Promise<void>;
   /** Whether this worker holds `resource` and renewed it recently enough to act on it. */
   isHeld(resource: string): boolean;
+  /**
+   * The fencing token of a lease this worker holds (resource, holder, epoch), for the orders it
+   * submits: the execution core claims them only while exactly this lease is current.
+   */
+  fenceOf(resource: string): LeaseFence | undefined;
   /** The resources this worker holds. */
   held(): string[];
+}
+
+/** A lease as a driver held it when it decided: its resource, holder and epoch. */
+export interface LeaseFence {
+  readonly resource: string;
+  readonly holder: string;
+  readonly epoch: number;
 }
 
 export function createLeases(deps: {
@@ -42,6 +54,8 @@ export function createLeases(deps: {
   const now = deps.monotonicNow ?? (() => performance.now());
   /** Resource → local time until which this worker may act on it (a margin under the TTL). */
   const validUntil = new Map<string, number>();
+  /** Resource → the epoch this worker took it at. */
+  const epochs = new Map<string, number>();
   const expiresAt = sql`now() + ${ttlMs} * interval '1 millisecond'`;
   const margin = ttlMs / 4;
 
@@ -59,10 +73,16 @@ export function createLeases(deps: {
         .values(resources.map((resource) => ({ resource, holder: holderId, expiresAt })))
         .onConflictDoUpdate({
           target: workerLeases.resource,
-          set: { holder: holderId, expiresAt },
+          // A new holder raises the epoch; the holder renewing its own keeps it.
+          set: {
+            holder: holderId,
+            expiresAt,
+            epoch: sql`case when ${workerLeases.holder} = ${holderId} then ${workerLeases.epoch} else ${workerLeases.epoch} + 1 end`,
+          },
           setWhere: sql`${workerLeases.expiresAt} < now() or ${workerLeases.holder} = ${holderId}`,
         })
-        .returning({ resource: workerLeases.resource });
+        .returning({ resource: workerLeases.resource, epoch: workerLeases.epoch });
+      for (const row of rows) epochs.set(row.resource, row.epoch);
       const acquired = rows.map((row) => row.resource);
       mark(acquired, startedAt);
       return acquired;
@@ -78,13 +98,19 @@ export function createLeases(deps: {
         .returning({ resource: workerLeases.resource });
       const kept = new Set(rows.map((row) => row.resource));
       const lost = mine.filter((resource) => !kept.has(resource));
-      for (const resource of lost) validUntil.delete(resource);
+      for (const resource of lost) {
+        validUntil.delete(resource);
+        epochs.delete(resource);
+      }
       mark([...kept], startedAt);
       return lost;
     },
     async release(resources) {
       if (resources.length === 0) return;
-      for (const resource of resources) validUntil.delete(resource);
+      for (const resource of resources) {
+        validUntil.delete(resource);
+        epochs.delete(resource);
+      }
       await deps.db
         .delete(workerLeases)
         .where(
@@ -97,6 +123,12 @@ export function createLeases(deps: {
     },
     held() {
       return [...validUntil.keys()];
+    },
+    fenceOf(resource) {
+      const epoch = epochs.get(resource);
+      return epoch === undefined || !validUntil.has(resource)
+        ? undefined
+        : { resource, holder: holderId, epoch };
     },
   };
 }

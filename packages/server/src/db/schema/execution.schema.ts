@@ -206,6 +206,12 @@ export const workerLeases = pgTable(
   {
     resource: text('resource').primaryKey(),
     holder: text('holder').notNull(),
+    /**
+     * The fencing token: raised each time another holder takes the lease. A claim to send an
+     * order carries the epoch its driver holds, so a worker that froze and lost the lease can
+     * no longer claim, even if it woke before noticing.
+     */
+    epoch: integer('epoch').notNull().default(1),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('worker_leases_holder_idx').on(t.holder)],

@@ -1,0 +1,1 @@
+ALTER TABLE "worker_leases" ADD COLUMN "epoch" integer DEFAULT 1 NOT NULL;

@@ -1,0 +1,160 @@
+// Fencing: a worker that froze and lost its owner's lease can no longer send. The claim carries
+// the lease's epoch (checked against worker_leases in the claim's statement), and the request
+// carries the venue's own expiry, so even a request already on the wire when the worker froze
+// is refused by the venue once its window has passed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/common/clock.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { exchangeAccounts, users } from '../../src/db/schema/index.js';
+import { createInProcessEventBus } from '../../src/events/index.js';
+import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import {
+  createAccountClientCache,
+  createExecutionCore,
+  type ExecutionCore,
+} from '../../src/execution/index.js';
+import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { createLeases } from '../../src/workers/leases.js';
+import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
+import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { TEST_SECRET_KEY } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+const ETH = 'ETH/USDT:USDT';
+const ORDER = '/fapi/v1/order';
+const secretBox = createSecretBox(TEST_SECRET_KEY);
+const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
+let database: DatabaseHandle;
+let fake: FakePrivateExchange;
+let userId: number;
+let keys = 0;
+
+function coreOnFake(sendDeadlineMs?: number): ExecutionCore {
+  return createExecutionCore({
+    db: database.db,
+    clock,
+    events: createInProcessEventBus({ clock }),
+    clients: createAccountClientCache({
+      secretBox,
+      factory: createExchangeClientFactory({
+        db: database.db,
+        clock,
+        prices: new FixedPrices(),
+        paperSlippageBps: 2,
+        createLiveClient: (options) =>
+          createCcxtExchangeClient({ ...options, urlsOverride: fake.url, timeoutMs: 20_000 }),
+      }),
+    }),
+    ...(sendDeadlineMs === undefined ? {} : { sendDeadlineMs }),
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  fake = await startFakeExchange({
+    exchange: 'binance',
+    venueFaithful: true,
+    rateLimitEveryNthOrder: 0,
+  });
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      username: 'fencing@example.com',
+      passwordHash: 'x',
+      invitationCode: 'FENCE1',
+      dateJoined: clock.now(),
+    })
+    .returning();
+  userId = user!.id;
+});
+afterAll(async () => {
+  await database.close();
+  await fake.close();
+});
+
+async function liveAccount(): Promise<{ id: number; apiKey: string }> {
+  const apiKey = `fence-key-${++keys}`;
+  const [row] = await database.db
+    .insert(exchangeAccounts)
+    .values({
+      userId,
+      name: `Fence ${keys}`,
+      exchange: 'binance',
+      accountType: 'classic',
+      positionMode: 'net',
+      defaultLeverage: 2,
+      apiKeyEncrypted: secretBox.encrypt(apiKey),
+      apiSecretEncrypted: secretBox.encrypt('secret'),
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    })
+    .returning();
+  return { id: row!.id, apiKey };
+}
+const postsOf = (apiKey: string) =>
+  fake.callsTo(ORDER, 'POST').filter((c) => c.headers['x-mbx-apikey'] === apiKey);
+
+describe('a worker that lost its lease', () => {
+  it('cannot claim an order: refused as fenced, and the new holder sends it once', async () => {
+    const account = await liveAccount();
+    const owner = { kind: 'copy' as const, id: 9001 };
+    const resource = `copy:${owner.id}`;
+    // A holds the lease; it freezes past its time to live and B takes the lease over.
+    const a = createLeases({ db: database.db, holderId: 'worker-a', ttlMs: 200 });
+    const b = createLeases({ db: database.db, holderId: 'worker-b' });
+    expect(await a.acquire([resource])).toEqual([resource]);
+    const fenceOfA = a.fenceOf(resource);
+    expect(fenceOfA).toMatchObject({ holder: 'worker-a', epoch: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.acquire([resource])).toEqual([resource]);
+    expect(b.fenceOf(resource)).toMatchObject({ holder: 'worker-b', epoch: 2 });
+
+    const core = coreOnFake();
+    const intent = {
+      accountId: account.id,
+      symbol: ETH,
+      owner,
+      key: 'change-1|9001|o',
+      size: { kind: 'target' as const, amount: 0.1 },
+      action: 'copy_open_long',
+    };
+    // A wakes and submits with the lease it held: nothing is claimed, nothing sent.
+    await expect(core.submit({ ...intent, fence: fenceOfA })).rejects.toMatchObject({
+      kind: 'fenced',
+    });
+    expect(postsOf(account.apiKey)).toHaveLength(0);
+    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['created']);
+    // B, the current holder, sends the same decision: one order.
+    const result = await core.submit({ ...intent, fence: b.fenceOf(resource) });
+    expect(result.status).toBe('filled');
+    expect(postsOf(account.apiKey)).toHaveLength(1);
+    await core.close();
+  });
+
+  it('cannot get a request that was on its way accepted once its venue expiry passed', async () => {
+    const account = await liveAccount();
+    const owner = { kind: 'copy' as const, id: 9002 };
+    // The request is written, then stalls before the venue reads it (a frozen worker, a slow
+    // network): the venue judges it by the claim's time and window it carries.
+    const held = fake.hold('POST', ORDER);
+    const core = coreOnFake(500);
+    const submitted = core
+      .submit({
+        accountId: account.id,
+        symbol: ETH,
+        owner,
+        key: 'change-1|9002|o',
+        size: { kind: 'target', amount: 0.1 },
+        action: 'copy_open_long',
+      })
+      .catch((error: unknown) => error);
+    await expect.poll(() => held.waiting(), { timeout: 5_000 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    held.release();
+    expect(await submitted).toMatchObject({ kind: 'rejected' });
+    expect(fake.state.orders.filter((o) => o.apiKey === account.apiKey)).toHaveLength(0);
+    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['expired']);
+    await core.close();
+  });
+});
