@@ -12,6 +12,11 @@
 // the aggregate of its 1m candles (first open, max high, min low, last close, summed volume), so
 // timeframes agree exactly. The forming candle aggregates its closed minutes plus the current
 // minute up to the clock's now (whole seconds); closed candles never change.
+//
+// Venues. One asset trades at nearly one price everywhere (arbitrage keeps the basis to a few
+// bps), so the path X(t) is seeded by the symbol alone and each venue adds a small basis of its
+// own: two octaves of value noise (60 and 7 minutes) bounded by BASIS_MAX_LOG (±4 bps). Wicks and
+// volume are hashed per venue, so the venues' candles differ in detail but not in level.
 
 import type { Timeframe } from '@quantsquare/contracts';
 import { TIMEFRAME_MS } from '@quantsquare/engine';
@@ -30,9 +35,19 @@ const STREAM_WICK_HIGH = 100;
 const STREAM_WICK_LOW = 101;
 const STREAM_VOLUME = 102;
 const STREAM_LEVEL = 103;
+const STREAM_BASIS = 104;
+/** Per-venue basis octaves (minutes) and their amplitudes (log price); |basis| ≤ their sum. */
+const BASIS_OCTAVES: readonly { spacingMin: number; amplitude: number }[] = [
+  { spacingMin: 60, amplitude: 0.0003 },
+  { spacingMin: 7, amplitude: 0.0001 },
+];
+export const BASIS_MAX_LOG = BASIS_OCTAVES.reduce((sum, octave) => sum + octave.amplitude, 0);
 
 /** One simulated instrument: prices are a pure function of (seed, time). */
 export class SimulatedInstrument {
+  /** Seeds the asset's path, shared by every venue. */
+  private readonly pathSeed: number;
+  /** Seeds what is the venue's own: its basis, wicks and volume. */
   private readonly seed: number;
   private readonly basePrice: number;
   private readonly amplitudes: number[];
@@ -45,8 +60,9 @@ export class SimulatedInstrument {
   private readonly cachedEnd = new Float64Array(OCTAVE_SPACINGS_MIN.length);
 
   constructor(exchange: string, symbol: string) {
+    this.pathSeed = seedFromString(symbol);
     this.seed = seedFromString(`${exchange}:${symbol}`);
-    const profile = symbolProfile(symbol, hashUnit(this.seed, STREAM_LEVEL, 0));
+    const profile = symbolProfile(symbol, hashUnit(this.pathSeed, STREAM_LEVEL, 0));
     this.basePrice = profile.basePrice;
     this.minuteVolatility = profile.dailyVolatility / Math.sqrt(1440);
     this.baseVolumePerMinute = profile.baseVolumePerMinute;
@@ -61,7 +77,21 @@ export class SimulatedInstrument {
   }
 
   private latticeValue(octave: number, index: number): number {
-    return (2 * hashUnit(this.seed, octave, index) - 1) * SQRT3;
+    return (2 * hashUnit(this.pathSeed, octave, index) - 1) * SQRT3;
+  }
+
+  /** The venue's basis (log price) at `minute`: bounded noise in [−BASIS_MAX_LOG, BASIS_MAX_LOG]. */
+  private basisAt(minute: number): number {
+    let sum = 0;
+    for (let k = 0; k < BASIS_OCTAVES.length; k++) {
+      const { spacingMin, amplitude } = BASIS_OCTAVES[k]!;
+      const position = minute / spacingMin;
+      const cell = Math.floor(position);
+      const v0 = 2 * hashUnit(this.seed, STREAM_BASIS + k, cell) - 1;
+      const v1 = 2 * hashUnit(this.seed, STREAM_BASIS + k, cell + 1) - 1;
+      sum += amplitude * (v0 + (v1 - v0) * (position - cell));
+    }
+    return sum;
   }
 
   private roundPrice(price: number): number {
@@ -85,7 +115,7 @@ export class SimulatedInstrument {
       const v0 = this.cachedStart[k]!;
       sum += this.amplitudes[k]! * (v0 + (this.cachedEnd[k]! - v0) * (position - cell));
     }
-    return sum;
+    return sum + this.basisAt(minute);
   }
 
   /** Price at `timeMs` (rounded to the tick). */

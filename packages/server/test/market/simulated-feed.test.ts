@@ -40,6 +40,41 @@ describe('simulated market data', () => {
     expect(okx).not.toEqual(a);
   });
 
+  it('keeps one asset within a realistic basis across venues at every candle', () => {
+    // A cross-exchange copy prices the leader's trade on the follower's venue: a 9% gap between
+    // venues (as once simulated) makes every copy fail its price checks.
+    const fromMs = START_MS - 120 * DAY_MS;
+    for (const symbol of ['BTC/USDT:USDT', 'ETH/USDT:USDT', 'PEPE/USDT:USDT']) {
+      const binance = new SimulatedInstrument('binance', symbol).closedCandles(
+        '1h',
+        fromMs,
+        START_MS,
+      );
+      const okx = new SimulatedInstrument('okx', symbol).closedCandles('1h', fromMs, START_MS);
+      expect(okx).toHaveLength(binance.length);
+      let widestCloseGap = 0;
+      let widestWickGap = 0;
+      for (let i = 0; i < binance.length; i++) {
+        const a = binance[i]!;
+        const b = okx[i]!;
+        expect(b.timestamp).toBe(a.timestamp);
+        const closeGap = Math.abs(Math.log(b.close / a.close));
+        const openGap = Math.abs(Math.log(b.open / a.open));
+        const wickGap = Math.max(
+          Math.abs(Math.log(b.high / a.high)),
+          Math.abs(Math.log(b.low / a.low)),
+        );
+        widestCloseGap = Math.max(widestCloseGap, closeGap, openGap);
+        widestWickGap = Math.max(widestWickGap, wickGap);
+      }
+      // Opens and closes within 10 bps (basis ±4 bps each plus the tick), wicks within 0.5 %.
+      expect(widestCloseGap, symbol).toBeLessThan(0.001);
+      expect(widestWickGap, symbol).toBeLessThan(0.005);
+      // The venues are not copies of each other: each has its own basis.
+      expect(widestCloseGap, symbol).toBeGreaterThan(0);
+    }
+  });
+
   it('makes each 1h candle the aggregate of its 60 1m candles, and each 1d candle of its 24 hours', () => {
     const instrument = new SimulatedInstrument('okx', 'ETH/USDT:USDT');
     const hours = instrument.closedCandles('1h', START_MS - 3 * HOUR_MS, START_MS);
