@@ -8,4 +8,5 @@ export {
   type ExecutionCoreDeps,
 } from './execution-core.js';
 export { adoptLegacyBotRows } from './legacy-bot-rows.js';
+export { isFinal } from './order-states.js';
 export type { ProtectRequest } from './protective-orders.js';

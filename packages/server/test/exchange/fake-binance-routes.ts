@@ -1,5 +1,6 @@
 import type { RouteAnswer, RouteRequest } from './fake-exchange-private.js';
 import {
+  FAKE_PRICES,
   type FakeFill,
   type FakeOrder,
   type FakeState,
@@ -10,10 +11,11 @@ import {
   positionsOf,
   reducesPosition,
 } from './fake-order-book.js';
+import { FEE_COIN_PRICES_USDT } from './fake-venue-behaviour.js';
 
 // Binance USDⓈ-M (fapi) as ccxt's binanceusdm calls it. Quantities are base asset.
 
-const PUBLIC_PATHS = new Set(['/fapi/v1/exchangeInfo', '/fapi/v1/time']);
+const PUBLIC_PATHS = new Set(['/fapi/v1/exchangeInfo', '/fapi/v1/time', '/fapi/v1/ticker/24hr']);
 const RECV_WINDOW_MS = 10_000;
 /** Binance's recvWindow when a request sends none, and how far ahead a timestamp may be. */
 const DEFAULT_RECV_WINDOW_MS = 5_000;
@@ -22,6 +24,15 @@ const AHEAD_LIMIT_MS = 1_000;
 const MARKETS = [
   { base: 'BTC', tickSize: '0.10', stepSize: '0.001', minQty: '0.001', notional: '100' },
   { base: 'ETH', tickSize: '0.01', stepSize: '0.001', minQty: '0.001', notional: '20' },
+  // The fee coins' swaps (BNB, OKB), with a ticker at FEE_COIN_PRICES_USDT, so that a fee
+  // charged in one is valued in USDT as on the venue. Not traded here.
+  ...Object.keys(FEE_COIN_PRICES_USDT).map((base) => ({
+    base,
+    tickSize: '0.01',
+    stepSize: '0.01',
+    minQty: '0.01',
+    notional: '5',
+  })),
 ];
 
 const ok = (body: unknown): RouteAnswer => ({ status: 200, body });
@@ -31,6 +42,34 @@ const fail = (status: number, code: number, msg: string): RouteAnswer => ({
 });
 
 const baseOf = (symbol: string | undefined) => (symbol ?? '').replace(/USDT$/, '');
+
+/** The last price of a listed market: the traded ones at their mark, the fee coins at theirs. */
+const lastPriceOf = (base: string): number | undefined =>
+  FAKE_PRICES[base] ?? FEE_COIN_PRICES_USDT[base];
+
+function ticker24hr(symbol: string | undefined, nowMs: number): RouteAnswer {
+  const last = lastPriceOf(baseOf(symbol));
+  if (symbol === undefined || last === undefined) return fail(400, -1121, 'Invalid symbol.');
+  const px = String(last);
+  return ok({
+    symbol,
+    priceChange: '0',
+    priceChangePercent: '0',
+    weightedAvgPrice: px,
+    lastPrice: px,
+    lastQty: '1',
+    openPrice: px,
+    highPrice: px,
+    lowPrice: px,
+    volume: '0',
+    quoteVolume: '0',
+    openTime: nowMs - 86_400_000,
+    closeTime: nowMs,
+    firstId: 0,
+    lastId: 0,
+    count: 0,
+  });
+}
 
 function exchangeInfo(nowMs: number) {
   return {
@@ -251,6 +290,8 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
       return ok(exchangeInfo(nowMs));
     case 'GET /fapi/v1/time':
       return ok({ serverTime: nowMs });
+    case 'GET /fapi/v1/ticker/24hr':
+      return ticker24hr(params.symbol, nowMs);
     case 'GET /fapi/v2/account':
     case 'GET /fapi/v3/account':
       return ok(account(state, nowMs));

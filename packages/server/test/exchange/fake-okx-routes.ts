@@ -1,5 +1,6 @@
 import type { RouteAnswer, RouteRequest } from './fake-exchange-private.js';
 import {
+  FAKE_PRICES,
   type FakeFill,
   type FakeOrder,
   type FakeState,
@@ -11,11 +12,15 @@ import {
   positionsOf,
   reducesPosition,
 } from './fake-order-book.js';
-import { FEE_COINS } from './fake-venue-behaviour.js';
+import { FEE_COIN_PRICES_USDT, FEE_COINS } from './fake-venue-behaviour.js';
 
 // OKX v5 swaps as ccxt's okx calls them. Sizes (sz, pos, fillSz) are contracts.
 
-const PUBLIC_PATHS = new Set(['/api/v5/public/instruments', '/api/v5/public/time']);
+const PUBLIC_PATHS = new Set([
+  '/api/v5/public/instruments',
+  '/api/v5/public/time',
+  '/api/v5/market/ticker',
+]);
 const SKEW_LIMIT_MS = 30_000;
 /**
  * A request whose `expTime` header is past when it is processed. NOT confirmed: neither ccxt's
@@ -37,27 +42,67 @@ const orderFail = (sCode: string, sMsg: string, clOrdId: string): RouteAnswer =>
 
 const baseOf = (instId: string | undefined) => (instId ?? '').split('-')[0] ?? '';
 
+/**
+ * Swaps of the fee coins (OKB, BNB), listed with a ticker at FEE_COIN_PRICES_USDT so that a fee
+ * charged in one is valued in USDT as on the venue. Not traded here.
+ */
+const FEE_COIN_CONTRACT_VALUES: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.keys(FEE_COIN_PRICES_USDT).map((coin) => [coin, 1]),
+);
+
+/** The last price of a listed swap: the traded ones at their mark, the fee coins at theirs. */
+const lastPriceOf = (base: string): number | undefined =>
+  FAKE_PRICES[base] ?? FEE_COIN_PRICES_USDT[base];
+
 function instruments() {
-  return Object.entries(OKX_CONTRACT_VALUES).map(([base, ctVal]) => ({
-    instType: 'SWAP',
-    instId: `${base}-USDT-SWAP`,
-    uly: `${base}-USDT`,
-    instFamily: `${base}-USDT`,
-    baseCcy: '',
-    quoteCcy: '',
-    settleCcy: 'USDT',
-    ctVal: String(ctVal),
-    ctValCcy: base,
-    ctMult: '1',
-    ctType: 'linear',
-    state: 'live',
-    lever: '100',
-    lotSz: '0.01',
-    minSz: '0.01',
-    tickSz: base === 'BTC' ? '0.1' : '0.01',
-    listTime: '1606468572000',
-    expTime: '',
-  }));
+  return Object.entries({ ...OKX_CONTRACT_VALUES, ...FEE_COIN_CONTRACT_VALUES }).map(
+    ([base, ctVal]) => ({
+      instType: 'SWAP',
+      instId: `${base}-USDT-SWAP`,
+      uly: `${base}-USDT`,
+      instFamily: `${base}-USDT`,
+      baseCcy: '',
+      quoteCcy: '',
+      settleCcy: 'USDT',
+      ctVal: String(ctVal),
+      ctValCcy: base,
+      ctMult: '1',
+      ctType: 'linear',
+      state: 'live',
+      lever: '100',
+      lotSz: '0.01',
+      minSz: '0.01',
+      tickSz: base === 'BTC' ? '0.1' : '0.01',
+      listTime: '1606468572000',
+      expTime: '',
+    }),
+  );
+}
+
+function ticker(instId: string | undefined, nowMs: number): RouteAnswer {
+  const last = lastPriceOf(baseOf(instId));
+  if (last === undefined) return fail(200, '51001', "Instrument ID doesn't exist.");
+  const px = String(last);
+  return ok([
+    {
+      instType: 'SWAP',
+      instId,
+      last: px,
+      lastSz: '1',
+      askPx: px,
+      askSz: '100',
+      bidPx: px,
+      bidSz: '100',
+      open24h: px,
+      high24h: px,
+      low24h: px,
+      volCcy24h: '0',
+      vol24h: '0',
+      sodUtc0: px,
+      sodUtc8: px,
+      ts: String(nowMs),
+    },
+  ]);
 }
 
 /** What an order's trades cost, negative as OKX writes fees, with the coin charged. */
@@ -173,6 +218,8 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
       return ok(instruments());
     case 'GET public/time':
       return ok([{ ts: String(nowMs) }]);
+    case 'GET market/ticker':
+      return ticker(params.instId, nowMs);
     case 'GET account/balance': {
       const { total, free, used } = state.balance;
       return ok([

@@ -17,9 +17,8 @@ import {
   type IntentResult,
   type IntentSize,
   type OrderOwner,
-  type OwnerPosition,
 } from '../../execution/execution.types.js';
-import type { ExecutionCore } from '../../execution/index.js';
+import { type ExecutionCore, isFinal } from '../../execution/index.js';
 import { LEASE_RENEW_MS, type Leases, webhookLease } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repository.js';
@@ -28,13 +27,14 @@ import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repositor
 // each runs once through the execution core under the idempotency key derived from its id, one
 // signal of a configuration at a time. After a restart the signals in flight are reconciled at
 // the exchange by client order id first, then driven to their end with the same key: a signal
-// interrupted between intent and fill completes once. With leases (more than one process) a
+// interrupted between intent and fill completes once. The signal only submits and listens: the
+// core retries what may be retried, under the same key; an order it rejects ends the signal. With leases (more than one process) a
 // configuration's signals run only in the process holding its lease; a process that takes a
 // configuration over (its holder died) reconciles the configuration's intents first.
 
 export const ownerOf = (configId: number): OrderOwner => ({ kind: 'webhook', id: configId });
-export const intentKeyOf = (signalId: number, retry = 0): string =>
-  retry === 0 ? `signal:${signalId}` : `signal:${signalId}:r${retry}`;
+/** The signal's one idempotency key: every run of the signal finds its order by it. */
+export const intentKeyOf = (signalId: number): string => `signal:${signalId}`;
 
 /** What a valid signal does given the configuration's position (pure). */
 export type SignalPlan =
@@ -152,8 +152,6 @@ export function createWebhookExecutor(deps: {
   /** Per configuration: the chain of its signals (one at a time, in order of arrival). */
   const chains = new Map<number, Promise<void>>();
   const queued = new Set<number>();
-  /** Signals whose first intent never reached the exchange before a restart: a fresh key. */
-  const retries = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;
   /** Configurations whose intents this process has reconciled since it took their lease. */
@@ -258,16 +256,14 @@ export function createWebhookExecutor(deps: {
     const symbol = signal.symbol;
     const owner = ownerOf(config.id);
     const ref = { accountId: account.id, symbol, owner };
-    const retry = retries.get(signal.id) ?? 0;
-    const key = intentKeyOf(signal.id, retry);
+    const key = intentKeyOf(signal.id);
 
     // The plan is decided once, when the intent is written; a restart repeats it as recorded.
     let executionRow = (await repo.executionsOfSignals([signal.id])).find(
-      (e) => e.intentKey === intentKeyOf(signal!.id),
+      (e) => e.intentKey === key,
     );
     let size: IntentSize;
     let referencePrice: number | undefined;
-    let before: OwnerPosition;
     if (!executionRow) {
       // Disabled since it was accepted (by its owner, or as its account is being deleted): a
       // signal that has not traded yet does not trade.
@@ -279,7 +275,7 @@ export function createWebhookExecutor(deps: {
         await fail(signal, found, 'invalid_key', WEBHOOK_MESSAGES.refused.account_inactive);
         return;
       }
-      before = await execution.position(ref);
+      const before = await execution.position(ref);
       const plan = planSignal(signal.action, new Decimal(before.size), config.allowPyramiding);
       if (plan.kind === 'ignore') {
         await ignore(signal, config, plan.reason, WEBHOOK_MESSAGES.ignored[plan.reason]);
@@ -316,7 +312,7 @@ export function createWebhookExecutor(deps: {
         quantity: quantity.toDecimalPlaces(10).toString(),
         leverage: config.leverage,
         status: 'pending',
-        intentKey: intentKeyOf(signal.id),
+        intentKey: key,
         createdAt: now,
       });
       await repo.advance(signal.id, 'intent', {
@@ -326,7 +322,6 @@ export function createWebhookExecutor(deps: {
       });
       signal = { ...signal, status: 'intent' };
     } else {
-      before = await execution.position(ref);
       const action = executionRow.action;
       const direction = executionRow.side === 'buy' ? 1 : -1;
       const quantity = Number(executionRow.quantity);
@@ -350,85 +345,17 @@ export function createWebhookExecutor(deps: {
         ...(referencePrice === undefined ? {} : { referencePrice }),
       });
     } catch (error) {
-      if (error instanceof ExecutionError && error.kind === 'unknown_outcome') {
-        await awaitVenue(
-          signal,
-          executionRow.id,
-          `outcome unknown, reconciling: ${errorText(error)}`,
-        );
-        return;
-      }
+      // Refused (or proven never to have reached the venue): final for this signal.
       await fail(signal, found, failureKindOf(error), errorText(error), executionRow.id);
       return;
     }
 
     switch (result.status) {
-      case 'filled': {
-        const { settlement } = result;
-        const placedAt = new Date(settlement.order.timestamp);
-        const filledAt = settlement.filledAt;
-        const filled = new Decimal(settlement.after.size).minus(before.size).abs();
-        await repo.advance(signal.id, 'placed', {
-          step: 'placed',
-          at: placedAt.getTime() > 0 ? placedAt : filledAt,
-          detail: `order ${settlement.order.id}`,
-        });
-        await repo.updateExecution(executionRow.id, {
-          status: 'filled',
-          filledQuantity: filled.toString(),
-          price: settlement.price,
-          fee: settlement.fee,
-          exchangeOrderId: settlement.order.id,
-          filledAt,
-          receiveToFillMs: ms(signal.receivedAt, filledAt),
-          error: null,
-          errorKind: null,
-        });
-        const text = `${executionRow.action} ${filled.toString()} ${symbol} @ ${settlement.price}`;
-        await finish(signal, 'filled', text, { at: filledAt, message: text });
-        await deps.trail({
-          config,
-          signalId: signal.id,
-          level: 'info',
-          event: 'order_filled',
-          message: `Signal #${signal.id}: ${text}`,
-        });
+      case 'filled':
+      case 'done':
+      case 'in_flight':
+        await conclude(signal, found, executionRow.id, key, result);
         return;
-      }
-      case 'done': {
-        // Executed before (a restart): its stored outcome.
-        const intent = result.intent;
-        if (Number(intent.filledAmount ?? 0) > 0) {
-          const filledAt = intent.updatedAt;
-          if (signal.status !== 'placed') {
-            await repo.advance(signal.id, 'placed', {
-              step: 'placed',
-              at: intent.createdAt.getTime() < filledAt.getTime() ? intent.createdAt : filledAt,
-              detail: `order ${intent.exchangeOrderId ?? intent.clientOrderId} (reconciled after a restart)`,
-            });
-          }
-          await repo.updateExecution(executionRow.id, {
-            status: 'filled',
-            filledQuantity: intent.filledAmount ?? executionRow.quantity,
-            price: intent.averagePrice,
-            exchangeOrderId: intent.exchangeOrderId ?? null,
-            filledAt,
-            receiveToFillMs: ms(signal.receivedAt, filledAt),
-          });
-          const text = `${executionRow.action} ${intent.filledAmount ?? ''} ${symbol} @ ${intent.averagePrice ?? ''}`;
-          await finish(signal, 'filled', text, { at: filledAt, message: text });
-          await deps.trail({
-            config,
-            signalId: signal.id,
-            level: 'info',
-            event: 'order_filled',
-            message: `Signal #${signal.id}: ${text}`,
-          });
-        } else {
-          await fail(signal, found, 'invalid_order', `order ${intent.status}`, executionRow.id);
-        }
-        return;
-      }
       case 'noop': {
         const text = WEBHOOK_MESSAGES.ignored.no_position;
         await repo.updateExecution(executionRow.id, { status: 'failed', error: text });
@@ -441,16 +368,84 @@ export function createWebhookExecutor(deps: {
       case 'not_filled':
         await fail(signal, found, 'invalid_order', 'The order did not fill', executionRow.id);
         return;
-      case 'in_flight':
-        // Accepted (or in doubt) and not final yet: never a failure. The core's follower
-        // drives the order; the signal runs again under the same key and reads its outcome.
-        await awaitVenue(
-          signal,
-          executionRow.id,
-          `order ${result.intent.exchangeOrderId ?? result.intent.clientOrderId} ${result.intent.status}`,
-        );
-        return;
     }
+  }
+
+  /**
+   * The signal's outcome from its orders as the core holds them (every leg, all its trades): a
+   * leg still on its way leaves the signal placed and looked at again (never a failure); once
+   * every leg is final, the signal is filled for what the venue filled — the legs' trades'
+   * weighted price and all their fees — or failed when nothing filled.
+   */
+  async function conclude(
+    signal: WebhookSignalRow,
+    found: ConfigWithAccount,
+    executionId: number,
+    key: string,
+    result: Extract<IntentResult, { status: 'filled' | 'done' | 'in_flight' }>,
+  ) {
+    const legs = (await execution.intentsOf(ownerOf(found.config.id), key)).filter(
+      (leg) => leg.idempotencyKey === key,
+    );
+    const live = legs.find((leg) => !isFinal(leg.status));
+    if (live || legs.length === 0) {
+      const shown = live ?? (result.status === 'filled' ? result.settlement.intent : result.intent);
+      await awaitVenue(
+        signal,
+        executionId,
+        `order ${shown.exchangeOrderId ?? shown.clientOrderId} ${shown.status}`,
+      );
+      return;
+    }
+    let filled = new Decimal(0);
+    let cost = new Decimal(0);
+    let fee = new Decimal(0);
+    for (const leg of legs) {
+      const amount = new Decimal(leg.filledAmount ?? 0);
+      filled = filled.plus(amount);
+      cost = cost.plus(amount.mul(leg.averagePrice ?? 0));
+      fee = fee.plus(leg.fee ?? 0);
+    }
+    const last = legs.filter((leg) => new Decimal(leg.filledAmount ?? 0).gt(0)).at(-1);
+    if (!last) {
+      const states = legs.map((leg) => leg.status).join(', ');
+      await fail(signal, found, 'invalid_order', `order ${states}`, executionId);
+      return;
+    }
+    const filledAt =
+      result.status === 'filled' && result.settlement.intent.id === last.id
+        ? result.settlement.filledAt
+        : last.updatedAt;
+    if (signal.status !== 'placed') {
+      const first = legs[0] as (typeof legs)[number];
+      await repo.advance(signal.id, 'placed', {
+        step: 'placed',
+        at: first.createdAt.getTime() < filledAt.getTime() ? first.createdAt : filledAt,
+        detail: `order ${last.exchangeOrderId ?? last.clientOrderId}`,
+      });
+    }
+    const price = cost.div(filled).toDecimalPlaces(10);
+    await repo.updateExecution(executionId, {
+      status: 'filled',
+      filledQuantity: filled.toString(),
+      price: price.toString(),
+      fee: fee.toString(),
+      exchangeOrderId: last.exchangeOrderId ?? null,
+      filledAt,
+      receiveToFillMs: ms(signal.receivedAt, filledAt),
+      error: null,
+      errorKind: null,
+    });
+    const action = last.action;
+    const text = `${action} ${filled.toString()} ${signal.symbol ?? ''} @ ${price.toString()}`;
+    await finish(signal, 'filled', text, { at: filledAt, message: text });
+    await deps.trail({
+      config: found.config,
+      signalId: signal.id,
+      level: 'info',
+      event: 'order_filled',
+      message: `Signal #${signal.id}: ${text}`,
+    });
   }
 
   /** The signal's order is at the venue without a final answer: placed, and looked at again. */
@@ -468,15 +463,11 @@ export function createWebhookExecutor(deps: {
 
   /**
    * Reconciles a configuration's intents left by a previous holder (a restart, or a process that
-   * died): found orders settle, intents never sent give their signal a fresh key.
+   * died): found orders settle, live ones are followed by the core. Their signals then run again
+   * under the same key and read what became of them (an order never sent ends its signal).
    */
   async function reconcileConfig(configId: number): Promise<void> {
-    const report = await execution.reconcileIntents(ownerOf(configId));
-    for (const entry of report) {
-      if (entry.outcome !== 'never_sent') continue;
-      const match = /^signal:(\d+)(?::r(\d+))?$/.exec(entry.intent.idempotencyKey);
-      if (match) retries.set(Number(match[1]), Number(match[2] ?? 0) + 1);
-    }
+    await execution.reconcileIntents(ownerOf(configId));
   }
 
   /**
