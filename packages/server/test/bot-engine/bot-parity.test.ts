@@ -110,6 +110,11 @@ describe('bot engine parity with the backtest', () => {
       });
       entry = undefined;
     }
+    // A bot exit acting on the last compared candle fills at the open of the next one, which the
+    // backtest has not got: there the trade ends as end_of_data (filtered above), so drop it here.
+    const lastOpenMs = series.closed.at(-1)!.timestamp;
+    const beyondData = actual.at(-1) && actual.at(-1)!.exitTime > lastOpenMs ? 1 : 0;
+    if (beyondData) actual.pop();
 
     expect(expected.length).toBeGreaterThan(5);
     expect(new Set(expected.map((t) => t.reason))).toEqual(
@@ -140,8 +145,8 @@ describe('bot engine parity with the backtest', () => {
     }
     const row = await fixture.botRow(botId);
     expect(row.status).toBe('running');
-    expect(row.totalTrades).toBe(actual.length);
-    expect(row.winningTrades + row.losingTrades).toBe(actual.length);
+    expect(row.totalTrades).toBe(actual.length + beyondData);
+    expect(row.winningTrades + row.losingTrades).toBe(actual.length + beyondData);
     const pnlSum = trades.reduce((sum, t) => sum + Number(t.pnl), 0);
     expect(Number(row.totalProfitLoss)).toBeCloseTo(pnlSum, 6);
     // 400 engine ticks against the database: generous when the whole suite shares two cores.
