@@ -1,6 +1,7 @@
 // The composition root: every service of the process is built here, once, from explicit
 // dependencies (STYLE 8). The app (routes) and the workers (bot engine, scheduled jobs) receive
 // the same instances. A new module adds its service here (one line) and its routes in app.ts.
+
 import path from 'node:path';
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import type { Clock } from './common/clock.js';
@@ -17,6 +18,7 @@ import {
 } from './delivery/delivery.adapters.js';
 import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import { createInProcessEventBus, type EventBus } from './events/index.js';
+import { createOutbox, createOutboxRelay } from './events/outbox.js';
 import { createCcxtExchangeClient, createCcxtMarketCache } from './exchange/ccxt/index.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
 import {
@@ -201,8 +203,14 @@ export async function createServices(deps: ServiceDeps) {
     deps.exchangeClientFactory ?? defaultExchangeClientFactory({ config, db, clock, marketFeed });
   // One client per account version, shared by the account screens and the execution core.
   const accountClients = createAccountClientCache({ secretBox, factory });
+  // Events written with the state they describe; the relay publishes what a crash left unsent.
+  const eventOutbox = createOutbox({ db, clock });
   const execution =
-    deps.execution ?? createExecutionCore({ db, clock, clients: accountClients, events, log });
+    deps.execution ??
+    createExecutionCore({ db, clock, clients: accountClients, events, outbox: eventOutbox, log });
+  const outboxRelay = deps.runsWorkers
+    ? createOutboxRelay({ outbox: eventOutbox, events, log })
+    : undefined;
 
   // One lease holder per process: a bot and a copy relation are each driven by one process.
   // The bot engine and the copy engine keep their leases apart (each renews and releases its own).
@@ -283,6 +291,7 @@ export async function createServices(deps: ServiceDeps) {
     db,
     clock,
     events,
+    eventOutbox,
     prices: feedPriceSource(marketFeed),
     log,
     isCopying: createCopyingCheck(db),
@@ -358,6 +367,7 @@ export async function createServices(deps: ServiceDeps) {
     help,
     webhooks,
     workers: {
+      outboxRelay,
       botEngine,
       scheduler,
       copyEngine: deps.runsWorkers ? copyTrading.engine : undefined,

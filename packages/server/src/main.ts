@@ -50,11 +50,13 @@ async function main(): Promise<void> {
     });
     appLog = app.log;
     const { marketFeed, square } = services;
-    const { botEngine, scheduler, copyEngine } = services.workers;
+    const { botEngine, scheduler, copyEngine, outboxRelay } = services.workers;
     // Probes the exchanges in the background (auto falls back to simulated data per exchange).
     marketFeed.start(app.log);
     // The square's read model and live strategy pages follow the bus from here on.
     square.start();
+    // Events a crash left written but unpublished go out (at least once; readers drop repeats).
+    outboxRelay?.start();
     scheduler?.start();
     // Running bots resume (under their leases): pending orders are reconciled by client id
     // before any new decision.
@@ -88,6 +90,8 @@ async function main(): Promise<void> {
         await botEngine?.stop();
         await services.webhooks.stop();
         await copyEngine?.stop();
+        await services.execution.close();
+        await outboxRelay?.stop();
         await square.stop();
         await marketFeed.stop();
         await app.close();

@@ -9,6 +9,7 @@ import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
 import type { EventBus } from '../events/event-bus.types.js';
+import { createOutbox, type Outbox } from '../events/outbox.js';
 import { EXCHANGE_CAPABILITIES } from '../exchange/exchange-capabilities.js';
 import {
   ExchangeAdapterError,
@@ -50,6 +51,8 @@ export interface ExecutionCoreDeps {
   readonly clock: Clock;
   readonly clients: AccountClients;
   readonly events: EventBus;
+  /** Where settlements write their events (made from `db` when not given). */
+  readonly outbox?: Outbox;
   readonly log?: { error(details: object, message: string): void };
   /** Real time for rate limits (tests of limits pass a fake). */
   readonly lanes?: AccountLanes;
@@ -109,6 +112,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     repo,
     clock,
     events: deps.events,
+    outbox: deps.outbox ?? createOutbox({ db: deps.db, clock }),
     hooks,
     ...(deps.log ? { log: deps.log } : {}),
   });

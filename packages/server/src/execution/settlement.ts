@@ -8,6 +8,7 @@ import type {
   ExecutionPositionRow,
 } from '../db/schema/index.js';
 import type { EventBus } from '../events/event-bus.types.js';
+import type { Outbox, OutboxEvent } from '../events/outbox.js';
 import type { ExchangeOrder, ExchangeTrade } from '../exchange/exchange-client.js';
 import type { ExecutionRepository } from './execution.repository.js';
 import type {
@@ -194,8 +195,50 @@ export interface SettlerDeps {
   readonly repo: ExecutionRepository;
   readonly clock: Clock;
   readonly events: EventBus;
+  /** Events are written with the settlement, published after its commit. */
+  readonly outbox: Outbox;
   readonly hooks: ReadonlyMap<OrderOwnerKind, SettlementHook>;
   readonly log?: { error(details: object, message: string): void };
+}
+
+/** The facts a settlement states, as events with deterministic ids. */
+function eventsOf(settlements: readonly Settlement[]): OutboxEvent[] {
+  return settlements.flatMap((s): OutboxEvent[] => {
+    const owner = { kind: s.intent.ownerKind, id: s.intent.ownerId };
+    return [
+      {
+        type: 'OrderFilled',
+        id: `order:${s.account.id}:${s.intent.clientOrderId}:${s.intent.filledAmount}`,
+        payload: {
+          accountId: s.account.id,
+          userId: s.account.userId,
+          symbol: s.intent.symbol,
+          owner,
+          clientOrderId: s.intent.clientOrderId,
+          exchangeOrderId: s.order.id,
+          side: s.order.side,
+          amount: Number(s.filled),
+          price: Number(s.price),
+          fee: Number(s.fee),
+          reduceOnly: s.intent.reduceOnly,
+          filledAtMs: s.filledAt.getTime(),
+        },
+      },
+      {
+        type: 'PositionChanged',
+        id: `position:${s.account.id}:${s.intent.symbol}:${owner.kind}:${owner.id}:${s.intent.id}:${s.intent.filledAmount}`,
+        payload: {
+          accountId: s.account.id,
+          userId: s.account.userId,
+          symbol: s.intent.symbol,
+          owner,
+          size: Number(s.after.size),
+          entryPrice: new Decimal(s.after.size).isZero() ? null : Number(s.after.entryPrice),
+          changedAtMs: s.filledAt.getTime(),
+        },
+      },
+    ];
+  });
 }
 
 export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutcome> {
@@ -203,7 +246,7 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
 
   async function flush(items: readonly SettleItem[]): Promise<SettleOutcome[]> {
     const now = clock.now();
-    const { outcomes, settlements } = await repo.transaction(async (tx, txDb) => {
+    const { outcomes, events: settlements } = await repo.transaction(async (tx, txDb) => {
       const locked = new Map(
         (await tx.lockIntents(items.map((item) => item.intent.id))).map((row) => [row.id, row]),
       );
@@ -370,57 +413,27 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
         const hook = deps.hooks.get(intent.ownerKind);
         if (hook) await hook(txDb, settlement);
       }
+      const events = eventsOf([...settlements.values()]);
+      await deps.outbox.write(txDb, events);
       const outcomes = items.map((item, i): SettleOutcome => {
         const outcome = outcomeOf.get(i) as { intent: ExecutionOrderRow; wasSettled: boolean };
         return { ...outcome, settlement: settlements.get(item) ?? null };
       });
-      return { outcomes, settlements: [...settlements.values()] };
+      return { outcomes, events };
     });
     await publish(settlements);
     return outcomes;
   }
 
-  async function publish(settlements: readonly Settlement[]): Promise<void> {
-    for (const s of settlements) {
-      const owner = { kind: s.intent.ownerKind, id: s.intent.ownerId };
-      try {
-        await deps.events.publish(
-          'OrderFilled',
-          {
-            accountId: s.account.id,
-            userId: s.account.userId,
-            symbol: s.intent.symbol,
-            owner,
-            clientOrderId: s.intent.clientOrderId,
-            exchangeOrderId: s.order.id,
-            side: s.order.side,
-            amount: Number(s.filled),
-            price: Number(s.price),
-            fee: Number(s.fee),
-            reduceOnly: s.intent.reduceOnly,
-            filledAtMs: s.filledAt.getTime(),
-          },
-          `order:${s.account.id}:${s.intent.clientOrderId}:${s.intent.filledAmount}`,
-        );
-        await deps.events.publish(
-          'PositionChanged',
-          {
-            accountId: s.account.id,
-            userId: s.account.userId,
-            symbol: s.intent.symbol,
-            owner,
-            size: Number(s.after.size),
-            entryPrice: new Decimal(s.after.size).isZero() ? null : Number(s.after.entryPrice),
-            changedAtMs: s.filledAt.getTime(),
-          },
-          `position:${s.account.id}:${s.intent.symbol}:${owner.kind}:${owner.id}:${s.intent.id}:${s.intent.filledAmount}`,
-        );
-      } catch (error) {
-        deps.log?.error(
-          { err: error, clientOrderId: s.intent.clientOrderId },
-          'event not published',
-        );
-      }
+  async function publish(events: readonly OutboxEvent[]): Promise<void> {
+    try {
+      await deps.outbox.publish(deps.events, events);
+    } catch (error) {
+      // Written with the fills: the outbox relay publishes what this did not.
+      deps.log?.error(
+        { err: error, events: events.length },
+        'events not published; the relay will',
+      );
     }
   }
 

@@ -1,6 +1,7 @@
 export * from './auth.schema.js';
 export * from './bots.schema.js';
 export * from './copy-trading.schema.js';
+export * from './events.schema.js';
 export * from './exchange-accounts.schema.js';
 export * from './execution.schema.js';
 export * from './help.schema.js';

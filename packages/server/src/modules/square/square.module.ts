@@ -3,6 +3,7 @@ import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
+import type { Outbox } from '../../events/outbox.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import { createStrategyHub } from '../../realtime/strategy-hub.js';
 import { strategySocketRoutes } from '../../realtime/strategy-socket.routes.js';
@@ -29,6 +30,8 @@ export interface SquareModuleDeps {
   readonly db: Database;
   readonly clock: Clock;
   readonly events: EventBus;
+  /** The event outbox the read model catches up from after a restart. */
+  readonly eventOutbox?: Outbox;
   /** Marks open positions (the market feed's last price). */
   readonly prices: PriceSource;
   readonly log: MetricsWorkerLogger;
@@ -65,6 +68,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     events: deps.events,
     log: deps.log,
     onFill: (accountId) => refresher.refreshSoon(accountId),
+    ...(deps.eventOutbox ? { outbox: deps.eventOutbox } : {}),
   });
   const socialRepo = createSocialRepository(deps.db);
   const listingRepo = createListingRepository(deps.db);

@@ -1,0 +1,191 @@
+// The transactional outbox: a settlement's events are written in its transaction, published
+// after the commit, published by the relay when the publication failed, and the square's read
+// model catches up from the outbox after it was down.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/common/clock.js';
+import { createSecretBox } from '../../src/common/secret-box.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { eventOutbox, exchangeAccounts, strategyTrades, users } from '../../src/db/schema/index.js';
+import { type BusEvent, createInProcessEventBus, type EventBus } from '../../src/events/index.js';
+import { createOutbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
+import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
+import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
+import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
+import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
+import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { TEST_SECRET_KEY } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+
+const ETH = 'ETH/USDT:USDT';
+const secretBox = createSecretBox(TEST_SECRET_KEY);
+const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
+let database: DatabaseHandle;
+let fake: FakePrivateExchange;
+let userId: number;
+let keys = 0;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  fake = await startFakeExchange({
+    exchange: 'okx',
+    venueFaithful: true,
+    rateLimitEveryNthOrder: 0,
+  });
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      username: 'outbox@example.com',
+      passwordHash: 'x',
+      invitationCode: 'OUTBX1',
+      dateJoined: clock.now(),
+    })
+    .returning();
+  userId = user!.id;
+});
+afterAll(async () => {
+  await database.close();
+  await fake.close();
+});
+
+function coreOn(bus: EventBus) {
+  return createExecutionCore({
+    db: database.db,
+    clock,
+    events: bus,
+    outbox: createOutbox({ db: database.db, clock }),
+    clients: createAccountClientCache({
+      secretBox,
+      factory: createExchangeClientFactory({
+        db: database.db,
+        clock,
+        prices: new FixedPrices(),
+        paperSlippageBps: 2,
+        createLiveClient: (options) =>
+          createCcxtExchangeClient({ ...options, urlsOverride: fake.url, timeoutMs: 2000 }),
+      }),
+    }),
+  });
+}
+
+async function liveAccount(): Promise<number> {
+  const [row] = await database.db
+    .insert(exchangeAccounts)
+    .values({
+      userId,
+      name: `OKX ${++keys}`,
+      exchange: 'okx',
+      accountType: 'classic',
+      positionMode: 'net',
+      defaultLeverage: 2,
+      apiKeyEncrypted: secretBox.encrypt(`outbox-key-${keys}`),
+      apiSecretEncrypted: secretBox.encrypt('secret'),
+      apiPasswordEncrypted: secretBox.encrypt('pass'),
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    })
+    .returning();
+  return row!.id;
+}
+
+/** A bus whose publications fail (the process died between its commit and its publication). */
+function deadBus(): EventBus {
+  const bus = createInProcessEventBus({ clock });
+  return { ...bus, publish: async () => Promise.reject(new Error('process gone')) };
+}
+
+describe('the event outbox', () => {
+  it('holds the events of a settlement, written with it and marked published after', async () => {
+    const heard: BusEvent[] = [];
+    const bus = createInProcessEventBus({ clock });
+    bus.subscribe('OrderFilled', (e) => void heard.push(e));
+    const core = coreOn(bus);
+    const accountId = await liveAccount();
+    const result = await core.submit({
+      accountId,
+      symbol: ETH,
+      owner: { kind: 'manual', id: userId },
+      key: 'outbox-1',
+      size: { kind: 'delta', amount: 0.2 },
+      action: 'open_long',
+    });
+    expect(result.status).toBe('filled');
+    const rows = await database.db.select().from(eventOutbox);
+    const mine = rows.filter((r) => (r.payload as { accountId?: number }).accountId === accountId);
+    expect(mine.map((r) => r.type).sort()).toEqual(['OrderFilled', 'PositionChanged']);
+    expect(mine.every((r) => r.publishedAt !== null)).toBe(true);
+    await expect
+      .poll(() => heard.map((e) => e.id))
+      .toEqual(mine.filter((r) => r.type === 'OrderFilled').map((r) => r.eventId));
+    await core.close();
+  });
+
+  it('is published by the relay when the settling process could not publish', async () => {
+    const core = coreOn(deadBus());
+    const accountId = await liveAccount();
+    await core.submit({
+      accountId,
+      symbol: ETH,
+      owner: { kind: 'manual', id: userId },
+      key: 'outbox-2',
+      size: { kind: 'delta', amount: 0.2 },
+      action: 'open_long',
+    });
+    await core.close();
+    const unpublished = async () =>
+      (await database.db.select().from(eventOutbox)).filter(
+        (r) =>
+          r.publishedAt === null && (r.payload as { accountId?: number }).accountId === accountId,
+      );
+    expect(await unpublished()).toHaveLength(2);
+    // Another process's relay: nothing before the writer's grace, then every event, once.
+    const heard: BusEvent[] = [];
+    const bus = createInProcessEventBus({ clock });
+    bus.subscribe('OrderFilled', (e) => void heard.push(e));
+    bus.subscribe('PositionChanged', (e) => void heard.push(e));
+    const outbox = createOutbox({ db: database.db, clock });
+    expect(await outbox.relay(bus)).toBe(0);
+    clock.advanceSeconds(RELAY_AFTER_MS / 1000 + 1);
+    expect(await outbox.relay(bus)).toBeGreaterThanOrEqual(2);
+    expect(await unpublished()).toHaveLength(0);
+    expect(await outbox.relay(bus)).toBe(0);
+    await expect.poll(() => heard.filter((e) => e.payload.accountId === accountId).length).toBe(2);
+  });
+
+  it('lets the square read model catch up on the fills made while it was down', async () => {
+    const accountId = await liveAccount();
+    const bus = createInProcessEventBus({ clock });
+    const core = coreOn(bus);
+    // The read model is down: nobody hears these fills live.
+    for (const key of ['down-1', 'down-2']) {
+      await core.submit({
+        accountId,
+        symbol: ETH,
+        owner: { kind: 'manual', id: userId },
+        key,
+        size: { kind: 'delta', amount: 0.1 },
+        action: 'open_long',
+      });
+    }
+    await core.close();
+    const trades = () =>
+      database.db.select().from(strategyTrades).where(eq(strategyTrades.accountId, accountId));
+    expect(await trades()).toHaveLength(0);
+    // It starts again: every fill written meanwhile is recorded, once, however often it starts.
+    for (let start = 0; start < 2; start++) {
+      const projector = createReadModelProjector({
+        repo: createReadModelRepository(database.db),
+        events: bus,
+        log: { error: () => {} },
+        onFill: () => {},
+        outbox: createOutbox({ db: database.db, clock }),
+      });
+      projector.start();
+      await projector.ready();
+      await projector.stop();
+      expect((await trades()).map((t) => Number(t.amount))).toEqual([0.1, 0.1]);
+    }
+  });
+});
