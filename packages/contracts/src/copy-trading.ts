@@ -158,7 +158,13 @@ export type CopyUpdateRequest = z.input<typeof copyUpdateRequest>;
 export const copyRelation = z.object({
   id: z.number().int(),
   leader_account_id: z.number().int(),
+  /** The leader's raw account name (often the default "Experience account"); see strategy_name. */
   leader_account_name: z.string(),
+  /** The name the leader published the account under on the square; null if never shared. */
+  strategy_name: z.string().nullable(),
+  /** The leader's nickname ('' if unset) and avatar, as the square shows them. */
+  leader_nickname: z.string(),
+  leader_avatar_url: z.string().nullable(),
   leader_exchange: z.enum(EXCHANGES),
   leader_user_id: z.number().int(),
   follower_account_id: z.number().int(),
@@ -182,6 +188,10 @@ export const copyRelation = z.object({
   follower_user: z.number().int(),
   /** Shown to the leader in followers/ only (masked); null in following/. */
   follower_email: z.string().nullable(),
+  /** Shown to the leader in followers/ only (masked, e.g. 138****5678); null in following/. */
+  follower_phone: z.string().nullable(),
+  /** The follower's nickname ('' if unset), in followers/ only; null in following/. */
+  follower_nickname: z.string().nullable(),
   max_slippage_percent: z.number().nullable(),
   leader_drawdown_limit_percent: z.number().nullable(),
   /**

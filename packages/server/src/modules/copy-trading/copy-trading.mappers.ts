@@ -3,6 +3,7 @@ import {
   type CopyRelation,
   defaultCopySlippagePercent,
   maskEmail,
+  maskPhone,
 } from '@quantsquare/contracts';
 import { copyEfficiency } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
@@ -69,6 +70,9 @@ export function toCopyRelation(view: RelationView, audience: 'follower' | 'leade
     id: r.id,
     leader_account_id: r.leaderAccountId,
     leader_account_name: view.leaderAccount.name,
+    strategy_name: view.strategyName,
+    leader_nickname: view.leaderNickname,
+    leader_avatar_url: view.leaderAvatarUrl,
     leader_exchange: view.leaderAccount.exchange,
     leader_user_id: r.leaderUserId,
     follower_account_id: r.followerAccountId,
@@ -87,6 +91,9 @@ export function toCopyRelation(view: RelationView, audience: 'follower' | 'leade
     follower_user: r.followerUserId,
     follower_email:
       audience === 'leader' && view.followerEmail ? maskEmail(view.followerEmail) : null,
+    follower_phone:
+      audience === 'leader' && view.followerPhone ? maskPhone(view.followerPhone) : null,
+    follower_nickname: audience === 'leader' ? view.followerNickname : null,
     max_slippage_percent: r.maxSlippagePercent,
     leader_drawdown_limit_percent: r.leaderDrawdownLimitPercent,
     copy_efficiency: relationEfficiency(r),

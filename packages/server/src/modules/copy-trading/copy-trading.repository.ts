@@ -11,6 +11,7 @@ import {
   executionPositions,
   type NewCopyReceiptRow,
   type NewCopyRelationRow,
+  strategyShareSettings,
   users,
 } from '../../db/schema/index.js';
 import type { RelationFigureColumns } from './copy-trading.mappers.js';
@@ -21,6 +22,13 @@ export interface RelationView {
   readonly leaderAccount: Pick<ExchangeAccountRow, 'id' | 'name' | 'exchange'>;
   readonly followerAccount: Pick<ExchangeAccountRow, 'id' | 'name' | 'exchange'>;
   readonly followerEmail: string | null;
+  readonly followerPhone: string | null;
+  readonly followerNickname: string;
+  /** The leader as the square shows it: nickname and avatar. */
+  readonly leaderNickname: string;
+  readonly leaderAvatarUrl: string | null;
+  /** The name the leader published the account under; null if never shared. */
+  readonly strategyName: string | null;
 }
 
 /** The leader's net position on one symbol as the execution book holds it (all owners). */
@@ -47,7 +55,12 @@ export interface CopyBookRow {
 export function copyTradingQueries(db: Database) {
   async function views(where: ReturnType<typeof and>): Promise<RelationView[]> {
     const rows = await db
-      .select({ relation: copyRelations, followerEmail: users.email })
+      .select({
+        relation: copyRelations,
+        followerEmail: users.email,
+        followerPhone: users.phone,
+        followerNickname: users.nickname,
+      })
       .from(copyRelations)
       .innerJoin(users, eq(users.id, copyRelations.followerUserId))
       .where(where)
@@ -68,6 +81,24 @@ export function copyTradingQueries(db: Database) {
           .where(inArray(exchangeAccounts.id, ids))
       ).map((a) => [a.id, a]),
     );
+    const leaderIds = [...new Set(rows.map((r) => r.relation.leaderUserId))];
+    const leaders = new Map(
+      (
+        await db
+          .select({ id: users.id, nickname: users.nickname, avatarUrl: users.avatarUrl })
+          .from(users)
+          .where(inArray(users.id, leaderIds))
+      ).map((u) => [u.id, u]),
+    );
+    const leaderAccountIds = [...new Set(rows.map((r) => r.relation.leaderAccountId))];
+    const strategyNames = new Map(
+      (
+        await db
+          .select({ accountId: strategyShareSettings.accountId, name: strategyShareSettings.name })
+          .from(strategyShareSettings)
+          .where(inArray(strategyShareSettings.accountId, leaderAccountIds))
+      ).map((s) => [s.accountId, s.name]),
+    );
     return rows.map((r) => ({
       relation: r.relation,
       leaderAccount: accounts.get(r.relation.leaderAccountId) ?? {
@@ -81,6 +112,11 @@ export function copyTradingQueries(db: Database) {
         exchange: 'binance',
       },
       followerEmail: r.followerEmail,
+      followerPhone: r.followerPhone,
+      followerNickname: r.followerNickname,
+      leaderNickname: leaders.get(r.relation.leaderUserId)?.nickname ?? '',
+      leaderAvatarUrl: leaders.get(r.relation.leaderUserId)?.avatarUrl ?? null,
+      strategyName: strategyNames.get(r.relation.leaderAccountId) ?? null,
     }));
   }
 
