@@ -11,8 +11,12 @@ import { type Config, loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
+import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { ExchangeAdapterError, type ExchangeClient } from '../../src/exchange/exchange-client.js';
-import type { ExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import {
+  createExchangeClientFactory,
+  type ExchangeClientFactory,
+} from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
@@ -51,12 +55,20 @@ export interface CopyEngineApp extends TestApp {
   marketLoads: number[];
 }
 
+export interface CopyEngineAppOptions {
+  /**
+   * Live accounts trade through the real ccxt client on the fake venue at the URL this answers
+   * for their API key; without it they answer as scripted (`scriptedFactory`).
+   */
+  readonly liveVenueUrl?: (apiKey: string) => string;
+}
+
 /**
  * The app on services the test can reach (the execution core, the copy engine): paper accounts
  * on fixed prices; paper accounts on OKX trade whole 0.01-BTC contracts as OKX does; accounts
  * named `Hang…` wait on a gate and then answer an invalid key.
  */
-export function useCopyEngineApp(): CopyEngineApp {
+export function useCopyEngineApp(options: CopyEngineAppOptions = {}): CopyEngineApp {
   let state: (Omit<CopyEngineApp, 'close'> & { app: FastifyInstance; dataDir: string }) | undefined;
   const prices = new FixedPrices();
   prices.set(BTC, 50_000);
@@ -80,7 +92,24 @@ export function useCopyEngineApp(): CopyEngineApp {
     const database: DatabaseHandle = await createTestDatabase();
     const clock = new ManualClock();
     const bus = createInProcessEventBus({ clock });
-    const base = scriptedFactory({ database, clock }, prices);
+    const scripted = scriptedFactory({ database, clock }, prices);
+    const liveVenueUrl = options.liveVenueUrl;
+    const onVenue = liveVenueUrl
+      ? createExchangeClientFactory({
+          db: database.db,
+          clock,
+          prices,
+          paperSlippageBps: 2,
+          createLiveClient: (live) =>
+            createCcxtExchangeClient({
+              ...live,
+              urlsOverride: liveVenueUrl(live.apiKey),
+              timeoutMs: 2000,
+            }),
+        })
+      : undefined;
+    const base: ExchangeClientFactory = (account) =>
+      onVenue && !account.isPaper ? onVenue(account) : scripted(account);
     const names = async (id: number) =>
       (
         await database.db
@@ -91,7 +120,7 @@ export function useCopyEngineApp(): CopyEngineApp {
     const factory: ExchangeClientFactory = (account) => {
       const client = base(account);
       const okx: ExchangeClient =
-        account.exchange === 'okx'
+        account.exchange === 'okx' && !(onVenue && !account.isPaper)
           ? { ...client, marketFacts: async (symbol) => ({ symbol, ...OKX_BTC_FACTS }) }
           : client;
       const refuse = async () => {

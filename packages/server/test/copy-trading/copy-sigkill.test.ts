@@ -5,10 +5,12 @@
 // hold their order, others have none yet, one order is on its way to the venue (taken after the
 // death: its answer is lost) and one follower's intent is written but not sent (its leverage call
 // hangs). A second process restarts the engine — its start-up heal (engine.start() → tick), or
-// first the leader's change delivered again three times — and every follower converges to its
-// target with exactly one order at the venue, no intent left pending or unknown. On PostgreSQL with
+// first the leader's change delivered again three times — and every follower whose order was
+// written and sent converges to its target with exactly one order at the venue, no intent left
+// pending or unknown. The one never sent is expired by the restart: its change is missed (one
+// decision, one key: never a second order for it), the follower told once. On PostgreSQL with
 // TEST_DATABASE_URL (a database cloned from the run's template), else on a file-backed PGlite.
-// The last two cases guard two defects the restart once had (a copied trade counted 0, a spent key sent again).
+// The last two cases guard a defect the restart once had (a copied trade counted 0) and the one-key rule.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,6 +98,8 @@ interface Progress {
   leader?: boolean;
   /** The last copied sizes the process printed, per relation id. */
   sizes?: Record<string, string>;
+  /** Relations whose leader change has its receipt. */
+  decided?: number[];
 }
 
 /** Polls `probe` (every 50 ms, up to WAIT_MS) until it answers something. */
@@ -212,18 +216,26 @@ async function killAndRestart(options: { redeliver: boolean }): Promise<Outcome>
   expect(new Set(followerOrders().map((o) => o.apiKey)).size).toBeLessThan(FOLLOWERS);
   expect(placedAtKill.has(unsentKey)).toBe(false);
 
-  // The restart, until every follower's copied size is its target.
+  // The restart, until every follower's change is decided and the copied size of every one
+  // sent is its target.
   const postedIds = () =>
     fake.callsTo('/fapi/v1/order', 'POST').map((c) => c.params.newClientOrderId ?? '');
   const postedFirst = postedIds();
   const second = startProcess(false);
   const sorted = [...relationIds].sort((a, b) => a - b);
-  const expectedSizes = new Map(sorted.map((id, index) => [String(id), targetOf(index)]));
+  const unsentRelation = String(sorted.find((_, index) => followerApiKey(index) === unsentKey));
+  const expectedSizes = new Map(
+    sorted
+      .map((id, index) => [String(id), targetOf(index)] as const)
+      .filter(([id]) => id !== unsentRelation),
+  );
   await waitFor(
     () => {
-      const sizes = second.progress.sizes;
-      if (!sizes) return undefined;
-      const done = [...expectedSizes].every(([id, target]) => target.eq(sizes[id] ?? '0'));
+      const { sizes, decided } = second.progress;
+      if (!sizes || !decided) return undefined;
+      const done =
+        [...expectedSizes].every(([id, target]) => target.eq(sizes[id] ?? '0')) &&
+        sorted.every((id) => decided.includes(id));
       return done ? true : undefined;
     },
     () => `sizes ${JSON.stringify(second.progress.sizes)}; ${second.why()}`,
@@ -251,7 +263,14 @@ async function killAndRestart(options: { redeliver: boolean }): Promise<Outcome>
   }
 }
 
-/** Every follower at its target in the book and at the venue, with one order; none unsettled. */
+/** The relation of the follower whose intent was never sent. */
+const unsentOf = (o: Outcome) =>
+  o.relations.find((r) => followerApiKey(indexOf(o, r)) === o.unsentKey);
+
+/**
+ * Every follower whose order left at its target in the book and at the venue, with one order;
+ * none unsettled; the one never sent missed, with no order at all.
+ */
 function expectConverged(o: Outcome): void {
   const { fake } = o;
   expect(o.relations).toHaveLength(FOLLOWERS);
@@ -264,7 +283,15 @@ function expectConverged(o: Outcome): void {
   // The orders taken after the kill were settled by the restart.
   for (const id of o.inFlight) expect(byClientId.get(id)?.status, id).toBe('filled');
 
-  for (const relation of o.relations) {
+  const unsent = unsentOf(o);
+  expect(unsent).toBeDefined();
+  expect(fake.state.orders.filter((x) => x.apiKey === o.unsentKey)).toEqual([]);
+  expect(
+    o.receipts
+      .filter((r) => r.relationId === unsent?.id)
+      .map((r) => [r.status, r.missReason, r.errorKind]),
+  ).toEqual([['missed', 'exchange_error', 'rejected']]);
+  for (const relation of o.relations.filter((r) => r !== unsent)) {
     const index = indexOf(o, relation);
     const target = targetOf(index);
     const label = `follower ${index} (relation ${relation.id})`;
@@ -330,11 +357,10 @@ describe('copy trading: SIGKILL of the engine process in the middle of a fan-out
     // by looking it up, never by sending it again).
     const posted = [...healed.posted.first, ...healed.posted.restart];
     expect(repeated(posted), 'orders posted twice').toEqual([]);
-    // The intent never sent expired (never claimed: nothing at the venue); a later try copied
-    // the follower.
+    // The intent never sent expired (never claimed: nothing at the venue), and nothing else was
+    // sent for its decision.
     expect(intentsOfFollower(healed, healed.unsentKey)).toEqual([
       ['expired', 'never sent before a restart'],
-      ['filled', null],
     ]);
   }, 240_000);
 
@@ -346,13 +372,9 @@ describe('copy trading: SIGKILL of the engine process in the middle of a fan-out
     // check answers the existing order. No process posts an id twice.
     expect(repeated(o.posted.first), 'posted twice by the first process').toEqual([]);
     expect(repeated(o.posted.restart), 'posted twice by the restart').toEqual([]);
-    // The intent never sent: one try filled. Its first intent, if the restart's reconcile came
-    // before the event, expired as never claimed (nothing at the venue) — never an error.
-    const tries = intentsOfFollower(o, o.unsentKey);
-    expect(tries.filter(([status]) => status === 'filled')).toEqual([['filled', null]]);
-    for (const other of tries.filter(([status]) => status !== 'filled')) {
-      expect(other).toEqual(['expired', 'never sent before a restart']);
-    }
+    // The intent never sent: the events met it still live (created) and decided nothing; the
+    // restart's reconcile expired it, and its decision was never sent again.
+    expect(intentsOfFollower(o, o.unsentKey)).toEqual([['expired', 'never sent before a restart']]);
   }, 240_000);
 
   // Once a defect (reconcileSymbol's `target.eq(own)` branch with no receipt yet): a follower whose order was in flight at the kill is settled by the restart's
@@ -362,7 +384,7 @@ describe('copy trading: SIGKILL of the engine process in the middle of a fan-out
   it('the receipt keeps the fill of an order the restart settled', async () => {
     const o = await healedRun();
     expect(o.inFlight.length).toBeGreaterThan(0);
-    for (const relation of o.relations) {
+    for (const relation of o.relations.filter((r) => r !== unsentOf(o))) {
       const index = indexOf(o, relation);
       const label = `follower ${index} (relation ${relation.id})`;
       const receipt = o.receipts.find((r) => r.relationId === relation.id);
@@ -373,20 +395,17 @@ describe('copy trading: SIGKILL of the engine process in the middle of a fan-out
     }
   }, 240_000);
 
-  // Once a defect (the try number in the key came from the receipt alone): an intent the dead process wrote but never sent is marked failed by the heal's
-  // reconcileIntents; the heal then submits the same key (try 1) again, which the core refuses
-  // (its stored intent failed), so the restart records a miss, logs "Copy of … failed: order …
-  // failed: not at the exchange after a restart" to the follower and copies only after the
-  // retry backoff (5 s, then the timer).
-  it('an intent the dead process never sent is copied on restart without an error', async () => {
+  // One decision, one key (STYLE rule 13): an intent the dead process wrote but never sent is
+  // expired by the restart's reconcileIntents; its change is then missed — recorded once, the
+  // follower told once — and never sent under another key. The next leader change decides again.
+  it('an intent the dead process never sent is missed once, with no order for its change', async () => {
     const o = await healedRun();
-    expect(intentsOfFollower(o, o.unsentKey)).toContainEqual([
-      'expired',
-      'never sent before a restart',
-    ]);
+    const unsent = unsentOf(o);
+    expect(intentsOfFollower(o, o.unsentKey)).toEqual([['expired', 'never sent before a restart']]);
+    expect(unsent?.lastError).toMatch(/expired/);
     expect(
-      o.logs.filter((l) => l.type === 'error').map((l) => l.message),
+      o.logs.filter((l) => l.type === 'error').map((l) => [l.userId, l.event]),
       'errors in the followers’ operation logs',
-    ).toEqual([]);
+    ).toEqual([[unsent?.followerUserId, 'copy_failed']]);
   }, 240_000);
 });

@@ -22,6 +22,7 @@ import type {
   CopyReceiptRow,
   CopyRelationRow,
   ExchangeAccountRow,
+  ExecutionOrderRow,
   NewCopyReceiptRow,
 } from '../../db/schema/index.js';
 import type { BusEvent, EventBus } from '../../events/index.js';
@@ -110,6 +111,23 @@ interface Failure {
 }
 
 const ownerOf = (relationId: number): OrderOwner => ({ kind: 'copy', id: relationId });
+
+/**
+ * The key of one copy decision: what its orders answer to — the leader's change on the symbol
+ * (`symbol|book version`) at the relation's sizing (copy amount over the leader's equity base,
+ * which only the follower's edit moves). Never a try count or a time: a decision is one key,
+ * so a retry, a restart or a second worker finds its orders instead of sending others.
+ */
+export function decisionKey(
+  changeKey: string,
+  relation: Pick<CopyRelationRow, 'copyAmount' | 'leaderEquityBase'>,
+): string {
+  return `${changeKey}|${new Decimal(relation.copyAmount).toString()}/${new Decimal(relation.leaderEquityBase).toString()}`;
+}
+
+/** The key of a stop's close on a symbol: the stop is the relation's one stop (its time). */
+export const stopKey = (symbol: string, stoppedAt: Date | null) =>
+  `stop|${symbol}|${stoppedAt?.getTime() ?? 'open'}`;
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** An order failure as the relation names it (invalid key, margin, rate limit, …). */
@@ -532,15 +550,25 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     // An order in flight when the process stopped is settled (or failed) before closing.
     await execution.reconcileIntents(owner).catch(() => undefined);
     const book = await repo.copyBook(relationId, relation.followerAccountId);
-    const stamp = clock.now().getTime();
     for (const row of book) {
       if (new Decimal(row.size).isZero()) continue;
+      // One close per stop and symbol: a retry (the timer, the account's deletion) sends it
+      // only if it was never written (the key refused before it left); a refused one is final.
+      const key = stopKey(row.symbol, relation.stoppedAt);
+      const [made] = await execution.intentsOf(owner, key);
+      if (made && (made.status === 'rejected' || made.status === 'expired')) {
+        outcome.failed.push({
+          symbol: row.symbol,
+          error: new ExecutionError('rejected', `order ${made.clientOrderId} ${made.status}`),
+        });
+        continue;
+      }
       try {
         await execution.submit({
           accountId: relation.followerAccountId,
           symbol: row.symbol,
           owner,
-          key: `stop|${row.symbol}|${stamp}`,
+          key,
           size: { kind: 'close' },
           pricing: { type: 'market' },
           action: 'copy_close',
@@ -568,7 +596,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     symbol: string,
     trigger: Trigger,
   ): Promise<void> {
-    let relation = await loaders.relation.run(relationId);
+    const relation = await loaders.relation.run(relationId);
     if (!relation || relation.status === 'stopped') return;
     const leaderBook = await leaderBookOf(relation.leaderAccountId);
     const state = leaderBook.find((s) => s.symbol === symbol);
@@ -607,17 +635,17 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const fill = lastFills.get(`${relation.leaderAccountId}|${symbol}`);
     const leaderPrice = fill?.price ?? (Number(state?.entryPrice ?? 0) || null);
     const changedAtMs = state ? Number(state.version.split('|')[0]) : clock.now().getTime();
-    // A change without a receipt met by a heal (after a restart, a missed event): the orders a
-    // process sent for it before dying. Those settled count as copied; a try whose intent failed
-    // (never sent, marked so by the restart) is not used again — its key is spent. A try still
-    // pending keeps its key, so it is sent once. (Events, the fan-out's path, skip this read.)
-    const keyPrefix = `${changeKey}|${relation.id}|`;
+    // One decision, one key: the leader's change on the symbol at the relation's sizing (an edit
+    // of the amount re-bases it: the user's new decision). Its orders are the legs c/o/r.
+    const decision = decisionKey(changeKey, relation);
+    // A heal (after a restart, a missed event, an order the follower settled after the submit)
+    // finds the decision's orders, all final here: made already. Its receipt is written from
+    // them when there is none yet; nothing is sent again. (Events, the fan-out's path, skip this
+    // read: a repeated key answers `done`.)
     const earlier =
-      trigger.kind !== 'event' && !existing ? await execution.intentsOf(owner, keyPrefix) : [];
-    const spentTries = earlier
-      .filter((i) => i.status === 'rejected' || i.status === 'expired')
-      .map((i) => Number(i.idempotencyKey.slice(keyPrefix.length).split('|')[0]) || 0);
-    const attempts = Math.max(existing?.attempts ?? 0, ...spentTries) + 1;
+      trigger.kind !== 'event' ? await execution.intentsOf(owner, `${decision}|`) : [];
+    // Passes that met this change and could not act on it (the miss receipt's backoff).
+    const attempts = (existing?.attempts ?? 0) + 1;
     const now = clock.now();
     const receiptBase = {
       relationId: relation.id,
@@ -646,6 +674,87 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         relationPnl: relation?.totalProfitLoss ?? null,
       });
     };
+
+    /**
+     * The change's receipt, copied: the follower's filled size at the order's price (the
+     * weighted average of its venue trades), added to what an earlier decision on the same
+     * change copied (a re-based amount), then the relation's figures and its limits.
+     */
+    const copiedReceipt = async (fill: {
+      readonly target: Decimal;
+      readonly delta: Decimal;
+      readonly price: number | null;
+      readonly filledAt: Date | null;
+    }) => {
+      const current = relation as CopyRelationRow;
+      const copiedBefore =
+        existing?.status === 'copied'
+          ? new Decimal(existing.followerSizeDelta ?? 0)
+          : new Decimal(0);
+      const side = fill.delta.gt(0) ? 'buy' : 'sell';
+      const copied = {
+        ...receiptBase,
+        targetSize: fill.target.toString(),
+        followerSizeDelta: fill.delta.plus(copiedBefore).toString(),
+        followerPrice: fill.price === null ? null : String(fill.price),
+        slippageBps:
+          fill.price !== null && leaderPrice !== null
+            ? slippageOf(side, leaderPrice, fill.price)
+            : null,
+        delayMs:
+          fill.filledAt === null
+            ? null
+            : Math.max(
+                0,
+                Math.round(fill.filledAt.getTime() - receiptBase.leaderFilledAt.getTime()),
+              ),
+        status: 'copied' as const,
+      };
+      // The receipt carries the P&L after it; the figures count it, so it is written first.
+      const updated = await refreshFigures(current, {
+        ...(fill.price !== null ? { fill: { symbol, price: fill.price } } : {}),
+        clearError: current.lastError !== null,
+        beforeSave: (pnl) => loaders.saveReceipt.run({ ...copied, relationPnl: pnl }),
+      });
+      await checkLimits(updated);
+    };
+
+    /** The receipt of a decision made before, from its orders (all final). */
+    const decided = async (orders: readonly ExecutionOrderRow[]) => {
+      const filled = orders.filter((o) => new Decimal(o.filledAmount ?? 0).gt(0));
+      if (filled.length === 0) {
+        const refused = orders.find((o) => o.status === 'rejected' || o.status === 'expired');
+        await (refused
+          ? miss('exchange_error', own, {
+              reason: 'exchange_error',
+              errorKind: 'rejected',
+              message: `order ${refused.clientOrderId} ${refused.status}: ${refused.error ?? ''}`,
+            })
+          : miss('capped', own));
+        return;
+      }
+      const delta = filled.reduce(
+        (sum, o) => sum.plus(new Decimal(o.filledAmount ?? 0).times(o.side === 'buy' ? 1 : -1)),
+        new Decimal(0),
+      );
+      const last = filled.at(-1) as ExecutionOrderRow;
+      await copiedReceipt({
+        target: own,
+        delta,
+        price: last.averagePrice === null ? null : Number(last.averagePrice),
+        filledAt: last.updatedAt,
+      });
+    };
+
+    // Made before (only a flip's closing leg may come before its opening one): never again.
+    if (
+      earlier.some(
+        (o) => !o.idempotencyKey.endsWith('|c') || !new Decimal(o.filledAmount ?? 0).gt(0),
+      )
+    ) {
+      if (!existing) await decided(earlier);
+      return;
+    }
 
     if (relation.status === 'paused') {
       if (!existing) await miss('paused', own);
@@ -704,14 +813,15 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       // Held already. A timer pass after this change was copied must keep the receipt's fill
       // (it once overwrote it with a zero delta, so the copied trade vanished from the count).
       if (existing) return;
-      const settledBefore = earlier.reduce(
-        (sum, i) => sum.plus(new Decimal(i.filledAmount ?? 0).times(i.side === 'buy' ? 1 : -1)),
-        new Decimal(0),
-      );
+      if (earlier.length > 0) {
+        // A flip's closing leg that left the follower at the target: that is the decision.
+        await decided(earlier);
+        return;
+      }
       await loaders.saveReceipt.run({
         ...receiptBase,
         targetSize: target.toString(),
-        followerSizeDelta: settledBefore.toString(),
+        followerSizeDelta: '0',
         status: 'copied',
         relationPnl: relation.totalProfitLoss,
       });
@@ -720,7 +830,6 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
     const flips = !own.isZero() && !target.isZero() && own.isNegative() !== target.isNegative();
     const opens = !flips && target.abs().gt(own.abs());
-    const keyBase = `${changeKey}|${relation.id}|${attempts}`;
     const results: IntentResult[] = [];
     try {
       if (flips) {
@@ -729,7 +838,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             accountId: follower.id,
             symbol,
             owner,
-            key: `${keyBase}|c`,
+            key: `${decision}|c`,
             size: { kind: 'target', amount: 0 },
             pricing: { type: 'market' },
             action: 'copy_close',
@@ -754,7 +863,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             accountId: follower.id,
             symbol,
             owner,
-            key: `${keyBase}|o`,
+            key: `${decision}|o`,
             size: { kind: 'target', amount: target.toNumber() },
             pricing: cap === null ? { type: 'market' } : { type: 'ioc', priceCap: cap },
             action: target.gt(0) ? 'copy_open_long' : 'copy_open_short',
@@ -767,7 +876,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             accountId: follower.id,
             symbol,
             owner,
-            key: `${keyBase}|r`,
+            key: `${decision}|r`,
             size: { kind: 'target', amount: target.toNumber() },
             pricing: { type: 'market' },
             action: 'copy_reduce',
@@ -775,15 +884,25 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         );
       }
     } catch (error) {
+      // Refused (or never sent): final for this decision; the next change decides again.
       const failure = classifyCopyFailure(error);
       await miss(failure.reason, target, failure);
       return;
     }
 
-    // Accepted and not filled yet: the core's follower settles it (the copy hook records the
-    // trade) and the next pass writes this change's receipt from the settled intents.
+    // Accepted and not filled yet: the core's follower settles it, and the next pass writes
+    // this change's receipt from the settled order.
     if (results.some((r) => r.status === 'in_flight')) return;
     const last = results.at(-1);
+    // Made before (a repeated event met the settled key): its receipt from its orders.
+    if (last?.status === 'done') {
+      if (!existing) await decided(await execution.intentsOf(owner, `${decision}|`));
+      return;
+    }
+    if (last?.status === 'skipped') {
+      await miss('below_minimum', target);
+      return;
+    }
     const after = new Decimal(
       (last?.status === 'filled'
         ? last.settlement.after
@@ -793,47 +912,20 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       ).size,
     );
     const delta = after.minus(own);
-    // A later pass on the same leader change (a re-based amount, a healed miss) adds to what
-    // the receipt says was copied for it.
-    const copiedBefore =
-      existing?.status === 'copied' ? new Decimal(existing.followerSizeDelta ?? 0) : new Decimal(0);
-    if (last?.status === 'skipped') {
-      await miss('below_minimum', target);
-      return;
-    }
     if (delta.isZero() && (last?.status === 'not_filled' || (opens && last?.status !== 'noop'))) {
-      // The IOC found no price inside the cap: a miss, healed while the price is back inside.
+      // The IOC found no price inside the cap: missed, final for this decision.
       await miss('capped', target);
       return;
     }
     const settlement = [...results].reverse().find((r) => r.status === 'filled');
-    const followerPrice =
-      settlement?.status === 'filled' ? Number(settlement.settlement.price) : null;
-    const filledAt =
-      settlement?.status === 'filled' ? settlement.settlement.filledAt.getTime() : null;
-    const side = delta.gt(0) ? 'buy' : 'sell';
-    const copied = {
-      ...receiptBase,
-      targetSize: target.toString(),
-      followerSizeDelta: delta.plus(copiedBefore).toString(),
-      followerPrice: followerPrice === null ? null : String(followerPrice),
-      slippageBps:
-        followerPrice !== null && leaderPrice !== null
-          ? slippageOf(side, leaderPrice, followerPrice)
-          : null,
-      delayMs:
-        filledAt === null
-          ? null
-          : Math.max(0, Math.round(filledAt - receiptBase.leaderFilledAt.getTime())),
-      status: 'copied' as const,
-    };
-    // The receipt carries the P&L after it; the figures count it, so it is written first.
-    relation = await refreshFigures(relation, {
-      ...(followerPrice !== null ? { fill: { symbol, price: followerPrice } } : {}),
-      clearError: relation.lastError !== null,
-      beforeSave: (pnl) => loaders.saveReceipt.run({ ...copied, relationPnl: pnl }),
+    const order = settlement?.status === 'filled' ? settlement.settlement : null;
+    await copiedReceipt({
+      target,
+      delta,
+      // The order's average over its venue trades (a settlement's own price is its part only).
+      price: order ? Number(order.intent.averagePrice ?? order.price) : null,
+      filledAt: order ? order.filledAt : null,
     });
-    await checkLimits(relation);
   }
 
   /** Every symbol the leader's book or the relation's own book holds. */
