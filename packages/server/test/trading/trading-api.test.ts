@@ -206,14 +206,19 @@ describe('GET /api/trading/data-freshness/ and /market-status/', () => {
     });
   });
 
-  it('answers every exchange × default symbol × timeframe', async () => {
+  it('answers every exchange × listed symbol × timeframe', async () => {
     const res = await call(ctx.app, 'GET', '/api/trading/market-status/');
     expect(res.status).toBe(200);
     const body = marketStatusResponse.parse(res.body);
     expect(Object.keys(body.exchanges)).toEqual(['binance', 'okx']);
-    for (const exchange of Object.values(body.exchanges)) {
+    for (const [name, exchange] of Object.entries(body.exchanges)) {
       expect(exchange.source).toBe('simulated');
-      expect(Object.keys(exchange.symbols)).toEqual([...DEFAULT_SYMBOLS]);
+      // Every symbol the selector offers, not only the three defaults.
+      const listed = symbolsResponse.parse(
+        (await call(ctx.app, 'GET', `/api/trading/symbols/?exchange=${name}`)).body,
+      ).symbols;
+      expect(listed.length).toBeGreaterThan(DEFAULT_SYMBOLS.length);
+      expect(Object.keys(exchange.symbols)).toEqual(listed);
       for (const symbol of Object.values(exchange.symbols)) {
         expect(Object.keys(symbol.timeframes)).toEqual([...TIMEFRAMES]);
         expect(Object.values(symbol.timeframes).every((t) => t.is_fresh)).toBe(true);

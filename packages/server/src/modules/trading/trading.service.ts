@@ -119,6 +119,19 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
   const strategiesJson = Buffer.from(JSON.stringify(strategyList()));
   const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
 
+  /**
+   * The symbols the market status covers: every symbol the exchange lists (the dashboard's
+   * selector offers all of them), or the defaults while the exchange cannot be reached.
+   */
+  const statusSymbols = async (exchange: Exchange): Promise<readonly string[]> => {
+    try {
+      return (await feed.symbols(exchange)).symbols;
+    } catch (error) {
+      if (error instanceof ExchangeUnavailable) return DEFAULT_SYMBOLS;
+      throw error;
+    }
+  };
+
   /** A default symbol the exchange does not list is left out; an unreachable exchange is stale. */
   const statusOf = async (
     exchange: Exchange,
@@ -241,7 +254,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       for (const exchange of EXCHANGES) {
         let source: DataFreshness['source'] = 'simulated';
         const symbols: MarketStatusResponse['exchanges'][string]['symbols'] = {};
-        for (const symbol of DEFAULT_SYMBOLS) {
+        for (const symbol of await statusSymbols(exchange)) {
           const timeframes: Record<
             string,
             { is_fresh: boolean; delay_seconds: number; last_candle_time: number | null }
