@@ -40,7 +40,14 @@ export interface BotFixture {
   readonly userId: number;
   newEngine(): BotEngine;
   paperAccount(options?: { leverage?: number; balance?: string }): Promise<number>;
-  liveAccount(options: { apiKey: string; apiSecret: string; leverage?: number }): Promise<number>;
+  liveAccount(options: {
+    apiKey: string;
+    apiSecret: string;
+    leverage?: number;
+    /** Default binance; okx wants `apiPassword`. */
+    exchange?: 'binance' | 'okx';
+    apiPassword?: string;
+  }): Promise<number>;
   bot(options: BotOptions): Promise<number>;
   ordersOf(botId: number): Promise<BotOrder[]>;
   tradesOf(botId: number): Promise<(typeof botTrades.$inferSelect)[]>;
@@ -136,9 +143,13 @@ export async function createBotFixture(
     liveAccount: (options) =>
       account({
         isPaper: false,
+        exchange: options.exchange ?? 'binance',
         defaultLeverage: options.leverage ?? 2,
         apiKeyEncrypted: secretBox.encrypt(options.apiKey),
         apiSecretEncrypted: secretBox.encrypt(options.apiSecret),
+        ...(options.apiPassword === undefined
+          ? {}
+          : { apiPasswordEncrypted: secretBox.encrypt(options.apiPassword) }),
         apiKeyMasked: '****',
       }),
     async bot(options) {

@@ -71,6 +71,12 @@ export function createBotTrader(deps: TraderDeps) {
       details,
     });
 
+  /**
+   * Entries not final when their submit answered (acknowledged, or part filled), per bot: the
+   * core's follower settles them; `awaitsOrder` tells and protects them once the venue is done.
+   */
+  const entriesOnTheirWay = new Map<number, string>();
+
   async function refresh(bot: RunningBot): Promise<OwnerPosition | null> {
     const position = await core.position(refOf(bot));
     bot.position = isFlat(position) ? null : position;
@@ -115,6 +121,38 @@ export function createBotTrader(deps: TraderDeps) {
         price: Number(settlement.price),
         pnl: applied.realizedPnl.toNumber(),
         fee: fee.toNumber(),
+      },
+    );
+  }
+
+  /**
+   * Logs the position an entry opened, as the venue filled it: every trade of the order, at
+   * their weighted price, with all their fees (the book holds them). Nothing filled: a failure.
+   */
+  async function logEntry(bot: RunningBot, key: string): Promise<void> {
+    const legs = (await core.intentsOf(ownerOf(bot), key)).filter(
+      (leg) => leg.idempotencyKey === key,
+    );
+    const position = await refresh(bot);
+    const last = legs.at(-1);
+    if (!position || !legs.some((leg) => new Decimal(leg.filledAmount ?? 0).gt(0))) {
+      throw new BotFailure(`entry order ${last?.clientOrderId ?? key} did not fill`);
+    }
+    const side = sideOfSize(position.size);
+    const amount = new Decimal(position.size).abs().toNumber();
+    const price = Number(position.entryPrice);
+    await logFor(
+      bot,
+      'trade',
+      'trade_opened',
+      `opened ${side} ${amount} ${baseAsset(bot.symbol)} at ${price}`,
+      {
+        side,
+        asset: baseAsset(bot.symbol),
+        amount,
+        price,
+        fee: Number(position.entryFee),
+        client_order_id: last?.clientOrderId,
       },
     );
   }
@@ -173,25 +211,31 @@ export function createBotTrader(deps: TraderDeps) {
       { signal, side, asset: baseAsset(bot.symbol), amount: sizing.amount, price },
     );
     const action: BotOrderAction = side === 'long' ? 'open_long' : 'open_short';
+    const key = botOrderKey(candleTimeMs, action);
     const result = await asBotFailure(() =>
       core.submit({
         ...refOf(bot),
-        key: botOrderKey(candleTimeMs, action),
+        key,
         size: { kind: 'target', amount: side === 'long' ? sizing.amount : -sizing.amount },
         action,
         referencePrice: price,
       }),
     );
-    if (result.status === 'filled') await logOpened(bot, result.settlement);
-    // Accepted and not filled yet: the core's follower settles it; the next poll protects it.
-    if (result.status === 'in_flight') return;
     if (result.status === 'skipped') {
       throw new BotFailure(`entry order refused: ${result.sizing.reason}`);
     }
+    // Not final yet (acknowledged, or only part filled when the submit stopped following it):
+    // protecting part of a position that is still growing would leave the rest bare. The
+    // follower settles it; the next poll (awaitsOrder) logs and protects the whole entry.
+    if (result.status === 'in_flight' || (await core.liveIntentsOn(refOf(bot))).length > 0) {
+      entriesOnTheirWay.set(bot.id, key);
+      return;
+    }
+    if (result.status === 'filled') await logEntry(bot, key);
     await refresh(bot);
     if (!bot.position) {
       const id = result.status === 'not_filled' ? result.intent?.clientOrderId : undefined;
-      throw new BotFailure(`entry order ${id ?? botOrderKey(candleTimeMs, action)} did not fill`);
+      throw new BotFailure(`entry order ${id ?? key} did not fill`);
     }
     if (!bot.position.stopLossOrderId && !bot.position.takeProfitOrderId) {
       await protect(bot, candleTimeMs);
@@ -312,6 +356,11 @@ export function createBotTrader(deps: TraderDeps) {
    */
   async function awaitsOrder(bot: RunningBot, candleTimeMs: number): Promise<boolean> {
     if ((await core.liveIntentsOn(refOf(bot))).length > 0) return true;
+    const entry = entriesOnTheirWay.get(bot.id);
+    if (entry !== undefined) {
+      entriesOnTheirWay.delete(bot.id);
+      await logEntry(bot, entry);
+    }
     const position = await refresh(bot);
     if (position && !position.stopLossOrderId && !position.takeProfitOrderId) {
       await protect(bot, candleTimeMs);
