@@ -19,6 +19,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../api/client';
 import { useCopyDetail } from '../api/copy-trading';
 import { useIsMobile } from '../app/use-is-mobile';
+import { CopyLeaderTitle, copyAccountName } from '../features/copy-trading/CopyNames';
 import {
   CopyActionButtons,
   CopyBadges,
@@ -197,18 +198,21 @@ export function CopyDetailPage() {
         <Flex vertical gap={12}>
           <Flex justify="space-between" align="flex-start" gap={8} wrap>
             <Flex vertical gap={4} style={{ minWidth: 0 }}>
-              <Flex gap={6} align="center" wrap>
-                <Typography.Title level={4} style={{ margin: 0 }} ellipsis>
-                  <Link to={`/strategy/${relation.leader_account_id}`}>
-                    {relation.leader_account_name}
-                  </Link>
-                </Typography.Title>
-                <Tag style={{ marginInlineEnd: 0 }}>{relation.leader_exchange.toUpperCase()}</Tag>
-                <CopyBadges relation={relation} />
-                <CopyStatusTag status={relation.status} />
-              </Flex>
+              <CopyLeaderTitle
+                relation={relation}
+                isHeading
+                extra={
+                  <>
+                    <Tag style={{ marginInlineEnd: 0 }}>
+                      {relation.leader_exchange.toUpperCase()}
+                    </Tag>
+                    <CopyBadges relation={relation} />
+                    <CopyStatusTag status={relation.status} />
+                  </>
+                }
+              />
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {t('copy.detail.follower')}: {relation.follower_account_name} (
+                {t('copy.detail.follower')}: {copyAccountName(relation.follower_account_name, t)} (
                 {relation.follower_exchange.toUpperCase()}) ·{' '}
                 {t(`copy.modes.${relation.copy_mode}`)}
               </Typography.Text>

@@ -28,6 +28,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useExchangeApis } from '../api/accounts';
 import { useShareSettings, useShareStatus, useUpdateShareSettings } from '../api/square';
+import '../i18n/accounts-texts';
+import { accountName } from '../features/accounts/account-format';
 import { BotCreateModal } from '../features/bots/BotCreateModal';
 import { DescriptionEditor } from '../features/square/DescriptionEditor';
 import { descriptionToSave } from '../features/square/DescriptionEditorModal';
@@ -46,6 +48,7 @@ interface AccountOptionProps {
 
 function AccountOption({ account, isSelected, onSelect }: AccountOptionProps) {
   const { t } = useTranslation();
+  const name = accountName(account, t('apis.experienceName'));
   const { token } = theme.useToken();
   const status = useShareStatus(account.id);
   return (
@@ -70,7 +73,7 @@ function AccountOption({ account, isSelected, onSelect }: AccountOptionProps) {
     >
       <Flex justify="space-between" align="center" gap={8}>
         <Typography.Text strong ellipsis style={{ minWidth: 0 }}>
-          {account.name}
+          {name}
         </Typography.Text>
         {isSelected && <CheckCircleFilled style={{ color: token.colorPrimary }} />}
       </Flex>
@@ -119,6 +122,7 @@ export function CreateStrategyPage() {
   const update = useUpdateShareSettings();
   const accounts = apis.data?.results ?? [];
   const chosen = accounts.find((a) => a.id === accountId);
+  const experienceName = t('apis.experienceName');
   const description = Form.useWatch('description', form) ?? '';
 
   // The form starts from what the account already has (its name, description and flags).
@@ -126,7 +130,12 @@ export function CreateStrategyPage() {
     const current = settings.data;
     if (step !== 'details' || !current) return;
     form.setFieldsValue({
-      name: current.name,
+      // An account never published is named after itself: the experience account's default
+      // name is offered in the reader's language.
+      name: accountName(
+        { name: current.name, is_experience: chosen?.is_experience ?? false },
+        experienceName,
+      ),
       description: current.description,
       is_public: true,
       accept_copy: current.accept_copy,
@@ -134,7 +143,7 @@ export function CreateStrategyPage() {
       show_positions: current.show_positions,
       allow_comments: current.allow_comments,
     });
-  }, [step, settings.data, form]);
+  }, [step, settings.data, form, chosen?.is_experience, experienceName]);
 
   const publish = async () => {
     if (accountId === null) return;
@@ -233,7 +242,7 @@ export function CreateStrategyPage() {
         </Card>
       )}
       {step === 'details' && (
-        <Card size="small" title={chosen?.name}>
+        <Card size="small" title={chosen ? accountName(chosen, experienceName) : undefined}>
           {settings.isError ? (
             <Alert
               type="error"

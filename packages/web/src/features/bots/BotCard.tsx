@@ -10,6 +10,7 @@ import type { Bot, BotPosition } from '@quantsquare/contracts';
 import { Alert, Button, Flex, Tag, theme } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAccountName } from '../accounts/use-account-name';
 import { formatAmount, formatMoney, formatPercent, formatPrice } from '../dashboard/format';
 import { Text } from '../dashboard/ui';
 import { formatUtc8, positionModeKey } from './bot-format';
@@ -115,6 +116,7 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
   const { token } = theme.useToken();
   const locale = i18n.language;
   const [isOpen, setOpen] = useState(false);
+  const nameOfAccount = useAccountName();
   const isRunning = bot.status === 'running';
   const percent = (value: number | null) =>
     value === null ? t('bots.none') : formatPercent(value, locale);
@@ -199,7 +201,9 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
 
         <div style={GRID}>
           <Field label={t('bots.fields.exchange')}>{t(`bots.exchanges.${bot.exchange}`)}</Field>
-          <Field label={t('bots.fields.account')}>{bot.exchange_api_name}</Field>
+          <Field label={t('bots.fields.account')}>
+            {nameOfAccount(bot.exchange_api, bot.exchange_api_name)}
+          </Field>
           <Field label={t('bots.fields.accountType')}>
             {t(`bots.accountTypes.${bot.account_type}`)}
           </Field>

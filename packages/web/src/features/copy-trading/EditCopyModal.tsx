@@ -3,6 +3,7 @@ import { Alert, App, Button, Flex, Form, InputNumber, Modal, Typography } from '
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpdateCopy } from '../../api/copy-trading';
+import { copyStrategyName } from './CopyNames';
 import { CopyBadges, Figure, PnlText } from './CopyParts';
 import {
   type CopyProtection,
@@ -107,7 +108,7 @@ export function EditCopyModal({
         <Form layout="vertical" component="div">
           <Form.Item label={t('copy.edit.leader')} style={{ marginBottom: 12 }}>
             <Flex gap={6} align="center" wrap>
-              <Typography.Text strong>{relation.leader_account_name}</Typography.Text>
+              <Typography.Text strong>{copyStrategyName(relation, t)}</Typography.Text>
               <Typography.Text type="secondary">
                 {relation.leader_exchange.toUpperCase()}
               </Typography.Text>

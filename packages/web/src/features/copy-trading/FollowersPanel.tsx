@@ -1,9 +1,20 @@
 import type { CopyRelation } from '@quantsquare/contracts';
-import { Alert, Button, Card, Empty, Flex, Skeleton, Table, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Skeleton,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCopyFollowers } from '../../api/copy-trading';
 import { formatCoinAmount, formatDateUtc8 } from '../wallet/wallet-format';
+import { copyFollowerName, copyStrategyName } from './CopyNames';
 import { CopyBadges, CopyStatusTag, Figure } from './CopyParts';
 
 /**
@@ -43,14 +54,23 @@ export function FollowersPanel() {
     {
       key: 'email',
       title: t('copy.page.followerEmail'),
-      render: (_, r) => <span data-testid="copy-follower-email">{r.follower_email ?? '—'}</span>,
+      render: (_, r) => (
+        <Flex vertical gap={0}>
+          <span data-testid="copy-follower-name">{copyFollowerName(r)}</span>
+          {r.follower_nickname && (r.follower_email || r.follower_phone) && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {r.follower_email || r.follower_phone}
+            </Typography.Text>
+          )}
+        </Flex>
+      ),
     },
     {
       key: 'leader',
       title: t('copy.page.leaderAccount'),
       render: (_, r) => (
         <Flex gap={4} wrap align="center">
-          <span>{r.leader_account_name}</span>
+          <span data-testid="copy-strategy-name">{copyStrategyName(r, t)}</span>
           <CopyBadges relation={r} />
         </Flex>
       ),

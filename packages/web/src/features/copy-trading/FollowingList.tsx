@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCopyFollowing } from '../../api/copy-trading';
 import { formatCoinAmount, formatDateUtc8 } from '../wallet/wallet-format';
+import { CopyLeaderTitle, copyAccountName } from './CopyNames';
 import {
   CopyActionButtons,
   CopyBadges,
@@ -48,16 +49,18 @@ function FollowingCard({
       <Flex vertical gap={12}>
         <Flex justify="space-between" align="flex-start" gap={8} wrap>
           <Flex vertical gap={4} style={{ minWidth: 0 }}>
-            <Flex gap={6} align="center" wrap>
-              <Typography.Text strong ellipsis style={{ maxWidth: 260 }}>
-                {relation.leader_account_name}
-              </Typography.Text>
-              <Tag style={{ marginInlineEnd: 0 }}>{relation.leader_exchange.toUpperCase()}</Tag>
-              <CopyBadges relation={relation} />
-            </Flex>
+            <CopyLeaderTitle
+              relation={relation}
+              extra={
+                <>
+                  <Tag style={{ marginInlineEnd: 0 }}>{relation.leader_exchange.toUpperCase()}</Tag>
+                  <CopyBadges relation={relation} />
+                </>
+              }
+            />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('copy.page.followerAccount')}: {relation.follower_account_name} ·{' '}
-              {t('copy.page.created', { date: formatDateUtc8(relation.created_at) })}
+              {t('copy.page.followerAccount')}: {copyAccountName(relation.follower_account_name, t)}{' '}
+              · {t('copy.page.created', { date: formatDateUtc8(relation.created_at) })}
             </Typography.Text>
           </Flex>
           <CopyStatusTag status={relation.status} />

@@ -3,6 +3,7 @@ import type { WebhookConfig } from '@quantsquare/contracts';
 import { Button, Card, Checkbox, Flex, Space, Switch, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAccountName } from '../accounts/use-account-name';
 import { formatUtc8 } from '../bots/bot-format';
 import { WebhookUrl } from './WebhookUrl';
 import { formatDecimal, formatUsdt, SIGNAL_STATUS_COLORS } from './webhook-format';
@@ -38,6 +39,7 @@ export function ConfigCard(props: Props) {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const locale = i18n.language;
+  const nameOfAccount = useAccountName();
   return (
     <Card
       size="small"
@@ -80,7 +82,7 @@ export function ConfigCard(props: Props) {
           }}
         >
           <Fact label={t('webhooks.list.columns.account')}>
-            {config.exchange_api_name}{' '}
+            {nameOfAccount(config.exchange_api, config.exchange_api_name)}{' '}
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {config.exchange.toUpperCase()}
               {config.is_testnet ? ` · ${t('webhooks.form.testnet')}` : ''}

@@ -106,6 +106,10 @@ export const copyEn: CopyLocaleResources = {
       positionsOpen:
         'The copied positions are still open; the copy can be deleted once they are closed',
     },
+    names: {
+      byLeader: 'by {{nickname}}',
+      anonymousLeader: 'Anonymous trader',
+    },
     page: {
       title: 'Copy management',
       subtitle: 'The strategies you copy, and the users who copy yours.',
@@ -124,7 +128,7 @@ export const copyEn: CopyLocaleResources = {
       followerAccount: 'Account',
       totals: { followers: 'Followers', active: 'Running', fees: 'Fees earned (coins)' },
       followerEmail: 'Follower',
-      leaderAccount: 'Copied account',
+      leaderAccount: 'Copied strategy',
       feePaid: 'Fee',
       status: 'Status',
       createdAt: 'Created',

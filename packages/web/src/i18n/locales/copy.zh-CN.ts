@@ -102,6 +102,10 @@ export const copyZhCN = {
       notDeletable: '只有已停止的跟单可以删除',
       positionsOpen: '跟单持仓尚未平仓，平仓完成后才能删除此跟单',
     },
+    names: {
+      byLeader: '交易员：{{nickname}}',
+      anonymousLeader: '匿名交易员',
+    },
     page: {
       title: '跟单管理',
       subtitle: '管理您跟随的策略，以及跟随您策略的用户。',
@@ -120,7 +124,7 @@ export const copyZhCN = {
       followerAccount: '跟单账户',
       totals: { followers: '跟随者', active: '运行中', fees: '累计手续费收入 (平台币)' },
       followerEmail: '跟随者',
-      leaderAccount: '被跟单账户',
+      leaderAccount: '被跟单策略',
       feePaid: '手续费',
       status: '状态',
       createdAt: '创建时间',
