@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSocketPath, sendAdminCommand, startAdminSocket } from '../../src/cli/admin-socket.js';
 import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { adminActions, users } from '../../src/db/schema/index.js';
+import { adminActions, exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { type AdminService, createAdminService } from '../../src/modules/admin/admin.service.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -44,6 +44,22 @@ describe('admin create-staff', () => {
       .from(adminActions)
       .where(eq(adminActions.targetUserId, user!.id));
     expect(actions.map((a) => a.action)).toEqual(['create-staff']);
+  });
+
+  it('gives the created user the experience account a registered user gets', async () => {
+    await admin.run({
+      command: 'create-staff',
+      email: 'fresh@example.com',
+      password: 'staff password',
+    });
+    const user = await userByEmail('fresh@example.com');
+    const accounts = await database.db
+      .select()
+      .from(exchangeAccounts)
+      .where(eq(exchangeAccounts.userId, user!.id));
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]).toMatchObject({ isExperience: true, isPaper: true, exchange: 'binance' });
+    expect(Number(accounts[0]!.paperBalance)).toBe(10_000);
   });
 
   it('promotes an existing user to staff', async () => {

@@ -15,6 +15,7 @@ import { unitOfWork } from '../../db/unit-of-work.js';
 import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { createAuthRepository } from '../auth/auth.repository.js';
 import { createUserAccount } from '../auth/user-accounts.service.js';
+import { experienceAccountForNewUsers } from '../exchange-accounts/experience-account.js';
 import { createLedger } from '../wallet/ledger.js';
 import { checkLedger, describeMismatch } from '../wallet/ledger-check.js';
 import { type AdminRepository, createAdminRepository } from './admin.repository.js';
@@ -84,6 +85,7 @@ export function createAdminService(deps: {
     actions: createAdminRepository(tx),
   }));
   const { clock } = deps;
+  const newUserHook = experienceAccountForNewUsers(clock);
 
   async function record(
     audit: AdminRepository,
@@ -114,6 +116,8 @@ export function createAdminService(deps: {
         password,
         invitedById: null,
         isStaff: true,
+        // A user made here gets what a registered one gets (the experience account).
+        withUser: newUserHook,
       });
       await record(tx.actions, 'create-staff', created.id, { created: true, is_staff: true });
       return created;
