@@ -5,6 +5,7 @@ import { formatUtc8 } from '../bots/bot-format';
 import { walletErrorMessage } from './wallet-errors';
 import {
   depositProof,
+  explorerTxUrl,
   formatCoinAmount,
   shortHash,
   signedAmount,
@@ -39,13 +40,38 @@ function Detail({ transaction }: { transaction: WalletTransaction }) {
   // Notes people wrote (a staff reason, a support correction) are shown as written; the ones the
   // server composes for other rows are not, as they would read in English only.
   const note = NOTE_TYPES.has(transaction.type) ? transaction.note : null;
-  if (parts.length === 0 && !note) return null;
+  // The payout's hash staff entered on completion, linked to the network's explorer.
+  const payoutHash = transaction.type === 'withdraw' ? transaction.tx_hash : null;
+  const payoutUrl = explorerTxUrl(transaction.network, payoutHash);
+  if (parts.length === 0 && !note && !payoutHash) return null;
   return (
     <Typography.Text type="secondary" style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
       {parts.join(' · ')}
-      {note && (
+      {payoutHash && (
         <>
           {parts.length > 0 && ' · '}
+          {t('wallet.payoutTxid')}{' '}
+          {payoutUrl ? (
+            <Typography.Link
+              href={payoutUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              title={payoutHash}
+              style={{ fontSize: 12 }}
+              data-testid="withdraw-txid"
+            >
+              {shortHash(payoutHash)}
+            </Typography.Link>
+          ) : (
+            <span title={payoutHash} data-testid="withdraw-txid">
+              {shortHash(payoutHash)}
+            </span>
+          )}
+        </>
+      )}
+      {note && (
+        <>
+          {(parts.length > 0 || payoutHash) && ' · '}
           <span data-testid="transaction-note">{note}</span>
         </>
       )}

@@ -42,6 +42,19 @@ export function shortHash(value: string | null | undefined): string {
   return value.length <= 18 ? value : `${value.slice(0, 8)}…${value.slice(-6)}`;
 }
 
+/** Where a chain's transactions are looked up (off-chain transfers have no explorer). */
+const EXPLORER_TX_URLS: Readonly<Record<string, (hash: string) => string>> = {
+  TRC20: (hash) => `https://tronscan.org/#/transaction/${hash}`,
+  BEP20: (hash) => `https://bscscan.com/tx/${hash}`,
+};
+
+/** The explorer page of `hash` on `network`; null off-chain or without a hash. */
+export function explorerTxUrl(network: string | null, hash: string | null): string | null {
+  if (!network || !hash) return null;
+  const url = EXPLORER_TX_URLS[network];
+  return url ? url(encodeURIComponent(hash)) : null;
+}
+
 /** What proves a deposit: its tx hash on-chain, its reference off-chain. */
 export function depositProof(
   transaction: Pick<WalletTransaction, 'is_offchain' | 'tx_hash' | 'offchain_reference'>,

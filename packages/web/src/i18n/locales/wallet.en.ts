@@ -30,6 +30,7 @@ export const walletEn: WalletLocaleResources = {
       completed: 'Completed',
       failed: 'Failed',
     },
+    payoutTxid: 'Payout TxID',
     receives: 'receives {{amount}} USDT',
     copied: 'Copied',
     empty: 'No records yet',

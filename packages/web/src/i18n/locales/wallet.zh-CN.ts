@@ -31,6 +31,7 @@ export const walletZhCN = {
       completed: '已完成',
       failed: '失败',
     },
+    payoutTxid: '出款 TxID',
     receives: '到账 {{amount}} USDT',
     copied: '已复制',
     empty: '暂无记录',
