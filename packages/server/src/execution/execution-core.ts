@@ -81,6 +81,28 @@ const FOLLOW_PASS_MS = 1_000;
 /** How far the venue's clock may run behind ours when it judges a request's expiry. */
 const VENUE_CLOCK_MARGIN_MS = 1_000;
 
+/**
+ * A create the venue refused for its rate, or answered unavailable, is sent again under the same
+ * client order id, at most this many times in all, while the claim's send window lasts.
+ */
+const MAX_SEND_ATTEMPTS = 3;
+/** The wait before sending again when the venue gives no Retry-After (OKX sends none). */
+const RESEND_WAIT_MS = [500, 1_000] as const;
+
+/**
+ * How long to wait before sending a refused create again under the same client order id, or
+ * null when the refusal is final. Rate-limited and unavailable refusals leave no order (and a
+ * venue that took one after all answers the same id as a duplicate: the existing order).
+ */
+function resendWaitMs(error: unknown, attempt: number): number | null {
+  if (!(error instanceof ExchangeAdapterError) || !error.isRetryable) return null;
+  if (attempt >= MAX_SEND_ATTEMPTS) return null;
+  return (
+    error.retryAfterMs ??
+    (RESEND_WAIT_MS[Math.min(attempt - 1, RESEND_WAIT_MS.length - 1)] as number)
+  );
+}
+
 /** Accounts served at once by a fan-out (each account still one order at a time). */
 const FAN_OUT_CONCURRENCY = 512;
 
@@ -308,48 +330,80 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       status: 'sending',
       sendExpiresAt: new Date(window.expiresAtMs),
     };
-    let order: ExchangeOrder;
-    try {
-      if (performance.now() - claiming > sendDeadlineMs) {
-        throw new OrderNotSentError(
-          row.clientOrderId,
-          performance.now() - claiming - sendDeadlineMs,
-        );
+    let order: ExchangeOrder | undefined;
+    for (let attempt = 1; order === undefined; attempt += 1) {
+      try {
+        order = await createOnce(client, row, claiming, window);
+      } catch (error) {
+        // Refused for its rate (or unavailable): the same order again, under the same key, once
+        // the venue allows it and while the claim's window lasts.
+        const waitMs = resendWaitMs(error, attempt);
+        if (waitMs !== null && performance.now() + waitMs < claiming + sendDeadlineMs) {
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+          await lanes.takeOrderSlot(
+            account.id,
+            EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits,
+          );
+          continue;
+        }
+        return settleSendError(account, client, row, sending, error, reject);
       }
-      order = await client.createOrder({
-        symbol: row.symbol,
-        side: row.side,
-        type: row.type,
-        amount: Number(row.amount),
-        ...(row.price === null ? {} : { price: Number(row.price) }),
-        ...(row.triggerPrice === null ? {} : { triggerPrice: Number(row.triggerPrice) }),
-        ...(row.timeInForce === null ? {} : { timeInForce: row.timeInForce }),
-        ...(row.reduceOnly ? { reduceOnly: true } : {}),
-        ...(row.positionSide === null ? {} : { positionSide: row.positionSide }),
-        clientOrderId: row.clientOrderId,
-        sendBy: claiming + sendDeadlineMs,
-        claimedAtMs: window.claimedAtMs,
-        expiresAtMs: window.expiresAtMs,
-      });
-    } catch (error) {
-      // The request never left (or the venue refused it as expired): certain, nothing exists.
-      if (error instanceof OrderNotSentError) {
-        throw await reject(error, transition('sending', { kind: 'not_sent' }));
-      }
-      if (error instanceof ExchangeAdapterError && error.kind === 'unknown_outcome') {
-        await repo.updateIntent(
-          row.id,
-          { status: transition('sending', { kind: 'lost' }), error: errorText(error) },
-          clock.now(),
-        );
-        return follow(account, client, { ...sending, status: 'in_doubt' }, FOLLOW_INLINE_MS);
-      }
-      throw await reject(error);
     }
     const settled = await settleSeen(account, client, sending, order);
     return isFollowed(settled.intent)
       ? follow(account, client, settled.intent, FOLLOW_INLINE_MS)
       : settled;
+  }
+
+  /** One order request, unless the claim's send window has passed (then nothing is written). */
+  async function createOnce(
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+    claiming: number,
+    window: { claimedAtMs: number; expiresAtMs: number },
+  ): Promise<ExchangeOrder> {
+    if (performance.now() - claiming > sendDeadlineMs) {
+      throw new OrderNotSentError(row.clientOrderId, performance.now() - claiming - sendDeadlineMs);
+    }
+    return client.createOrder({
+      symbol: row.symbol,
+      side: row.side,
+      type: row.type,
+      amount: Number(row.amount),
+      ...(row.price === null ? {} : { price: Number(row.price) }),
+      ...(row.triggerPrice === null ? {} : { triggerPrice: Number(row.triggerPrice) }),
+      ...(row.timeInForce === null ? {} : { timeInForce: row.timeInForce }),
+      ...(row.reduceOnly ? { reduceOnly: true } : {}),
+      ...(row.positionSide === null ? {} : { positionSide: row.positionSide }),
+      clientOrderId: row.clientOrderId,
+      sendBy: claiming + sendDeadlineMs,
+      claimedAtMs: window.claimedAtMs,
+      expiresAtMs: window.expiresAtMs,
+    });
+  }
+
+  /** A send that did not answer an order: not sent, refused, or lost (then followed). */
+  async function settleSendError(
+    account: ExchangeAccountRow,
+    client: ExchangeClient,
+    row: ExecutionOrderRow,
+    sending: ExecutionOrderRow,
+    error: unknown,
+    reject: (error: unknown, state?: OrderState) => Promise<ExecutionError>,
+  ): Promise<SettleOutcome> {
+    // The request never left (or the venue refused it as expired): certain, nothing exists.
+    if (error instanceof OrderNotSentError) {
+      throw await reject(error, transition('sending', { kind: 'not_sent' }));
+    }
+    if (error instanceof ExchangeAdapterError && error.kind === 'unknown_outcome') {
+      await repo.updateIntent(
+        row.id,
+        { status: transition('sending', { kind: 'lost' }), error: errorText(error) },
+        clock.now(),
+      );
+      return follow(account, client, { ...sending, status: 'in_doubt' }, FOLLOW_INLINE_MS);
+    }
+    throw await reject(error);
   }
 
   /**

@@ -158,3 +158,64 @@ describe('an alert whose order is not final within the submit', () => {
     expectFilledAsVenue(signal, venueFill(slow, apiKey, 'okx'));
   }, 40_000);
 });
+
+describe.each(['okx', 'binance'] as const)(
+  'an alert whose order %s refuses for its rate',
+  (venue) => {
+    let fake: FakePrivateExchange;
+    let ctx: TestApp;
+    beforeAll(async () => {
+      // Every second order create is refused before the venue looks at it (Binance 429 -1003 with
+      // Retry-After, OKX 429 50011 without).
+      fake = await startFakeExchange({
+        exchange: venue,
+        venueFaithful: true,
+        tracksPositions: true,
+        rateLimitEveryNthOrder: 2,
+      });
+      ctx = await createTestApp({
+        env: {
+          MARKET_DATA: 'simulated',
+          [venue === 'okx' ? 'EXCHANGE_URL_OKX' : 'EXCHANGE_URL_BINANCE']: fake.url,
+        },
+      });
+    });
+    afterAll(async () => {
+      await ctx?.close();
+      await fake?.close();
+    });
+
+    it('is sent again under the same key by the core and ends filled, one order', async () => {
+      const first = await liveWebhook(ctx.app, venue);
+      const second = await liveWebhook(ctx.app, venue);
+      const a = await postAlert(ctx.app, first.config.path, {
+        action: 'buy',
+        amount: 300,
+        id: 'r1',
+      });
+      expectFilledAsVenue(
+        await signalOf(ctx.app, first.token, a.body.signal_id),
+        venueFill(fake, first.apiKey, venue),
+      );
+      expect(fake.state.rateLimitRejections).toBe(0);
+      // The venue's second order create is refused for its rate: the same order goes again.
+      const b = await postAlert(ctx.app, second.config.path, {
+        action: 'buy',
+        amount: 300,
+        id: 'r2',
+      });
+      const signal = await signalOf(ctx.app, second.token, b.body.signal_id);
+      expect(fake.state.rateLimitRejections).toBe(1);
+      expectFilledAsVenue(signal, venueFill(fake, second.apiKey, venue));
+      // The refused request and the one taken carried the same client order id.
+      const creates = fake.calls.filter((c) =>
+        venue === 'okx' ? c.path === '/api/v5/trade/order' : c.path === '/fapi/v1/order',
+      );
+      const ids = creates
+        .filter((c) => c.method === 'POST')
+        .map((c) => c.params.clOrdId ?? c.params.newClientOrderId);
+      expect(ids).toHaveLength(3);
+      expect(ids[1]).toBe(ids[2]);
+    }, 40_000);
+  },
+);
