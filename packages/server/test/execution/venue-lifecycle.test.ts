@@ -18,7 +18,7 @@ import {
 } from '../../src/execution/index.js';
 import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
-import { FEE_COINS } from '../exchange/fake-venue-behaviour.js';
+import { FEE_COIN_PRICES_USDT, FEE_COINS } from '../exchange/fake-venue-behaviour.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
@@ -148,7 +148,13 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
       expect(fill.feeCurrency).toBe(FEE_COINS[venue]);
       expect(Number(fill.feeCost)).toBeCloseTo(trade.fee, 8);
       expect(Number(fill.price)).toBe(trade.price);
+      // Valued in USDT at the fee coin's price on the venue.
+      const coinPrice = FEE_COIN_PRICES_USDT[FEE_COINS[venue] as string] as number;
+      expect(Number(fill.feeQuote)).toBeCloseTo(trade.fee * coinPrice, 6);
     }
+    const feesUsdt = fills.reduce((sum, f) => sum + Number(f.feeQuote), 0);
+    expect(feesUsdt).toBeGreaterThan(0);
+    expect(Number(intent!.fee)).toBeCloseTo(feesUsdt, 8);
     const position = await core.position({ accountId: account.id, symbol: ETH, owner });
     expect(Number(position.size)).toBeCloseTo(0.5, 10);
     expect(Number(position.entryPrice)).toBeCloseTo(cost / base, 8);
