@@ -47,6 +47,10 @@ export const COPY_DELETABLE_STATUSES: readonly CopyStatus[] = ['stopped'];
 export const COPY_STOP_REASONS = ['user', 'max_loss', 'leader_drawdown', 'leader_gone'] as const;
 export type CopyStopReason = (typeof COPY_STOP_REASONS)[number];
 
+/** Why the platform paused a relation (its follower account disabled); null: its follower did. */
+export const COPY_PAUSE_REASONS = ['account_disabled'] as const;
+export type CopyPauseReason = (typeof COPY_PAUSE_REASONS)[number];
+
 export const COPY_MISS_REASONS = [
   /** The follower's share is under the market's minimum amount or notional. */
   'below_minimum',
@@ -183,6 +187,8 @@ export const copyRelation = z.object({
   status: z.enum(COPY_STATUSES),
   /** Why it stopped (null while not stopped). */
   stop_reason: z.enum(COPY_STOP_REASONS).nullable(),
+  /** Why the platform paused it (null while not paused, or paused by its follower). */
+  pause_reason: z.enum(COPY_PAUSE_REASONS).nullable(),
   /** Platform coins paid for this relation (COPY_FEE_COINS). */
   fee_paid: money,
   follower_user: z.number().int(),

@@ -48,6 +48,11 @@ export const copyRelations = pgTable(
     stopReason: text('stop_reason', {
       enum: ['user', 'max_loss', 'leader_drawdown', 'leader_gone'],
     }),
+    /**
+     * Why a paused relation was paused by the platform (null: by its follower): its follower
+     * account was disabled; it resumes when the account is enabled again.
+     */
+    pauseReason: text('pause_reason', { enum: ['account_disabled'] }),
     feePaid: money('fee_paid').notNull(),
     maxSlippagePercent: doublePrecision('max_slippage_percent'),
     leaderDrawdownLimitPercent: doublePrecision('leader_drawdown_limit_percent'),

@@ -41,6 +41,7 @@ import {
   type Leases,
 } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import { createCopyLifecycle } from './copy-lifecycle.js';
 import { slippageCapPercent } from './copy-trading.mappers.js';
 import {
   type CopyBookRow,
@@ -65,7 +66,9 @@ export interface CopyEngineDeps {
   readonly execution: ExecutionCore;
   readonly events: EventBus;
   readonly operationLog: OperationLogWriter;
-  readonly square: Pick<CopySquarePort, 'adjustCopyFigures'>;
+  /** With `strategy`, copies of a leader that withdrew its strategy end (copy-lifecycle.ts). */
+  readonly square: Pick<CopySquarePort, 'adjustCopyFigures'> &
+    Partial<Pick<CopySquarePort, 'strategy'>>;
   readonly log?: CopyEngineLogger;
   /** The reconcile timer's period (real time); default 15 s. */
   readonly reconcileIntervalMs?: number;
@@ -248,6 +251,17 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /** Accounts whose exchange client is built and has its markets (see `prepareClients`). */
   const prepared = new Set<number>();
   let isStopping = false;
+  const strategyOf = deps.square.strategy;
+  const lifecycle = createCopyLifecycle({
+    ...deps,
+    square: {
+      adjustCopyFigures: deps.square.adjustCopyFigures,
+      // Without the square's reader (a bare engine), no strategy is seen withdrawn.
+      strategy: strategyOf ?? (async () => ({ userId: 0, isPublic: true, acceptCopy: true })),
+    },
+    closeAll: (relationId) => port.closeAll(relationId),
+    resumed: (relationId) => port.resumed(relationId),
+  });
 
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work);
@@ -778,6 +792,11 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     }
 
     const follower = await accountOf(relation.followerAccountId);
+    if (!follower.isActive) {
+      // A disabled account takes no orders: missed as paused (the timer pauses the relation).
+      if (!existing) await miss('paused', own);
+      return;
+    }
     let facts: MarketFacts;
     try {
       facts = await execution.clientOf(follower).marketFacts(symbol);
@@ -1026,6 +1045,17 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   /** One pass over every relation: heal targets, retry misses, the leader breaker, closes. */
   async function tickOnce(): Promise<void> {
+    // What changed outside the relations first (a missed event catches up here): copies on
+    // disabled accounts pause (enabled again, resume); a withdrawn strategy's copies end.
+    await lifecycle
+      .followAccounts()
+      .catch((error) => deps.log?.error({ err: error }, 'copy engine: accounts pass failed'));
+    if (strategyOf) {
+      const live = await repo.relationsByStatus(['active', 'paused']);
+      await lifecycle
+        .endWithdrawn(live.map((r) => r.leaderAccountId))
+        .catch((error) => deps.log?.error({ err: error }, 'copy engine: leaders pass failed'));
+    }
     const relations = await held(await repo.relationsByStatus(['active']));
     // The leaders' exchange positions first: what they traded outside the platform is copied by
     // this pass's heal.
@@ -1168,6 +1198,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
           const { accountId, symbol, price, filledAtMs } = event.payload;
           lastFills.set(`${accountId}|${symbol}`, { price, atMs: filledAtMs });
         }),
+        deps.events.subscribe('StrategySharingChanged', (event) =>
+          track(lifecycle.endWithdrawn([event.payload.accountId])).then(
+            () => undefined,
+            (error) => deps.log?.error({ err: error }, 'copy engine: a strategy change failed'),
+          ),
+        ),
         deps.events.subscribe('PositionChanged', (event) =>
           track(onPositionChanged(event)).catch((error) =>
             deps.log?.error({ err: error }, 'copy engine: a leader change failed'),

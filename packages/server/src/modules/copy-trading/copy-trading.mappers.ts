@@ -87,6 +87,7 @@ export function toCopyRelation(view: RelationView, audience: 'follower' | 'leade
     total_copied_trades: r.totalCopiedTrades,
     status: r.status,
     stop_reason: r.stopReason,
+    pause_reason: r.status === 'paused' ? r.pauseReason : null,
     fee_paid: money(r.feePaid),
     follower_user: r.followerUserId,
     follower_email:

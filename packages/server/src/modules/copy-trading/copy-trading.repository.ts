@@ -399,6 +399,32 @@ export function copyTradingQueries(db: Database) {
         .orderBy(asc(copyRelations.id));
     },
 
+    /**
+     * Relations out of step with their follower account: running on a disabled account, or
+     * paused by the platform for it (`account_disabled`) on an account enabled again.
+     */
+    async relationsOutOfStepWithAccount(): Promise<CopyRelationRow[]> {
+      const rows = await db
+        .select({ relation: copyRelations })
+        .from(copyRelations)
+        .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, copyRelations.followerAccountId))
+        .where(
+          and(
+            isNull(copyRelations.deletedAt),
+            or(
+              and(eq(copyRelations.status, 'active'), eq(exchangeAccounts.isActive, false)),
+              and(
+                eq(copyRelations.status, 'paused'),
+                eq(copyRelations.pauseReason, 'account_disabled'),
+                eq(exchangeAccounts.isActive, true),
+              ),
+            ),
+          ),
+        )
+        .orderBy(asc(copyRelations.id));
+      return rows.map((r) => r.relation);
+    },
+
     /** The relation's own book rows (its copied positions, flat ones included). */
     async copyBook(relationId: number, followerAccountId: number): Promise<CopyBookRow[]> {
       return (await copyBooks([{ relationId, followerAccountId }])).get(relationId) ?? [];

@@ -340,8 +340,13 @@ export function createCopyTradingService(deps: {
         await deps.engine.closeAll(id);
         return answer(id);
       }
+      // A copy paused for its disabled account resumes with the account (copy-lifecycle.ts).
+      if (action === 'resume' && (await repo.account(row.followerAccountId))?.isActive === false) {
+        throw refused();
+      }
       const updated = await repo.transition(id, from, {
         status: action === 'pause' ? 'paused' : 'active',
+        pauseReason: null,
         updatedAt: now,
       });
       if (!updated) throw refused();

@@ -1,0 +1,1 @@
+ALTER TABLE "copy_relations" ADD COLUMN "pause_reason" text;
