@@ -1,5 +1,5 @@
 // An engine process for the owners fault test: a bot (ma_cross on 1m) and a `manual` owner trading
-// one live account and symbol on the ccxt fake at FAKE_URL, a file-backed PGlite in DATA_DIR, a
+// one live account and symbol on the ccxt fake of EXCHANGE (binance or okx) at FAKE_URL, a file-backed PGlite in DATA_DIR, a
 // clock running CLOCK_SPEED× from CLOCK_START_MS (wall time T0_MS). SETUP=1 creates the account
 // and the bot. The manual owner submits the targets of MANUAL_TARGETS under keys m1, m2, … from
 // the first one on every start (a restart repeats the keys: nothing may be sent twice).
@@ -46,12 +46,13 @@ if (env.SETUP === '1') {
     .values({
       userId: user!.id,
       name: 'Owners',
-      exchange: 'binance',
+      exchange: env.EXCHANGE === 'okx' ? 'okx' : 'binance',
       accountType: 'classic',
       positionMode: 'net',
       defaultLeverage: 2,
       apiKeyEncrypted: secretBox.encrypt(OWNERS_API_KEY),
       apiSecretEncrypted: secretBox.encrypt('owners-secret'),
+      apiPasswordEncrypted: secretBox.encrypt('owners-passphrase'),
       createdAt: now,
       updatedAt: now,
     })
