@@ -272,7 +272,17 @@ export const equityPoint = z.object({ time: z.number().int(), value: z.number() 
 export type EquityPoint = z.infer<typeof equityPoint>;
 
 export const TRADE_SIDES = ['buy', 'sell'] as const;
-export const tradeMarker = z.object({ timestamp: z.string(), type: z.enum(TRADE_SIDES) });
+/**
+ * What a fill did to its owner's position: `open` (opened or added) or `close` (reduced or
+ * closed). A reversal is two fills of one side, a close and an open.
+ */
+export const TRADE_EFFECTS = ['open', 'close'] as const;
+export type TradeEffect = (typeof TRADE_EFFECTS)[number];
+export const tradeMarker = z.object({
+  timestamp: z.string(),
+  type: z.enum(TRADE_SIDES),
+  effect: z.enum(TRADE_EFFECTS),
+});
 export type TradeMarker = z.infer<typeof tradeMarker>;
 
 export const strategyDetail = z.object({
@@ -328,6 +338,7 @@ export const strategyTrade = z.object({
   timestamp: z.string(),
   symbol: z.string(),
   side: z.enum(TRADE_SIDES),
+  effect: z.enum(TRADE_EFFECTS),
   amount: z.number(),
   price: z.number(),
   /** amount × price, USDT. */

@@ -122,6 +122,8 @@ export function createStrategyHub(deps: {
             timestamp: new Date(fill.filledAtMs).toISOString(),
             symbol: fill.symbol,
             side: fill.side,
+            // Live, before the read model has booked it: the order's reduce-only flag says it.
+            effect: fill.reduceOnly ? 'close' : 'open',
             amount: fill.amount,
             price: fill.price,
             value: Math.round(fill.amount * fill.price * 1e8) / 1e8,

@@ -130,8 +130,8 @@ describe('GET /strategy-square/strategies/{id}/', () => {
     expect(first.time).toBeLessThan(1e10);
     expect(first.value).toBe(10_000);
     expect(monthly.body.trades).toEqual([
-      { timestamp: expect.any(String), type: 'buy' },
-      { timestamp: expect.any(String), type: 'sell' },
+      { timestamp: expect.any(String), type: 'buy', effect: 'open' },
+      { timestamp: expect.any(String), type: 'sell', effect: 'open' },
     ]);
     const daily = await call<{ equity_curve: unknown[] }>(
       t.app,
@@ -183,6 +183,7 @@ describe('trades and positions', () => {
         timestamp: expect.any(String),
         symbol: ETH,
         side: 'sell',
+        effect: 'open',
         amount: 1,
         price: 3_000,
         value: 3_000,

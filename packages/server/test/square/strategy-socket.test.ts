@@ -118,6 +118,7 @@ describe('/ws/strategies/{id}', () => {
               timestamp: new Date(now).toISOString(),
               symbol: BTC,
               side: 'buy',
+              effect: 'open',
               amount: 0.02,
               price: 60_000,
               value: 1_200,

@@ -51,7 +51,15 @@ function useLiveUpdates(id: number | null, strategy: StrategyDetail | undefined)
         }));
         // The chart gets the trade's marker at once.
         queryClient.setQueriesData<StrategyDetail>({ queryKey: squareKeys.details(id) }, (d) =>
-          d ? { ...d, trades: [...d.trades, { timestamp: trade.timestamp, type: trade.side }] } : d,
+          d
+            ? {
+                ...d,
+                trades: [
+                  ...d.trades,
+                  { timestamp: trade.timestamp, type: trade.side, effect: trade.effect },
+                ],
+              }
+            : d,
         );
         break;
       }

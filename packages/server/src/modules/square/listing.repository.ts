@@ -218,7 +218,11 @@ export function createListingRepository(db: Database) {
     },
     async tradeMarkers(accountId: number, sinceMs: number, limit: number) {
       const rows = await db
-        .select({ filledAt: strategyTrades.filledAt, side: strategyTrades.side })
+        .select({
+          filledAt: strategyTrades.filledAt,
+          side: strategyTrades.side,
+          realizedPnl: strategyTrades.realizedPnl,
+        })
         .from(strategyTrades)
         .where(
           and(

@@ -176,7 +176,11 @@ export function createListingService(deps: {
       days_of_history: total?.daysOfHistory ?? 0,
       is_new: total?.isNew ?? true,
       equity_curve: curve,
-      trades: markers.map((m) => ({ timestamp: m.filledAt.toISOString(), type: m.side })),
+      trades: markers.map((m) => ({
+        timestamp: m.filledAt.toISOString(),
+        type: m.side,
+        effect: m.realizedPnl === null ? ('open' as const) : ('close' as const),
+      })),
       is_copying: isCopying,
       is_owner: viewerId === settings.userId,
       published_at: settings.publishedAt?.toISOString() ?? null,

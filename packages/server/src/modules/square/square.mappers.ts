@@ -81,6 +81,8 @@ export function tradeOf(row: StrategyTradeRow): StrategyTrade {
     timestamp: row.filledAt.toISOString(),
     symbol: row.symbol,
     side: row.side,
+    // The read model realises P&L on a fill exactly when it reduces the owner's position.
+    effect: row.realizedPnl === null ? 'open' : 'close',
     amount,
     price,
     value: round(new Decimal(row.amount).times(row.price).toNumber(), 8),

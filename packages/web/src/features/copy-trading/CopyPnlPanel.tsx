@@ -11,6 +11,9 @@ import { type CurvePoint, toEpochMs } from '../square/square-format';
 const LazyCurveChart = lazy(() => import('../square/charts/StrategyEquityChart'));
 
 /** Points of the P&L series, one per second, ascending. */
+/** The copy's P&L curve has no trade markers. */
+const noMarkerText = () => '';
+
 export function pnlPoints(series: CopyDetailResponse['pnl_series']): CurvePoint[] {
   const bySecond = new Map<number, CurvePoint>();
   for (const point of series) {
@@ -62,8 +65,7 @@ export function CopyPnlPanel({
               markers={[]}
               palette={palette}
               height={height}
-              buyText=""
-              sellText=""
+              markerText={noMarkerText}
             />
           </Suspense>
         </ChartErrorBoundary>

@@ -1,11 +1,12 @@
 import { SQUARE_PERIODS, type SquarePeriod, type StrategyDetail } from '@quantsquare/contracts';
 import { Card, Flex, Segmented, Typography, theme } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../app/Spinner';
 import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
 import { chartPalette } from '../dashboard/palette';
-import { equityPoints, tradeMarkers } from './square-format';
+import { equityPoints } from './square-format';
+import { effectMarkers, type MarkerEffect } from './trade-effects';
 
 // lightweight-charts loads with this chart only (its own chunk), as on the dashboard.
 const LazyStrategyEquityChart = lazy(() => import('./charts/StrategyEquityChart'));
@@ -23,7 +24,12 @@ export function EquityPanel({ strategy, period, onPeriodChange, isMobile }: Prop
   const { token } = theme.useToken();
   const palette = useMemo(() => chartPalette(token), [token]);
   const points = useMemo(() => equityPoints(strategy.equity_curve), [strategy.equity_curve]);
-  const markers = useMemo(() => tradeMarkers(strategy.trades, points), [strategy.trades, points]);
+  const markers = useMemo(() => effectMarkers(strategy.trades, points), [strategy.trades, points]);
+  const markerText = useCallback(
+    (side: 'buy' | 'sell', effect: MarkerEffect) =>
+      `${t(side === 'buy' ? 'strategy.buyMark' : 'strategy.sellMark')} · ${t(`strategy.markEffects.${effect}`)}`,
+    [t],
+  );
   const height = isMobile ? 240 : 320;
   const message = (text: string) => (
     <Flex align="center" justify="center" style={{ height }}>
@@ -53,6 +59,7 @@ export function EquityPanel({ strategy, period, onPeriodChange, isMobile }: Prop
       data-testid="strategy-chart"
       data-point-count={points.length}
       data-marker-count={markers.length}
+      data-marker-effects={markers.map((m) => `${m.side}:${m.effect}`).join(' ')}
     >
       {points.length < 2 ? (
         message(t('strategy.chartEmpty'))
@@ -70,8 +77,7 @@ export function EquityPanel({ strategy, period, onPeriodChange, isMobile }: Prop
               markers={markers}
               palette={palette}
               height={height}
-              buyText={t('strategy.buyMark')}
-              sellText={t('strategy.sellMark')}
+              markerText={markerText}
             />
           </Suspense>
         </ChartErrorBoundary>

@@ -4,6 +4,7 @@ import { type HTMLAttributes, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatMoney } from '../dashboard/format';
 import { formatTradeTime, tradeTimeMs } from './square-format';
+import { tradeEffectKey } from './trade-effects';
 
 interface Props {
   trades: StrategyTrade[];
@@ -61,8 +62,13 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
       key: 'side',
       title: t('strategy.trades.side'),
       render: (_, trade) => (
-        <Tag color={trade.side === 'buy' ? 'success' : 'error'} style={{ marginInlineEnd: 0 }}>
-          {t(`strategy.trades.${trade.side}`)}
+        <Tag
+          color={trade.side === 'buy' ? 'success' : 'error'}
+          style={{ marginInlineEnd: 0 }}
+          data-testid="strategy-trade-side"
+          data-effect={trade.effect}
+        >
+          {t(`strategy.trades.effects.${tradeEffectKey(trade.side, trade.effect)}`)}
         </Tag>
       ),
     },

@@ -109,6 +109,11 @@ export const squareEn: SquareLocaleResources = {
     chartFailed: 'The chart could not be drawn',
     buyMark: 'B',
     sellMark: 'S',
+    markEffects: {
+      open: 'open',
+      close: 'close',
+      reverse: 'reverse',
+    },
     trades: {
       title: 'Live trades',
       time: 'Time',
@@ -120,6 +125,12 @@ export const squareEn: SquareLocaleResources = {
       empty: 'No trades yet',
       buy: 'Buy',
       sell: 'Sell',
+      effects: {
+        buy_open: 'Buy · open long',
+        buy_close: 'Buy · close short',
+        sell_open: 'Sell · open short',
+        sell_close: 'Sell · close long',
+      },
     },
     positions: {
       title: 'Positions',

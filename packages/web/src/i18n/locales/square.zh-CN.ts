@@ -101,6 +101,11 @@ export const squareZhCN = {
     chartFailed: '图表加载失败',
     buyMark: 'B',
     sellMark: 'S',
+    markEffects: {
+      open: '开仓',
+      close: '平仓',
+      reverse: '反手',
+    },
     trades: {
       title: '实时成交',
       time: '时间',
@@ -112,6 +117,12 @@ export const squareZhCN = {
       empty: '暂无成交记录',
       buy: '买入',
       sell: '卖出',
+      effects: {
+        buy_open: '买入开多',
+        buy_close: '买入平空',
+        sell_open: '卖出开空',
+        sell_close: '卖出平多',
+      },
     },
     positions: {
       title: '当前持仓',

@@ -13,15 +13,16 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { toDisplayTime } from '../../dashboard/chart-data';
 import { type ChartPalette, chartOptions, PRICE_FORMAT } from '../../dashboard/charts/chart-theme';
-import { type CurvePoint, displayTimeLabel, type TradeMarker } from '../square-format';
+import { type CurvePoint, displayTimeLabel } from '../square-format';
+import type { EffectMarker, MarkerEffect } from '../trade-effects';
 
 export interface StrategyEquityChartProps {
   points: CurvePoint[];
-  markers: TradeMarker[];
+  markers: EffectMarker[];
   palette: ChartPalette;
   height: number;
-  buyText: string;
-  sellText: string;
+  /** A marker's text by side and effect, e.g. "S · close". */
+  markerText: (side: 'buy' | 'sell', effect: MarkerEffect) => string;
 }
 
 interface ChartParts {
@@ -41,7 +42,8 @@ function tickLabel(value: Time, type: TickMarkType): string {
 }
 
 /**
- * The strategy's equity with buy (green arrow up, B) and sell (red arrow down, S) markers;
+ * The strategy's equity with buy (green arrow up, B) and sell (red arrow down, S) markers,
+ * each saying whether it opened, closed or reversed;
  * times at UTC+8 shown as MM/DD HH:mm, prices with 2 decimals (document 2 §2, §9).
  */
 export default function StrategyEquityChart({
@@ -49,8 +51,7 @@ export default function StrategyEquityChart({
   markers,
   palette,
   height,
-  buyText,
-  sellText,
+  markerText,
 }: StrategyEquityChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [parts, setParts] = useState<ChartParts | null>(null);
@@ -102,14 +103,14 @@ export default function StrategyEquityChart({
             position: 'belowBar',
             shape: 'arrowUp',
             color: palette.up,
-            text: buyText,
+            text: markerText('buy', marker.effect),
           }
         : {
             time: time(marker.timeMs),
             position: 'aboveBar',
             shape: 'arrowDown',
             color: palette.down,
-            text: sellText,
+            text: markerText('sell', marker.effect),
           },
     );
     parts.markers.setMarkers(list);
@@ -118,7 +119,7 @@ export default function StrategyEquityChart({
       parts.chart.timeScale().fitContent();
       fittedRangeRef.current = range;
     }
-  }, [parts, points, markers, palette, buyText, sellText]);
+  }, [parts, points, markers, palette, markerText]);
 
   return <div ref={containerRef} style={{ width: '100%', height }} />;
 }
