@@ -542,6 +542,7 @@ test('a copy with receipts, misses, positions, a P&L curve and a last error, in 
     total_copied_trades: 3,
     status: 'active',
     stop_reason: null,
+    pause_reason: null,
     fee_paid: '100.00',
     follower_user: 2,
     follower_email: null,
@@ -617,6 +618,71 @@ test('a copy with receipts, misses, positions, a P&L curve and a last error, in 
     );
     expect(await fitsWidth(page), `busy detail ${language} ${width}`).toBe(true);
     await shot(page, `copy-detail-busy-${language}-${width}`);
+  }
+  await b.context.close();
+});
+
+test('a copy paused for its disabled account, and one stopped by the leader, say why', async ({
+  browser,
+  request,
+}) => {
+  // Defects 12 and 13: the engine pauses a copy whose account is disabled and stops copies of a
+  // strategy made private; this stubs both answers to read what the page says, in each language.
+  const b = await userIn(browser, request, 'copy-reasons');
+  const page = b.page;
+  const at = new Date().toISOString();
+  const relation = {
+    id: 4343,
+    leader_account_id: 1,
+    leader_account_name: 'Momentum BTC',
+    leader_exchange: 'binance',
+    leader_user_id: 1,
+    follower_account_id: 2,
+    follower_account_name: 'My OKX desk',
+    follower_exchange: 'okx',
+    copy_amount: '250.00',
+    max_loss: null,
+    copy_mode: 'normal',
+    is_cross_exchange: true,
+    total_profit_loss: '0',
+    profit_percent: 0,
+    total_copied_trades: 0,
+    status: 'paused',
+    stop_reason: null,
+    pause_reason: 'account_disabled',
+    fee_paid: '100.00',
+    follower_user: 2,
+    follower_email: null,
+    max_slippage_percent: null,
+    leader_drawdown_limit_percent: null,
+    copy_efficiency: null,
+    last_error: null,
+    last_error_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  let answer: Record<string, unknown> = relation;
+  await page.route('**/api/strategy-square/copy-trading/4343/', (route) =>
+    route.fulfill({ json: { relation: answer, receipts: [], positions: [], pnl_series: [] } }),
+  );
+  const texts = {
+    'zh-CN': { paused: '跟单账户已停用', stopped: '策略已不再公开或不再接受跟单' },
+    en: {
+      paused: 'its trading account is disabled',
+      stopped: 'The strategy is no longer public or no longer accepts copying',
+    },
+  } as const;
+  await page.goto('/copy-trading/4343');
+  for (const [language, width] of LAYOUTS) {
+    await useLayout(page, language, width);
+    answer = relation;
+    await page.goto('/copy-trading/4343');
+    await expect(page.getByTestId('copy-pause-reason')).toContainText(texts[language].paused);
+    answer = { ...relation, status: 'stopped', pause_reason: null, stop_reason: 'leader_gone' };
+    await page.goto('/copy-trading/4343');
+    await expect(page.getByText(texts[language].stopped)).toBeVisible();
+    await expect(page.getByTestId('copy-pause-reason')).toHaveCount(0);
+    expect(await fitsWidth(page), `reasons ${language} ${width}`).toBe(true);
   }
   await b.context.close();
 });

@@ -118,6 +118,24 @@ describe('operation-log entries in the reader’s language', () => {
         'en',
       ),
     ).toBe("Copy trading stopped: the strategy's exchange account was deleted");
+    // The leader withdrew the strategy: private, or copying turned off (defect 12).
+    const withdrawn = (change: string) =>
+      entry('copy_stopped', { relation_id: 4, reason: 'leader_gone', leader_change: change });
+    expect(describeLogEntry(en(), withdrawn('private'), 'en')).toBe(
+      'Copy trading stopped: the strategy is no longer public',
+    );
+    expect(describeLogEntry(zh(), withdrawn('copy_off'), 'zh-CN')).toBe(
+      '跟单已停止：策略已不再接受跟单',
+    );
+    // Paused and resumed with the follower's account (defect 13).
+    const account = (event: 'copy_paused' | 'copy_resumed', reason: string) =>
+      entry(event, { relation_id: 4, leader_account_id: 9, reason });
+    expect(describeLogEntry(zh(), account('copy_paused', 'account_disabled'), 'zh-CN')).toBe(
+      '跟单已暂停：跟单账户已停用',
+    );
+    expect(describeLogEntry(en(), account('copy_resumed', 'account_enabled'), 'en')).toBe(
+      'Copy trading resumed: its trading account is enabled again',
+    );
     expect(
       describeLogEntry(
         zh(),

@@ -221,6 +221,15 @@ export function CopyDetailPage() {
                   {t(`copy.stopReasons.${relation.stop_reason}`)}
                 </Typography.Text>
               )}
+              {relation.status === 'paused' && relation.pause_reason && (
+                <Typography.Text
+                  type="warning"
+                  style={{ fontSize: 12 }}
+                  data-testid="copy-pause-reason"
+                >
+                  {t(`copy.pauseReasons.${relation.pause_reason}`)}
+                </Typography.Text>
+              )}
             </Flex>
             <CopyActionButtons
               relation={relation}

@@ -174,6 +174,12 @@ function params(
               : (t(`bots.logs.copyStops.${reason}`, { value }) as string),
         };
       } else if (
+        d.reason === 'leader_gone' &&
+        (d.leader_change === 'private' || d.leader_change === 'copy_off')
+      ) {
+        // The leader withdrew the strategy (made it private, or turned copying off).
+        values = { why: t(`copy.logLeaderChanges.${d.leader_change}`) as string };
+      } else if (
         d.reason === 'user' ||
         d.reason === 'leader_gone' ||
         d.reason === 'account_deleted'
@@ -230,6 +236,14 @@ export function describeLogEntry(t: TFunction, entry: OperationLogEntry, locale:
   if (!entry.event || !OPERATION_LOG_EVENTS.includes(entry.event)) return entry.message;
   const values = params(t, entry, figures(locale));
   if (!values) return entry.message;
+  // A copy the platform paused for its disabled account, or resumed once it was enabled.
+  const d: Details = entry.details;
+  if (
+    (entry.event === 'copy_paused' && d.reason === 'account_disabled') ||
+    (entry.event === 'copy_resumed' && d.reason === 'account_enabled')
+  ) {
+    return t(`copy.logAccount.${entry.event}`) as string;
+  }
   // The key is built from the event: the type of each event's placeholders is checked by the
   // web's locale tests (same placeholders in both languages) and by the tests of this module.
   return t(`bots.logs.events.${entry.event}` as never, values) as string;

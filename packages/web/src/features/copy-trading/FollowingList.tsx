@@ -98,6 +98,11 @@ function FollowingCard({
             {t(`copy.stopReasons.${relation.stop_reason}`)}
           </Typography.Text>
         )}
+        {relation.status === 'paused' && relation.pause_reason && (
+          <Typography.Text type="warning" style={{ fontSize: 12 }}>
+            {t(`copy.pauseReasons.${relation.pause_reason}`)}
+          </Typography.Text>
+        )}
         <CopyActionButtons relation={relation} busy={busy} onAction={onAction} />
       </Flex>
     </Card>

@@ -63,6 +63,18 @@ export const copyEn: CopyLocaleResources = {
       leader_drawdown: 'Stopped: the leader moved against the copy past the limit',
       leader_gone: 'The strategy is no longer public or no longer accepts copying',
     },
+    pauseReasons: {
+      account_disabled:
+        'Paused: its trading account is disabled; it resumes when the account is enabled',
+    },
+    logLeaderChanges: {
+      private: 'the strategy is no longer public',
+      copy_off: 'the strategy no longer accepts copying',
+    },
+    logAccount: {
+      copy_paused: 'Copy trading paused: its trading account is disabled',
+      copy_resumed: 'Copy trading resumed: its trading account is enabled again',
+    },
     missReasons: {
       below_minimum: "Below the exchange's minimum order",
       capped: 'Price moved beyond the slippage cap',

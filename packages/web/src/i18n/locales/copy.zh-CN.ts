@@ -60,6 +60,17 @@ export const copyZhCN = {
       leader_drawdown: '交易员反向波动超过限制，自动停止',
       leader_gone: '策略已不再公开或不再接受跟单',
     },
+    pauseReasons: {
+      account_disabled: '已暂停：跟单账户已停用，账户启用后自动恢复',
+    },
+    logLeaderChanges: {
+      private: '策略已不再公开',
+      copy_off: '策略已不再接受跟单',
+    },
+    logAccount: {
+      copy_paused: '跟单已暂停：跟单账户已停用',
+      copy_resumed: '跟单已恢复：跟单账户已重新启用',
+    },
     missReasons: {
       below_minimum: '低于交易所最小下单量',
       capped: '价格偏离超过滑点上限',
