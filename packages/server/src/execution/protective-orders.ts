@@ -12,7 +12,17 @@ import {
   type PositionRef,
   type Settlement,
 } from './execution.types.js';
-import { isFinal } from './order-states.js';
+import { isFinal, MISSING_AFTER_MS } from './order-states.js';
+
+/**
+ * A protective order a lookup did not find is gone only once its request can no longer be taken
+ * and the venue has had time to show it (order-states.ts): else a second one could duplicate it.
+ */
+function isProvenMissing(intent: ExecutionOrderRow): boolean {
+  if (intent.sendExpiresAt === null) return true;
+  return Date.now() > intent.sendExpiresAt.getTime() + MISSING_AFTER_MS;
+}
+
 import {
   flatPosition,
   type SettleItem,
@@ -209,12 +219,20 @@ export function createProtectiveOrders(deps: {
         if (!position.stopLossOrderId && !position.takeProfitOrderId) return null;
         const client = deps.clients(account);
         const openIds = new Set((await client.fetchOpenOrders(ref.symbol)).map((o) => o.id));
+        /** Protective orders the open list leaves out but that are not proven gone. */
+        const stillThere = new Set<string>();
         for (const id of [position.stopLossOrderId, position.takeProfitOrderId]) {
           if (!id || openIds.has(id)) continue;
           const intent = await repo.intentByExchangeOrderId(account.id, id);
           const order = intent
             ? await client.fetchOrderByClientId(ref.symbol, intent.clientOrderId)
             : null;
+          // Absent from the open list, but the venue shows it open by its client id (its book
+          // lags), or it is too recent for a miss to prove anything: not missing.
+          if (order?.status === 'open' || (intent && !order && !isProvenMissing(intent))) {
+            stillThere.add(id);
+            continue;
+          }
           if (intent && order && order.filled > 0) {
             const { settlement } = await deps.settle({ account, intent, order });
             // The other protective order goes; what is left of the position is protected anew.
@@ -236,7 +254,7 @@ export function createProtectiveOrders(deps: {
           }
         }
         const isMissing = [position.stopLossOrderId, position.takeProfitOrderId].some(
-          (id) => id !== null && !openIds.has(id),
+          (id) => id !== null && !openIds.has(id) && !stillThere.has(id),
         );
         if (isMissing) {
           await cancelIn(account, ref);

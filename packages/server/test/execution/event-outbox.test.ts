@@ -151,7 +151,8 @@ describe('the event outbox', () => {
     expect(await outbox.relay(bus)).toBeGreaterThanOrEqual(2);
     expect(await unpublished()).toHaveLength(0);
     expect(await outbox.relay(bus)).toBe(0);
-    await expect.poll(() => heard.filter((e) => e.payload.accountId === accountId).length).toBe(2);
+    const accountOf = (e: BusEvent) => (e.payload as { accountId?: number }).accountId;
+    await expect.poll(() => heard.filter((e) => accountOf(e) === accountId).length).toBe(2);
   });
 
   it('lets the square read model catch up on the fills made while it was down', async () => {
