@@ -101,10 +101,23 @@ export const candle = z.object({
 });
 export type Candle = z.infer<typeof candle>;
 
-/** One entry per candle (null until defined); signals are candle indexes. */
+const indicatorLine = z.array(z.number().nullable());
+
+/**
+ * One entry per candle (null until defined); signals are candle indexes. Each strategy carries
+ * its own lines: moving averages (ma_fast/ma_slow, empty when the strategy has none), Bollinger
+ * bands, the RSI or the MACD with its signal line and histogram.
+ */
 export const chartIndicators = z.object({
-  ma_fast: z.array(z.number().nullable()),
-  ma_slow: z.array(z.number().nullable()),
+  ma_fast: indicatorLine,
+  ma_slow: indicatorLine,
+  bb_upper: indicatorLine.optional(),
+  bb_middle: indicatorLine.optional(),
+  bb_lower: indicatorLine.optional(),
+  rsi: indicatorLine.optional(),
+  macd: indicatorLine.optional(),
+  macd_signal: indicatorLine.optional(),
+  macd_histogram: indicatorLine.optional(),
   buy_signals: z.array(z.number().int()),
   sell_signals: z.array(z.number().int()),
 });

@@ -47,6 +47,28 @@ describe('GET /api/trading/symbols/', () => {
 });
 
 describe('GET /api/trading/market-data/', () => {
+  it.each([
+    ['ma_cross', ['ma_fast', 'ma_slow']],
+    ['rsi_reversion', ['rsi']],
+    ['macd_cross', ['ma_fast', 'ma_slow', 'macd', 'macd_signal', 'macd_histogram']],
+    ['bollinger_breakout', ['bb_upper', 'bb_middle', 'bb_lower']],
+  ])('answers the %s strategy its own lines and no others', async (type, own) => {
+    const res = await call(
+      ctx.app,
+      'GET',
+      `/api/trading/market-data/?symbol=${BTC}&timeframe=1h&limit=200&strategy_type=${type}`,
+    );
+    expect(res.status).toBe(200);
+    const { indicators } = marketDataResponse.parse(res.body);
+    const lines = Object.entries(indicators)
+      .filter(([name, values]) => !name.endsWith('_signals') && values.length > 0)
+      .map(([name]) => name);
+    expect(lines.sort()).toEqual([...own].sort());
+    for (const name of own) {
+      expect(indicators[name as keyof typeof indicators]).toHaveLength(200);
+    }
+  });
+
   it('answers 1000 candles with one indicator entry per candle, signals on closed candles only', async () => {
     const res = await call(
       ctx.app,
@@ -108,7 +130,7 @@ describe('GET /api/trading/market-data/', () => {
     );
     const body = marketDataResponse.parse(res.body);
     expect(body.strategy_type).toBe('rsi_reversion');
-    expect(body.indicators.ma_fast).toHaveLength(200);
+    expect(body.indicators.rsi).toHaveLength(200);
   });
 });
 

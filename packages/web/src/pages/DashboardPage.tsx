@@ -102,8 +102,27 @@ export function DashboardPage() {
           height={chartHeight}
         />
         <Flex gap={4} wrap style={{ marginTop: 8, paddingInline: isMobile ? 4 : 0 }}>
-          <Pill color={palette.maFast}>{t('dashboard.chart.maFast')}</Pill>
-          <Pill color={palette.maSlow}>{t('dashboard.chart.maSlow')}</Pill>
+          {(chart.data?.indicators.ma_fast.length ?? 0) > 0 && (
+            <>
+              <Pill color={palette.maFast}>{t('dashboard.chart.maFast')}</Pill>
+              <Pill color={palette.maSlow}>{t('dashboard.chart.maSlow')}</Pill>
+            </>
+          )}
+          {(chart.data?.indicators.bb_upper?.length ?? 0) > 0 && (
+            <>
+              <Pill color={palette.band}>{t('dashboard.chart.bands')}</Pill>
+              <Pill color={palette.bandMiddle}>{t('dashboard.chart.bandMiddle')}</Pill>
+            </>
+          )}
+          {(chart.data?.indicators.rsi?.length ?? 0) > 0 && (
+            <Pill color={palette.oscillator}>{t('dashboard.chart.rsi')}</Pill>
+          )}
+          {(chart.data?.indicators.macd?.length ?? 0) > 0 && (
+            <>
+              <Pill color={palette.oscillator}>{t('dashboard.chart.macd')}</Pill>
+              <Pill color={palette.signalLine}>{t('dashboard.chart.macdSignal')}</Pill>
+            </>
+          )}
           <Pill color={palette.up}>▲ {t('dashboard.chart.buySignal')}</Pill>
           <Pill color={palette.down}>▼ {t('dashboard.chart.sellSignal')}</Pill>
         </Flex>

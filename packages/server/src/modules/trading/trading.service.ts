@@ -99,6 +99,26 @@ function chartWindow(series: CandleSeries, limit: number): MarketCandle[] {
   return series.forming ? [...closed, series.forming] : closed;
 }
 
+/**
+ * The lines the chart draws for a strategy: its own indicators only. The RSI and Bollinger
+ * strategies also compute two dashboard moving averages, which are not what they trade on.
+ */
+function chartLines(type: string, lines: Record<string, (number | null)[]>) {
+  const hasMovingAverages = type !== 'rsi_reversion' && type !== 'bollinger_breakout';
+  const own = (name: string) => (lines[name] ? { [name]: lines[name] } : {});
+  return {
+    ma_fast: hasMovingAverages ? (lines.ma_fast ?? []) : [],
+    ma_slow: hasMovingAverages ? (lines.ma_slow ?? []) : [],
+    ...own('bb_upper'),
+    ...own('bb_middle'),
+    ...own('bb_lower'),
+    ...own('rsi'),
+    ...own('macd'),
+    ...own('macd_signal'),
+    ...own('macd_histogram'),
+  };
+}
+
 function indicatorsFor(
   strategy: CompiledStrategy,
   candles: readonly MarketCandle[],
@@ -107,8 +127,7 @@ function indicatorsFor(
   const signals = strategySignalsToJson(strategy.compute(candlesFromRows(candles)));
   const isClosed = (index: number) => index < closedCount;
   return {
-    ma_fast: signals.indicators.ma_fast ?? [],
-    ma_slow: signals.indicators.ma_slow ?? [],
+    ...chartLines(strategy.type, signals.indicators),
     buy_signals: signals.buy_signals.filter(isClosed),
     sell_signals: signals.sell_signals.filter(isClosed),
   };
@@ -235,8 +254,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
         parameters: { ...strategy.parameters },
         candles,
         indicators: {
-          ma_fast: json.indicators.ma_fast ?? [],
-          ma_slow: json.indicators.ma_slow ?? [],
+          ...chartLines(type, json.indicators),
           buy_signals: json.buy_signals,
           sell_signals: json.sell_signals,
         },

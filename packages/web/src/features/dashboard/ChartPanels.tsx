@@ -4,10 +4,31 @@ import { useTranslation } from 'react-i18next';
 import type { ChartData } from '../../api/trading';
 import { Spinner } from '../../app/Spinner';
 import { ChartErrorBoundary } from './ChartErrorBoundary';
-import { cleanEquityCurve, type LinePoint, prepareChartSeries } from './chart-data';
+import {
+  type ChartSeriesData,
+  cleanEquityCurve,
+  type LinePoint,
+  prepareChartSeries,
+} from './chart-data';
 import { LazyCandleChart, LazyEquityChart } from './lazy-charts';
 import type { ChartPalette } from './palette';
 import { Text } from './ui';
+
+/** The indicator lines the chart draws, by name (what the legend and the tests read). */
+export function drawnLines(series: ChartSeriesData): string[] {
+  const named: [string, LinePoint[]][] = [
+    ['ma_fast', series.maFast],
+    ['ma_slow', series.maSlow],
+    ['bb_upper', series.bbUpper],
+    ['bb_middle', series.bbMiddle],
+    ['bb_lower', series.bbLower],
+    ['rsi', series.rsi],
+    ['macd', series.macd],
+    ['macd_signal', series.macdSignal],
+    ['macd_histogram', series.macdHistogram],
+  ];
+  return named.filter(([, points]) => points.length > 0).map(([name]) => name);
+}
 
 function Overlay({ children }: { children: ReactNode }) {
   return (
@@ -72,6 +93,7 @@ export function CandlePanel({
       data-last-time={last?.timeMs ?? ''}
       data-last-close={last?.close ?? ''}
       data-marker-count={series.signals.length}
+      data-lines={drawnLines(series).join(' ')}
       style={{ position: 'relative', width: '100%', height }}
     >
       <ChartErrorBoundary

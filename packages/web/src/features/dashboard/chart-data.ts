@@ -34,7 +34,23 @@ export interface ChartSeriesData {
   candles: CandleBar[];
   maFast: LinePoint[];
   maSlow: LinePoint[];
+  /** Bollinger bands, drawn over the candles (empty for other strategies). */
+  bbUpper: LinePoint[];
+  bbMiddle: LinePoint[];
+  bbLower: LinePoint[];
+  /** Oscillators, drawn in a pane below the candles (empty for other strategies). */
+  rsi: LinePoint[];
+  macd: LinePoint[];
+  macdSignal: LinePoint[];
+  macdHistogram: LinePoint[];
   signals: SignalMark[];
+}
+
+/** The pane drawn below the candles: the strategy's oscillator, if it has one. */
+export function oscillatorOf(data: ChartSeriesData): 'rsi' | 'macd' | null {
+  if (data.rsi.length > 0) return 'rsi';
+  if (data.macd.length > 0) return 'macd';
+  return null;
 }
 
 const isPositiveNumber = (value: unknown): value is number =>
@@ -117,6 +133,13 @@ export function prepareChartSeries(
     candles: uniqueSorted(candles),
     maFast: line(indicators?.ma_fast),
     maSlow: line(indicators?.ma_slow),
+    bbUpper: line(indicators?.bb_upper),
+    bbMiddle: line(indicators?.bb_middle),
+    bbLower: line(indicators?.bb_lower),
+    rsi: line(indicators?.rsi),
+    macd: line(indicators?.macd),
+    macdSignal: line(indicators?.macd_signal),
+    macdHistogram: line(indicators?.macd_histogram),
     signals,
   };
 }

@@ -8,6 +8,12 @@ export interface ChartPalette {
   down: string;
   maFast: string;
   maSlow: string;
+  /** Bollinger bands (outer lines) and their middle line. */
+  band: string;
+  bandMiddle: string;
+  /** The RSI or MACD line, and the MACD's signal line. */
+  oscillator: string;
+  signalLine: string;
   equity: string;
 }
 
@@ -31,6 +37,10 @@ export function chartPalette(token: ThemeColors): ChartPalette {
     down: '#ef5350',
     maFast: token.colorWarning,
     maSlow: '#9254de',
+    band: '#13a8a8',
+    bandMiddle: token.colorWarning,
+    oscillator: '#9254de',
+    signalLine: token.colorWarning,
     equity: token.colorPrimary,
   };
 }

@@ -3,6 +3,7 @@ import {
   CandlestickSeries,
   createChart,
   createSeriesMarkers,
+  HistogramSeries,
   type IChartApi,
   type ISeriesApi,
   type ISeriesMarkersPluginApi,
@@ -12,8 +13,14 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
-import { type ChartSeriesData, recentLogicalRange, toDisplayTime } from '../chart-data';
-import { type ChartPalette, chartOptions, PRICE_FORMAT } from './chart-theme';
+import {
+  type ChartSeriesData,
+  type LinePoint,
+  oscillatorOf,
+  recentLogicalRange,
+  toDisplayTime,
+} from '../chart-data';
+import { type ChartPalette, chartOptions, PRICE_FORMAT, removeChart } from './chart-theme';
 
 export interface CandleChartProps {
   data: ChartSeriesData;
@@ -28,14 +35,20 @@ export interface CandleChartProps {
 interface ChartParts {
   chart: IChartApi;
   candles: ISeriesApi<'Candlestick'>;
-  maFast: ISeriesApi<'Line'>;
-  maSlow: ISeriesApi<'Line'>;
+  /** The strategy's lines: moving averages, bands, or its oscillator in the lower pane. */
+  lines: { series: ISeriesApi<'Line'>; points: (data: ChartSeriesData) => LinePoint[] }[];
+  histogram: ISeriesApi<'Histogram'> | null;
   markers: ISeriesMarkersPluginApi<Time>;
 }
 
 const time = (timeMs: number) => toDisplayTime(timeMs) as UTCTimestamp;
+/** Share of the chart's height given to the oscillator pane. */
+const OSCILLATOR_SHARE = 0.3;
 
-/** Candlesticks with buy/sell markers and the strategy's two moving averages (lightweight-charts). */
+/**
+ * Candlesticks with buy/sell markers and the strategy's own indicators (lightweight-charts):
+ * moving averages or Bollinger bands over the candles, the RSI or MACD in a pane below.
+ */
 export default function CandleChart({
   data,
   palette,
@@ -49,6 +62,7 @@ export default function CandleChart({
   // toggled) must run the data effect again, or it would stay empty.
   const [parts, setParts] = useState<ChartParts | null>(null);
   const shownViewKeyRef = useRef<string | null>(null);
+  const oscillator = oscillatorOf(data);
 
   useEffect(() => {
     const container = containerRef.current;
@@ -62,25 +76,64 @@ export default function CandleChart({
       wickDownColor: palette.down,
       priceFormat: PRICE_FORMAT,
     });
-    const line = (color: string) =>
-      chart.addSeries(LineSeries, {
-        color,
-        lineWidth: 2,
-        priceFormat: PRICE_FORMAT,
-        lastValueVisible: false,
-        priceLineVisible: false,
-        crosshairMarkerVisible: false,
-      });
-    const maFast = line(palette.maFast);
-    const maSlow = line(palette.maSlow);
+    const line = (color: string, points: (d: ChartSeriesData) => LinePoint[], pane = 0) => ({
+      series: chart.addSeries(
+        LineSeries,
+        {
+          color,
+          lineWidth: pane === 0 ? 2 : 1,
+          priceFormat: PRICE_FORMAT,
+          lastValueVisible: false,
+          priceLineVisible: false,
+          crosshairMarkerVisible: false,
+        },
+        pane,
+      ),
+      points,
+    });
+    const lines = [
+      line(palette.maFast, (d) => d.maFast),
+      line(palette.maSlow, (d) => d.maSlow),
+      line(palette.band, (d) => d.bbUpper),
+      line(palette.bandMiddle, (d) => d.bbMiddle),
+      line(palette.band, (d) => d.bbLower),
+    ];
+    let histogram: ISeriesApi<'Histogram'> | null = null;
+    if (oscillator === 'rsi') {
+      const rsi = line(palette.oscillator, (d) => d.rsi, 1);
+      // The reversion strategy's thresholds.
+      for (const level of [30, 70]) {
+        rsi.series.createPriceLine({
+          price: level,
+          color: palette.grid,
+          lineWidth: 1,
+          axisLabelVisible: true,
+        });
+      }
+      lines.push(rsi);
+    } else if (oscillator === 'macd') {
+      histogram = chart.addSeries(
+        HistogramSeries,
+        { priceFormat: PRICE_FORMAT, lastValueVisible: false, priceLineVisible: false },
+        1,
+      );
+      lines.push(line(palette.oscillator, (d) => d.macd, 1));
+      lines.push(line(palette.signalLine, (d) => d.macdSignal, 1));
+    }
+    const lowerPane = chart.panes()[1];
+    if (lowerPane) lowerPane.setStretchFactor(OSCILLATOR_SHARE / (1 - OSCILLATOR_SHARE));
     const markers = createSeriesMarkers(candles, []);
     shownViewKeyRef.current = null;
-    setParts({ chart, candles, maFast, maSlow, markers });
+    setParts({ chart, candles, lines, histogram, markers });
     return () => {
       setParts(null);
-      chart.remove();
+      removeChart(
+        chart,
+        [candles, ...lines.map((l) => l.series), ...(histogram ? [histogram] : [])],
+        [markers],
+      );
     };
-  }, [palette, height]);
+  }, [palette, height, oscillator]);
 
   useEffect(() => {
     if (!parts) return;
@@ -93,8 +146,16 @@ export default function CandleChart({
         close: c.close,
       })),
     );
-    parts.maFast.setData(data.maFast.map((p) => ({ time: time(p.timeMs), value: p.value })));
-    parts.maSlow.setData(data.maSlow.map((p) => ({ time: time(p.timeMs), value: p.value })));
+    for (const { series, points } of parts.lines) {
+      series.setData(points(data).map((p) => ({ time: time(p.timeMs), value: p.value })));
+    }
+    parts.histogram?.setData(
+      data.macdHistogram.map((p) => ({
+        time: time(p.timeMs),
+        value: p.value,
+        color: p.value >= 0 ? palette.up : palette.down,
+      })),
+    );
     const markers: SeriesMarker<Time>[] = data.signals.map((signal) =>
       signal.side === 'buy'
         ? {

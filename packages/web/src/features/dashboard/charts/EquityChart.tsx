@@ -1,7 +1,7 @@
 import { AreaSeries, createChart, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { type LinePoint, toDisplayTime } from '../chart-data';
-import { type ChartPalette, chartOptions, PRICE_FORMAT } from './chart-theme';
+import { type ChartPalette, chartOptions, PRICE_FORMAT, removeChart } from './chart-theme';
 
 export interface EquityChartProps {
   points: LinePoint[];
@@ -31,7 +31,7 @@ export default function EquityChart({ points, palette, height }: EquityChartProp
     setCurrent({ series, fit: () => chart.timeScale().fitContent() });
     return () => {
       setCurrent(null);
-      chart.remove();
+      removeChart(chart, [series]);
     };
   }, [palette, height]);
 

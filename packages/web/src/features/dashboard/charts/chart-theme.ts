@@ -1,10 +1,32 @@
-import { type ChartOptions, ColorType, type DeepPartial } from 'lightweight-charts';
+import {
+  type ChartOptions,
+  ColorType,
+  type DeepPartial,
+  type IChartApi,
+  type ISeriesApi,
+  type SeriesType,
+} from 'lightweight-charts';
 import type { ChartPalette } from '../palette';
 
 export type { ChartPalette } from '../palette';
 
 /** Prices show 2 decimals (document 1 §9). */
 export const PRICE_FORMAT = { type: 'price', precision: 2, minMove: 0.01 } as const;
+
+/**
+ * Removes a chart for good. Its plugins and series go first, while the chart is whole: removing
+ * them inside `chart.remove()` asks for one more draw, which then ran on disposed canvases
+ * ("Object is disposed" when leaving a chart page).
+ */
+export function removeChart(
+  chart: IChartApi,
+  series: readonly ISeriesApi<SeriesType>[],
+  plugins: readonly { detach(): void }[] = [],
+): void {
+  for (const plugin of plugins) plugin.detach();
+  for (const one of series) chart.removeSeries(one);
+  chart.remove();
+}
 
 export function chartOptions(palette: ChartPalette, height: number): DeepPartial<ChartOptions> {
   return {

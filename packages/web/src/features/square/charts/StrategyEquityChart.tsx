@@ -12,7 +12,12 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import { toDisplayTime } from '../../dashboard/chart-data';
-import { type ChartPalette, chartOptions, PRICE_FORMAT } from '../../dashboard/charts/chart-theme';
+import {
+  type ChartPalette,
+  chartOptions,
+  PRICE_FORMAT,
+  removeChart,
+} from '../../dashboard/charts/chart-theme';
 import { type CurvePoint, displayTimeLabel } from '../square-format';
 import type { EffectMarker, MarkerEffect } from '../trade-effects';
 
@@ -85,11 +90,12 @@ export default function StrategyEquityChart({
       }
     };
     chart.timeScale().subscribeSizeChange(refit);
-    setParts({ chart, series, markers: createSeriesMarkers(series, []) });
+    const markers = createSeriesMarkers(series, []);
+    setParts({ chart, series, markers });
     return () => {
       chart.timeScale().unsubscribeSizeChange(refit);
       setParts(null);
-      chart.remove();
+      removeChart(chart, [series], [markers]);
     };
   }, [palette, height]);
 
