@@ -126,7 +126,7 @@ function refreshOnce(): Promise<boolean> {
 function loseSession(usedAccess: string): void {
   const current = getAccessToken();
   if (current !== null && current !== usedAccess) return;
-  if (current !== null) clearTokens();
+  if (current !== null) clearTokens({ expired: true });
   authLostHandler?.();
 }
 

@@ -27,15 +27,26 @@ export function getRefreshToken(): string | null {
   return read(REFRESH_KEY);
 }
 
+// Whether the last session on this device ended because it could not be renewed (the login
+// screen then says so); a new session or a logout clears it.
+let isSessionExpired = false;
+
 export function setTokens(access: string, refresh: string): void {
   localStorage.setItem(ACCESS_KEY, access);
   localStorage.setItem(REFRESH_KEY, refresh);
+  isSessionExpired = false;
   notify();
 }
 
-export function clearTokens(): void {
+export function hasSessionExpired(): boolean {
+  return isSessionExpired;
+}
+
+/** Ends the session on this device; `expired` when it ended because it could not be renewed. */
+export function clearTokens(options: { expired?: boolean } = {}): void {
   localStorage.removeItem(ACCESS_KEY);
   localStorage.removeItem(REFRESH_KEY);
+  isSessionExpired = options.expired === true;
   notify();
 }
 

@@ -6,13 +6,14 @@ import { PreferencesProvider } from './preferences';
 import { queryClient } from './query-client';
 import { AppRoutes } from './router';
 
-/** When the session cannot be renewed: forget cached user data and go to /login. */
+/** When the session cannot be renewed: forget cached user data and go to /login, saying so. */
 function AuthLostRedirect() {
   const navigate = useNavigate();
   useEffect(() => {
     setAuthLostHandler(() => {
       queryClient.clear();
-      navigate('/login', { replace: true });
+      // The login screen says why the user is there.
+      navigate('/login', { replace: true, state: { sessionExpired: true } });
     });
     return () => setAuthLostHandler(null);
   }, [navigate]);

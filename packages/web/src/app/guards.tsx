@@ -1,12 +1,22 @@
 import { type ReactNode, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { getAccessToken, useIsLoggedIn } from '../api/tokens';
+import { getAccessToken, hasSessionExpired, useIsLoggedIn } from '../api/tokens';
 
 /** A route needing login, opened without an access token, goes to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const isLoggedIn = useIsLoggedIn();
   const location = useLocation();
-  if (!isLoggedIn) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  // A session that could not be renewed may reach here before the auth-lost handler's own
+  // redirect: the login screen is told why all the same.
+  if (!isLoggedIn) {
+    return (
+      <Navigate
+        to="/login"
+        replace
+        state={{ from: location.pathname, sessionExpired: hasSessionExpired() }}
+      />
+    );
+  }
   return children;
 }
 

@@ -10,11 +10,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, Space, Tabs, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { authApi, authKeys, useLogin, useSendCode } from '../api/auth';
 import { apiErrorBody, errorMessage } from '../api/errors';
 import { AuthCard } from '../features/auth/AuthCard';
 import { GoogleAuthPrompt } from '../features/auth/GoogleAuthPrompt';
+import { PhoneInput } from '../features/auth/PhoneInput';
 import { registerUrlFor } from '../features/auth/register-link';
 import { SendCodeButton } from '../features/auth/SendCodeButton';
 import { useCountdown } from '../features/auth/use-countdown';
@@ -53,6 +54,10 @@ export function LoginPage() {
   const email = Form.useWatch('email', form);
   const phone = Form.useWatch('phone', form);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const location = useLocation();
+  // Sent here because the session could not be renewed (see App's auth-lost handler).
+  const isSessionExpired =
+    (location.state as { sessionExpired?: boolean } | null)?.sessionExpired === true;
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -202,6 +207,16 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
+      {isSessionExpired && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('errors.sessionExpired')}
+          style={{ marginBottom: 12 }}
+          data-testid="login-session-expired"
+        />
+      )}
       <Tabs
         activeKey={mode}
         onChange={(key) => changeMode(key === 'phone' ? 'phone' : 'email')}
@@ -237,7 +252,7 @@ export function LoginPage() {
         ) : (
           <>
             <Form.Item name="phone" label={t('login.phone')} required>
-              <Input type="tel" autoComplete="tel" placeholder={t('login.phonePlaceholder')} />
+              <PhoneInput placeholder={t('login.phonePlaceholder')} />
             </Form.Item>
             <Form.Item label={t('login.smsCode')} htmlFor="login_code" required>
               {codeInput('code', t('login.smsCodePlaceholder'))}

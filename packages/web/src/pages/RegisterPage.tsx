@@ -18,6 +18,7 @@ import { apiErrorBody, errorMessage } from '../api/errors';
 import { fieldErrors } from '../api/field-errors';
 import { showShellNotice } from '../app/shell/shell-notice';
 import { AuthCard } from '../features/auth/AuthCard';
+import { PhoneInput } from '../features/auth/PhoneInput';
 import { SendCodeButton } from '../features/auth/SendCodeButton';
 import { useCountdown } from '../features/auth/use-countdown';
 import { useFlash } from '../features/auth/use-flash';
@@ -199,7 +200,7 @@ export function RegisterPage() {
         ) : (
           <>
             <Form.Item name="phone" label={t('register.phone')} rules={[required]}>
-              <Input type="tel" autoComplete="tel" placeholder={t('register.phonePlaceholder')} />
+              <PhoneInput placeholder={t('register.phonePlaceholder')} />
             </Form.Item>
             <Form.Item label={t('register.smsCode')} htmlFor="register_code" required>
               <Space.Compact style={{ width: '100%' }}>
