@@ -190,7 +190,7 @@ test('the mobile bottom navigation: visitor tabs, then the + quick actions and t
     ['copyManagement', /\/my\/copy-trading$/],
     ['signalTrading', /\/webhook-trading$/],
     ['signalMonitoring', /\/webhook-trading\/signals$/],
-    ['apiOperationLog', /\/webhook-trading\/logs$/],
+    ['apiOperationLog', /\/dashboard#operation-log$/],
   ];
   for (const [key, url] of menu) {
     await chooseMenuEntry(page.getByTestId('mobile-menu'), page.getByTestId(`mobile-menu-${key}`));

@@ -263,8 +263,13 @@ test('an invitee deposits, staff approve it, the invitee buys VIP and the invite
   const screens: Array<[Page, string, string, string[]]> = [
     [invitee, '/deposit', 'deposit', ['deposit-submit', 'recent-deposits']],
     [invitee, '/withdraw', 'withdraw', ['withdraw-balance', 'recent-withdrawals']],
-    [invitee, '/my/settings', 'settings', ['profile-card', 'vip-card', 'profile-transactions']],
-    [inviterPage, '/my/profile', 'vip-invitation', ['vip-card', 'referrals']],
+    [invitee, '/my/settings', 'settings', ['profile-card']],
+    [
+      inviterPage,
+      '/my/profile',
+      'vip-invitation',
+      ['vip-card', 'referrals', 'profile-transactions'],
+    ],
     [staff, '/staff', 'staff', ['staff-tab-deposits']],
   ];
   for (const language of ['zh-CN', 'en'] as const) {
@@ -336,6 +341,9 @@ test('profile settings: nickname, bio, avatar checks and upload, a new invitatio
   await expect(page.getByTestId('profile-avatar').locator('img')).toHaveCount(0);
 
   // A new invitation code replaces the old one after a confirmation; copy puts it on the clipboard.
+  // Invitations and VIP live on the VIP invitation page, not in the profile settings.
+  await expect(page.getByTestId('invitation-card')).toHaveCount(0);
+  await page.goto('/my/profile');
   const oldCode = (await page.getByTestId('invite-code').textContent()) ?? '';
   await page.getByTestId('invite-generate').click();
   await confirm(page, 'invite-generate-confirm');

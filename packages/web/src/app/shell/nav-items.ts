@@ -53,7 +53,8 @@ export const PATHS = {
   account: '/my/account',
   signalTrading: '/webhook-trading',
   signalMonitoring: '/webhook-trading/signals',
-  apiOperationLog: '/webhook-trading/logs',
+  /** The bots' operation log on the dashboard (the webhook log is under signal monitoring). */
+  apiOperationLog: '/dashboard#operation-log',
   login: '/login',
   register: '/register',
 } as const satisfies Record<NavKey | 'login' | 'register', string>;

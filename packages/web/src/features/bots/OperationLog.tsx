@@ -18,8 +18,9 @@ import {
   theme,
 } from 'antd';
 import type { HTMLAttributes } from 'react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { useOperationLogs } from '../../api/bots';
 import { errorMessage } from '../../api/errors';
 import { useIsMobile } from '../../app/use-is-mobile';
@@ -112,8 +113,16 @@ function MobileLogList({
  * The operation log (document 1 §2): every 5 s, manual refresh, type filter, paging; a table on
  * desktop, stacked cards on a phone.
  */
+/** The dashboard anchor of the operation log (the mobile menu's "API operation log"). */
+export const OPERATION_LOG_ANCHOR = 'operation-log';
+
 export function OperationLog() {
   const { t, i18n } = useTranslation();
+  const { hash } = useLocation();
+  const anchorRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (hash === `#${OPERATION_LOG_ANCHOR}`) anchorRef.current?.scrollIntoView({ block: 'start' });
+  }, [hash]);
   const isMobile = useIsMobile();
   const [type, setType] = useState<OperationLogType | undefined>(undefined);
   const [page, setPage] = useState(1);
@@ -166,102 +175,104 @@ export function OperationLog() {
   ];
 
   return (
-    <Panel
-      title={t('bots.logs.title')}
-      data-testid="operation-log"
-      extra={
-        <Flex wrap gap={8} align="center">
-          <Text tone="secondary" size={12}>
-            {t('bots.logs.autoRefresh')}
-          </Text>
-          <Select<OperationLogType | 'all'>
-            size="small"
-            aria-label={t('bots.logs.typeFilter')}
-            data-testid="operation-log-type"
-            value={type ?? 'all'}
-            style={{ width: 130 }}
-            onChange={(value) => {
-              setType(value === 'all' ? undefined : value);
-              setPage(1);
-            }}
-            options={[
-              { value: 'all', label: t('bots.logs.allTypes') },
-              ...OPERATION_LOG_TYPES.map((value) => ({
-                value,
-                label: t(`bots.logs.types.${value}`),
-              })),
-            ]}
-          />
-          <Button
-            size="small"
-            icon={<ReloadOutlined />}
-            loading={logs.isFetching && !logs.isPending}
-            onClick={() => void logs.refetch()}
-            data-testid="operation-log-refresh"
-          >
-            {t('bots.logs.refresh')}
-          </Button>
-        </Flex>
-      }
-    >
-      {logs.isError && !logs.data ? (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, logs.error, t('bots.logs.loadFailed'))}
-        />
-      ) : isMobile ? (
-        <Flex vertical gap={12}>
-          {logs.isPending ? (
-            <Flex justify="center" style={{ padding: 24 }}>
-              <Spin />
-            </Flex>
-          ) : (
-            <MobileLogList
-              entries={logs.data?.results ?? []}
-              locale={locale}
-              emptyText={t('bots.logs.empty')}
+    <div id={OPERATION_LOG_ANCHOR} ref={anchorRef} style={{ scrollMarginTop: 72 }}>
+      <Panel
+        title={t('bots.logs.title')}
+        data-testid="operation-log"
+        extra={
+          <Flex wrap gap={8} align="center">
+            <Text tone="secondary" size={12}>
+              {t('bots.logs.autoRefresh')}
+            </Text>
+            <Select<OperationLogType | 'all'>
+              size="small"
+              aria-label={t('bots.logs.typeFilter')}
+              data-testid="operation-log-type"
+              value={type ?? 'all'}
+              style={{ width: 130 }}
+              onChange={(value) => {
+                setType(value === 'all' ? undefined : value);
+                setPage(1);
+              }}
+              options={[
+                { value: 'all', label: t('bots.logs.allTypes') },
+                ...OPERATION_LOG_TYPES.map((value) => ({
+                  value,
+                  label: t(`bots.logs.types.${value}`),
+                })),
+              ]}
             />
-          )}
-          {(logs.data?.count ?? 0) > PAGE_SIZE && (
-            <Flex justify="center">
-              <Pagination
-                simple
-                size="small"
-                current={page}
-                pageSize={PAGE_SIZE}
-                total={logs.data?.count ?? 0}
-                showSizeChanger={false}
-                onChange={setPage}
+            <Button
+              size="small"
+              icon={<ReloadOutlined />}
+              loading={logs.isFetching && !logs.isPending}
+              onClick={() => void logs.refetch()}
+              data-testid="operation-log-refresh"
+            >
+              {t('bots.logs.refresh')}
+            </Button>
+          </Flex>
+        }
+      >
+        {logs.isError && !logs.data ? (
+          <Alert
+            type="error"
+            showIcon
+            title={errorMessage(t, logs.error, t('bots.logs.loadFailed'))}
+          />
+        ) : isMobile ? (
+          <Flex vertical gap={12}>
+            {logs.isPending ? (
+              <Flex justify="center" style={{ padding: 24 }}>
+                <Spin />
+              </Flex>
+            ) : (
+              <MobileLogList
+                entries={logs.data?.results ?? []}
+                locale={locale}
+                emptyText={t('bots.logs.empty')}
               />
-            </Flex>
-          )}
-        </Flex>
-      ) : (
-        <Table<OperationLogEntry>
-          size="small"
-          rowKey="id"
-          columns={columns}
-          dataSource={logs.data?.results ?? []}
-          loading={logs.isPending}
-          locale={{ emptyText: t('bots.logs.empty') }}
-          onRow={(entry) =>
-            ({
-              'data-testid': 'operation-log-row',
-              'data-type': entry.type,
-            }) as HTMLAttributes<HTMLElement>
-          }
-          pagination={{
-            current: page,
-            pageSize: PAGE_SIZE,
-            total: logs.data?.count ?? 0,
-            showSizeChanger: false,
-            size: 'small',
-            showTotal: (count) => t('bots.logs.total', { count }),
-            onChange: setPage,
-          }}
-        />
-      )}
-    </Panel>
+            )}
+            {(logs.data?.count ?? 0) > PAGE_SIZE && (
+              <Flex justify="center">
+                <Pagination
+                  simple
+                  size="small"
+                  current={page}
+                  pageSize={PAGE_SIZE}
+                  total={logs.data?.count ?? 0}
+                  showSizeChanger={false}
+                  onChange={setPage}
+                />
+              </Flex>
+            )}
+          </Flex>
+        ) : (
+          <Table<OperationLogEntry>
+            size="small"
+            rowKey="id"
+            columns={columns}
+            dataSource={logs.data?.results ?? []}
+            loading={logs.isPending}
+            locale={{ emptyText: t('bots.logs.empty') }}
+            onRow={(entry) =>
+              ({
+                'data-testid': 'operation-log-row',
+                'data-type': entry.type,
+              }) as HTMLAttributes<HTMLElement>
+            }
+            pagination={{
+              current: page,
+              pageSize: PAGE_SIZE,
+              total: logs.data?.count ?? 0,
+              showSizeChanger: false,
+              size: 'small',
+              showTotal: (count) => t('bots.logs.total', { count }),
+              onChange: setPage,
+            }}
+          />
+        )}
+      </Panel>
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import {
   CopyOutlined,
   CrownOutlined,
   SafetyOutlined,
+  UserOutlined,
   WalletOutlined,
 } from '@ant-design/icons';
 import { Card, Menu } from 'antd';
@@ -16,10 +17,8 @@ import { PATHS } from '../../app/shell/nav-items';
 import { useIsMobile } from '../../app/use-is-mobile';
 
 function selectedKey(pathname: string): string {
-  // Profile settings (/my/settings) are the VIP invitation screen led by the profile.
-  if (pathname === '/my/settings') return '/my/profile';
   // The webhook logs belong to signal monitoring.
-  if (pathname === PATHS.apiOperationLog) return PATHS.signalMonitoring;
+  if (pathname === `${PATHS.signalTrading}/logs`) return PATHS.signalMonitoring;
   return pathname;
 }
 
@@ -33,7 +32,7 @@ export function MyLayout() {
   const { pathname } = useLocation();
   const isMobile = useIsMobile();
   // Document 2's order: account overview, copy management, API management, VIP invitation,
-  // account security.
+  // account security; profile settings (/my/settings, the target of /profile) before VIP.
   const items = [
     { key: '/my/account', icon: <WalletOutlined />, label: t('my.accountOverview') },
     {
@@ -53,6 +52,7 @@ export function MyLayout() {
       icon: NAV_ICONS.signalMonitoring,
       label: t('nav.items.signalMonitoring'),
     },
+    { key: '/my/settings', icon: <UserOutlined />, label: t('settings.title') },
     { key: '/my/profile', icon: <CrownOutlined />, label: t('wallet.nav.vipInvitation') },
     { key: '/my/security', icon: <SafetyOutlined />, label: t('my.accountSecurity') },
   ];

@@ -11,8 +11,8 @@ import { ProfileCard } from './ProfileCard';
 import { VipCard } from './VipCard';
 
 /**
- * Profile settings (document 2 §2): profile, VIP, coin balance and invitations. /my/settings
- * leads with the profile; /my/profile (the sidebar's VIP invitation) with VIP and invitations.
+ * Profile settings (document 2 §2). /my/settings is the profile (avatar, nickname, bio, stats);
+ * /my/profile (the sidebar's VIP invitation) is VIP, invitations and the coin balance.
  */
 export function ProfileSettings({ lead }: { lead: 'profile' | 'vipInvitation' }) {
   const { t } = useTranslation();
@@ -22,9 +22,9 @@ export function ProfileSettings({ lead }: { lead: 'profile' | 'vipInvitation' })
   const failed = user.isError ? user : own.isError ? own : null;
   const heading =
     lead === 'profile' ? (
-      <PageHeading title={t('settings.title')} subtitle={t('settings.subtitle')} />
+      <PageHeading title={t('settings.title')} subtitle={t('settings.profileSubtitle')} />
     ) : (
-      <PageHeading title={t('wallet.nav.vipInvitation')} subtitle={t('settings.subtitle')} />
+      <PageHeading title={t('wallet.nav.vipInvitation')} subtitle={t('settings.vipSubtitle')} />
     );
 
   if (failed && !(user.data && own.data)) {
@@ -75,16 +75,10 @@ export function ProfileSettings({ lead }: { lead: 'profile' | 'vipInvitation' })
       <InvitationCard code={user.data.invitation_code} />
     </Card>
   );
-  const columns: [ReactNode[], ReactNode[]] =
-    lead === 'profile'
-      ? [
-          [profileCard, invitationCard],
-          [vipCard, balanceCard],
-        ]
-      : [
-          [vipCard, invitationCard],
-          [balanceCard, profileCard],
-        ];
+  // Two screens, two contents: /my/settings edits the profile; /my/profile holds VIP,
+  // invitations and the coin balance.
+  const columns: ReactNode[][] =
+    lead === 'profile' ? [[profileCard]] : [[vipCard, invitationCard], [balanceCard]];
 
   return (
     <Flex vertical gap={16}>
@@ -92,7 +86,10 @@ export function ProfileSettings({ lead }: { lead: 'profile' | 'vipInvitation' })
       <div
         style={{
           display: 'grid',
-          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 380px), 1fr))',
+          gridTemplateColumns:
+            columns.length === 1
+              ? 'minmax(0, 720px)'
+              : 'repeat(auto-fit, minmax(min(100%, 380px), 1fr))',
           gap: 16,
           alignItems: 'start',
         }}

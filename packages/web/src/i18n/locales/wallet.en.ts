@@ -150,6 +150,8 @@ export const walletEn: WalletLocaleResources = {
   settings: {
     title: 'Profile settings',
     subtitle: 'Your profile, VIP membership, invitations and platform coins',
+    profileSubtitle: 'Your avatar, nickname, bio and community figures',
+    vipSubtitle: 'VIP membership, invitations and platform coins',
     info: 'Profile',
     uploadAvatar: 'Upload avatar',
     changeAvatar: 'Change avatar',

@@ -144,6 +144,8 @@ export const walletZhCN = {
   settings: {
     title: '个人设置',
     subtitle: '个人资料、VIP 会员、邀请好友与平台币余额',
+    profileSubtitle: '头像、昵称、个人简介与社区数据',
+    vipSubtitle: 'VIP 会员、邀请好友与平台币余额',
     info: '个人资料',
     uploadAvatar: '上传头像',
     changeAvatar: '更换头像',
