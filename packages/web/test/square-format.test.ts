@@ -236,8 +236,11 @@ describe('visibleLength and initialOf', () => {
   it('takes the first character, upper case, or a question mark', () => {
     expect(initialOf('alice')).toBe('A');
     expect(initialOf('  量化')).toBe('量');
-    expect(initialOf('')).toBe('?');
-    expect(initialOf(null)).toBe('?');
+    // No letter, no initial: the avatar shows a person icon (a phone user is not "1").
+    expect(initialOf('')).toBe('');
+    expect(initialOf(null)).toBe('');
+    expect(initialOf('13912345678')).toBe('');
+    expect(initialOf('139****5678')).toBe('');
   });
 });
 

@@ -10,6 +10,8 @@ import type { Bot, BotPosition } from '@quantsquare/contracts';
 import { Alert, Button, Flex, Tag, theme } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PATHS } from '../../app/shell/nav-items';
 import { useAccountName } from '../accounts/use-account-name';
 import { formatAmount, formatMoney, formatPercent, formatPrice } from '../dashboard/format';
 import { Text } from '../dashboard/ui';
@@ -196,6 +198,11 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
             type="warning"
             showIcon
             title={<span data-testid="bot-vip-required">{t('bots.server.vipRequired')}</span>}
+            action={
+              <Link to={PATHS.vip} data-testid="bot-buy-vip">
+                {t('common.buyVip')}
+              </Link>
+            }
           />
         )}
 

@@ -11,6 +11,7 @@ import { App, Avatar, Button, Descriptions, Flex, Form, Input, Typography } from
 import { type ChangeEvent, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteAvatar, useUpdateProfile, useUploadAvatar } from '../../api/profile';
+import { initialOf } from '../square/square-format';
 import { walletErrorMessage, walletFieldErrors } from '../wallet/wallet-errors';
 import { formatDateUtc8 } from '../wallet/wallet-format';
 import { avatarFileProblem } from './avatar-file';
@@ -84,7 +85,8 @@ export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
       },
     );
 
-  const initial = (own.nickname || user.email || user.phone || user.username).slice(0, 1);
+  // A phone user without a nickname has no letter to show: the person icon stands in.
+  const initial = initialOf(own.nickname || user.email);
 
   return (
     <Flex vertical gap={20}>
@@ -95,7 +97,7 @@ export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
           icon={own.avatar_url || initial ? undefined : <UserOutlined />}
           data-testid="profile-avatar"
         >
-          {initial.toUpperCase()}
+          {initial || undefined}
         </Avatar>
         <Flex vertical gap={6} style={{ minWidth: 0 }}>
           <Flex gap={8} wrap>

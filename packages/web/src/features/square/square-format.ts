@@ -287,7 +287,9 @@ export function visibleLength(html: string): number {
 /** The initial of a name for an avatar without a picture. */
 export function initialOf(name: string | null | undefined): string {
   const first = [...(name ?? '').trim()][0];
-  return first ? first.toUpperCase() : '?';
+  // A digit or sign is no initial (a phone user's name is their number): the caller shows a
+  // person icon instead.
+  return first && /\p{L}/u.test(first) ? first.toUpperCase() : '';
 }
 
 /** A route id: a positive whole number, or null. */
