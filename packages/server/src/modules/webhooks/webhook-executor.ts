@@ -243,6 +243,12 @@ export function createWebhookExecutor(deps: {
       .catch((error) => deps.log.warn({ err: error }, 'webhook operation log entry failed'));
   }
 
+  /** The configuration's lease as this process holds it: its orders are claimed under it. */
+  const fenceOf = (configId: number) => {
+    const fence = deps.leases?.fenceOf(webhookLease(configId));
+    return fence ? { fence } : {};
+  };
+
   async function run(signalId: number): Promise<void> {
     let signal = await repo.signal(signalId);
     if (!signal || !['received', 'validated', 'intent', 'placed'].includes(signal.status)) return;
@@ -343,8 +349,11 @@ export function createWebhookExecutor(deps: {
         action: executionRow.action,
         leverage: config.leverage,
         ...(referencePrice === undefined ? {} : { referencePrice }),
+        ...fenceOf(config.id),
       });
     } catch (error) {
+      // Another process holds the configuration now: it runs the signal; nothing changes here.
+      if (error instanceof ExecutionError && error.kind === 'fenced') return;
       // Refused (or proven never to have reached the venue): final for this signal.
       await fail(signal, found, failureKindOf(error), errorText(error), executionRow.id);
       return;

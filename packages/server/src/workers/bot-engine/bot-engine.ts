@@ -6,7 +6,7 @@
 // order fills at the new candle's open, as the backtest's next-open fill (see README.md).
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
 import { createInProcessEventBus } from '../../events/index.js';
-import { adoptLegacyBotRows, createExecutionCore } from '../../execution/index.js';
+import { adoptLegacyBotRows, createExecutionCore, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
 import { createOperationLogRepository } from '../../modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../modules/operation-log/operation-log.service.js';
@@ -55,7 +55,11 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
         });
   // A fill that closes a bot's position writes its trade row with the fill, in one transaction.
   core.useSettlementHook('bot', recordBotSettlement);
-  const trader = createBotTrader({ core, log: writeLog });
+  const trader = createBotTrader({
+    core,
+    log: writeLog,
+    fenceOf: (botId) => leases.fenceOf(botLease(botId)),
+  });
   // A bot is driven by the one worker holding its lease (see ../leases.ts).
   const leases = deps.leases ?? createLeases({ db: deps.db });
   let leaseTimer: NodeJS.Timeout | undefined;
@@ -86,6 +90,12 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   async function fail(bot: RunningBot, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     detach(bot);
+    // The bot's lease is another worker's now (this one froze past it): that worker drives it;
+    // nothing is written here.
+    if (error instanceof ExecutionError && error.kind === 'fenced') {
+      deps.logger?.error({ botId: bot.id, err: error }, 'bot lease lost; let go');
+      return;
+    }
     deps.logger?.error({ botId: bot.id, err: error }, 'bot failed');
     try {
       const at = deps.clock.now();

@@ -11,6 +11,7 @@ import {
   type OwnerPosition,
   type Settlement,
 } from '../../execution/index.js';
+import type { LeaseFence } from '../leases.js';
 import { type BotSide, orderAmount } from './bot-decision.js';
 import type { OperationLogEntry } from './bot-engine.repository.js';
 import type { RunningBot } from './bot-engine.types.js';
@@ -24,6 +25,8 @@ export class BotFailure extends Error {
 export interface TraderDeps {
   readonly core: ExecutionCore;
   readonly log: (entry: OperationLogEntry) => Promise<void>;
+  /** The bot's lease as this worker holds it: its orders are claimed only under it. */
+  readonly fenceOf?: (botId: number) => LeaseFence | undefined;
 }
 
 export type CloseReason = 'signal' | 'stop_loss' | 'take_profit' | 'manual';
@@ -38,7 +41,8 @@ async function asBotFailure<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ExecutionError) {
+    // Another worker drives the bot now: not the bot's failure (the engine lets it go).
+    if (error instanceof ExecutionError && error.kind !== 'fenced') {
       throw new BotFailure(error.message, { cause: error.cause ?? error });
     }
     throw error;
@@ -53,6 +57,11 @@ export function createBotTrader(deps: TraderDeps) {
     symbol: bot.symbol,
     owner: ownerOf(bot),
   });
+  /** What the bot's orders are submitted with: its place in the book and its lease. */
+  const orderOf = (bot: RunningBot) => {
+    const fence = deps.fenceOf?.(bot.id);
+    return { ...refOf(bot), ...(fence ? { fence } : {}) };
+  };
 
   const logFor = (
     bot: RunningBot,
@@ -214,7 +223,7 @@ export function createBotTrader(deps: TraderDeps) {
     const key = botOrderKey(candleTimeMs, action);
     const result = await asBotFailure(() =>
       core.submit({
-        ...refOf(bot),
+        ...orderOf(bot),
         key,
         size: { kind: 'target', amount: side === 'long' ? sizing.amount : -sizing.amount },
         action,
@@ -259,7 +268,7 @@ export function createBotTrader(deps: TraderDeps) {
     const action: BotOrderAction = side === 'long' ? 'close_long' : 'close_short';
     const result = await asBotFailure(() =>
       core.submit({
-        ...refOf(bot),
+        ...orderOf(bot),
         key: botOrderKey(candleTimeMs, action, reason === 'manual' ? 'm' : ''),
         size: { kind: 'close' },
         action,
