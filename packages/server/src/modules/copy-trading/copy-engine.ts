@@ -281,6 +281,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
 
   const changedAtOf = (state: LeaderSymbolState) => Number(state.version.split('|')[0]) || 0;
 
+  /** The relation's lease as its orders carry it: claimed for sending only while it is current. */
+  const fenceOf = (relationId: number) => {
+    const fence = leases.fenceOf(copyLease(relationId));
+    return fence ? { fence } : {};
+  };
+
   /** The leader account's position per symbol: the book's, or the exchange's where newer. */
   async function leaderBookOf(accountId: number): Promise<LeaderSymbolState[]> {
     const book = await loaders.leaderBook.run(accountId);
@@ -583,6 +589,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
           symbol: row.symbol,
           owner,
           key,
+          ...fenceOf(relationId),
           size: { kind: 'close' },
           pricing: { type: 'market' },
           action: 'copy_close',
@@ -858,6 +865,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             symbol,
             owner,
             key: `${decision}|c`,
+            ...fenceOf(relation.id),
             size: { kind: 'target', amount: 0 },
             pricing: { type: 'market' },
             action: 'copy_close',
@@ -883,6 +891,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             symbol,
             owner,
             key: `${decision}|o`,
+            ...fenceOf(relation.id),
             size: { kind: 'target', amount: target.toNumber() },
             pricing: cap === null ? { type: 'market' } : { type: 'ioc', priceCap: cap },
             action: target.gt(0) ? 'copy_open_long' : 'copy_open_short',
@@ -896,6 +905,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
             symbol,
             owner,
             key: `${decision}|r`,
+            ...fenceOf(relation.id),
             size: { kind: 'target', amount: target.toNumber() },
             pricing: { type: 'market' },
             action: 'copy_reduce',
@@ -903,6 +913,8 @@ export function createCopyEngine(deps: CopyEngineDeps) {
         );
       }
     } catch (error) {
+      // Another worker holds the relation now: it decides (nothing was sent).
+      if (error instanceof ExecutionError && error.kind === 'fenced') return;
       // Refused (or never sent): final for this decision; the next change decides again.
       const failure = classifyCopyFailure(error);
       await miss(failure.reason, target, failure);
@@ -958,6 +970,38 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   }
 
   /**
+   * Orders of the relation's current decisions written and never claimed (by a process that
+   * died or froze before sending, or lost the lease): sent now under their own keys — the same
+   * decision, once; the claim is fenced by this process's lease, so the old holder cannot send
+   * it too. (Reconcile would call them never sent, and the decision would be lost.)
+   */
+  async function sendWrittenDecisions(relation: CopyRelationRow): Promise<void> {
+    const owner = ownerOf(relation.id);
+    const leader = await leaderBookOf(relation.leaderAccountId);
+    for (const symbol of await symbolsOf(relation)) {
+      const state = leader.find((s) => s.symbol === symbol);
+      const decision = decisionKey(`${symbol}|${state?.version ?? 'none'}`, relation);
+      const ref = { accountId: relation.followerAccountId, symbol, owner };
+      const written = (await execution.liveIntentsOn(ref)).filter(
+        (i) => i.status === 'created' && i.idempotencyKey.startsWith(`${decision}|`),
+      );
+      for (const key of new Set(written.map((i) => i.idempotencyKey))) {
+        const row = written.find((i) => i.idempotencyKey === key) as ExecutionOrderRow;
+        // The stored intent is driven; the size given here is not used for a key that exists.
+        await execution
+          .submit({
+            ...ref,
+            key,
+            size: { kind: 'target', amount: 0 },
+            action: row.action,
+            ...fenceOf(relation.id),
+          })
+          .catch(() => undefined); // refused: reconcile and the decision's receipt say so
+      }
+    }
+  }
+
+  /**
    * Heals a relation: its unsettled orders first (when `reconcile`: after a restart, a takeover,
    * an unknown outcome), then every symbol to its target, then its figures and limits. `venueMarks`
    * (a timer pass's, by exchange|symbol) lets the relations of one pass share the venue's marks
@@ -974,7 +1018,10 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const relation = await loaders.relation.run(relationId);
     if (relation?.status !== 'active') return;
     // Orders in flight when the process stopped are settled before any new decision.
-    if (options.reconcile) await execution.reconcileIntents(ownerOf(relationId));
+    if (options.reconcile) {
+      await sendWrittenDecisions(relation);
+      await execution.reconcileIntents(ownerOf(relationId));
+    }
     for (const symbol of await symbolsOf(relation)) {
       await reconcileSymbol(relationId, symbol, {
         kind: 'heal',
