@@ -145,6 +145,8 @@ test('staff publish an announcement with a bold line and an image; a reader sees
   await expect(badge(readerPage)).toHaveCount(0);
   await readerPage.getByTestId('announcement-detail-close').click();
   await expect(row).toHaveAttribute('data-new', 'false');
+  // The list counts the view just made, without a reload.
+  await expect(row).toContainText('1 次浏览');
   await readerPage.reload();
   await expect(row).toHaveAttribute('data-new', 'false');
   await expect(badge(readerPage)).toHaveCount(0);

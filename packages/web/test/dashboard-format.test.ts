@@ -33,6 +33,10 @@ describe('amount formatting (document 1 §9)', () => {
     expect(formatMoney(10_000, 'en')).toBe('10,000.00');
     expect(formatPercent(12.345, 'en', true)).toBe('+12.35%');
     expect(formatPercent(-3.2, 'en', true)).toBe('-3.20%');
+    // A change that rounds to zero has no sign either way.
+    expect(formatPercent(-0.001, 'en', true)).toBe('0.00%');
+    expect(formatPercent(0.001, 'en', true)).toBe('0.00%');
+    expect(formatPercent(-0.004, 'zh-CN')).toBe('0.00%');
     expect(formatPercent(Number.NaN, 'en')).toBe('—');
   });
 });

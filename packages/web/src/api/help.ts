@@ -68,11 +68,24 @@ export function useAnnouncements(page: number) {
 
 /** One announcement, read when its overlay opens (the server counts the view). */
 export function useAnnouncement(id: number | null) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: id === null ? [...helpKeys.announcements(), 'detail'] : helpKeys.detail(id),
-    queryFn: ({ signal }) => {
+    queryFn: async ({ signal }) => {
       if (id === null) throw new Error('no announcement');
-      return helpApi.detail(id, signal);
+      const answer = await helpApi.detail(id, signal);
+      // The list behind the overlay shows the view just counted, not the count before it.
+      queryClient.setQueriesData<AnnouncementList>(
+        { queryKey: [...helpKeys.announcements(), 'page'] },
+        (current) =>
+          current && {
+            ...current,
+            results: current.results.map((a) =>
+              a.id === answer.id ? { ...a, views: answer.views } : a,
+            ),
+          },
+      );
+      return answer;
     },
     enabled: id !== null,
     staleTime: 0,

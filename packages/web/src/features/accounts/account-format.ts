@@ -27,8 +27,9 @@ export function formatSignedMoney(value: number | null | undefined, locale: stri
   const text = new Intl.NumberFormat(locale, {
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
+    signDisplay: 'negative',
   }).format(value);
-  return value > 0 ? `+${text}` : text;
+  return value >= 0.005 ? `+${text}` : text;
 }
 
 /** The tone of a P&L value: gains green, losses red, zero neutral. */

@@ -4,8 +4,13 @@ function fixed(value: number, digits: number, locale: string): string {
   return new Intl.NumberFormat(locale, {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
+    // A loss that rounds to zero shows 0.00, never -0.00.
+    signDisplay: 'negative',
   }).format(value);
 }
+
+/** Whether a value shows as zero at `digits` decimals. */
+const roundsToZero = (value: number, digits: number) => Math.abs(value) < 0.5 * 10 ** -digits;
 
 /** Decimals for an amount: at least 1000 → 2, at least 1 → 4, otherwise 8. */
 export function amountDecimals(value: number): number {
@@ -41,7 +46,7 @@ export function formatPercent(
 ): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
   const text = `${fixed(value, 2, locale)}%`;
-  return withSign && value > 0 ? `+${text}` : text;
+  return withSign && value > 0 && !roundsToZero(value, 2) ? `+${text}` : text;
 }
 
 /** A plain ratio (Sharpe, profit factor) with 2 decimals. */

@@ -27,7 +27,10 @@ export function abbreviateNumber(
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
   const size = Math.abs(value);
   const format = (n: number, digits: number) =>
-    new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(n);
+    new Intl.NumberFormat(locale, {
+      maximumFractionDigits: digits,
+      signDisplay: 'negative',
+    }).format(n);
   if (size >= 1_000_000) return `${format(value / 1_000_000, 1)}M`;
   // 999,950 would round to "1,000k": it is shown as 1M instead.
   if (size >= 1000) {

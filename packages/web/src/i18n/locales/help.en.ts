@@ -10,7 +10,8 @@ export const helpEn: HelpLocaleResources = {
       faq: 'FAQ',
       contact: 'Contact us',
     },
-    unreadBadge: '{{count}} unread announcements',
+    unreadBadge_one: '{{count}} unread announcement',
+    unreadBadge_other: '{{count}} unread announcements',
     tutorial: {
       title: 'Tutorial',
       intro:

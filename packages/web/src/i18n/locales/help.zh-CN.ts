@@ -10,7 +10,8 @@ export const helpZhCN = {
       faq: '常见问题',
       contact: '联系我们',
     },
-    unreadBadge: '{{count}} 条未读公告',
+    unreadBadge_one: '{{count}} 条未读公告',
+    unreadBadge_other: '{{count}} 条未读公告',
     tutorial: {
       title: '使用教程',
       intro:

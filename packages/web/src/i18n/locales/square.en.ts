@@ -46,7 +46,8 @@ export const squareEn: SquareLocaleResources = {
     views: { grid: 'Grid view', list: 'List view' },
     empty: 'No strategies match these filters',
     loadFailed: 'Failed to load strategies',
-    resultCount: '{{count}} strategies',
+    resultCount_one: '{{count}} strategy',
+    resultCount_other: '{{count}} strategies',
     pagination: {
       label: 'Pages',
       previous: 'Previous page',

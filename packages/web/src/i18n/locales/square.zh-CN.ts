@@ -40,7 +40,8 @@ export const squareZhCN = {
     views: { grid: '网格视图', list: '列表视图' },
     empty: '暂无符合条件的策略',
     loadFailed: '加载策略列表失败',
-    resultCount: '共 {{count}} 个策略',
+    resultCount_one: '共 {{count}} 个策略',
+    resultCount_other: '共 {{count}} 个策略',
     pagination: {
       label: '分页',
       previous: '上一页',

@@ -10,8 +10,21 @@ import type { ChartPalette } from '../palette';
 
 export type { ChartPalette } from '../palette';
 
-/** Prices show 2 decimals (document 1 §9). */
-export const PRICE_FORMAT = { type: 'price', precision: 2, minMove: 0.01 } as const;
+const GROUPED_PRICE = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  signDisplay: 'negative',
+});
+
+/**
+ * Prices show 2 decimals (document 1 §9) with thousands separators on the axes and the
+ * crosshair ("93,535.69", the same grouping in zh-CN and en).
+ */
+export const PRICE_FORMAT = {
+  type: 'custom',
+  minMove: 0.01,
+  formatter: (price: number) => GROUPED_PRICE.format(price),
+} as const;
 
 /**
  * Removes a chart for good. Its plugins and series go first, while the chart is whole: removing
@@ -40,7 +53,8 @@ export function chartOptions(palette: ChartPalette, height: number): DeepPartial
       vertLines: { color: palette.grid },
       horzLines: { color: palette.grid },
     },
-    rightPriceScale: { borderColor: palette.border },
+    // Wide enough for a grouped price, so a short label is not cut at the edge ("0").
+    rightPriceScale: { borderColor: palette.border, minimumWidth: 64 },
     timeScale: { borderColor: palette.border, timeVisible: true, secondsVisible: false },
   };
 }

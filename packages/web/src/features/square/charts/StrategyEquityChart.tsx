@@ -38,12 +38,17 @@ interface ChartParts {
 
 const time = (timeMs: number) => toDisplayTime(timeMs) as UTCTimestamp;
 
-/** Axis labels of shifted (UTC+8) times: dates as MM/DD, times of day as HH:mm. */
+/**
+ * Axis labels of shifted (UTC+8) times: dates as MM/DD, times of day as HH:mm, and with seconds
+ * where the ticks are seconds apart (HH:mm alone repeated one label along the axis).
+ */
 function tickLabel(value: Time, type: TickMarkType): string {
   const label = displayTimeLabel(value as number);
-  return type === TickMarkType.Time || type === TickMarkType.TimeWithSeconds
-    ? label.slice(6)
-    : label.slice(0, 5);
+  if (type === TickMarkType.TimeWithSeconds) {
+    const seconds = new Date((value as number) * 1000).getUTCSeconds();
+    return `${label.slice(6)}:${String(seconds).padStart(2, '0')}`;
+  }
+  return type === TickMarkType.Time ? label.slice(6) : label.slice(0, 5);
 }
 
 /**

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { PRICE_FORMAT } from '../src/features/dashboard/charts/chart-theme';
+import i18n from '../src/i18n/index';
+import '../src/i18n/square-texts';
+import '../src/i18n/help-texts';
+
+describe('counts and chart prices as the screens show them', () => {
+  it('says one strategy and one unread announcement in the singular', async () => {
+    await i18n.changeLanguage('en');
+    expect(i18n.t('square.resultCount', { count: 1 })).toBe('1 strategy');
+    expect(i18n.t('square.resultCount', { count: 2 })).toBe('2 strategies');
+    expect(i18n.t('helpCenter.unreadBadge', { count: 1 })).toBe('1 unread announcement');
+    await i18n.changeLanguage('zh-CN');
+    expect(i18n.t('square.resultCount', { count: 1 })).toBe('共 1 个策略');
+  });
+
+  it('groups thousands on the chart axes and never shows -0.00', () => {
+    expect(PRICE_FORMAT.formatter(93535.68912)).toBe('93,535.69');
+    expect(PRICE_FORMAT.formatter(-1234.5)).toBe('-1,234.50');
+    expect(PRICE_FORMAT.formatter(-0.001)).toBe('0.00');
+  });
+});
