@@ -10,6 +10,7 @@ import {
   refreshCoinLists,
   usePendingCoinRequest,
 } from '../../api/wallet';
+import { useIsMobile } from '../use-is-mobile';
 import { formatCoins } from './format';
 
 function Badge({
@@ -73,12 +74,16 @@ export default function BalanceAndVip() {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const profile = useLiveProfile();
+  const isMobile = useIsMobile();
   if (!profile) return null;
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
       <Badge color={token.colorPrimary} testId="coin-balance">
         <WalletOutlined />
-        {t('nav.coins', { amount: formatCoins(profile.platform_balance, i18n.language) })}
+        {/* On a phone the wallet icon says "coins": the brand keeps its room in the header. */}
+        {isMobile
+          ? formatCoins(profile.platform_balance, i18n.language)
+          : t('nav.coins', { amount: formatCoins(profile.platform_balance, i18n.language) })}
       </Badge>
       {profile.is_vip_active && (
         <Badge color={token.colorWarning} testId="vip-badge">

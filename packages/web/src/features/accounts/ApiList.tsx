@@ -54,7 +54,7 @@ function StatusTag({ api }: { api: ExchangeApi }) {
     : t('apis.neverChecked');
   const hasFailed = api.last_check_ok === false;
   return (
-    <Flex vertical gap={2} style={{ minWidth: 0 }}>
+    <Flex vertical gap={2} style={{ minWidth: 0, maxWidth: 220, whiteSpace: 'normal' }}>
       <Tooltip title={checked}>
         <Tag
           color={STATUS_COLORS[status]}
@@ -197,6 +197,9 @@ export function ApiList({ apis, isMobile, ...actions }: Props) {
   return (
     <Table<ExchangeApi>
       size="middle"
+      className="qs-nowrap-head"
+      // A failed check's text must not squeeze the other columns into letters: scroll instead.
+      scroll={{ x: 'max-content' }}
       rowKey="id"
       dataSource={apis}
       pagination={false}
@@ -237,6 +240,7 @@ export function ApiList({ apis, isMobile, ...actions }: Props) {
         {
           title: t('apis.columns.status'),
           key: 'is_active',
+          width: 220,
           render: (_, api) => <StatusTag api={api} />,
         },
         {

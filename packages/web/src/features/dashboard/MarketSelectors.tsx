@@ -39,14 +39,15 @@ export function MarketSelectors(props: Props) {
   return (
     <Flex wrap gap={12} align="flex-end">
       <Field label={t('dashboard.selectors.exchange')}>
-        <Flex gap={8} align="center">
+        <Flex gap={8} align="center" wrap>
           <Select
             data-testid="dashboard-exchange"
             aria-label={t('dashboard.selectors.exchange')}
             value={props.exchange}
             onChange={props.onExchange}
             options={EXCHANGES.map((e) => ({ value: e, label: t(`dashboard.exchanges.${e}`) }))}
-            style={{ flex: 1, minWidth: 0 }}
+            // Wide enough for "Binance"; the source indicator wraps below rather than cut it.
+            style={{ flex: '1 1 110px', minWidth: 110 }}
           />
           {props.sourceIndicator}
         </Flex>

@@ -111,7 +111,10 @@ export function SquareToolbar({
         <div
           style={{
             display: 'grid',
-            gridTemplateColumns: isMobile ? 'repeat(3, minmax(0, 1fr))' : 'repeat(3, auto)',
+            // Two per row on a phone: three cut English labels ("All exc…").
+            gridTemplateColumns: isMobile
+              ? 'repeat(auto-fill, minmax(150px, 1fr))'
+              : 'repeat(3, auto)',
             gap: 8,
             flex: isMobile ? '1 1 100%' : 'none',
           }}

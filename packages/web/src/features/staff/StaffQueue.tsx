@@ -163,21 +163,13 @@ export function StaffQueue({ queue }: { queue: Queue }) {
   };
 
   const columns: ColumnsType<StaffRequest> = [
-    { title: t('staffConsole.columns.id'), dataIndex: 'id', width: 70 },
-    {
-      title: t('staffConsole.columns.user'),
-      key: 'user',
-      width: 200,
-      render: (_, request) => (
-        <span style={{ overflowWrap: 'anywhere' }} data-testid="staff-user">
-          {who(request)}
-        </span>
-      ),
-    },
+    { title: t('staffConsole.columns.id'), dataIndex: 'id', width: 70, fixed: 'left' },
     {
       title: t('staffConsole.columns.amount'),
       key: 'amount',
       align: 'right',
+      // Staff must see the amount before deciding, whatever the width: it stays in view.
+      fixed: 'left',
       render: (_, request) => (
         <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
           {formatCoinAmount(request.amount, locale)}
@@ -186,6 +178,16 @@ export function StaffQueue({ queue }: { queue: Queue }) {
               {t('staffConsole.columns.receive')} {formatCoinAmount(request.net_amount, locale)}
             </Typography.Text>
           )}
+        </span>
+      ),
+    },
+    {
+      title: t('staffConsole.columns.user'),
+      key: 'user',
+      width: 200,
+      render: (_, request) => (
+        <span style={{ overflowWrap: 'anywhere' }} data-testid="staff-user">
+          {who(request)}
         </span>
       ),
     },
@@ -297,7 +299,9 @@ export function StaffQueue({ queue }: { queue: Queue }) {
         dataSource={list.data?.results ?? []}
         loading={list.isPending || (list.isFetching && list.isPlaceholderData)}
         locale={{ emptyText: t('staffConsole.empty') }}
-        scroll={{ x: 1280 }}
+        className="qs-nowrap-head"
+        // As wide as the columns need (the decisions were clipped at a fixed 1280).
+        scroll={{ x: 'max-content' }}
         // Data attributes are valid row props; the type only lists the named ones.
         onRow={(request) =>
           ({

@@ -139,6 +139,7 @@ export function DepositForm({
         <Radio.Group
           optionType="button"
           buttonStyle="solid"
+          className="qs-choice-grid"
           data-testid="deposit-network"
           options={offered.map((n) => ({
             value: n,
