@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { systemClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
-import { copyReceipts, copyRelations } from '../../src/db/schema/index.js';
+import { copyRelations } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, createRedisEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
@@ -178,13 +178,7 @@ const poll = (async () => {
       sizes[relation.id] = position.size;
     }
     const held = relations.map((r) => r.id).filter((id) => leases.isHeld(copyLease(id)));
-    // The relations whose leader change has its receipt (copied or missed): decided.
-    const decided = [
-      ...new Set(
-        (await db.select({ id: copyReceipts.relationId }).from(copyReceipts)).map((r) => r.id),
-      ),
-    ];
-    print({ sizes, held, submitted, decided });
+    print({ sizes, held, submitted });
     await new Promise((resolve) => setTimeout(resolve, Number(env.POLL_MS ?? 200)));
   }
 })();
