@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { signedInUser } from './session';
@@ -194,5 +196,54 @@ test('API table headers stay on one line when a failed check is shown', async ({
         path: `${screensDir}/api-table-failed-check-${language}-1280.png`,
       });
     await page.context().close();
+  }
+});
+
+test('the staff queue shows the amount on a phone, before the approve button', async ({
+  browser,
+  request,
+}) => {
+  const depositor = await pageIn(browser, 'en', PHONE);
+  const { access } = await signedInUser(depositor, request, 'staff-amount-user');
+  const deposit = await request.post('/api/auth/deposit/', {
+    headers: { authorization: `Bearer ${access}` },
+    data: { amount: '12345.67', network: 'TRC20', tx_hash: randomBytes(32).toString('hex') },
+  });
+  expect(deposit.status()).toBeLessThan(300);
+  await depositor.context().close();
+
+  for (const language of LANGUAGES) {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await pageIn(browser, language, viewport);
+      const { email } = await signedInUser(page, request, 'staff-amount');
+      // The admin CLI (handed to the running server) makes the user staff.
+      execFileSync(
+        'npm',
+        ['run', 'admin', '--', 'create-staff', '--email', email, '--password', 'correct-horse-42'],
+        {
+          env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+          stdio: 'pipe',
+        },
+      );
+      await page.goto('/staff');
+      const row = page.getByTestId('staff-row').filter({ hasText: '12,345.67' }).first();
+      const amount = row.getByText('12,345.67');
+      await expect(amount).toBeInViewport();
+      const amountBox = await amount.boundingBox();
+      expect(amountBox!.x + amountBox!.width).toBeLessThanOrEqual(viewport.width);
+      // No header is broken into single characters.
+      const lines = await page.locator('.ant-table-thead th').evaluateAll((cells) =>
+        cells.map((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return range.getClientRects().length;
+        }),
+      );
+      for (const count of lines) expect(count).toBeLessThanOrEqual(1);
+      await page.screenshot({
+        path: `${screensDir}/staff-amount-${language}-${viewport.width}.png`,
+      });
+      await page.context().close();
+    }
   }
 });
