@@ -125,6 +125,13 @@ test('a user connects a TradingView alert to a paper account and watches the sig
     'filled',
   );
   await expect(trail.getByTestId('webhook-trail-reason')).toHaveCount(0);
+  // The steps are worded in the reader's language, not the engine's ("open_long 0.01 … @ …").
+  const stepTexts = trail.getByTestId('webhook-trail-step-text');
+  await expect(stepTexts.last()).toContainText('开多 成交');
+  await expect(stepTexts.last()).toContainText('均价');
+  for (const text of await stepTexts.allTextContents()) {
+    expect(text).not.toMatch(/open_long|reverse_to|close_long|@|order /);
+  }
   await page.screenshot({ path: `${screensDir}/webhooks-signals-zh-CN-1280.png` });
   await page.keyboard.press('Escape');
 
@@ -147,9 +154,12 @@ test('a user connects a TradingView alert to a paper account and watches the sig
   // The logs record the receipt and the fill.
   await page.getByTestId('webhook-tabs').getByText('日志').click();
   await expect(page).toHaveURL(/\/webhook-trading\/logs$/);
-  await expect(page.locator('[data-testid="webhook-log"][data-event="order_filled"]')).toHaveCount(
-    1,
-  );
+  const filledLog = page.locator('[data-testid="webhook-log"][data-event="order_filled"]');
+  await expect(filledLog).toHaveCount(1);
+  await expect(filledLog).toContainText(`信号 #${signalId}：开多 成交`);
+  for (const text of await page.getByTestId('webhook-log-text').allTextContents()) {
+    expect(text).not.toMatch(/open_long|reverse_to|close_long|@|order \d/);
+  }
   await page.screenshot({ path: `${screensDir}/webhooks-logs-zh-CN-1280.png`, fullPage: true });
 
   // The position is on the account overview.
@@ -173,7 +183,14 @@ test('a user connects a TradingView alert to a paper account and watches the sig
         if (screen === 'webhooks') await expect(card).toBeVisible();
         else if (screen === 'webhooks-signals') {
           await expect(page.getByTestId('webhook-signal').first()).toBeVisible();
-        } else await expect(page.getByTestId('webhook-log').first()).toBeVisible();
+        } else {
+          await expect(page.getByTestId('webhook-log').first()).toBeVisible();
+          const filled = page.locator('[data-testid="webhook-log"][data-event="order_filled"]');
+          await expect(filled).toContainText(
+            language === 'en' ? `Signal #${signalId}:` : `信号 #${signalId}：`,
+          );
+          await expect(filled).not.toContainText(/open_long|@/);
+        }
         expect(await fitsWidth(page), `${screen} ${language} ${width}`).toBe(true);
         await page.screenshot({
           path: `${screensDir}/${screen}-${language}-${width}.png`,

@@ -618,6 +618,31 @@ export const webhookSignal = z.object({
 });
 export type WebhookSignal = z.infer<typeof webhookSignal>;
 
+/**
+ * What a log line's signal is, for the web to word the line in the reader's language (the
+ * `message` is the server's own technical line).
+ */
+export const webhookLogSignal = z.object({
+  action: z.enum(WEBHOOK_ACTIONS).nullable(),
+  symbol: z.string().nullable(),
+  amount: money.nullable(),
+  status: z.enum(WEBHOOK_SIGNAL_STATUSES),
+  reason: z.string().nullable(),
+  error_kind: z.enum(WEBHOOK_FAILURE_KINDS).nullable(),
+  /** The signal's last order: what it did, how much filled, at what price, its venue id. */
+  order: z
+    .object({
+      action: z.enum(WEBHOOK_EXECUTION_ACTIONS),
+      quantity: money,
+      filled_quantity: money,
+      price: money.nullable(),
+      leverage: z.number().int(),
+      exchange_order_id: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type WebhookLogSignal = z.infer<typeof webhookLogSignal>;
+
 export const webhookLog = z.object({
   id: z.number().int(),
   config_id: z.number().int().nullable(),
@@ -628,6 +653,8 @@ export const webhookLog = z.object({
   message: z.string(),
   source_ip: z.string().nullable(),
   created_at: z.string(),
+  /** The line's signal, when it has one (still there). */
+  signal: webhookLogSignal.nullable(),
 });
 export type WebhookLog = z.infer<typeof webhookLog>;
 

@@ -1,6 +1,7 @@
 // The receiver over HTTP, as TradingView posts: accepted alerts trade once through the execution
 // core on a paper account; repeats never trade twice; refusals are answered and recorded; no body
 // gets anything but 202, 400, 404 or 429; the trail, executions, logs and stats read it back.
+import { webhookLogListResponse } from '@quantsquare/contracts';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { executionOrders, webhookLogs, webhookSignals } from '../../src/db/schema/index.js';
@@ -453,6 +454,16 @@ describe('the receiver', () => {
         'signal_refused',
       ]),
     );
+    // A fill's line carries its signal and order as data, for the web to word it.
+    const parsedLogs = webhookLogListResponse.parse(logs.body);
+    const filledLine = parsedLogs.results.find((l) => l.event === 'order_filled');
+    expect(filledLine?.signal).toMatchObject({
+      status: 'filled',
+      order: { action: expect.any(String), filled_quantity: expect.any(String) },
+    });
+    expect(Number(filledLine?.signal?.order?.price)).toBeGreaterThan(0);
+    const configLine = parsedLogs.results.find((l) => l.event === 'config_created');
+    expect(configLine?.signal).toBeNull();
     const stats = await call<{
       total: Record<string, unknown>;
       last_24h: Record<string, unknown>;

@@ -27,6 +27,7 @@ import { formatUtc8 } from '../features/bots/bot-format';
 import { PageHeading } from '../features/wallet/PageHeading';
 import { WEBHOOK_PATHS, WebhookTabs } from '../features/webhooks/WebhookTabs';
 import { LOG_LEVEL_COLORS } from '../features/webhooks/webhook-format';
+import { logText } from '../features/webhooks/webhook-words';
 
 const PAGE_SIZE = 20;
 
@@ -61,7 +62,7 @@ function SignalLink({ id }: { id: number | null }) {
 
 /** The log on a phone: one stacked card per entry. */
 function LogCards({ logs }: { logs: readonly WebhookLog[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   return (
     <Flex vertical gap={8}>
@@ -88,7 +89,9 @@ function LogCards({ logs }: { logs: readonly WebhookLog[] }) {
             <SignalLink id={log.signal_id} />
           </Flex>
           <Typography.Text type="secondary" style={{ fontSize: 12, overflowWrap: 'anywhere' }}>
-            {[log.config_name, log.source_ip, log.message].filter(Boolean).join(' · ')}
+            {[log.config_name, log.source_ip, logText(t, log, i18n.language)]
+              .filter(Boolean)
+              .join(' · ')}
           </Typography.Text>
         </article>
       ))}
@@ -101,7 +104,7 @@ function LogCards({ logs }: { logs: readonly WebhookLog[] }) {
  * filtered by configuration, level and time, paged.
  */
 export function WebhookLogsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const isMobile = useIsMobile();
   const [params, setParams] = useSearchParams();
   const config = positiveInt(params.get('config'));
@@ -158,11 +161,14 @@ export function WebhookLogsPage() {
     {
       key: 'message',
       title: t('webhooks.logs.columns.message'),
-      dataIndex: 'message',
       width: 280,
-      render: (value: string) => (
-        <Typography.Text type="secondary" style={{ overflowWrap: 'anywhere' }}>
-          {value}
+      render: (_: unknown, log: WebhookLog) => (
+        <Typography.Text
+          type="secondary"
+          style={{ overflowWrap: 'anywhere' }}
+          data-testid="webhook-log-text"
+        >
+          {logText(t, log, i18n.language)}
         </Typography.Text>
       ),
     },

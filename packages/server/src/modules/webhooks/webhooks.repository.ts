@@ -319,6 +319,14 @@ export function createWebhooksRepository(db: Database) {
       await db.update(webhookExecutions).set(values).where(eq(webhookExecutions.id, id));
     },
 
+    async signalsByIds(ids: readonly number[]): Promise<WebhookSignalRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .select()
+        .from(webhookSignals)
+        .where(inArray(webhookSignals.id, [...ids]));
+    },
+
     async executionsOfSignals(signalIds: readonly number[]): Promise<WebhookExecutionRow[]> {
       if (signalIds.length === 0) return [];
       return db

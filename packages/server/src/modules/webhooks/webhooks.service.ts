@@ -12,6 +12,7 @@ import {
   type WebhookExecution,
   type WebhookExecutionListResponse,
   type WebhookLogListResponse,
+  type WebhookLogSignal,
   type WebhookPosition,
   type WebhookSignal,
   type WebhookSignalListResponse,
@@ -677,6 +678,39 @@ export function createWebhooksService(deps: {
         page: query.page,
         pageSize: query.page_size,
       });
+      const signalIds = [
+        ...new Set(rows.flatMap((r) => (r.signalId === null ? [] : [r.signalId]))),
+      ];
+      const [signals, executions] = await Promise.all([
+        repo.signalsByIds(signalIds),
+        repo.executionsOfSignals(signalIds),
+      ]);
+      const signalById = new Map(signals.map((s) => [s.id, s]));
+      // Executions come in id order: the last one of a signal wins.
+      const lastOrder = new Map(executions.map((e) => [e.signalId, e]));
+      const describe = (id: number | null): WebhookLogSignal | null => {
+        const signal = id === null ? undefined : signalById.get(id);
+        if (!signal) return null;
+        const order = lastOrder.get(signal.id);
+        return {
+          action: signal.action,
+          symbol: signal.symbol,
+          amount: signal.amount,
+          status: signal.status,
+          reason: signal.reason,
+          error_kind: (signal.errorKind as WebhookLogSignal['error_kind']) ?? null,
+          order: order
+            ? {
+                action: order.action,
+                quantity: order.quantity,
+                filled_quantity: order.filledQuantity,
+                price: order.price,
+                leverage: order.leverage,
+                exchange_order_id: order.exchangeOrderId,
+              }
+            : null,
+        };
+      };
       return {
         results: rows.map((r) => ({
           id: r.id,
@@ -688,6 +722,7 @@ export function createWebhooksService(deps: {
           message: r.message,
           source_ip: r.sourceIp,
           created_at: r.createdAt.toISOString(),
+          signal: describe(r.signalId),
         })),
         count: total,
         page: query.page,

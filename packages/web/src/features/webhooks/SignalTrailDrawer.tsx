@@ -31,6 +31,7 @@ import {
   reasonText,
   SIGNAL_STATUS_COLORS,
 } from './webhook-format';
+import { stepText } from './webhook-words';
 
 const BAD_STEPS = new Set(['refused', 'failed']);
 /**
@@ -179,9 +180,13 @@ function Trail({ signal }: { signal: WebhookSignal }) {
                       ? ` · ${t('webhooks.trail.sinceReceived', { ms: step.since_received_ms })}`
                       : ''}
                   </Typography.Text>
-                  {step.detail && !QUIET_DETAIL_STEPS.has(step.step) && (
-                    <Typography.Text code style={{ fontSize: 11, overflowWrap: 'anywhere' }}>
-                      {step.detail}
+                  {!QUIET_DETAIL_STEPS.has(step.step) && stepText(t, step, signal, locale) && (
+                    <Typography.Text
+                      type="secondary"
+                      style={{ fontSize: 12, display: 'block', overflowWrap: 'anywhere' }}
+                      data-testid="webhook-trail-step-text"
+                    >
+                      {stepText(t, step, signal, locale)}
                     </Typography.Text>
                   )}
                 </div>
