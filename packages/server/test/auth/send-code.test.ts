@@ -25,6 +25,43 @@ describe('POST /api/auth/send-code/', () => {
     expect(await latestCode(ctx.app, email)).toMatch(/^\d{6}$/);
   });
 
+  it("writes the code in the reader's language (Accept-Language), Chinese by default", async () => {
+    const email = uniqueEmail();
+    await registerEmail(ctx.app, email);
+    const latest = async () =>
+      (
+        await call<{ results: { subject: string; body: string; code: string }[] }>(
+          ctx.app,
+          'GET',
+          `/api/dev/outbox/?to=${encodeURIComponent(email)}`,
+        )
+      ).body.results[0]!;
+    const send = (headers: Record<string, string>) =>
+      call(ctx.app, 'POST', '/api/auth/send-code/', {
+        body: { type: 'email', target: email, action: 'login' },
+        headers,
+      });
+
+    expect((await send({ 'accept-language': 'en' })).status).toBe(200);
+    const english = await latest();
+    expect(english.subject).toBe('Your QuantSquare verification code');
+    expect(english.body).toContain(`Your QuantSquare verification code is ${english.code}`);
+
+    ctx.clock.advanceSeconds(61); // past the resend cooldown
+    expect((await send({ 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' })).status).toBe(200);
+    const chinese = await latest();
+    expect(chinese.subject).toBe('QuantSquare 验证码');
+    expect(chinese.body).toContain(`您的 QuantSquare 验证码是 ${chinese.code}`);
+
+    ctx.clock.advanceSeconds(61);
+    expect((await send({ 'accept-language': 'fr-FR, en;q=0.5' })).status).toBe(200);
+    expect((await latest()).subject).toBe('Your QuantSquare verification code');
+
+    ctx.clock.advanceSeconds(61);
+    expect((await send({})).status).toBe(200);
+    expect((await latest()).subject).toBe('QuantSquare 验证码');
+  });
+
   it('normalises the e-mail target to lower case', async () => {
     const email = uniqueEmail();
     await registerEmail(ctx.app, email);

@@ -1,4 +1,5 @@
 import { type ApiError, HTTP_TIMEOUT_MS, type TokenPair } from '@quantsquare/contracts';
+import i18next from 'i18next';
 import { clearTokens, getAccessToken, getRefreshToken, setTokens } from './tokens';
 
 /** Relative to the page's own origin; the dev server and the production server both answer it. */
@@ -48,7 +49,11 @@ async function send(method: string, path: string, options: RequestOptions): Prom
   const timer = setTimeout(() => controller.abort('timeout'), HTTP_TIMEOUT_MS);
   const onOuterAbort = () => controller.abort('cancelled');
   options.signal?.addEventListener('abort', onOuterAbort);
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The reader's language: what the server writes to them (a sign-in code's e-mail or SMS) follows it.
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': i18next.language || 'zh-CN',
+  };
   const access = getAccessToken();
   if (access) headers.Authorization = `Bearer ${access}`;
   // A FormData body (file uploads) is sent as multipart; the browser writes its content type.

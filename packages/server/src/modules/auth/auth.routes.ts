@@ -21,6 +21,7 @@ import {
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerAuthentication } from '../../common/bearer-auth.js';
+import { messageLanguageOf } from '../../common/message-language.js';
 import type { AuthService } from './auth.service.js';
 import type { CodesService } from './codes.service.js';
 import type { TokensService } from './tokens.service.js';
@@ -52,7 +53,9 @@ export const authRoutes =
         config: signIn,
         schema: { tags, body: sendCodeRequest, response: { 200: sendCodeResponse, ...errors } },
       },
-      async (request) => codes.send(request.body),
+      // The code is written in the reader's language (the web sends it as Accept-Language).
+      async (request) =>
+        codes.send(request.body, messageLanguageOf(request.headers['accept-language'])),
     );
     app.post(
       '/auth/login/',

@@ -14,6 +14,7 @@ import {
 import type { Clock } from '../../common/clock.js';
 import { BadRequest, RateLimited, ValidationFailed } from '../../common/errors.js';
 import { deriveKey } from '../../common/keys.js';
+import { DEFAULT_MESSAGE_LANGUAGE, type MessageLanguage } from '../../common/message-language.js';
 import type { Mailer, SmsProvider } from '../../delivery/delivery.adapters.js';
 import type { AuthRepository, CodeAction, CodeChannel } from './auth.repository.js';
 import { parseEmail, parsePhone } from './identity.parser.js';
@@ -22,6 +23,29 @@ const DAY_SECONDS = 24 * 60 * 60;
 
 export interface CodeLogger {
   warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+/** The code's e-mail/SMS in the reader's language. */
+function codeMessage(language: MessageLanguage, isReset: boolean, code: string) {
+  const minutes = Math.round(CODE_TTL_SECONDS / 60);
+  if (language === 'zh-CN') {
+    const what = isReset ? '重置密码验证码' : '验证码';
+    return {
+      emailSubject: `QuantSquare ${what}`,
+      smsSubject: `QuantSquare ${what}`,
+      text: `您的 QuantSquare ${what}是 ${code}，${minutes} 分钟内有效。${
+        isReset ? '如果您没有申请重置密码，请忽略本消息。' : '请勿告诉他人。'
+      }`,
+    };
+  }
+  const what = isReset ? 'password reset code' : 'verification code';
+  return {
+    emailSubject: `Your QuantSquare ${what}`,
+    smsSubject: `QuantSquare ${what}`,
+    text: `Your QuantSquare ${what} is ${code}. It expires in ${minutes} minutes.${
+      isReset ? ' If you did not ask to reset your password, ignore this message.' : ''
+    }`,
+  };
 }
 
 export function createCodesService(deps: {
@@ -93,22 +117,32 @@ export function createCodesService(deps: {
     return user !== undefined;
   }
 
-  async function deliver(channel: CodeChannel, target: string, action: CodeAction, code: string) {
-    const minutes = Math.round(CODE_TTL_SECONDS / 60);
-    const isReset = action === 'reset_password';
-    const what = isReset ? 'password reset code' : 'verification code';
-    const text = `Your QuantSquare ${what} is ${code}. It expires in ${minutes} minutes.${
-      isReset ? ' If you did not ask to reset your password, ignore this message.' : ''
-    }`;
+  async function deliver(
+    channel: CodeChannel,
+    target: string,
+    action: CodeAction,
+    code: string,
+    language: MessageLanguage,
+  ) {
+    const words = codeMessage(language, action === 'reset_password', code);
     if (channel === 'email') {
-      await deps.mailer.send({ to: target, subject: `Your QuantSquare ${what}`, text, code });
+      await deps.mailer.send({ to: target, subject: words.emailSubject, text: words.text, code });
     } else {
-      await deps.smsProvider.send({ to: target, subject: `QuantSquare ${what}`, text, code });
+      await deps.smsProvider.send({
+        to: target,
+        subject: words.smsSubject,
+        text: words.text,
+        code,
+      });
     }
   }
 
   return {
-    async send(request: SendCodeRequest): Promise<SendCodeResponse> {
+    /** Sends a code, written in `language` (the reader's, from the request). */
+    async send(
+      request: SendCodeRequest,
+      language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE,
+    ): Promise<SendCodeResponse> {
       const channel = request.type;
       const parsed = channel === 'email' ? parseEmail(request.target) : parsePhone(request.target);
       if (!parsed.ok) {
@@ -138,7 +172,7 @@ export function createCodesService(deps: {
         expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
       });
       try {
-        if (sendsCode) await deliver(channel, target, request.action, code);
+        if (sendsCode) await deliver(channel, target, request.action, code, language);
       } catch (error) {
         // A code that never arrived must not count toward the cooldown or the daily limit.
         await repo.deleteCode(row.id);
