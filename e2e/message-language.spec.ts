@@ -24,3 +24,13 @@ test('the sign-in code e-mail follows the page language', async ({ browser, requ
     await context.close();
   }
 });
+
+test('an English reader sees server refusals worded as sentences, not raw lowercase', async ({
+  page,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('qs.language', 'en'));
+  await page.goto('/strategy/999999');
+  await expect(page.getByText('Strategy not found or not public', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/strategy-square$/);
+  await page.screenshot({ path: '.test-output/screens/strategy-missing-en-1280.png' });
+});

@@ -172,14 +172,14 @@ export const squareEn: SquareLocaleResources = {
       days: '{{count}} d ago',
     },
     errors: {
-      notFound: 'strategy not found or not public',
-      server: 'server error, retry later',
-      failed: 'failed to load strategy: {{message}}',
+      notFound: 'Strategy not found or not public',
+      server: 'Server error, please retry later',
+      failed: 'Failed to load the strategy: {{message}}',
     },
     backToSquare: 'Back to the square',
   },
   squareErrors: {
-    strategyNotFound: 'strategy not found or not public',
+    strategyNotFound: 'Strategy not found or not public',
     accountNotFound: 'Exchange account not found',
     tradesHidden: 'This strategy does not show its trades',
     positionsHidden: 'This strategy does not show its positions',
