@@ -30,6 +30,35 @@ export function useToneColor() {
     value > 0 ? token.colorSuccess : value < 0 ? token.colorError : token.colorText;
 }
 
+/**
+ * A risk figure (Sharpe, win rate) once the strategy has the history it needs; before that a
+ * dash that says why (a few hours of returns give a meaningless, huge Sharpe).
+ */
+export function RiskFigure({
+  strategy,
+  value,
+  testId,
+}: {
+  strategy: StrategyCard;
+  value: string;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  if (!strategy.is_new) return <span data-testid={testId}>{value}</span>;
+  return (
+    <Tooltip
+      title={t('square.card.riskNeedsHistory', {
+        days: NEW_STRATEGY_HISTORY_DAYS,
+        have: Math.floor(strategy.days_of_history),
+      })}
+    >
+      <span data-testid={testId} data-reason="history" style={{ cursor: 'help' }}>
+        —
+      </span>
+    </Tooltip>
+  );
+}
+
 function Figure({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div style={{ minWidth: 0 }}>
@@ -146,6 +175,7 @@ export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
           values={curve.values}
           height={SPARKLINE_HEIGHT_PX}
           isIllustrative={curve.isIllustrative}
+          sign={strategy.total_profit_rate}
         />
         {curve.isIllustrative && (
           <div style={{ position: 'absolute', top: 0, insetInlineEnd: 0 }}>
@@ -169,12 +199,21 @@ export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
           {abbreviateNumber(strategy.balance, locale)}
         </Figure>
         <Figure label={t('square.card.winRate')}>
-          {strategy.metrics.win_rate === null
-            ? '—'
-            : formatPercent(strategy.metrics.win_rate, locale)}
+          <RiskFigure
+            strategy={strategy}
+            value={
+              strategy.metrics.win_rate === null
+                ? '—'
+                : formatPercent(strategy.metrics.win_rate, locale)
+            }
+          />
         </Figure>
         <Figure label={t('square.card.sharpe')}>
-          {formatRatio(strategy.metrics.sharpe_ratio, locale)}
+          <RiskFigure
+            strategy={strategy}
+            value={formatRatio(strategy.metrics.sharpe_ratio, locale)}
+            testId="strategy-card-sharpe"
+          />
         </Figure>
         <Figure label={t('square.card.copiers')}>
           <span data-testid="strategy-card-copiers">

@@ -5,7 +5,14 @@ import { useNavigate } from 'react-router';
 import { formatPercent, formatRatio } from '../dashboard/format';
 import { CopyTradeButton } from './CopyTradeButton';
 import { Sparkline } from './Sparkline';
-import { IllustrativeTag, NewTag, ownerName, useCardCurve, useToneColor } from './StrategyCardView';
+import {
+  IllustrativeTag,
+  NewTag,
+  ownerName,
+  RiskFigure,
+  useCardCurve,
+  useToneColor,
+} from './StrategyCardView';
 import { abbreviateNumber, drawdownShown } from './square-format';
 import { UserAvatar } from './UserAvatar';
 
@@ -13,7 +20,12 @@ function CurveCell({ strategy }: { strategy: StrategyCard }) {
   const curve = useCardCurve(strategy);
   return (
     <Flex vertical gap={2} style={{ width: 110 }}>
-      <Sparkline values={curve.values} height={32} isIllustrative={curve.isIllustrative} />
+      <Sparkline
+        values={curve.values}
+        height={32}
+        isIllustrative={curve.isIllustrative}
+        sign={strategy.total_profit_rate}
+      />
       {curve.isIllustrative && <IllustrativeTag />}
     </Flex>
   );
@@ -105,7 +117,11 @@ export function StrategyListTable({ strategies, period, viewerId, isLoading, onC
       key: 'sharpe',
       title: t('square.card.sharpe'),
       align: 'right',
-      render: (_, s) => <span style={numeric}>{formatRatio(s.metrics.sharpe_ratio, locale)}</span>,
+      render: (_, s) => (
+        <span style={numeric}>
+          <RiskFigure strategy={s} value={formatRatio(s.metrics.sharpe_ratio, locale)} />
+        </span>
+      ),
     },
     {
       key: 'balance',

@@ -65,6 +65,7 @@ export const squareEn: SquareLocaleResources = {
       followers_other: '{{followers}} followers',
       winRate: 'Win rate',
       sharpe: 'Sharpe',
+      riskNeedsHistory: 'Shown after {{days}} days of history ({{have}} so far)',
       newTag: 'New',
       newHint: 'Under {{days}} days of history: not ranked by win rate or Sharpe yet',
       illustrative: 'Illustrative',

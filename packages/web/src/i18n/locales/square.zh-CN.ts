@@ -59,6 +59,7 @@ export const squareZhCN = {
       followers_other: '{{followers}} 粉丝',
       winRate: '胜率',
       sharpe: '夏普',
+      riskNeedsHistory: '满 {{days}} 天历史后显示（目前 {{have}} 天）',
       newTag: '新策略',
       newHint: '运行不足 {{days}} 天，暂不参与胜率与夏普排名',
       illustrative: '示意',
