@@ -57,7 +57,7 @@ describe('shell navigation (document 2 §2)', () => {
       '/my/copy-trading',
       '/webhook-trading',
       '/webhook-trading/signals',
-      '/webhook-trading/logs',
+      '/dashboard#operation-log',
     ]);
   });
 
