@@ -751,6 +751,12 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       return report;
     },
 
+    /**
+     * Symbols on which an order of the account (any owner) is on its way: the venue may show
+     * its fill before the book does.
+     */
+    symbolsInFlight: (accountId: number) => repo.symbolsInFlight(accountId),
+
     /** Live orders (sent or being sent, not final) of owners on symbols: one query per batch. */
     liveIntentsOn: (ref: PositionRef) => liveLoader.run(ref),
 

@@ -337,6 +337,26 @@ function executionQueries(db: Database) {
         );
     },
 
+    /** Symbols of an account with an order of any owner still on its way (sent, not final). */
+    async symbolsInFlight(accountId: number): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ symbol: executionOrders.symbol })
+        .from(executionOrders)
+        .where(
+          and(
+            eq(executionOrders.accountId, accountId),
+            inArray(executionOrders.status, [
+              'sending',
+              'in_doubt',
+              'accepted',
+              'partially_filled',
+            ]),
+            inArray(executionOrders.type, ['market', 'limit']),
+          ),
+        );
+      return rows.map((row) => row.symbol);
+    },
+
     /**
      * Writes venue trades to the fills ledger; answers the rows that were new (a trade already
      * there, from another settlement of the same order, is not applied again).

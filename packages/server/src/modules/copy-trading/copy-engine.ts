@@ -307,10 +307,12 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   async function pollLeader(accountId: number): Promise<void> {
     const lookedAt = clock.now().getTime();
     const account = await accountOf(accountId);
-    const [book, held] = await Promise.all([
-      loaders.leaderBook.run(accountId),
-      execution.clientOf(account).fetchPositions(),
-    ]);
+    // In this order: the venue, then the orders on their way, then the book. A fill the venue
+    // shows is either settled in the book read after it, or its order is still in flight then
+    // (the book is about to move): never taken for a change made outside the platform.
+    const held = await execution.clientOf(account).fetchPositions();
+    const inFlight = new Set(await execution.symbolsInFlight(accountId));
+    const book = await loaders.leaderBook.run(accountId);
     const net = new Map<string, { size: Decimal; entry: number }>();
     for (const position of held) {
       const signed = new Decimal(position.amount).times(position.side === 'long' ? 1 : -1);
@@ -325,6 +327,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       const key = `${accountId}|${symbol}`;
       const own = book.find((s) => s.symbol === symbol);
       const atExchange = net.get(symbol);
+      if (inFlight.has(symbol)) continue;
       const exchangeSize = (atExchange?.size ?? new Decimal(0)).toDecimalPlaces(8);
       if (exchangeSize.eq(new Decimal(own?.size ?? 0).toDecimalPlaces(8))) {
         outside.delete(key);
