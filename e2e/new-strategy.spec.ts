@@ -72,8 +72,10 @@ test("a new strategy's card shows no Sharpe yet and a sparkline coloured by its 
       const sharpe = card.getByTestId('strategy-card-sharpe');
       await expect(sharpe).toHaveText('—');
       await expect(sharpe).toHaveAttribute('data-reason', 'history');
-      await sharpe.hover();
-      await expect(page.getByRole('tooltip')).toHaveText(hint[language]);
+      await expect(async () => {
+        await sharpe.hover();
+        await expect(page.getByRole('tooltip')).toHaveText(hint[language], { timeout: 2000 });
+      }).toPass({ timeout: 15_000 });
       await expect(card.getByTestId('strategy-card-period-return')).toHaveText('-2.50%');
       await expect(card.getByTestId('sparkline')).toHaveAttribute('data-tone', 'down');
       await card.screenshot({
