@@ -20,3 +20,16 @@ describe('counts and chart prices as the screens show them', () => {
     expect(PRICE_FORMAT.formatter(-0.001)).toBe('0.00');
   });
 });
+
+describe('equity chart ticks', () => {
+  it('labels ticks seconds apart with their seconds, days with MM/DD', async () => {
+    const { tickLabel } = await import('../src/features/square/charts/StrategyEquityChart');
+    const { TickMarkType } = await import('lightweight-charts');
+    // 2026-11-28 08:41:07 as the chart's shifted (UTC+8) seconds.
+    const at = Date.UTC(2026, 10, 28, 8, 41, 7) / 1000;
+    expect(tickLabel(at as never, TickMarkType.TimeWithSeconds)).toBe('08:41:07');
+    expect(tickLabel((at + 5) as never, TickMarkType.TimeWithSeconds)).toBe('08:41:12');
+    expect(tickLabel(at as never, TickMarkType.Time)).toBe('08:41');
+    expect(tickLabel(at as never, TickMarkType.DayOfMonth)).toBe('11/28');
+  });
+});

@@ -42,7 +42,7 @@ const time = (timeMs: number) => toDisplayTime(timeMs) as UTCTimestamp;
  * Axis labels of shifted (UTC+8) times: dates as MM/DD, times of day as HH:mm, and with seconds
  * where the ticks are seconds apart (HH:mm alone repeated one label along the axis).
  */
-function tickLabel(value: Time, type: TickMarkType): string {
+export function tickLabel(value: Time, type: TickMarkType): string {
   const label = displayTimeLabel(value as number);
   if (type === TickMarkType.TimeWithSeconds) {
     const seconds = new Date((value as number) * 1000).getUTCSeconds();
@@ -75,7 +75,9 @@ export default function StrategyEquityChart({
     const chart = createChart(container, {
       ...options,
       localization: { timeFormatter: (value: Time) => displayTimeLabel(value as number) },
-      timeScale: { ...options.timeScale, tickMarkFormatter: tickLabel },
+      // Seconds are on for the ticks only (the labels say HH:mm:ss only where ticks are seconds
+      // apart): a copy's first P&L points can be seconds apart, and HH:mm repeated one label.
+      timeScale: { ...options.timeScale, secondsVisible: true, tickMarkFormatter: tickLabel },
     });
     const series = chart.addSeries(AreaSeries, {
       lineColor: palette.equity,
