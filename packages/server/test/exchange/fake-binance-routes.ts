@@ -412,12 +412,19 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
           .map(orderBody),
       );
     case 'GET /fapi/v1/userTrades':
-      // One row per venue trade, oldest first.
+      // The caller's own trades, one row per venue trade, oldest first; `orderId` narrows them
+      // to one order; at most `limit` (default 500), the newest, as Binance answers.
       return ok(
         state.orders
-          .filter((o) => `${o.base}USDT` === params.symbol)
+          .filter(
+            (o) =>
+              o.apiKey === request.apiKey &&
+              `${o.base}USDT` === params.symbol &&
+              (params.orderId === undefined || o.id === params.orderId),
+          )
           .flatMap((o) => o.fills.map((fill) => tradeRow(o, fill)))
-          .sort((a, b) => a.time - b.time || a.id - b.id),
+          .sort((a, b) => a.time - b.time || a.id - b.id)
+          .slice(-Math.min(Number(params.limit ?? 500) || 500, 1000)),
       );
     default:
       return fail(404, -1, `no route ${route}`);

@@ -402,11 +402,18 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
     case 'GET trade/fills':
     case 'GET trade/fills-history':
       // One row per venue trade, newest first as OKX lists them.
+      // The caller's own fills; `ordId` narrows them to one order; at most `limit` (default 100).
       return ok(
         state.orders
-          .filter((o) => `${o.base}-USDT-SWAP` === params.instId)
+          .filter(
+            (o) =>
+              o.apiKey === request.apiKey &&
+              `${o.base}-USDT-SWAP` === params.instId &&
+              (params.ordId === undefined || o.id === params.ordId),
+          )
           .flatMap((o) => o.fills.map((fill) => fillRow(o, fill)))
-          .sort((a, b) => Number(b.ts) - Number(a.ts) || Number(b.tradeId) - Number(a.tradeId)),
+          .sort((a, b) => Number(b.ts) - Number(a.ts) || Number(b.tradeId) - Number(a.tradeId))
+          .slice(0, Math.min(Number(params.limit ?? 100) || 100, 100)),
       );
     default:
       return fail(404, '404', `no route ${route}`);
