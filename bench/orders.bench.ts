@@ -255,7 +255,7 @@ async function oldPathOrder(
     await tx.saveIntents([
       {
         ...intent,
-        status: order.filled > 0 ? 'filled' : 'failed',
+        status: order.filled > 0 ? 'filled' : 'rejected',
         exchangeOrderId: order.id,
         filledAmount: String(order.filled),
         averagePrice: order.averagePrice === null ? null : String(order.averagePrice),

@@ -211,7 +211,17 @@ export const botsZhCN = {
         amount: '数量 {{value}} 低于最小下单量 {{minimum}}',
         notional: '名义价值 {{value}} USDT 低于最小值 {{minimum}} USDT',
       },
-      orderStatuses: { open: '挂单中', closed: '已成交', canceled: '已撤销', rejected: '已拒绝' },
+      orderStatuses: {
+        open: '挂单中',
+        closed: '已成交',
+        accepted: '已受理，等待成交',
+        partially_filled: '部分成交',
+        in_doubt: '结果待确认',
+        filled: '已成交',
+        canceled: '已撤销',
+        rejected: '已拒绝',
+        expired: '未到达交易所',
+      },
       errorKinds: {
         invalid_key: 'API 密钥无效或权限不足',
         insufficient_funds: '交易所账户余额不足',
