@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   sendFailed: 'send_failed',
   twoFactorNotPending: 'two_factor_not_pending',
   twoFactorNotEnabled: 'two_factor_not_enabled',
+  /** Starting a bot needs an active VIP (document 1 §4). */
+  vipRequired: 'vip_required',
   /** An exchange could not be read; only MARKET_DATA=live answers it (auto falls back). */
   exchangeUnavailable: 'exchange_unavailable',
   internal: 'internal_error',

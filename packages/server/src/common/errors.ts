@@ -105,6 +105,13 @@ export class Forbidden extends DomainError {
   }
 }
 
+/** A VIP feature asked for without an active VIP: 403 with its own code. */
+export class VipRequired extends DomainError {
+  constructor(message: string) {
+    super(403, ERROR_CODES.vipRequired, message);
+  }
+}
+
 export class NotFound extends DomainError {
   constructor(message = 'Not found') {
     super(404, ERROR_CODES.notFound, message);

@@ -67,7 +67,7 @@ describe('starting a bot', () => {
     const id = await createBot(ctx.app, plainToken, plainAccount);
     const res = await post(id, 'start', plainToken);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: BOT_MESSAGES.vipRequired, code: 'forbidden' });
+    expect(res.body).toEqual({ error: BOT_MESSAGES.vipRequired, code: 'vip_required' });
     expect(control.calls).toEqual([]);
     const list = await call<{ results: Bot[] }>(ctx.app, 'GET', '/api/trading/bots/', {
       token: plainToken,
@@ -245,7 +245,7 @@ describe('the generic action route', () => {
     await grantVip(ctx.database, ctx.clock, userId, -1);
     const res = await post(id, 'restart', session.access);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: BOT_MESSAGES.vipRequired, code: 'forbidden' });
+    expect(res.body).toEqual({ error: BOT_MESSAGES.vipRequired, code: 'vip_required' });
     const bot = await call<Bot>(ctx.app, 'GET', `/api/trading/bots/${id}/`, {
       token: session.access,
     });

@@ -17,9 +17,9 @@ import {
   Conflict,
   DomainError,
   FieldErrorList,
-  Forbidden,
   NotFound,
   ValidationFailed,
+  VipRequired,
 } from '../../common/errors.js';
 import type { BotRow } from '../../db/schema/index.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -213,7 +213,7 @@ export function createBotsService(deps: BotsServiceDeps) {
 
   /** What starting needs besides the bot: an active VIP and an active exchange account. */
   async function assertStartable(userId: number, account: { isActive: boolean }) {
-    if (!(await canStart(userId))) throw new Forbidden(BOT_MESSAGES.vipRequired);
+    if (!(await canStart(userId))) throw new VipRequired(BOT_MESSAGES.vipRequired);
     if (!account.isActive)
       throw ValidationFailed.field(
         'exchange_api',

@@ -1,4 +1,4 @@
-import type { Bot } from '@quantsquare/contracts';
+import { type Bot, ERROR_CODES } from '@quantsquare/contracts';
 import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ export function useBotErrorText() {
   const { t } = useTranslation();
   return useCallback(
     (error: unknown, fallback: string): string => {
+      if (isVipRefusal(error)) return t('bots.server.vipRequired');
       const text = error instanceof ApiRequestError ? error.body?.error : undefined;
       const key = text ? botServerKey(text) : null;
       if (key) return t(`bots.server.${key}`, { min: 10 });
@@ -21,13 +22,9 @@ export function useBotErrorText() {
   );
 }
 
-/** Whether an error is the server's VIP-required refusal of a start. */
+/** Whether an error is the server's VIP-required refusal of a start (by its code). */
 function isVipRefusal(error: unknown): boolean {
-  return (
-    error instanceof ApiRequestError &&
-    error.status === 403 &&
-    botServerKey(error.body?.error ?? '') === 'vipRequired'
-  );
+  return error instanceof ApiRequestError && error.body?.code === ERROR_CODES.vipRequired;
 }
 
 /**
