@@ -4,23 +4,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { eventOutbox, exchangeAccounts, strategyTrades, users } from '../../src/db/schema/index.js';
+import { eventOutbox, strategyTrades } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventBus } from '../../src/events/index.js';
 import { createOutbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
-import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
-import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
-import { FixedPrices } from '../helpers/exchange-doubles.js';
-import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { coreOnVenue, insertLiveAccount, insertUser } from './core-on-venue.js';
 
 const ETH = 'ETH/USDT:USDT';
-const secretBox = createSecretBox(TEST_SECRET_KEY);
 const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
 let database: DatabaseHandle;
 let fake: FakePrivateExchange;
@@ -34,60 +28,23 @@ beforeAll(async () => {
     venueFaithful: true,
     rateLimitEveryNthOrder: 0,
   });
-  const [user] = await database.db
-    .insert(users)
-    .values({
-      username: 'outbox@example.com',
-      passwordHash: 'x',
-      invitationCode: 'OUTBX1',
-      dateJoined: clock.now(),
-    })
-    .returning();
-  userId = user!.id;
+  userId = await insertUser(database.db, clock, 'outbox');
 });
 afterAll(async () => {
   await database.close();
   await fake.close();
 });
 
-function coreOn(bus: EventBus) {
-  return createExecutionCore({
-    db: database.db,
-    clock,
-    events: bus,
-    outbox: createOutbox({ db: database.db, clock }),
-    clients: createAccountClientCache({
-      secretBox,
-      factory: createExchangeClientFactory({
-        db: database.db,
-        clock,
-        prices: new FixedPrices(),
-        paperSlippageBps: 2,
-        createLiveClient: (options) =>
-          createCcxtExchangeClient({ ...options, urlsOverride: fake.url, timeoutMs: 2000 }),
-      }),
-    }),
-  });
-}
+const coreOn = (events: EventBus) =>
+  coreOnVenue({ db: database.db, clock, venueUrl: fake.url, events });
 
 async function liveAccount(): Promise<number> {
-  const [row] = await database.db
-    .insert(exchangeAccounts)
-    .values({
-      userId,
-      name: `OKX ${++keys}`,
-      exchange: 'okx',
-      accountType: 'classic',
-      positionMode: 'net',
-      defaultLeverage: 2,
-      apiKeyEncrypted: secretBox.encrypt(`outbox-key-${keys}`),
-      apiSecretEncrypted: secretBox.encrypt('secret'),
-      apiPasswordEncrypted: secretBox.encrypt('pass'),
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    })
-    .returning();
-  return row!.id;
+  const account = await insertLiveAccount(database.db, clock, {
+    userId,
+    exchange: 'okx',
+    apiKey: `outbox-key-${++keys}`,
+  });
+  return account.id;
 }
 
 /** A bus whose publications fail (the process died between its commit and its publication). */

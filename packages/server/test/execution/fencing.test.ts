@@ -4,51 +4,29 @@
 // is refused by the venue once its window has passed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { exchangeAccounts, users } from '../../src/db/schema/index.js';
-import { createInProcessEventBus } from '../../src/events/index.js';
-import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
-import {
-  createAccountClientCache,
-  createExecutionCore,
-  type ExecutionCore,
-} from '../../src/execution/index.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import type { ExecutionCore } from '../../src/execution/index.js';
 import { createLeases } from '../../src/workers/leases.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
-import { FixedPrices } from '../helpers/exchange-doubles.js';
-import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { coreOnVenue, insertLiveAccount, insertUser } from './core-on-venue.js';
 
 const ETH = 'ETH/USDT:USDT';
 const ORDER = '/fapi/v1/order';
-const secretBox = createSecretBox(TEST_SECRET_KEY);
 const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
 let database: DatabaseHandle;
 let fake: FakePrivateExchange;
 let userId: number;
 let keys = 0;
 
-function coreOnFake(sendDeadlineMs?: number): ExecutionCore {
-  return createExecutionCore({
+const coreOnFake = (sendDeadlineMs?: number): ExecutionCore =>
+  coreOnVenue({
     db: database.db,
     clock,
-    events: createInProcessEventBus({ clock }),
-    clients: createAccountClientCache({
-      secretBox,
-      factory: createExchangeClientFactory({
-        db: database.db,
-        clock,
-        prices: new FixedPrices(),
-        paperSlippageBps: 2,
-        createLiveClient: (options) =>
-          createCcxtExchangeClient({ ...options, urlsOverride: fake.url, timeoutMs: 20_000 }),
-      }),
-    }),
+    venueUrl: fake.url,
+    timeoutMs: 20_000,
     ...(sendDeadlineMs === undefined ? {} : { sendDeadlineMs }),
   });
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -57,41 +35,19 @@ beforeAll(async () => {
     venueFaithful: true,
     rateLimitEveryNthOrder: 0,
   });
-  const [user] = await database.db
-    .insert(users)
-    .values({
-      username: 'fencing@example.com',
-      passwordHash: 'x',
-      invitationCode: 'FENCE1',
-      dateJoined: clock.now(),
-    })
-    .returning();
-  userId = user!.id;
+  userId = await insertUser(database.db, clock, 'fencing');
 });
 afterAll(async () => {
   await database.close();
   await fake.close();
 });
 
-async function liveAccount(): Promise<{ id: number; apiKey: string }> {
-  const apiKey = `fence-key-${++keys}`;
-  const [row] = await database.db
-    .insert(exchangeAccounts)
-    .values({
-      userId,
-      name: `Fence ${keys}`,
-      exchange: 'binance',
-      accountType: 'classic',
-      positionMode: 'net',
-      defaultLeverage: 2,
-      apiKeyEncrypted: secretBox.encrypt(apiKey),
-      apiSecretEncrypted: secretBox.encrypt('secret'),
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    })
-    .returning();
-  return { id: row!.id, apiKey };
-}
+const liveAccount = () =>
+  insertLiveAccount(database.db, clock, {
+    userId,
+    exchange: 'binance',
+    apiKey: `fence-key-${++keys}`,
+  });
 const postsOf = (apiKey: string) =>
   fake.callsTo(ORDER, 'POST').filter((c) => c.headers['x-mbx-apikey'] === apiKey);
 

@@ -6,65 +6,30 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
-import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { exchangeAccounts, executionFills, users } from '../../src/db/schema/index.js';
-import { createInProcessEventBus } from '../../src/events/index.js';
-import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
-import {
-  createAccountClientCache,
-  createExecutionCore,
-  type ExecutionCore,
-} from '../../src/execution/index.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { executionFills } from '../../src/db/schema/index.js';
+import type { ExecutionCore } from '../../src/execution/index.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { FEE_COIN_PRICES_USDT, FEE_COINS } from '../exchange/fake-venue-behaviour.js';
-import { FixedPrices } from '../helpers/exchange-doubles.js';
-import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { coreOnVenue, insertLiveAccount, insertUser } from './core-on-venue.js';
 
 const ETH = 'ETH/USDT:USDT';
-const secretBox = createSecretBox(TEST_SECRET_KEY);
 const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
 let database: DatabaseHandle;
 let userId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const [user] = await database.db
-    .insert(users)
-    .values({
-      username: 'lifecycle@example.com',
-      passwordHash: 'x',
-      invitationCode: 'LIFE01',
-      dateJoined: clock.now(),
-    })
-    .returning();
-  userId = user!.id;
+  userId = await insertUser(database.db, clock, 'lifecycle');
 });
 afterAll(async () => {
   await database.close();
 });
 
 /** A core whose live accounts trade on `venue` through the real ccxt client. */
-function coreOn(venue: FakePrivateExchange): ExecutionCore {
-  return createExecutionCore({
-    db: database.db,
-    clock,
-    events: createInProcessEventBus({ clock }),
-    clients: createAccountClientCache({
-      secretBox,
-      factory: createExchangeClientFactory({
-        db: database.db,
-        clock,
-        prices: new FixedPrices(),
-        paperSlippageBps: 2,
-        createLiveClient: (options) =>
-          createCcxtExchangeClient({ ...options, urlsOverride: venue.url, timeoutMs: 2000 }),
-      }),
-    }),
-  });
-}
+const coreOn = (venue: FakePrivateExchange): ExecutionCore =>
+  coreOnVenue({ db: database.db, clock, venueUrl: venue.url });
 
 describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers', (venue) => {
   let fake: FakePrivateExchange;
@@ -87,26 +52,13 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
     await fake.close();
   });
 
-  async function liveAccount(): Promise<{ id: number; apiKey: string }> {
-    const apiKey = `${venue}-life-${++keys}`;
-    const [row] = await database.db
-      .insert(exchangeAccounts)
-      .values({
-        userId,
-        name: `${venue} ${keys}`,
-        exchange: venue,
-        accountType: 'classic',
-        positionMode: 'net',
-        defaultLeverage: 3,
-        apiKeyEncrypted: secretBox.encrypt(apiKey),
-        apiSecretEncrypted: secretBox.encrypt('secret'),
-        apiPasswordEncrypted: secretBox.encrypt('passphrase'),
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
-      })
-      .returning();
-    return { id: row!.id, apiKey };
-  }
+  const liveAccount = () =>
+    insertLiveAccount(database.db, clock, {
+      userId,
+      exchange: venue,
+      apiKey: `${venue}-life-${++keys}`,
+      leverage: 3,
+    });
   const ordersOf = (apiKey: string) => fake.state.orders.filter((o) => o.apiKey === apiKey);
 
   it('is filled for the venue size at the trades’ weighted price, with every trade’s fee', async () => {
