@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX } from './common.js';
 import { EXCHANGES } from './limits.js';
 import { COPY_MIN_BALANCE_COINS, coinAmountInput } from './wallet.js';
 
@@ -126,8 +127,8 @@ const percentInput = (max: number) => z.number().min(0).max(max);
 /** POST /strategy-square/copy-trading/create/ */
 export const copyCreateRequest = z.strictObject({
   /** The strategy id (the leader's exchange account id). */
-  leader_account_id: z.number().int().positive(),
-  follower_account_id: z.number().int().positive(),
+  leader_account_id: z.number().int().positive().max(ID_MAX),
+  follower_account_id: z.number().int().positive().max(ID_MAX),
   copy_amount: copyAmountInput.default(String(COPY_AMOUNT_DEFAULT)),
   max_loss: maxLossInput.default(null),
   copy_mode: z.enum(COPY_MODES).default('normal'),

@@ -48,7 +48,7 @@ describe('ids in query strings', () => {
 });
 
 describe('ids in JSON bodies', () => {
-  it('answer 400 with too_big beyond the integer range on bots and webhook configurations', async () => {
+  it('answer 400 with too_big beyond the integer range on bots, webhooks and copies', async () => {
     const token = (await registerEmail(ctx.app, uniqueEmail('idb'))).access;
     const account = await createPaperAccount(ctx.app, token);
     const over = 2_147_483_648;
@@ -66,6 +66,18 @@ describe('ids in JSON bodies', () => {
         '/api/webhook-trading/configs/batch-action/',
         { action: 'enable', ids: [over] },
         'ids.0',
+      ],
+      [
+        'POST',
+        '/api/strategy-square/copy-trading/create/',
+        { leader_account_id: over, follower_account_id: account },
+        'leader_account_id',
+      ],
+      [
+        'POST',
+        '/api/strategy-square/copy-trading/create/',
+        { leader_account_id: account, follower_account_id: over },
+        'follower_account_id',
       ],
     ];
     for (const [method, url, body, field] of cases) {
