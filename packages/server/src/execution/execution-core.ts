@@ -728,15 +728,9 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       for (const intent of await repo.unsettledIntentsOf(owner)) {
         const account = await accountOf(intent.accountId);
         const entry = await lanes.run(account.id, async (): Promise<IntentReconciliation> => {
-          if (intent.status === 'created') {
-            // Never claimed, so never sent: nothing can be at the venue.
-            await repo.updateIntent(
-              intent.id,
-              { status: 'expired', error: 'never sent before a restart' },
-              clock.now(),
-            );
-            return { outcome: 'never_sent', intent };
-          }
+          // Never claimed, so never sent: nothing is at the venue. It stays created: the same
+          // key submitted again (the owner's next pass, the signal run again) sends it once.
+          if (intent.status === 'created') return { outcome: 'never_sent', intent };
           if (!isFollowed(intent)) return { outcome: 'in_flight', intent };
           const step = await followStep(account, deps.clients(account), intent);
           if (step.intent.status === 'expired') return { outcome: 'never_sent', intent };

@@ -364,7 +364,9 @@ export function createBotTrader(deps: TraderDeps) {
    * protection gets its stop-loss / take-profit.
    */
   async function awaitsOrder(bot: RunningBot, candleTimeMs: number): Promise<boolean> {
-    if ((await core.liveIntentsOn(refOf(bot))).length > 0) return true;
+    // A created intent never left (a process that died before sending it): nothing to wait for.
+    const live = await core.liveIntentsOn(refOf(bot));
+    if (live.some((intent) => intent.status !== 'created')) return true;
     const entry = entriesOnTheirWay.get(bot.id);
     if (entry !== undefined) {
       entriesOnTheirWay.delete(bot.id);
