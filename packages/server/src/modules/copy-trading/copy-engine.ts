@@ -639,7 +639,10 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const own = new Decimal(ownPosition.size);
     // An order of the relation on the symbol is still on its way (accepted, in doubt): nothing
     // is decided until the venue has answered — a second order now would double the copy.
-    if (live.length > 0) return;
+    // A created intent never left: of this decision it is sent below under its own key; of an
+    // older decision (the leader moved on while its process was down) it is an orphan that
+    // must not hold the relation back.
+    if (live.some((intent) => intent.status !== 'created')) return;
 
     if (trigger.kind === 'event' && existing) return; // a repeated event: this change is done
     if (trigger.kind === 'heal') {
@@ -661,13 +664,17 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const changedAtMs = state ? Number(state.version.split('|')[0]) : clock.now().getTime();
     // One decision, one key: the leader's change on the symbol at the relation's sizing (an edit
     // of the amount re-bases it: the user's new decision). Its orders are the legs c/o/r.
-    const decision = decisionKey(changeKey, relation);
+    const firstKey = decisionKey(changeKey, relation);
     // A heal (after a restart, a missed event, an order the follower settled after the submit)
     // finds the decision's orders, all final here: made already. Its receipt is written from
     // them when there is none yet; nothing is sent again. (Events, the fan-out's path, skip this
     // read: a repeated key answers `done`.)
-    const earlier =
-      trigger.kind !== 'event' ? await execution.intentsOf(owner, `${decision}|`) : [];
+    const tries = trigger.kind !== 'event' ? await execution.intentsOf(owner, `${firstKey}|`) : [];
+    // An order proven never to have reached the venue (expired: its process died after claiming
+    // it) made nothing: the decision is made again, keyed by how many such orders it has.
+    const expired = tries.filter((o) => o.status === 'expired').length;
+    const decision = expired === 0 ? firstKey : `${firstKey}|x${expired}`;
+    const earlier = tries.filter((o) => o.status !== 'expired');
     // Passes that met this change and could not act on it (the miss receipt's backoff).
     const attempts = (existing?.attempts ?? 0) + 1;
     const now = clock.now();
