@@ -92,10 +92,12 @@ export function createBotTrader(deps: TraderDeps) {
     return bot.position;
   }
 
-  async function logOpened(bot: RunningBot, settlement: Settlement): Promise<void> {
-    const side = sideOfSize(settlement.after.size);
-    const amount = Number(settlement.filled);
-    const price = Number(settlement.price);
+  /** The `trade_opened` line: what the bot holds now, at what price, for what fee. */
+  async function logTradeOpened(
+    bot: RunningBot,
+    opened: { side: BotSide; amount: number; price: number; fee: number; clientOrderId?: string },
+  ): Promise<void> {
+    const { side, amount, price } = opened;
     await logFor(
       bot,
       'trade',
@@ -106,10 +108,20 @@ export function createBotTrader(deps: TraderDeps) {
         asset: baseAsset(bot.symbol),
         amount,
         price,
-        fee: Number(settlement.fee),
-        client_order_id: settlement.intent.clientOrderId,
+        fee: opened.fee,
+        client_order_id: opened.clientOrderId,
       },
     );
+  }
+
+  async function logOpened(bot: RunningBot, settlement: Settlement): Promise<void> {
+    await logTradeOpened(bot, {
+      side: sideOfSize(settlement.after.size),
+      amount: Number(settlement.filled),
+      price: Number(settlement.price),
+      fee: Number(settlement.fee),
+      clientOrderId: settlement.intent.clientOrderId,
+    });
   }
 
   async function logClosed(bot: RunningBot, settlement: Settlement): Promise<void> {
@@ -147,23 +159,13 @@ export function createBotTrader(deps: TraderDeps) {
     if (!position || !legs.some((leg) => new Decimal(leg.filledAmount ?? 0).gt(0))) {
       throw new BotFailure(`entry order ${last?.clientOrderId ?? key} did not fill`);
     }
-    const side = sideOfSize(position.size);
-    const amount = new Decimal(position.size).abs().toNumber();
-    const price = Number(position.entryPrice);
-    await logFor(
-      bot,
-      'trade',
-      'trade_opened',
-      `opened ${side} ${amount} ${baseAsset(bot.symbol)} at ${price}`,
-      {
-        side,
-        asset: baseAsset(bot.symbol),
-        amount,
-        price,
-        fee: Number(position.entryFee),
-        client_order_id: last?.clientOrderId,
-      },
-    );
+    await logTradeOpened(bot, {
+      side: sideOfSize(position.size),
+      amount: new Decimal(position.size).abs().toNumber(),
+      price: Number(position.entryPrice),
+      fee: Number(position.entryFee),
+      ...(last ? { clientOrderId: last.clientOrderId } : {}),
+    });
   }
 
   /** Logs what a settlement did to the bot's position (a restart's or a protective fill). */
