@@ -78,6 +78,8 @@ const FOLLOW_INLINE_MS = 8_000;
 const FOLLOW_BACKOFF_MS = [150, 300, 600, 1_000, 1_500, 2_000] as const;
 /** The background follower's pass. */
 const FOLLOW_PASS_MS = 1_000;
+/** How long a clean shutdown lets live orders settle before the follower stops. */
+const SHUTDOWN_DRAIN_MS = 15_000;
 /** How far the venue's clock may run behind ours when it judges a request's expiry. */
 const VENUE_CLOCK_MARGIN_MS = 1_000;
 
@@ -554,7 +556,24 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       },
       /** Orders followed now (ids). */
       tracked: () => [...tracked],
-      async stop() {
+      /**
+       * Stops following. Live orders get up to `drainMs` to become final first (a deploy lets
+       * its in-flight orders settle); what is still live then is followed after the restart.
+       */
+      async stop(drainMs: number) {
+        const deadline = Date.now() + drainMs;
+        while (tracked.size > 0 && Date.now() < deadline) {
+          if (timer) clearTimeout(timer);
+          timer = undefined;
+          await running;
+          running = pass();
+          await running;
+          running = undefined;
+          if (tracked.size > 0) {
+            const waitMs = Math.max(0, Math.min(FOLLOW_PASS_MS, deadline - Date.now()));
+            await new Promise((resolve) => setTimeout(resolve, waitMs));
+          }
+        }
         stopped = true;
         if (timer) clearTimeout(timer);
         timer = undefined;
@@ -777,8 +796,11 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     /** Waits for the work in flight (a clean shutdown). */
     idle: () => lanes.idle(),
 
-    /** Stops the background follower (its live orders are followed again after a restart). */
-    close: () => follower.stop(),
+    /**
+     * Stops the background follower after its live orders had up to `drainMs` to settle (those
+     * still live are followed again after a restart).
+     */
+    close: (drainMs = SHUTDOWN_DRAIN_MS) => follower.stop(drainMs),
 
     /** Ids of the orders the background follower drives now. */
     followedOrders: () => follower.tracked(),

@@ -180,4 +180,34 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
       await slow.close();
     }
   }, 30_000);
+
+  it('lets a live order settle on a clean shutdown before the follower stops', async () => {
+    const slow = await startFakeExchange({
+      exchange: venue,
+      venueFaithful: true,
+      rateLimitEveryNthOrder: 0,
+      fillDelayMs: 9_000,
+    });
+    const slowCore = coreOn(slow);
+    try {
+      const account = await liveAccount();
+      const owner = { kind: 'bot' as const, id: ownerId(702) };
+      const result = await slowCore.submit({
+        accountId: account.id,
+        symbol: ETH,
+        owner,
+        key: 'c1open_long',
+        size: { kind: 'target', amount: 0.1 },
+        action: 'open_long',
+      });
+      expect(result.status).toBe('in_flight');
+      // Shut down at once: the close waits for the venue's fill (about a second away).
+      await slowCore.close(10_000);
+      expect(slowCore.followedOrders()).toEqual([]);
+      expect((await slowCore.intentsOf(owner)).map((i) => i.status)).toEqual(['filled']);
+    } finally {
+      await slowCore.close(0);
+      await slow.close();
+    }
+  }, 30_000);
 });

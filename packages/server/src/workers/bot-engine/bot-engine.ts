@@ -44,6 +44,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     clock: deps.clock,
   });
   const writeLog = deps.writeLog ?? ((entry) => operationLog.record(entry));
+  const ownsCore = !('execution' in deps);
   const core =
     'execution' in deps
       ? deps.execution
@@ -407,6 +408,9 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       await maintaining;
       await Promise.all([...bots.values()].map((bot) => bot.queue));
       await core.idle();
+      // A core of its own is closed here (its live orders settle first); a shared one is the
+      // composition root's to close.
+      if (ownsCore) await core.close();
       // Positions stay; the next worker (or this one restarted) resumes the bots at once. Only
       // the bots' leases: the process's copy relations are the copy engine's to let go.
       await leases.release(leases.held());
