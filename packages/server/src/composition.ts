@@ -296,6 +296,8 @@ export async function createServices(deps: ServiceDeps) {
     log,
     isCopying: createCopyingCheck(db),
     copyFigures,
+    clientFor: accountClients,
+    exchangeTimeoutMs: EXCHANGE_CALL_TIMEOUT_MS,
   });
 
   // Copy trading: relations and fees (API) and the copy engine on the execution core (main.ts

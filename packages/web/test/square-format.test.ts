@@ -139,7 +139,7 @@ describe('tradeMarkers', () => {
     { timeMs: t0 + 2 * hour, value: 3 },
   ];
 
-  it('moves each trade onto the equity point at or before it', () => {
+  it('moves each trade onto the first equity point at or after it (the last one after the curve)', () => {
     expect(
       tradeMarkers(
         [
@@ -150,8 +150,8 @@ describe('tradeMarkers', () => {
         points,
       ),
     ).toEqual([
-      { timeMs: t0 + hour, side: 'sell' },
       { timeMs: t0 + hour, side: 'buy' },
+      { timeMs: t0 + 2 * hour, side: 'sell' },
       { timeMs: t0 + 2 * hour, side: 'buy' },
     ]);
   });

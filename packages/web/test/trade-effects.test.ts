@@ -18,9 +18,9 @@ describe('chart markers with what each fill did', () => {
       points,
     );
     expect(markers).toEqual([
-      { timeMs: T0, side: 'buy', effect: 'open' },
-      { timeMs: T0 + HOUR_MS, side: 'sell', effect: 'reverse' },
-      { timeMs: T0 + 2 * HOUR_MS, side: 'buy', effect: 'close' },
+      { timeMs: T0 + HOUR_MS, side: 'buy', effect: 'open' },
+      { timeMs: T0 + 2 * HOUR_MS, side: 'sell', effect: 'reverse' },
+      { timeMs: T0 + 3 * HOUR_MS, side: 'buy', effect: 'close' },
     ]);
   });
 

@@ -9,6 +9,7 @@ import {
   daysOfHistory,
   HOUR_MS,
   indexMaxDrawdownPercent,
+  mergeEquitySeries,
   periodFigures,
   subPeriodReturns,
   timeWeightedReturnPercent,
@@ -232,5 +233,40 @@ describe('inferred deposits and withdrawals', () => {
       { timeMs: at(2), amount: 1000 },
       { timeMs: at(4), amount: -498 },
     ]);
+  });
+});
+
+describe('marks taken after fills between the hourly snapshots', () => {
+  const snapshots = series(10_000, 10_100, 10_050, 10_200);
+  const marks = [
+    { timeMs: at(1), equity: 10_099 }, // the hourly mark: the snapshot counts
+    { timeMs: at(3) + 10 * 60_000, equity: 10_400 },
+  ];
+
+  it('merge into one series, oldest first, the snapshot winning at a shared instant', () => {
+    const merged = mergeEquitySeries(snapshots, marks);
+    expect(merged.map((p) => p.equity)).toEqual([10_000, 10_100, 10_050, 10_200, 10_400]);
+  });
+
+  it('move return and drawdown, while the risk ratios stay on the hourly points', () => {
+    const now = at(3) + 20 * 60_000;
+    const base = { flows: [], fillTimesMs: [], closedTrades: [] };
+    const hourly = periodFigures({ ...base, points: snapshots }, now, null);
+    const live = periodFigures(
+      { ...base, points: mergeEquitySeries(snapshots, marks), riskPoints: snapshots },
+      now,
+      null,
+    );
+    expect(hourly.returnPercent).toBeCloseTo(2, 10);
+    expect(live.returnPercent).toBeCloseTo(4, 10);
+    expect(live.sharpe).toBe(hourly.sharpe);
+    expect(live.sortino).toBe(hourly.sortino);
+    // Without riskPoints, the 10-minute step would count as an hour.
+    const naive = periodFigures(
+      { ...base, points: mergeEquitySeries(snapshots, marks) },
+      now,
+      null,
+    );
+    expect(naive.sharpe).not.toBe(hourly.sharpe);
   });
 });

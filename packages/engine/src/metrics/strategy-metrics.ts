@@ -130,8 +130,13 @@ export interface ClosedTrade {
 }
 
 export interface MetricsInput {
-  /** The account's equity points, oldest first (hourly snapshots). */
+  /** The account's equity points, oldest first (hourly snapshots and live marks). */
   readonly points: readonly EquitySample[];
+  /**
+   * The evenly spaced (hourly) points the annualised risk ratios are computed from; `points`
+   * without it. Live marks between the hours would count as hours there.
+   */
+  readonly riskPoints?: readonly EquitySample[];
   readonly flows: readonly CashFlow[];
   /** Times of every fill. */
   readonly fillTimesMs: readonly number[];
@@ -171,15 +176,34 @@ export function periodFigures(
     for (const flow of flows) pnl = pnl.minus(flow.amount);
   }
   const inWindow = (t: number) => t > startMs && t <= nowMs;
+  const riskReturns = input.riskPoints
+    ? windowReturns(input.riskPoints, input.flows, startMs, nowMs)
+    : returns;
   return {
     returnPercent: timeWeightedReturnPercent(returns),
     pnl: pnl.toString(),
     maxDrawdownPercent: indexMaxDrawdownPercent(returns),
     winRate: winRatePercent(input.closedTrades.filter((t) => inWindow(t.timeMs)).map((t) => t.pnl)),
-    sharpe: annualisedSharpe(returns),
-    sortino: annualisedSortino(returns),
+    sharpe: annualisedSharpe(riskReturns),
+    sortino: annualisedSortino(riskReturns),
     tradesCount: input.fillTimesMs.filter(inWindow).length,
   };
+}
+
+/** The sub-period returns of the window's points, net of the flows between them. */
+function windowReturns(
+  all: readonly EquitySample[],
+  allFlows: readonly CashFlow[],
+  startMs: number,
+  nowMs: number,
+) {
+  const points = windowPoints(all, startMs, nowMs);
+  const firstMs = points[0]?.timeMs ?? nowMs;
+  const lastMs = points.at(-1)?.timeMs ?? nowMs;
+  return subPeriodReturns(
+    points,
+    allFlows.filter((f) => f.timeMs > firstMs && f.timeMs <= lastMs),
+  );
 }
 
 /** The points of (startMs, endMs], led by the last point at or before startMs when one exists. */
@@ -216,4 +240,18 @@ export function dailyPoints(
     byDay.set(Math.floor((point.timeMs + utcOffsetMs) / DAY_MS), point);
   }
   return [...byDay.values()].sort((a, b) => a.timeMs - b.timeMs);
+}
+
+/**
+ * One equity series from the hourly snapshots and the marks taken between them (after fills),
+ * oldest first; at an instant both have, the snapshot counts.
+ */
+export function mergeEquitySeries(
+  snapshots: readonly EquitySample[],
+  marks: readonly EquitySample[],
+): EquitySample[] {
+  const taken = new Set(snapshots.map((p) => p.timeMs));
+  return [...snapshots, ...marks.filter((m) => !taken.has(m.timeMs))].sort(
+    (a, b) => a.timeMs - b.timeMs,
+  );
 }

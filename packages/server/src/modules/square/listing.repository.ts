@@ -9,6 +9,7 @@ import {
   strategyShareSettings,
   strategySparklines,
   strategyTrades,
+  strategyWalletMarks,
   userFollows,
   users,
 } from '../../db/schema/index.js';
@@ -202,6 +203,19 @@ export function createListingRepository(db: Database) {
           ),
         )
         .orderBy(asc(balanceSnapshots.takenAt));
+    },
+    /** The wallet marks after `sinceMs` (hourly, and those taken after fills), oldest first. */
+    async marksSince(accountId: number, sinceMs: number) {
+      return db
+        .select({ takenAt: strategyWalletMarks.takenAt, equity: strategyWalletMarks.equity })
+        .from(strategyWalletMarks)
+        .where(
+          and(
+            eq(strategyWalletMarks.accountId, accountId),
+            gt(strategyWalletMarks.takenAt, new Date(sinceMs)),
+          ),
+        )
+        .orderBy(asc(strategyWalletMarks.takenAt));
     },
     /** The last snapshot of each UTC+8 day over all history, oldest first. */
     async equityDaily(accountId: number) {

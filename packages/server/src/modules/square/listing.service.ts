@@ -10,6 +10,7 @@ import {
   type StrategyPositionList,
   type StrategyTradeList,
 } from '@quantsquare/contracts';
+import { mergeEquitySeries } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
 import { Forbidden, NotFound } from '../../common/errors.js';
 import type { StrategyPositionRow } from '../../db/schema/index.js';
@@ -110,15 +111,33 @@ export function createListingService(deps: {
     };
   }
 
+  /**
+   * The period's equity: the hourly snapshots (the last of each day for the whole history) and
+   * the wallet marks taken after fills since, so the curve follows trades between the hours.
+   */
   async function equityCurve(accountId: number, period: SquarePeriod, nowMs: number) {
     const hours = SQUARE_PERIOD_HOURS[period];
-    const rows =
+    const snapshots =
       hours === null
         ? await repo.equityDaily(accountId)
         : await repo.equitySince(accountId, nowMs - hours * HOUR_MS);
-    return rows
-      .map((r) => ({ time: Math.floor(r.takenAt.getTime() / 1000), value: Number(r.equity) }))
-      .sort((a, b) => a.time - b.time);
+    // The whole history is daily: only the marks after its last point join it.
+    const marksFromMs =
+      hours === null
+        ? snapshots.reduce((max, r) => Math.max(max, r.takenAt.getTime()), 0)
+        : nowMs - hours * HOUR_MS;
+    const marks = await repo.marksSince(accountId, marksFromMs);
+    const toSample = (r: { takenAt: Date; equity: string }) => ({
+      timeMs: r.takenAt.getTime(),
+      equity: r.equity,
+    });
+    // Whole seconds on the chart: one point per second, the snapshot first.
+    const bySecond = new Map<number, number>();
+    for (const p of mergeEquitySeries(snapshots.map(toSample), marks.map(toSample))) {
+      const time = Math.floor(p.timeMs / 1000);
+      if (!bySecond.has(time)) bySecond.set(time, Number(p.equity));
+    }
+    return [...bySecond].map(([time, value]) => ({ time, value })).sort((a, b) => a.time - b.time);
   }
 
   async function detail(

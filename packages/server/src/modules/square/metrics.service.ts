@@ -10,11 +10,12 @@ import {
   daysOfHistory,
   HOUR_MS,
   inferCashFlows,
+  mergeEquitySeries,
   type PeriodFigures,
   periodFigures,
 } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
-import type { NewStrategyMetricsRow } from '../../db/schema/index.js';
+import type { ExchangeAccountRow, NewStrategyMetricsRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
 import type { MetricsRepository } from './metrics.repository.js';
 
@@ -42,6 +43,12 @@ export function createMetricsService(deps: {
   copyFigures?: CopyFiguresSource;
   /** Called after an account's figures were written. */
   onSaved?: (accountId: number) => void;
+  /**
+   * Marks the account's wallet now, before its figures are computed (the refresh after fills),
+   * so figures and curve follow fills between the hourly snapshots. Without it, hourly only.
+   */
+  markNow?: (account: ExchangeAccountRow, at: Date) => Promise<void>;
+  log?: { warn(details: object, message: string): void };
 }) {
   const { repo } = deps;
 
@@ -51,14 +58,26 @@ export function createMetricsService(deps: {
     const { account, settings } = shared;
     const now = deps.clock.now();
     const nowMs = now.getTime();
-    const [points, marks, fills, copyFigures] = await Promise.all([
+    if (deps.markNow) {
+      // An exchange that cannot be read now leaves the figures on the marks already taken.
+      await deps.markNow(account, now).catch((error: unknown) => {
+        deps.log?.warn({ err: error, accountId }, 'live wallet mark failed');
+      });
+    }
+    const [snapshots, marks, fills, copyFigures] = await Promise.all([
       repo.equitySeries(accountId),
       repo.walletMarks(accountId),
       repo.fills(accountId),
       deps.copyFigures?.([accountId]),
     ]);
     const copy = copyFigures?.get(accountId) ?? NO_COPY_FIGURES;
-    const input = { points, flows: inferCashFlows(marks), ...fills };
+    // Returns, drawdown and balance follow the marks taken after fills; the annualised risk
+    // ratios stay on the evenly spaced hourly snapshots.
+    const points = mergeEquitySeries(
+      snapshots,
+      marks.map((m) => ({ timeMs: m.timeMs, equity: m.equity })),
+    );
+    const input = { points, riskPoints: snapshots, flows: inferCashFlows(marks), ...fills };
     const figures = Object.fromEntries(
       SQUARE_PERIODS.map((period) => {
         const hours = SQUARE_PERIOD_HOURS[period];

@@ -87,6 +87,43 @@ export function createMetricsRefresher(deps: {
 export type MetricsRefresher = ReturnType<typeof createMetricsRefresher>;
 
 /**
+ * Writes a wallet mark of the account: its equity, unrealised P&L and realised P&L so far, read
+ * together. The hourly job marks every active account; the figures' refresh marks a public one
+ * after its fills, so its figures and curve follow them between the hours. `beforeWrite` runs
+ * with what was read (the hourly job imports the exchange's own trades there).
+ */
+export function createWalletMarker(deps: {
+  repo: MetricsRepository;
+  clientFor: AccountClients;
+  exchangeTimeoutMs: number;
+}) {
+  return async function mark(
+    account: ExchangeAccountRow,
+    takenAt: Date,
+    beforeWrite?: (client: ExchangeClient, positions: readonly ExchangePosition[]) => unknown,
+  ): Promise<void> {
+    const client = deps.clientFor(account);
+    const [balances, positions] = await withTimeout(
+      Promise.all([client.fetchBalance(), client.fetchPositions()]),
+      deps.exchangeTimeoutMs,
+    );
+    await beforeWrite?.(client, positions);
+    const unrealized = positions.reduce(
+      (sum, p) => sum.plus(Number.isFinite(p.unrealizedPnl) ? p.unrealizedPnl : 0),
+      new Decimal(0),
+    );
+    await deps.repo.insertWalletMark({
+      accountId: account.id,
+      takenAt,
+      equity: String(balances.USDT?.total ?? 0),
+      unrealizedPnl: unrealized.toString(),
+      realizedPnlCum: await deps.repo.realizedPnlCum(account.id),
+    });
+  };
+}
+export type WalletMarker = ReturnType<typeof createWalletMarker>;
+
+/**
  * Every hour (a little after the snapshots): the wallet mark of every active account — equity,
  * unrealised P&L and realised P&L so far, read together, the basis of inferred deposits and
  * withdrawals — then the figures of every public strategy.
@@ -147,24 +184,11 @@ export function createMetricsJob(deps: {
     }
   }
 
+  const walletMark = createWalletMarker(deps);
   async function mark(account: ExchangeAccountRow, takenAt: Date): Promise<void> {
-    const client = deps.clientFor(account);
-    const [balances, positions] = await withTimeout(
-      Promise.all([client.fetchBalance(), client.fetchPositions()]),
-      deps.exchangeTimeoutMs,
+    await walletMark(account, takenAt, (client, positions) =>
+      account.isPaper ? undefined : importTrades(account, client, positions, takenAt.getTime()),
     );
-    if (!account.isPaper) await importTrades(account, client, positions, takenAt.getTime());
-    const unrealized = positions.reduce(
-      (sum, p) => sum.plus(Number.isFinite(p.unrealizedPnl) ? p.unrealizedPnl : 0),
-      new Decimal(0),
-    );
-    await deps.repo.insertWalletMark({
-      accountId: account.id,
-      takenAt,
-      equity: String(balances.USDT?.total ?? 0),
-      unrealizedPnl: unrealized.toString(),
-      realizedPnlCum: await deps.repo.realizedPnlCum(account.id),
-    });
   }
 
   async function markAll(takenAt: Date): Promise<void> {

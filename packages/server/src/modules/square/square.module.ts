@@ -15,6 +15,7 @@ import { type CopyFiguresSource, createMetricsService } from './metrics.service.
 import {
   createMetricsJob,
   createMetricsRefresher,
+  createWalletMarker,
   type MetricsWorkerLogger,
 } from './metrics.worker.js';
 import { createReadModelProjector } from './read-model.projector.js';
@@ -41,7 +42,16 @@ export interface SquareModuleDeps {
   readonly isCopying?: (viewerId: number, accountId: number) => Promise<boolean>;
   /** Copiers' P&L and copy efficiency per strategy (copy trading answers; 0 without it). */
   readonly copyFigures?: CopyFiguresSource;
+  /**
+   * The accounts' exchange clients: with them a public strategy's wallet is marked after its
+   * fills, so its figures and curve follow them between the hourly snapshots.
+   */
+  readonly clientFor?: AccountClients;
+  readonly exchangeTimeoutMs?: number;
 }
+
+/** How long a live wallet mark may wait for the exchange when none is given. */
+const DEFAULT_MARK_TIMEOUT_MS = 10_000;
 
 /**
  * The strategy square wired together: share settings, the read model of fills and positions
@@ -55,6 +65,16 @@ export function createSquareModule(deps: SquareModuleDeps) {
     clock: deps.clock,
     events: deps.events,
     ...(deps.copyFigures ? { copyFigures: deps.copyFigures } : {}),
+    ...(deps.clientFor
+      ? {
+          markNow: createWalletMarker({
+            repo: metricsRepo,
+            clientFor: deps.clientFor,
+            exchangeTimeoutMs: deps.exchangeTimeoutMs ?? DEFAULT_MARK_TIMEOUT_MS,
+          }),
+        }
+      : {}),
+    log: deps.log,
     onSaved: () => listing.invalidateAggregates(),
   });
   const refresher = createMetricsRefresher({

@@ -171,8 +171,8 @@ export interface TradeMarker {
 
 /**
  * Buy/sell markers from the detail's trades (document 2 §3 "Trade marker": timestamp or time,
- * type buy or sell), each moved onto the equity point at or before it (a marker must sit on a
- * point of the line), inside the curve's time range only, sorted by time.
+ * type buy or sell), each moved onto the first equity point at or after it, the one that shows
+ * it (a marker must sit on a point of the line), inside the curve's time range only, sorted.
  */
 export function tradeMarkers(
   raw: readonly unknown[] | null | undefined,
@@ -187,13 +187,14 @@ export function tradeMarkers(
     const side = e.type ?? e.side;
     const timeMs = toEpochMs(e.timestamp ?? e.time);
     if ((side !== 'buy' && side !== 'sell') || timeMs === null || timeMs < first) continue;
-    // Binary search for the last point at or before the trade.
+    // The first point at or after the trade: the equity that shows it (marks follow fills);
+    // a trade after the last point sits on the last one.
     let low = 0;
     let high = points.length - 1;
     while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if ((points[mid]?.timeMs ?? 0) <= timeMs) low = mid;
-      else high = mid - 1;
+      const mid = Math.floor((low + high) / 2);
+      if ((points[mid]?.timeMs ?? 0) >= timeMs) high = mid;
+      else low = mid + 1;
     }
     const at = points[low];
     if (at) markers.push({ timeMs: at.timeMs, side });
