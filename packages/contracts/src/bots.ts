@@ -26,6 +26,13 @@ export const OPERATION_LOG_REFRESH_MS = 5_000;
 /** What a create error contains when the bot already exists (document 1 §7). */
 export const BOT_EXISTS_MARKER = '已存在';
 
+/** Codes of the bots API's refusals (beside ERROR_CODES.vipRequired); the web words them. */
+export const BOT_ERROR_CODES = {
+  startFailed: 'bot_start_failed',
+  stopFailed: 'bot_stop_failed',
+  stopBeforeDelete: 'bot_running',
+} as const;
+
 export const BOT_MESSAGES = {
   alreadyExists: '该交易所账户上已存在此交易对的机器人',
   alreadyExistsDetails: 'One bot per exchange account and symbol.',

@@ -1,4 +1,4 @@
-import { BOT_MESSAGES } from '@quantsquare/contracts';
+import { BOT_ERROR_CODES, BOT_MESSAGES, ERROR_CODES } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   botServerKey,
@@ -69,7 +69,7 @@ describe('bot helpers', () => {
     expect(buildBotPayload({ timeframe: '1h', trade_amount: 100 })).toBeNull();
   });
 
-  it('recognises the 已存在 answer and the known server texts', () => {
+  it('recognises the 已存在 answer and the refusals by their codes', () => {
     const found = readBotExists({
       success: false,
       error: BOT_MESSAGES.alreadyExists,
@@ -81,7 +81,15 @@ describe('bot helpers', () => {
     expect(found?.existingBot).toEqual({ id: 7, status: 'running' });
     expect(found?.suggestion).toBe(BOT_MESSAGES.alreadyExistsSuggestion);
     expect(readBotExists({ error: 'other', code: 'x' })).toBeNull();
-    expect(botServerKey(BOT_MESSAGES.vipRequired)).toBe('vipRequired');
+    expect(botServerKey({ error: 'VIP!', code: ERROR_CODES.vipRequired })).toBe('vipRequired');
+    expect(botServerKey({ error: 'x', code: BOT_ERROR_CODES.stopBeforeDelete })).toBe(
+      'stopBeforeDelete',
+    );
+    expect(
+      botServerKey({ error: BOT_MESSAGES.alreadyExists, code: 'conflict', existing_bot: null }),
+    ).toBe('alreadyExists');
+    // A known English text without its code is not taken for the refusal.
+    expect(botServerKey({ error: BOT_MESSAGES.vipRequired, code: 'bad_request' })).toBeNull();
     expect(botServerKey('something else')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import {
+  BOT_ERROR_CODES,
   BOT_MESSAGES,
   type Bot,
   type BotAction,
@@ -42,12 +43,6 @@ export const BOT_ANSWERS = {
   notFound: 'Bot not found',
   accountInactive: 'Exchange account is inactive',
   engineFailed: 'The bot engine failed',
-} as const;
-
-export const BOT_ERROR_CODES = {
-  startFailed: 'bot_start_failed',
-  stopFailed: 'bot_stop_failed',
-  stopBeforeDelete: 'bot_running',
 } as const;
 
 /** A second bot on the same exchange account and symbol (HTTP 409, contracts botExistsError). */

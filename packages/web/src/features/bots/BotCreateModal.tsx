@@ -22,13 +22,7 @@ import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
 import { accountName } from '../accounts/account-format';
 import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
-import {
-  type BotExists,
-  type BotFormValues,
-  botServerKey,
-  buildBotPayload,
-  readBotExists,
-} from './bot-format';
+import { type BotExists, type BotFormValues, buildBotPayload, readBotExists } from './bot-format';
 import { useBotErrorText } from './use-bot-actions';
 
 const FORM_FIELDS = new Set<string>([
@@ -190,14 +184,9 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
         const errors = fieldErrors(t, error);
         const shown = Object.entries(errors).filter(([name]) => FORM_FIELDS.has(name));
         if (shown.length > 0) {
+          // Field errors are worded from their codes (fieldErrors).
           form.setFields(
-            shown.map(([name, text]) => {
-              const key = botServerKey(text);
-              return {
-                name: name as keyof BotFormValues,
-                errors: [key ? t(`bots.server.${key}`, { min: TRADE_AMOUNT_MIN }) : text],
-              };
-            }),
+            shown.map(([name, text]) => ({ name: name as keyof BotFormValues, errors: [text] })),
           );
           return;
         }
@@ -206,10 +195,6 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
     });
   };
 
-  const serverText = (text: string) => {
-    const key = botServerKey(text);
-    return key ? t(`bots.server.${key}`, { min: TRADE_AMOUNT_MIN }) : text;
-  };
   const isSubmitting = isChecking || create.isPending;
   const required = (field: string) => ({
     required: true,
@@ -384,11 +369,11 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
             showIcon
             style={{ marginBottom: 16 }}
             data-testid="bot-exists-alert"
-            title={serverText(exists.error)}
+            title={t('bots.server.alreadyExists')}
             description={
               <>
-                {exists.details && <div>{serverText(exists.details)}</div>}
-                {exists.suggestion && <div>{serverText(exists.suggestion)}</div>}
+                <div>{t('bots.server.alreadyExistsDetails')}</div>
+                <div>{t('bots.server.alreadyExistsSuggestion')}</div>
                 {exists.existingBot && (
                   <div>
                     {t('bots.existing', {

@@ -1,7 +1,8 @@
 import {
+  BOT_ERROR_CODES,
   BOT_EXISTS_MARKER,
-  BOT_MESSAGES,
   type BotCreateRequest,
+  ERROR_CODES,
   type OperationLogEntry,
   type PositionMode,
   type Timeframe,
@@ -67,37 +68,20 @@ export function buildBotPayload(values: BotFormValues): BotCreateRequest | null 
   return payload;
 }
 
-/** Known server texts of the bots API and their keys under `bots.server`. */
-const BOT_SERVER_TEXTS: ReadonlyArray<readonly [string, BotServerKey]> = [
-  [BOT_MESSAGES.alreadyExists, 'alreadyExists'],
-  [BOT_MESSAGES.alreadyExistsDetails, 'alreadyExistsDetails'],
-  [BOT_MESSAGES.alreadyExistsSuggestion, 'alreadyExistsSuggestion'],
-  [BOT_MESSAGES.vipRequired, 'vipRequired'],
-  [BOT_MESSAGES.stopBeforeDelete, 'stopBeforeDelete'],
-  [BOT_MESSAGES.unknownAccount, 'unknownAccount'],
-  [BOT_MESSAGES.unknownStrategy, 'unknownStrategy'],
-  [`Trade amount must be at least ${TRADE_AMOUNT_MIN} USDT`, 'tradeAmountMin'],
-  ['At most two decimals', 'twoDecimals'],
-  ['Unknown symbol format', 'symbolFormat'],
-];
+/** The `bots.server` keys of the bots API's refusals, by their codes. */
+export type BotServerKey = 'alreadyExists' | 'vipRequired' | 'stopBeforeDelete';
 
-export type BotServerKey =
-  | 'alreadyExists'
-  | 'alreadyExistsDetails'
-  | 'alreadyExistsSuggestion'
-  | 'vipRequired'
-  | 'stopBeforeDelete'
-  | 'unknownAccount'
-  | 'unknownStrategy'
-  | 'tradeAmountMin'
-  | 'twoDecimals'
-  | 'symbolFormat';
-
-const BOT_SERVER_KEYS = new Map<string, BotServerKey>(BOT_SERVER_TEXTS);
-
-/** The `bots.server` key of a known server text, or null. */
-export function botServerKey(text: string): BotServerKey | null {
-  return BOT_SERVER_KEYS.get(text) ?? null;
+/**
+ * The `bots.server` key of a refusal, from its code (the already-exists answer by the spec's
+ * 已存在 marker and its existing bot); null for any other answer.
+ */
+export function botServerKey(body: unknown): BotServerKey | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const code = (body as Record<string, unknown>).code;
+  if (code === ERROR_CODES.vipRequired) return 'vipRequired';
+  if (code === BOT_ERROR_CODES.stopBeforeDelete) return 'stopBeforeDelete';
+  if (readBotExists(body)) return 'alreadyExists';
+  return null;
 }
 
 /** The already-exists answer of a create (HTTP 409): error, details, suggestion and the existing bot. */

@@ -12,10 +12,8 @@ export function useBotErrorText() {
   const { t } = useTranslation();
   return useCallback(
     (error: unknown, fallback: string): string => {
-      if (isVipRefusal(error)) return t('bots.server.vipRequired');
-      const text = error instanceof ApiRequestError ? error.body?.error : undefined;
-      const key = text ? botServerKey(text) : null;
-      if (key) return t(`bots.server.${key}`, { min: 10 });
+      const key = error instanceof ApiRequestError ? botServerKey(error.body) : null;
+      if (key) return t(`bots.server.${key}`);
       return errorMessage(t, error, fallback);
     },
     [t],

@@ -109,11 +109,6 @@ export const botsEn: BotsLocaleResources = {
         'Stop or delete the existing bot, or choose another symbol or account.',
       vipRequired: 'VIP membership is required to start a bot',
       stopBeforeDelete: 'Please stop the bot before deleting',
-      unknownAccount: 'Exchange account not found',
-      unknownStrategy: 'Unknown strategy',
-      tradeAmountMin: 'Trade amount must be at least {{min}} USDT',
-      twoDecimals: 'At most two decimals',
-      symbolFormat: 'Unknown symbol format',
     },
     existing: 'Existing bot: #{{id}} ({{status}})',
     form: {

@@ -107,11 +107,6 @@ export const botsZhCN = {
       alreadyExistsSuggestion: '请停止或删除现有机器人，或选择其他交易对或账户。',
       vipRequired: '启动机器人需要 VIP 会员',
       stopBeforeDelete: '请先停止机器人再删除',
-      unknownAccount: '未找到交易所账户',
-      unknownStrategy: '未知策略',
-      tradeAmountMin: '交易金额至少为 {{min}} USDT',
-      twoDecimals: '最多两位小数',
-      symbolFormat: '未知的交易对格式',
     },
     existing: '现有机器人：#{{id}}（{{status}}）',
     form: {
