@@ -46,6 +46,7 @@ import {
   type Sleep,
   withReadRetries,
 } from './read-retry.js';
+import { installRequestBudget } from './request-budget.js';
 
 export interface ExchangeLogger {
   warn(details: object, message: string): void;
@@ -85,6 +86,8 @@ function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilitie
     options: { ...caps.ccxtOptions, maxRetriesOnFailure: 0 },
   });
   Object.assign(instance.has, caps.ccxtHas);
+  // ccxt's pacing, computed per request instead of polled each millisecond.
+  installRequestBudget(instance);
   if (options.isTestnet) instance.setSandboxMode(true);
   if (options.urlsOverride !== undefined) {
     const api = instance.urls.api as Record<string, string>;
