@@ -38,8 +38,9 @@ test('a visitor sees candles, signals and a backtest, and the chart follows symb
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/dashboard');
 
-  // The welcome modal appears once; closing it is remembered on this device.
-  await expect(page.getByTestId('welcome-modal')).toBeVisible({ timeout: 5000 });
+  // The welcome modal appears once (1.5 s after the page's code has loaded, which takes its own
+  // time on a busy machine); closing it is remembered on this device.
+  await expect(page.getByTestId('welcome-modal')).toBeVisible({ timeout: 20_000 });
   await page.getByTestId('welcome-modal').getByRole('button').first().click();
   await expect(page.getByTestId('welcome-modal')).toBeHidden();
 
