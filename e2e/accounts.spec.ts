@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { clickSettled } from './antd';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -66,9 +67,6 @@ test('deleting an API account asks first and then removes it', async ({ page, re
   await expect(row).toBeVisible();
   await row.getByTestId('api-delete').click();
   await expect(page.getByText('Short-lived"').first()).toBeVisible();
-  await page
-    .getByRole('button', { name: /确定|确认|删除|OK|Delete/ })
-    .last()
-    .click();
+  await clickSettled(page.getByTestId('api-delete-confirm'));
   await expect(row).toHaveCount(0);
 });

@@ -23,9 +23,26 @@ export async function chooseOption(page: Page, selectTestId: string, title: stri
 export async function chooseMenuEntry(trigger: Locator, entry: Locator) {
   await trigger.click();
   await expect(entry).toBeVisible();
-  await entry.evaluate(async (element) => {
-    const menu = element.closest('.ant-popover, .ant-drawer') ?? element;
-    await Promise.all(menu.getAnimations({ subtree: true }).map((a) => a.finished));
+  await clickSettled(entry);
+}
+
+/**
+ * Waits until the animations of the dialog, list, popover or drawer around `locator` are over.
+ * A cancelled animation counts as over (its `finished` rejects with AbortError when antd
+ * cancels it, so waiting on all of them to fulfil fails at random).
+ */
+export async function animationsOver(locator: Locator) {
+  await locator.evaluate(async (element) => {
+    const root =
+      element.closest('.ant-modal-wrap, .ant-select-dropdown, .ant-popover, .ant-drawer') ??
+      element;
+    await Promise.allSettled(root.getAnimations({ subtree: true }).map((a) => a.finished));
   });
-  await entry.click();
+}
+
+/** Clicks `locator` once its surroundings stopped moving: a click during a zoom can miss. */
+export async function clickSettled(locator: Locator) {
+  await expect(locator).toBeVisible();
+  await animationsOver(locator);
+  await locator.click();
 }

@@ -5,11 +5,11 @@ import {
   type APIRequestContext,
   type Browser,
   expect,
-  type Locator,
   type Page,
   test,
 } from '@playwright/test';
 import type { CopyDetailResponse, CopyFollowingResponse } from '@quantsquare/contracts';
+import { animationsOver } from './antd';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 import { tradeThroughWebhook } from './webhook-signal';
@@ -58,12 +58,7 @@ async function chooseAccount(page: Page, name: string) {
 }
 
 /** Waits until the dialog's opening animation is over (a click during the zoom can miss). */
-async function settled(locator: Locator) {
-  await locator.evaluate(async (element) => {
-    const root = element.closest('.ant-modal-wrap, .ant-select-dropdown') ?? element;
-    await Promise.all(root.getAnimations({ subtree: true }).map((a) => a.finished));
-  });
-}
+const settled = animationsOver;
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${screensDir}/${name}.png`, fullPage: true });

@@ -133,7 +133,7 @@ test('a long modal title wraps before the close button', async ({ browser, reque
       // Measured once the opening zoom has finished (a scaled box says nothing).
       await dialog.evaluate(async (element) => {
         const modal = element.closest('.ant-modal-wrap') ?? element;
-        await Promise.all(modal.getAnimations({ subtree: true }).map((a) => a.finished));
+        await Promise.allSettled(modal.getAnimations({ subtree: true }).map((a) => a.finished));
       });
       const close = dialog.locator('.ant-modal-close');
       const titleBox = await title.evaluate((element) => {
