@@ -132,6 +132,8 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
   const lanes = deps.lanes ?? createAccountLanes();
   const sendDeadlineMs = deps.sendDeadlineMs ?? SEND_DEADLINE_MS;
   const hooks = new Map<OrderOwnerKind, SettlementHook>();
+  /** Told when the background follower saw an owner kind's order become final. */
+  const finalListeners = new Map<OrderOwnerKind, (intent: ExecutionOrderRow) => void>();
   const settler = createSettler({
     repo,
     clock,
@@ -542,7 +544,10 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
             const step = await lanes.run(account.id, () =>
               followStep(account, deps.clients(account), row),
             );
-            if (!isFollowed(step.intent)) tracked.delete(row.id);
+            if (!isFollowed(step.intent)) {
+              tracked.delete(row.id);
+              finalListeners.get(step.intent.ownerKind)?.(step.intent);
+            }
           } catch (error) {
             deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'follow failed');
           }
@@ -709,6 +714,15 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
         Array.from({ length: Math.min(FAN_OUT_CONCURRENCY, queues.length) }, worker),
       );
       return results;
+    },
+
+    /**
+     * Calls `listener` (after the commit) when the background follower sees one of `kind`'s
+     * orders become final, so a driver waiting on an order that outlived its submit goes on at
+     * once instead of on its next look (one listener per kind).
+     */
+    onOrderFinal(kind: OrderOwnerKind, listener: (intent: ExecutionOrderRow) => void): void {
+      finalListeners.set(kind, listener);
     },
 
     /** Runs `hook` inside every settlement of `kind`'s orders (one hook per kind). */

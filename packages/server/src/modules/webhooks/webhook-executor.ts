@@ -35,6 +35,11 @@ import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repositor
 export const ownerOf = (configId: number): OrderOwner => ({ kind: 'webhook', id: configId });
 /** The signal's one idempotency key: every run of the signal finds its order by it. */
 export const intentKeyOf = (signalId: number): string => `signal:${signalId}`;
+/** The signal of an intent key (`signal:<id>`), or null for another key. */
+export function signalIdOf(key: string): number | null {
+  const match = /^signal:(\d+)$/.exec(key);
+  return match ? Number(match[1]) : null;
+}
 
 /** What a valid signal does given the configuration's position (pure). */
 export type SignalPlan =
@@ -117,7 +122,10 @@ export function failureKindOf(error: unknown): WebhookFailureKind {
   return 'internal';
 }
 
-/** How soon a signal whose order is still at the venue without a final answer is run again. */
+/**
+ * How soon a signal whose order is still at the venue without a final answer is run again, at
+ * the latest: the core's follower tells as soon as the order is final (when it follows it here).
+ */
 const IN_FLIGHT_RECHECK_MS = 2_000;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -159,6 +167,8 @@ export function createWebhookExecutor(deps: {
   let running = false;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  /** Signals whose order is at the venue without a final answer, and their fallback timer. */
+  const awaiting = new Map<number, { configId: number; timer: NodeJS.Timeout }>();
 
   const ms = (from: Date, to: Date) => Math.max(0, Math.round(to.getTime() - from.getTime()));
 
@@ -463,12 +473,24 @@ export function createWebhookExecutor(deps: {
       await repo.advance(signal.id, 'placed', { step: 'placed', at: clock.now(), detail });
     }
     await repo.updateExecution(executionId, { status: 'placed', error: null });
-    const again = setTimeout(() => {
-      queued.delete(signal.id);
-      enqueue(signal.id, signal.configId);
-    }, IN_FLIGHT_RECHECK_MS);
+    const again = setTimeout(() => runAgain(signal.id), IN_FLIGHT_RECHECK_MS);
     again.unref();
+    awaiting.set(signal.id, { configId: signal.configId, timer: again });
   }
+
+  /** Runs a signal that waited on its order again (its order is final, or the wait is over). */
+  function runAgain(signalId: number): void {
+    const waiting = awaiting.get(signalId);
+    if (!waiting) return;
+    awaiting.delete(signalId);
+    clearTimeout(waiting.timer);
+    queued.delete(signalId);
+    enqueue(signalId, waiting.configId);
+  }
+  execution.onOrderFinal('webhook', (intent) => {
+    const signalId = signalIdOf(intent.idempotencyKey);
+    if (signalId !== null) runAgain(signalId);
+  });
 
   /**
    * Reconciles a configuration's intents left by a previous holder (a restart, or a process that
@@ -582,6 +604,8 @@ export function createWebhookExecutor(deps: {
       if (leaseTimer) clearInterval(leaseTimer);
       timer = undefined;
       leaseTimer = undefined;
+      for (const waiting of awaiting.values()) clearTimeout(waiting.timer);
+      awaiting.clear();
       await Promise.allSettled([...inFlight]);
       // Another process takes the configurations over at once. Only this executor's leases: the
       // process's bots and copy relations share its holder id and keep theirs.
