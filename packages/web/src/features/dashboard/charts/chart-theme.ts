@@ -55,6 +55,12 @@ export function chartOptions(palette: ChartPalette, height: number): DeepPartial
     },
     // Wide enough for a grouped price, so a short label is not cut at the edge ("0").
     rightPriceScale: { borderColor: palette.border, minimumWidth: 64 },
-    timeScale: { borderColor: palette.border, timeVisible: true, secondsVisible: false },
+    // Room right of the last point for its time label, which is centred on it ("08:4" cut).
+    timeScale: {
+      borderColor: palette.border,
+      timeVisible: true,
+      secondsVisible: false,
+      rightOffsetPixels: 32,
+    },
   };
 }
