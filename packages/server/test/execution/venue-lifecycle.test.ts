@@ -142,7 +142,21 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
     expect((await core.position({ accountId: account.id, symbol: ETH, owner })).size).toBe('0');
   });
 
-  it('answers in_flight for an order not final within the submit, and the follower settles it', async () => {
+  /**
+   * Runs `check` with a core on a venue that fills 9 s after its ack (the submit answers
+   * in_flight after 8 s) and an open of `amount` ETH submitted there by bot `botId`.
+   */
+  async function onSlowVenue(
+    botId: number,
+    amount: number,
+    check: (parts: {
+      slow: FakePrivateExchange;
+      slowCore: ExecutionCore;
+      account: Awaited<ReturnType<typeof liveAccount>>;
+      owner: { kind: 'bot'; id: number };
+      result: Awaited<ReturnType<ExecutionCore['submit']>>;
+    }) => Promise<void>,
+  ): Promise<void> {
     const slow = await startFakeExchange({
       exchange: venue,
       venueFaithful: true,
@@ -152,16 +166,25 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
     const slowCore = coreOn(slow);
     try {
       const account = await liveAccount();
-      const owner = { kind: 'bot' as const, id: ownerId(701) };
+      const owner = { kind: 'bot' as const, id: ownerId(botId) };
       const result = await slowCore.submit({
         accountId: account.id,
         symbol: ETH,
         owner,
         key: 'c1open_long',
-        size: { kind: 'target', amount: 0.2 },
+        size: { kind: 'target', amount },
         action: 'open_long',
       });
       expect(result.status).toBe('in_flight');
+      await check({ slow, slowCore, account, owner, result });
+    } finally {
+      await slowCore.close(0);
+      await slow.close();
+    }
+  }
+
+  it('answers in_flight for an order not final within the submit, and the follower settles it', async () => {
+    await onSlowVenue(701, 0.2, async ({ slow, slowCore, account, owner }) => {
       expect(slowCore.followedOrders()).toHaveLength(1);
       const live = await slowCore.liveIntentsOn({ accountId: account.id, symbol: ETH, owner });
       expect(live.map((i) => i.status)).toEqual(['accepted']);
@@ -175,39 +198,15 @@ describe.each(['okx', 'binance'] as const)('an order on %s as the venue answers'
       const position = await slowCore.position({ accountId: account.id, symbol: ETH, owner });
       expect(Number(position.size)).toBeCloseTo(0.2, 10);
       expect(slow.state.orders).toHaveLength(1);
-    } finally {
-      await slowCore.close();
-      await slow.close();
-    }
+    });
   }, 30_000);
 
   it('lets a live order settle on a clean shutdown before the follower stops', async () => {
-    const slow = await startFakeExchange({
-      exchange: venue,
-      venueFaithful: true,
-      rateLimitEveryNthOrder: 0,
-      fillDelayMs: 9_000,
-    });
-    const slowCore = coreOn(slow);
-    try {
-      const account = await liveAccount();
-      const owner = { kind: 'bot' as const, id: ownerId(702) };
-      const result = await slowCore.submit({
-        accountId: account.id,
-        symbol: ETH,
-        owner,
-        key: 'c1open_long',
-        size: { kind: 'target', amount: 0.1 },
-        action: 'open_long',
-      });
-      expect(result.status).toBe('in_flight');
+    await onSlowVenue(702, 0.1, async ({ slowCore, owner }) => {
       // Shut down at once: the close waits for the venue's fill (about a second away).
       await slowCore.close(10_000);
       expect(slowCore.followedOrders()).toEqual([]);
       expect((await slowCore.intentsOf(owner)).map((i) => i.status)).toEqual(['filled']);
-    } finally {
-      await slowCore.close(0);
-      await slow.close();
-    }
+    });
   }, 30_000);
 });
