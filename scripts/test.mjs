@@ -84,7 +84,10 @@ if (!existsSync(chromium)) {
 
 const suites = [];
 
+const minutesSince = (startMs) => `${((Date.now() - startMs) / 60_000).toFixed(1)} min`;
+
 const vitestJson = join(outDir, 'vitest.json');
+const vitestStart = Date.now();
 const vitestRun = await runCapturing('npx', [
   'vitest',
   'run',
@@ -96,6 +99,7 @@ const vitestStatus = vitestRun.status;
 const vitest = readJson(vitestJson);
 suites.push({
   name: 'vitest',
+  time: minutesSince(vitestStart),
   passed: vitest?.numPassedTests ?? 0,
   // A crash before the report counts as one failure so the run can never look green.
   failed: vitest
@@ -104,6 +108,7 @@ suites.push({
 });
 
 const playwrightJson = join(outDir, 'playwright.json');
+const playwrightStart = Date.now();
 const playwrightStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], {
   PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
 });
@@ -111,6 +116,7 @@ const playwright = readJson(playwrightJson);
 const stats = playwright?.stats;
 suites.push({
   name: 'playwright',
+  time: minutesSince(playwrightStart),
   passed: stats ? stats.expected + stats.flaky : 0,
   failed: stats ? stats.unexpected + (playwrightStatus !== 0 && !stats.unexpected ? 1 : 0) : 1,
 });
@@ -122,6 +128,8 @@ if (vitestStatus !== 0) {
 
 const passed = suites.reduce((sum, s) => sum + s.passed, 0);
 const failed = suites.reduce((sum, s) => sum + s.failed, 0);
-for (const s of suites) process.stdout.write(`${s.name}: ${s.passed} passed, ${s.failed} failed\n`);
+for (const s of suites) {
+  process.stdout.write(`${s.name}: ${s.passed} passed, ${s.failed} failed (${s.time})\n`);
+}
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 ? 1 : 0);
