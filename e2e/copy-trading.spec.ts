@@ -1,13 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import {
-  type APIRequestContext,
-  type Browser,
-  expect,
-  type Page,
-  test,
-} from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import type { CopyDetailResponse, CopyFollowingResponse } from '@quantsquare/contracts';
 import { animationsOver } from './antd';
 import { newCode, outboxIds } from './outbox';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCcxtMarketCache } from '../../src/exchange/ccxt/index.js';
 import { OrderNotSentError } from '../../src/exchange/exchange-client.js';
-import { API_KEY, API_SECRET, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
+import { API_KEY, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
 import { type FakePrivateExchange, startFakeExchange } from './fake-exchange-private.js';
 
 const BTC = 'BTC/USDT:USDT';

@@ -6,7 +6,6 @@ import {
   type OperationLogEntry,
   type PositionMode,
   type Timeframe,
-  TRADE_AMOUNT_MIN,
 } from '@quantsquare/contracts';
 
 // Pure helpers of the bot area (document 1 §2, §4, §8, §9).
