@@ -44,21 +44,29 @@ export function createMetricsService(deps: {
   /** Called after an account's figures were written. */
   onSaved?: (accountId: number) => void;
   /**
-   * Marks the account's wallet now, before its figures are computed (the refresh after fills),
-   * so figures and curve follow fills between the hourly snapshots. Without it, hourly only.
+   * Marks the account's wallet now, before a refresh asked to (`markWallet`: after fills, on
+   * publishing), so figures and curve follow fills between the hourly snapshots. Without it,
+   * hourly only.
    */
   markNow?: (account: ExchangeAccountRow, at: Date) => Promise<void>;
   log?: { warn(details: object, message: string): void };
 }) {
   const { repo } = deps;
 
-  async function refreshAccount(accountId: number): Promise<void> {
+  /**
+   * Recomputes the account's figures. `markWallet` reads its wallet first (a refresh after fills
+   * or on publishing); a refresh after an hourly snapshot has that snapshot and reads nothing.
+   */
+  async function refreshAccount(
+    accountId: number,
+    options: { markWallet?: boolean } = {},
+  ): Promise<void> {
     const shared = await repo.sharedAccount(accountId);
     if (!shared) return;
     const { account, settings } = shared;
     const now = deps.clock.now();
     const nowMs = now.getTime();
-    if (deps.markNow) {
+    if (deps.markNow && options.markWallet) {
       // An exchange that cannot be read now leaves the figures on the marks already taken.
       await deps.markNow(account, now).catch((error: unknown) => {
         deps.log?.warn({ err: error, accountId }, 'live wallet mark failed');

@@ -34,15 +34,16 @@ export function createMetricsRefresher(deps: {
   log: MetricsWorkerLogger;
   debounceMs?: number;
 }) {
-  const dirty = new Set<number>();
+  /** Accounts waiting for their debounce, and whether their refresh marks the wallet. */
+  const dirty = new Map<number, boolean>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
   let unsubscribe: (() => void) | undefined;
   let isStopped = false;
 
-  async function refresh(accountId: number): Promise<void> {
+  async function refresh(accountId: number, markWallet: boolean): Promise<void> {
     try {
-      await deps.metrics.refreshAccount(accountId);
+      await deps.metrics.refreshAccount(accountId, { markWallet });
     } catch (error) {
       deps.log.error({ err: error, accountId }, 'strategy metrics refresh failed');
     }
@@ -53,17 +54,18 @@ export function createMetricsRefresher(deps: {
     if (timer) clearTimeout(timer);
     timer = undefined;
     flushing = flushing.then(async () => {
-      const ids = [...dirty];
+      const waiting = [...dirty];
       dirty.clear();
-      for (const id of ids) await refresh(id);
+      for (const [id, markWallet] of waiting) await refresh(id, markWallet);
     });
     return flushing;
   }
 
   return {
-    refreshSoon(accountId: number): void {
+    /** `markWallet`: the refresh reads the wallet first (after a fill). */
+    refreshSoon(accountId: number, markWallet = false): void {
       if (isStopped) return;
-      dirty.add(accountId);
+      dirty.set(accountId, markWallet || dirty.get(accountId) === true);
       timer ??= setTimeout(() => void flush(), deps.debounceMs ?? METRICS_DEBOUNCE_MS);
     },
     flush,

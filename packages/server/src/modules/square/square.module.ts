@@ -87,7 +87,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     repo: createReadModelRepository(deps.db),
     events: deps.events,
     log: deps.log,
-    onFill: (accountId) => refresher.refreshSoon(accountId),
+    onFill: (accountId) => refresher.refreshSoon(accountId, true),
     ...(deps.eventOutbox ? { outbox: deps.eventOutbox } : {}),
   });
   const socialRepo = createSocialRepository(deps.db);
@@ -107,7 +107,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     repoFor: createSharingRepository,
     clock: deps.clock,
     events: deps.events,
-    refreshMetrics: (accountId) => metrics.refreshAccount(accountId),
+    refreshMetrics: (accountId) => metrics.refreshAccount(accountId, { markWallet: true }),
     onSaved: () => listing.invalidateAggregates(),
   });
   const social = createSocialService({ repo: socialRepo, listing, clock: deps.clock });
