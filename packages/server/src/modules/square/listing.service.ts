@@ -131,13 +131,13 @@ export function createListingService(deps: {
       timeMs: r.takenAt.getTime(),
       equity: r.equity,
     });
-    // Whole seconds on the chart: one point per second, the snapshot first.
-    const bySecond = new Map<number, number>();
+    // Whole seconds on the chart, oldest first: one point per second, the snapshot's.
+    const curve: { time: number; value: number }[] = [];
     for (const p of mergeEquitySeries(snapshots.map(toSample), marks.map(toSample))) {
       const time = Math.floor(p.timeMs / 1000);
-      if (!bySecond.has(time)) bySecond.set(time, Number(p.equity));
+      if (curve.at(-1)?.time !== time) curve.push({ time, value: Number(p.equity) });
     }
-    return [...bySecond].map(([time, value]) => ({ time, value })).sort((a, b) => a.time - b.time);
+    return curve;
   }
 
   async function detail(

@@ -72,7 +72,7 @@ export type BotServerKey = 'alreadyExists' | 'vipRequired' | 'stopBeforeDelete';
 
 /**
  * The `bots.server` key of a refusal, from its code (the already-exists answer by the spec's
- * 已存在 marker and its existing bot); null for any other answer.
+ * already-exists marker, BOT_EXISTS_MARKER, and its existing bot); null for any other answer.
  */
 export function botServerKey(body: unknown): BotServerKey | null {
   if (typeof body !== 'object' || body === null) return null;
