@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_CODE_COOLDOWN_SECONDS } from './e2e/timers';
 
 // The browser tests run the product exactly as `npm start` does — built SPA, API and workers in
 // one process on a fresh embedded database — and drive Debian's Chromium (no browser download).
@@ -51,6 +52,7 @@ export default defineConfig({
       MARKET_DATA: 'simulated',
       // The browser tests run on the embedded database, as `npm start` does.
       DATABASE_URL: '',
+      CODE_COOLDOWN_SECONDS: String(E2E_CODE_COOLDOWN_SECONDS),
     },
   },
 });

@@ -416,6 +416,8 @@ test('screens of the square, a strategy and a profile in both languages, desktop
   request,
 }) => {
   test.setTimeout(180_000);
+  // The pages' clock is Playwright's, so the test can jump over the 30 s ping interval.
+  await page.clock.install();
   const owner = await signedInUser(page, request, 'screens');
   const accountId = await paperAccount(request, owner, unique('Screens desk'));
   await shareSettings(request, owner, accountId, {
@@ -448,7 +450,8 @@ test('screens of the square, a strategy and a profile in both languages, desktop
   // The strategy page after its ping interval (30 s): still live, nothing moved.
   await page.goto(`/strategy/${accountId}`);
   await expect(page.getByTestId('strategy-live')).toBeVisible();
-  await page.waitForTimeout(31_000);
+  await page.clock.fastForward(31_000);
+  await page.waitForTimeout(500);
   await expect(page.getByTestId('strategy-live')).toBeVisible();
   expect(await fitsWidth(page)).toBe(true);
   await page.screenshot({ path: `${screensDir}/strategy-after-ping-en-375.png`, fullPage: true });

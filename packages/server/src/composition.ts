@@ -164,6 +164,7 @@ export async function createServices(deps: ServiceDeps) {
     mailer,
     smsProvider,
     log,
+    cooldownSeconds: config.codeCooldownSeconds,
   });
   const tokens = createTokensService({ repo: authRepo, clock, jwtSecret: config.jwtSecret });
   // One account lock for every check of a secret (login, 2FA disable, password change).

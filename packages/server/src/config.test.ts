@@ -91,6 +91,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it("keeps the spec's 60 s code cooldown unless a test server shortens it", () => {
+    const base = { SECRET_KEY: 'k'.repeat(40), DATA_DIR: tempDir() };
+    expect(loadConfig(base).codeCooldownSeconds).toBe(60);
+    expect(loadConfig({ ...base, CODE_COOLDOWN_SECONDS: '5' }).codeCooldownSeconds).toBe(5);
+    expect(() => loadConfig({ ...base, CODE_COOLDOWN_SECONDS: '0' })).toThrow(
+      /CODE_COOLDOWN_SECONDS/,
+    );
+  });
+
   it('demands SECRET_KEY in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(ConfigError);
   });

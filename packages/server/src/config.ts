@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AUTH_IP_RATE_PER_MINUTE,
+  CODE_COOLDOWN_SECONDS,
   type DepositNetwork,
   isAddressFormatValid,
   REQUEST_BODY_LIMIT_BYTES,
@@ -47,6 +48,11 @@ const envSchema = z.object({
     z.coerce.number().int().min(1).max(1_000_000).default(WEBHOOK_SIGNALS_PER_MINUTE),
   ),
   /** The venues' REST base URLs for live accounts (a regional host, a stand-in venue). */
+  /** Seconds between two codes to one address (the spec's 60; shorter only for test servers). */
+  CODE_COOLDOWN_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(3600).default(CODE_COOLDOWN_SECONDS),
+  ),
   EXCHANGE_URL_BINANCE: z.preprocess(emptyToUndefined, webUrl.optional()),
   EXCHANGE_URL_OKX: z.preprocess(emptyToUndefined, webUrl.optional()),
   MARKET_DATA: z.preprocess(
@@ -148,6 +154,8 @@ export interface Config {
   readonly authIpRatePerMinute: number;
   /** New signals per webhook configuration per minute before 429. */
   readonly webhookSignalsPerMinute: number;
+  /** Seconds a send-code waits after the last code to the same address. */
+  readonly codeCooldownSeconds: number;
   /** The operators' channels shown in the help centre and the footer. */
   readonly contact: {
     readonly supportEmail: string;
@@ -302,6 +310,7 @@ export function loadConfig(
     depositNetworks,
     authIpRatePerMinute: AUTH_IP_RATE_PER_MINUTE,
     webhookSignalsPerMinute: e.WEBHOOK_SIGNALS_PER_MINUTE,
+    codeCooldownSeconds: e.CODE_COOLDOWN_SECONDS,
     contact: Object.freeze({
       supportEmail: e.SUPPORT_EMAIL,
       telegramUrl: e.TELEGRAM_URL,

@@ -55,8 +55,11 @@ export function createCodesService(deps: {
   mailer: Mailer;
   smsProvider: SmsProvider;
   log: CodeLogger;
+  /** Seconds between two codes to one address (default the spec's CODE_COOLDOWN_SECONDS). */
+  cooldownSeconds?: number;
 }) {
   const { repo, clock } = deps;
+  const cooldownSeconds = deps.cooldownSeconds ?? CODE_COOLDOWN_SECONDS;
   const hmacKey = deriveKey(deps.secretKey, 'verification-code-v1');
 
   // The hash binds the code to where and why it was sent: a code for one purpose never opens another.
@@ -67,8 +70,8 @@ export function createCodesService(deps: {
     const latest = await repo.latestCodeForTarget(channel, target);
     if (latest) {
       const elapsed = (now.getTime() - latest.createdAt.getTime()) / 1000;
-      if (elapsed < CODE_COOLDOWN_SECONDS) {
-        const wait = Math.ceil(CODE_COOLDOWN_SECONDS - elapsed);
+      if (elapsed < cooldownSeconds) {
+        const wait = Math.ceil(cooldownSeconds - elapsed);
         throw new RateLimited(
           `Please wait ${wait} seconds before requesting another code`,
           wait,
@@ -185,7 +188,7 @@ export function createCodesService(deps: {
           channel === 'email'
             ? 'Verification code sent to your e-mail'
             : 'Verification code sent by SMS',
-        cooldown_seconds: CODE_COOLDOWN_SECONDS,
+        cooldown_seconds: cooldownSeconds,
         expires_in_seconds: CODE_TTL_SECONDS,
       };
     },
