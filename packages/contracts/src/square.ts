@@ -396,7 +396,12 @@ export type StrategySocketFrame =
   | { type: 'trade_update'; data: StrategyTrade }
   | { type: 'position_update'; data: StrategyPosition[] }
   | { type: 'statistics_update'; data: StrategyStatistics }
-  | { type: 'pong'; timestamp: number };
+  | { type: 'pong'; timestamp: number }
+  /**
+   * Answers a reconnection with `?after=<last trade id>` whose missed trades can no longer be
+   * replayed (older than the event log keeps): reload the trades instead.
+   */
+  | { type: 'resync' };
 /** Client → server: `{type: 'ping', timestamp}` is answered with `{type: 'pong', timestamp}`. */
 export const strategySocketPing = z.object({
   type: z.literal('ping'),

@@ -124,6 +124,44 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
       }));
     },
 
+    /**
+     * The fills of `accountId` written after the event `afterEventId`, in order (at most
+     * `limit`): what a viewer who saw that event missed. Null when the event is no longer kept
+     * (or never was): the viewer must reload instead.
+     */
+    async fillsAfter(
+      accountId: number,
+      afterEventId: string,
+      limit = 500,
+    ): Promise<BusEvent<'OrderFilled'>[] | null> {
+      const [from] = await db
+        .select({ id: eventOutbox.id })
+        .from(eventOutbox)
+        .where(eq(eventOutbox.eventId, afterEventId));
+      if (!from) return null;
+      const rows: EventOutboxRow[] = await db
+        .select()
+        .from(eventOutbox)
+        .where(
+          and(
+            gt(eventOutbox.id, from.id),
+            eq(eventOutbox.type, 'OrderFilled'),
+            sql`(${eventOutbox.payload} ->> 'accountId')::int = ${accountId}`,
+          ),
+        )
+        .orderBy(asc(eventOutbox.id))
+        .limit(limit);
+      return rows.map(
+        (row) =>
+          ({
+            id: row.eventId,
+            type: 'OrderFilled',
+            payload: row.payload,
+            at: row.createdAt.toISOString(),
+          }) as unknown as BusEvent<'OrderFilled'>,
+      );
+    },
+
     /** The last outbox id a reader applied (0: none). */
     async cursor(reader: string): Promise<number> {
       const [row] = await db.select().from(eventCursors).where(eq(eventCursors.reader, reader));

@@ -28,6 +28,11 @@ export interface StrategyAccess {
     accountId: number,
     change: EventPayloads['PositionChanged'],
   ): Promise<StrategyPosition[]>;
+  /**
+   * The strategy's fills after the fill event `afterEventId`, from the event log, or null when
+   * that event is no longer kept (absent: the hub replays nothing).
+   */
+  fillsAfter?(accountId: number, afterEventId: string): Promise<BusEvent<'OrderFilled'>[] | null>;
 }
 
 export interface HubLogger {
@@ -72,6 +77,47 @@ export function createStrategyHub(deps: {
     }
   }
 
+  /** A fill as the strategy page's trade frame (its id is the event's, for replays). */
+  function tradeFrame(event: BusEvent<'OrderFilled'>): StrategySocketFrame {
+    const fill = event.payload;
+    const trade: StrategyTrade = {
+      id: event.id,
+      order_id: fill.exchangeOrderId,
+      timestamp: new Date(fill.filledAtMs).toISOString(),
+      symbol: fill.symbol,
+      side: fill.side,
+      // Live, before the read model has booked it: the order's reduce-only flag says it.
+      effect: fill.reduceOnly ? 'close' : 'open',
+      amount: fill.amount,
+      price: fill.price,
+      value: Math.round(fill.amount * fill.price * 1e8) / 1e8,
+    };
+    return { type: 'trade_update', data: trade };
+  }
+
+  /**
+   * Sends one viewer the trades it missed after `afterEventId` (it reconnected after a restart
+   * or a network break), in the room's order: live frames queued after it follow the replay.
+   */
+  function replayTo(room: Room, socket: WebSocket, afterEventId: string): void {
+    const fillsAfter = deps.access.fillsAfter;
+    if (!fillsAfter) return;
+    room.queue = room.queue.then(async () => {
+      if (socket.readyState !== socket.OPEN) return;
+      try {
+        const visibility = await deps.access.visibility(room.accountId);
+        if (!visibility?.isPublic || !visibility.showTrades) return;
+        const missed = await fillsAfter(room.accountId, afterEventId);
+        const frames: StrategySocketFrame[] = missed
+          ? missed.map(tradeFrame)
+          : [{ type: 'resync' }];
+        for (const frame of frames) socket.send(JSON.stringify(frame));
+      } catch (error) {
+        deps.log.warn({ err: error, accountId: room.accountId }, 'strategy replay not sent');
+      }
+    });
+  }
+
   function closeRoom(room: Room): void {
     for (const socket of room.viewers) {
       socket.close(STRATEGY_WS_CLOSE_NOT_PUBLIC, 'strategy not found or not public');
@@ -113,23 +159,9 @@ export function createStrategyHub(deps: {
   function subscribe(): void {
     unsubscribes = [
       deps.events.subscribe('OrderFilled', (event) =>
-        inRoom(event, event.payload.accountId, async (_room, visibility) => {
-          if (!visibility.showTrades) return null;
-          const fill = event.payload;
-          const trade: StrategyTrade = {
-            id: event.id,
-            order_id: fill.exchangeOrderId,
-            timestamp: new Date(fill.filledAtMs).toISOString(),
-            symbol: fill.symbol,
-            side: fill.side,
-            // Live, before the read model has booked it: the order's reduce-only flag says it.
-            effect: fill.reduceOnly ? 'close' : 'open',
-            amount: fill.amount,
-            price: fill.price,
-            value: Math.round(fill.amount * fill.price * 1e8) / 1e8,
-          };
-          return { type: 'trade_update', data: trade };
-        }),
+        inRoom(event, event.payload.accountId, async (_room, visibility) =>
+          visibility.showTrades ? tradeFrame(event) : null,
+        ),
       ),
       deps.events.subscribe('PositionChanged', (event) =>
         inRoom(event, event.payload.accountId, async (_room, visibility) => {
@@ -199,8 +231,11 @@ export function createStrategyHub(deps: {
   }
 
   return {
-    /** Adds a viewer of a strategy the caller found public; it leaves when its socket closes. */
-    join(accountId: number, socket: WebSocket): void {
+    /**
+     * Adds a viewer of a strategy the caller found public; it leaves when its socket closes. A
+     * viewer that names the last trade it saw (`afterEventId`) first gets the trades since.
+     */
+    join(accountId: number, socket: WebSocket, options: { afterEventId?: string } = {}): void {
       let room = rooms.get(accountId);
       if (!room) {
         if (rooms.size === 0) subscribe();
@@ -218,6 +253,7 @@ export function createStrategyHub(deps: {
         drop(joined);
       });
       socket.on('error', () => socket.terminate());
+      if (options.afterEventId) replayTo(joined, socket, options.afterEventId);
     },
     /** Viewers per strategy (for tests and the bench). */
     viewerCount(accountId: number): number {

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { StrategyHub } from './strategy-hub.js';
 
 const params = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+/** `?after=<trade id>`: the last trade the viewer saw (a reconnection), to replay what followed. */
+const query = z.object({ after: z.string().min(1).max(200).optional() });
 
 /**
  * /ws/strategies/{id}: live trades, positions and statistics of a public strategy. The upgrade
@@ -33,7 +35,8 @@ export const strategySocketRoutes =
       (socket, request) => {
         const id = accountIdOf(request.params);
         if (id === undefined) return socket.close(1008, 'bad strategy id');
-        deps.hub.join(id, socket);
+        const after = query.safeParse(request.query).data?.after;
+        deps.hub.join(id, socket, after === undefined ? {} : { afterEventId: after });
       },
     );
   };

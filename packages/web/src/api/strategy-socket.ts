@@ -11,13 +11,27 @@ import { useEffect, useRef, useState } from 'react';
 
 export type LiveStatus = 'connecting' | 'open' | 'closed';
 
-/** The socket of a strategy on the page's own origin (never a fixed host), ws or wss alike. */
-export function strategySocketUrl(location: Pick<Location, 'protocol' | 'host'>, id: number) {
+/**
+ * The socket of a strategy on the page's own origin (never a fixed host), ws or wss alike. A
+ * reconnection names the last trade seen (`afterTradeId`): the server replays what followed.
+ */
+export function strategySocketUrl(
+  location: Pick<Location, 'protocol' | 'host'>,
+  id: number,
+  afterTradeId?: string,
+) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws/strategies/${id}`;
+  const after = afterTradeId ? `?after=${encodeURIComponent(afterTradeId)}` : '';
+  return `${scheme}//${location.host}/ws/strategies/${id}${after}`;
 }
 
-const FRAME_TYPES = new Set(['trade_update', 'position_update', 'statistics_update', 'pong']);
+const FRAME_TYPES = new Set([
+  'trade_update',
+  'position_update',
+  'statistics_update',
+  'pong',
+  'resync',
+]);
 
 /** A frame of a known type, or null (other types and broken frames are ignored). */
 export function parseFrame(text: unknown): StrategySocketFrame | null {
@@ -31,14 +45,17 @@ export function parseFrame(text: unknown): StrategySocketFrame | null {
   if (typeof value !== 'object' || value === null) return null;
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !FRAME_TYPES.has(type)) return null;
-  if (type !== 'pong' && !('data' in value)) return null;
+  if (type !== 'pong' && type !== 'resync' && !('data' in value)) return null;
   return value as StrategySocketFrame;
 }
 
 export interface LiveHandlers {
   onFrame: (frame: StrategySocketFrame) => void;
-  /** After a reconnection: what happened while closed was missed, so reload. */
-  onReconnected: () => void;
+  /**
+   * After a reconnection: what happened while closed was missed, so reload. `tradesReplayed`:
+   * the server replays the missed trades (or sends `resync` when it cannot).
+   */
+  onReconnected: (tradesReplayed: boolean) => void;
   /** The server closed because the strategy is no longer public. */
   onGone: () => void;
 }
@@ -61,10 +78,12 @@ export function useStrategyLive(id: number | null, handlers: LiveHandlers): Live
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
     let isLeaving = false;
     let hasOpened = false;
+    let lastTradeId: string | undefined;
 
     const connect = () => {
       setStatus('connecting');
-      const current = new WebSocket(strategySocketUrl(window.location, id));
+      const current = new WebSocket(strategySocketUrl(window.location, id, lastTradeId));
+      const replaysTrades = lastTradeId !== undefined;
       socket = current;
       current.onopen = () => {
         setStatus('open');
@@ -73,11 +92,12 @@ export function useStrategyLive(id: number | null, handlers: LiveHandlers): Live
             current.send(JSON.stringify({ type: 'ping', timestamp: Date.now() }));
           }
         }, STRATEGY_WS_PING_INTERVAL_MS);
-        if (hasOpened) handlersRef.current.onReconnected();
+        if (hasOpened) handlersRef.current.onReconnected(replaysTrades);
         hasOpened = true;
       };
       current.onmessage = (event) => {
         const frame = parseFrame(event.data);
+        if (frame?.type === 'trade_update') lastTradeId = frame.data.id;
         if (frame) handlersRef.current.onFrame(frame);
       };
       current.onclose = (event) => {

@@ -74,21 +74,25 @@ function useLiveUpdates(id: number | null, strategy: StrategyDetail | undefined)
           d ? { ...d, ...frame.data } : d,
         );
         break;
+      // The missed trades cannot be replayed: reload them.
+      case 'resync':
+        void queryClient.invalidateQueries({ queryKey: squareKeys.trades(id) });
+        break;
       default:
         break;
     }
   };
-  const reload = () => {
+  const reload = (tradesReplayed = false) => {
     if (id === null) return;
     void queryClient.invalidateQueries({ queryKey: squareKeys.details(id) });
-    void queryClient.invalidateQueries({ queryKey: squareKeys.trades(id) });
+    if (!tradesReplayed) void queryClient.invalidateQueries({ queryKey: squareKeys.trades(id) });
     void queryClient.invalidateQueries({ queryKey: squareKeys.positions(id) });
   };
   return useStrategyLive(strategy ? id : null, {
     onFrame: applyFrame,
     onReconnected: reload,
     // No longer public: reloading the strategy answers 404, which leaves the page.
-    onGone: reload,
+    onGone: () => reload(),
   });
 }
 

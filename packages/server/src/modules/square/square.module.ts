@@ -111,6 +111,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
     onSaved: () => listing.invalidateAggregates(),
   });
   const social = createSocialService({ repo: socialRepo, listing, clock: deps.clock });
+  const eventOutbox = deps.eventOutbox;
   const hub = createStrategyHub({
     events: deps.events,
     log: deps.log,
@@ -126,6 +127,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
           : null;
       },
       positions: (accountId, change) => listing.currentPositions(accountId, change),
+      ...(eventOutbox ? { fillsAfter: eventOutbox.fillsAfter } : {}),
     },
   });
 
