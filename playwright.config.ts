@@ -14,7 +14,9 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  // Two browsers share the one server: most of a browser test's time is waiting on the page or
+  // the server, so a second worker fills it (E2E_WORKERS overrides).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },
