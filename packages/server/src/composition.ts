@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import type { Clock } from './common/clock.js';
+import type { ServiceLogger } from './common/logger.js';
 import { createSecretBox } from './common/secret-box.js';
 import type { Config } from './config.js';
 import type { Database, DatabaseKind } from './db/database.js';
@@ -77,11 +78,7 @@ import { createLeases, workerHolderId } from './workers/leases.js';
 import { createScheduler } from './workers/scheduler.js';
 
 /** The logger the services write to (Fastify's pino logger fits). */
-export interface ServiceLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
+export type { ServiceLogger };
 
 export interface ServiceDeps {
   readonly config: Config;

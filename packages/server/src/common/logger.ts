@@ -25,6 +25,13 @@ export const REDACTED_PATHS = [
   '*.apiPassword',
 ];
 
+/** What services log through (pino's shape, or a test's capture). */
+export interface ServiceLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
 export type LoggerOptions = Exclude<FastifyServerOptions['logger'], undefined>;
 
 /** A log destination (tests capture the lines); stdout by default. */

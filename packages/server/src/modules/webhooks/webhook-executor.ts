@@ -8,7 +8,7 @@ import {
 import { positionAmount } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
-import type { ServiceLogger } from '../../composition.js';
+import type { ServiceLogger } from '../../common/logger.js';
 import type { WebhookSignalRow } from '../../db/schema/index.js';
 import { ExchangeAdapterError } from '../../exchange/exchange-client.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';

@@ -10,7 +10,7 @@ import {
   type WebhookRefuseReason,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
-import type { ServiceLogger } from '../../composition.js';
+import type { ServiceLogger } from '../../common/logger.js';
 import type { NewWebhookSignalRow } from '../../db/schema/index.js';
 import {
   checkAlert,

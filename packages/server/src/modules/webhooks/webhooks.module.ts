@@ -1,5 +1,5 @@
 import type { Clock } from '../../common/clock.js';
-import type { ServiceLogger } from '../../composition.js';
+import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../execution/index.js';
