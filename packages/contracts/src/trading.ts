@@ -195,6 +195,7 @@ export const backtestAssumptions = z.object({
   direction: z.enum(TRADE_DIRECTIONS),
   stop_loss_percent: z.number().nullable(),
   take_profit_percent: z.number().nullable(),
+  trailing_stop_percent: z.number().nullable(),
   fill_rule: z.string(),
   sizing_rule: z.string(),
   stop_rule: z.string(),
