@@ -36,7 +36,19 @@ test('builds a strategy, refuses invalid input, saves and backtests it', async (
   await expect(sentence).toContainText('Open long when SMA(10) crosses above SMA(30).');
   await expect(sentence).toContainText('Close long when SMA(10) crosses below SMA(30).');
 
-  // A second condition for the long entry: "and SMA(10) is below close".
+  // The starting rules are backtested before anything is saved: chart, markers, equity.
+  const preview = page.getByTestId('strategy-preview');
+  await expect(preview.getByTestId('backtest-summary')).toBeVisible({ timeout: 30_000 });
+  await expect(preview.getByTestId('equity-chart')).not.toHaveAttribute('data-point-count', '0');
+  await expect(preview.getByTestId('candle-chart')).not.toHaveAttribute('data-candle-count', '0');
+
+  // A second condition for the long entry: "and SMA(10) is below close". The preview backtests
+  // the edited rules once editing pauses.
+  const previewed = page.waitForRequest(
+    (r) =>
+      r.url().endsWith('/api/trading/backtest/') &&
+      (r.postData() ?? '').includes('"op":"lt","right":{"price":"close"}'),
+  );
   const entry = page.getByTestId('slot-entry_long');
   await entry.getByTestId('add-condition').first().click();
   const second = entry.getByTestId('rule-leaf').nth(1);
@@ -45,6 +57,7 @@ test('builds a strategy, refuses invalid input, saves and backtests it', async (
   await expect(sentence).toContainText(
     'Open long when SMA(10) crosses above SMA(30) and SMA(10) is below close.',
   );
+  await previewed;
 
   // Without a name and with an empty period nothing is sent: field messages say why.
   let writes = 0;
@@ -71,9 +84,6 @@ test('builds a strategy, refuses invalid input, saves and backtests it', async (
   await expect(page.getByText('Strategy saved')).toBeVisible();
   expect(writes).toBe(1);
 
-  // The saved version is backtested on the preview market.
-  const preview = page.getByTestId('strategy-preview');
-  await expect(preview.getByTestId('backtest-summary')).toBeVisible({ timeout: 30_000 });
   const listed = await request.get('/api/trading/user-strategies/', {
     headers: { authorization: `Bearer ${user.access}` },
   });

@@ -246,6 +246,38 @@ describe('running user strategies', () => {
     expect(report.trades.some((trade) => trade.reason === 'stop_loss')).toBe(true);
   });
 
+  it('backtests unsaved rules inline (the builder preview) as the saved strategy runs', async () => {
+    const created = await createStrategy(owner.token);
+    const request = { symbol: 'ETH/USDT:USDT', limit: 600 };
+    const saved = await call(ctx.app, 'POST', '/api/trading/backtest/', {
+      token: owner.token,
+      body: { ...request, strategy_type: created.type },
+    });
+    const inline = await call(ctx.app, 'POST', '/api/trading/backtest/', {
+      body: { ...request, rules: CROSS_RULES, settings: { trailing_stop_percentage: 2 } },
+    });
+    expect(inline.status).toBe(200);
+    const fromSaved = backtestResponse.parse(saved.body).backtest;
+    const fromInline = backtestResponse.parse(inline.body);
+    expect(fromInline.strategy_type).toBe('custom');
+    expect(fromInline.backtest.assumptions.trailing_stop_percent).toBe(2);
+    const withoutTrail = await call(ctx.app, 'POST', '/api/trading/backtest/', {
+      body: { ...request, rules: CROSS_RULES },
+    });
+    expect(backtestResponse.parse(withoutTrail.body).backtest.trades).toEqual(fromSaved.trades);
+  });
+
+  it('refuses invalid inline rules with codes under rules.', async () => {
+    const res = await call<ErrorBody>(ctx.app, 'POST', '/api/trading/backtest/', {
+      body: {
+        symbol: 'ETH/USDT:USDT',
+        rules: { entry_long: { left: { indicator: 'sma' }, op: 'gt', right: 'close' } },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.field_codes).toEqual({ 'rules.entry_long.left.period': ['required'] });
+  });
+
   it("refuses another user's custom strategy in a backtest as an unknown strategy", async () => {
     const created = await createStrategy(owner.token);
     for (const token of [other.token, undefined]) {

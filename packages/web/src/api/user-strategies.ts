@@ -1,4 +1,5 @@
 import {
+  type BacktestRequest,
   type BacktestResponse,
   CANDLE_LIMIT_DEFAULT,
   DEFAULT_EXCHANGE,
@@ -8,7 +9,7 @@ import {
   type UserStrategyListAnswer,
   type UserStrategyPayload,
 } from '@quantsquare/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { tradingApi, tradingKeys } from './trading';
 
@@ -17,8 +18,6 @@ const PATH = '/trading/user-strategies/';
 export const userStrategyKeys = {
   all: ['user-strategies'] as const,
   list: () => [...userStrategyKeys.all, 'list'] as const,
-  preview: (id: number, updatedAt: string) =>
-    [...userStrategyKeys.all, 'preview', id, updatedAt] as const,
 };
 
 /** The market a builder preview backtests on: the dashboard's defaults. */
@@ -70,23 +69,40 @@ export function useDeleteUserStrategy() {
   });
 }
 
-/** The saved strategy's backtest on PREVIEW_MARKET; a new save (updated_at) runs it again. */
-export function useStrategyPreview(strategy: UserStrategy | null) {
-  return useQuery({
-    queryKey: strategy
-      ? userStrategyKeys.preview(strategy.id, strategy.updated_at)
-      : [...userStrategyKeys.all, 'preview'],
-    queryFn: (): Promise<BacktestResponse> => {
-      if (!strategy) throw new Error('no strategy');
-      return tradingApi.backtest({
-        symbol: PREVIEW_MARKET.symbol,
-        timeframe: PREVIEW_MARKET.timeframe,
-        exchange: PREVIEW_MARKET.exchange,
-        limit: PREVIEW_MARKET.limit,
-        strategy_type: strategy.type,
-      });
+/** What the builder previews: the rules being edited and their protections. */
+export interface RulesPreview {
+  readonly rules: Record<string, unknown>;
+  readonly stopLossPct: number | null;
+  readonly takeProfitPct: number | null;
+  readonly trailingStopPct: number | null;
+}
+
+/**
+ * The backtest of rules not saved yet on PREVIEW_MARKET (null: none to run). The caller
+ * debounces; the previous answer stays on screen while the next one loads.
+ */
+export function useRulesPreview(preview: RulesPreview | null) {
+  const body: BacktestRequest | null = preview && {
+    symbol: PREVIEW_MARKET.symbol,
+    timeframe: PREVIEW_MARKET.timeframe,
+    exchange: PREVIEW_MARKET.exchange,
+    limit: PREVIEW_MARKET.limit,
+    strategy_type: 'custom',
+    rules: preview.rules,
+    settings: {
+      ...(preview.stopLossPct ? { stop_loss_percentage: preview.stopLossPct } : {}),
+      ...(preview.takeProfitPct ? { take_profit_percentage: preview.takeProfitPct } : {}),
+      ...(preview.trailingStopPct ? { trailing_stop_percentage: preview.trailingStopPct } : {}),
     },
-    enabled: strategy !== null,
+  };
+  return useQuery({
+    queryKey: [...userStrategyKeys.all, 'preview', JSON.stringify(body)],
+    queryFn: (): Promise<BacktestResponse> => {
+      if (!body) throw new Error('no rules');
+      return tradingApi.backtest(body);
+    },
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
     retry: false,
   });
 }

@@ -20,8 +20,9 @@ import {
   Popconfirm,
   Select,
   Typography,
+  theme,
 } from 'antd';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../api/client';
@@ -29,12 +30,15 @@ import { errorMessage } from '../api/errors';
 import { fieldErrorText } from '../api/field-errors';
 import {
   PREVIEW_MARKET,
+  type RulesPreview,
   useDeleteUserStrategy,
+  useRulesPreview,
   useSaveUserStrategy,
-  useStrategyPreview,
   useUserStrategies,
 } from '../api/user-strategies';
 import { BacktestSummary } from '../features/dashboard/BacktestSummary';
+import { CandlePanel, EquityPanel } from '../features/dashboard/ChartPanels';
+import { chartPalette } from '../features/dashboard/palette';
 import { ConditionEditor } from '../features/strategy-builder/ConditionEditor';
 import {
   describeRules,
@@ -46,6 +50,9 @@ import {
   starterRules,
   totalLeaves,
 } from '../features/strategy-builder/rule-model';
+
+/** How long editing must pause before the preview backtest runs. */
+const PREVIEW_DEBOUNCE_MS = 600;
 
 interface Draft {
   name: string;
@@ -106,11 +113,50 @@ export function StrategyBuilderPage() {
   const [showProblems, setShowProblems] = useState(false);
   const [serverErrors, setServerErrors] = useState<{ field: string; text: string }[]>([]);
 
+  const { token } = theme.useToken();
+  const palette = useMemo(() => chartPalette(token), [token]);
   const saved = strategies.data?.results.find((s) => s.id === selectedId) ?? null;
   const isDirty = savedDraft === null || JSON.stringify(savedDraft) !== JSON.stringify(draft);
-  const preview = useStrategyPreview(isDirty ? null : saved);
 
   const problems: Problem[] = useMemo(() => ruleProblems(draft.rules), [draft.rules]);
+  // The live preview: the rules as they are edited, backtested once editing pauses.
+  const [previewInput, setPreviewInput] = useState<RulesPreview | null>(null);
+  const previewKey = JSON.stringify([
+    draft.rules,
+    draft.stopLoss,
+    draft.takeProfit,
+    draft.trailingStop,
+  ]);
+  const hasProblems = problems.length > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: previewKey stands for the draft's rules and levels
+  useEffect(() => {
+    if (hasProblems) return;
+    const timer = setTimeout(
+      () =>
+        setPreviewInput({
+          rules: draft.rules,
+          stopLossPct: draft.stopLoss,
+          takeProfitPct: draft.takeProfit,
+          trailingStopPct: draft.trailingStop,
+        }),
+      PREVIEW_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [previewKey, hasProblems]);
+  const preview = useRulesPreview(previewInput);
+  const previewChart = preview.data && {
+    exchange: preview.data.exchange,
+    symbol: preview.data.symbol,
+    timeframe: preview.data.timeframe,
+    source: preview.data.source,
+    strategy_type: preview.data.strategy_type,
+    candles: preview.data.candles,
+    indicators: preview.data.indicators,
+  };
+  const candleTimesMs = useMemo(
+    () => (preview.data?.candles ?? []).map((c) => c.timestamp),
+    [preview.data],
+  );
   const problemMap = useMemo(
     () => new Map<string, ProblemKey>(problems.map((p) => [p.path, p.key])),
     [problems],
@@ -382,29 +428,41 @@ export function StrategyBuilderPage() {
       <Card size="small" title={t('builder.preview.title')} data-testid="strategy-preview">
         <Flex vertical gap={8}>
           <Typography.Text type="secondary">
-            {saved && isDirty
-              ? t('builder.preview.unsaved')
-              : t('builder.preview.hint', {
-                  symbol: PREVIEW_MARKET.symbol,
-                  timeframe: PREVIEW_MARKET.timeframe,
-                  limit: PREVIEW_MARKET.limit,
-                })}
+            {t('builder.preview.hint', {
+              symbol: PREVIEW_MARKET.symbol,
+              timeframe: PREVIEW_MARKET.timeframe,
+              limit: PREVIEW_MARKET.limit,
+            })}
           </Typography.Text>
+          {hasProblems && (
+            <Typography.Text type="warning">{t('builder.preview.paused')}</Typography.Text>
+          )}
+          <CandlePanel
+            data={previewChart}
+            isLoading={preview.isPending && previewInput !== null}
+            isError={preview.isError}
+            palette={palette}
+            viewKey="builder-preview"
+            height={300}
+          />
+          <EquityPanel
+            curve={preview.data?.backtest.equity_curve}
+            fallbackTimesMs={candleTimesMs}
+            isLoading={preview.isPending && previewInput !== null}
+            palette={palette}
+            height={180}
+          />
+          <BacktestSummary
+            summary={preview.data?.backtest}
+            isLoading={preview.isPending}
+            errorText={
+              preview.isError ? errorMessage(t, preview.error, t('builder.preview.failed')) : null
+            }
+          />
           {saved && !isDirty && (
-            <>
-              <BacktestSummary
-                summary={preview.data?.backtest}
-                isLoading={preview.isPending}
-                errorText={
-                  preview.isError
-                    ? errorMessage(t, preview.error, t('builder.preview.failed'))
-                    : null
-                }
-              />
-              <Link to={`/dashboard?strategy=${encodeURIComponent(saved.type)}`}>
-                {t('builder.preview.openDashboard')}
-              </Link>
-            </>
+            <Link to={`/dashboard?strategy=${encodeURIComponent(saved.type)}`}>
+              {t('builder.preview.openDashboard')}
+            </Link>
           )}
         </Flex>
       </Card>

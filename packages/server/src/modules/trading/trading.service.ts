@@ -20,6 +20,7 @@ import {
   backtestReport,
   type CompiledStrategy,
   candlesFromRows,
+  compileRuleStrategy,
   compileStrategy,
   runBacktest,
   strategyCatalog,
@@ -78,6 +79,20 @@ function compiledOrFail(type: string, parameters: unknown): CompiledStrategy {
   const compiled = compileStrategy(type, parameters);
   if (!compiled.ok) throw parameterErrors(compiled.fields);
   return compiled.strategy;
+}
+
+/** Type of an unsaved rule set run by a preview backtest. */
+const PREVIEW_TYPE = 'custom';
+
+/** An unsaved rule set (the builder's preview), checked as a saved one; issues answer 400. */
+function previewStrategy(rules: unknown): CompiledStrategy {
+  const compiled = compileRuleStrategy(PREVIEW_TYPE, rules);
+  if (compiled.ok) return compiled.strategy;
+  const errors = new FieldErrorList();
+  for (const issue of compiled.issues) {
+    errors.add(issue.path === '' ? 'rules' : `rules.${issue.path}`, issue.message, issue.code);
+  }
+  throw errors.failure('Invalid rules');
 }
 
 /** The code of one of the engine's parameter messages (strategy-parameters.ts). */
@@ -250,7 +265,10 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
     },
 
     async backtestJson(request, userId) {
-      const strategy = await strategyOf(request.strategy_type, request.parameters, userId);
+      const strategy =
+        request.rules !== undefined
+          ? previewStrategy(request.rules)
+          : await strategyOf(request.strategy_type, request.parameters, userId);
       const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = request;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
@@ -274,7 +292,8 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
         stopLossPercent: settings.stop_loss_percentage ?? strategy.protections?.stopLossPercent,
         takeProfitPercent:
           settings.take_profit_percentage ?? strategy.protections?.takeProfitPercent,
-        trailingStopPercent: strategy.protections?.trailingStopPercent,
+        trailingStopPercent:
+          settings.trailing_stop_percentage ?? strategy.protections?.trailingStopPercent,
         direction: settings.direction,
         leverage: settings.leverage,
         positionSizeFraction: settings.position_size,

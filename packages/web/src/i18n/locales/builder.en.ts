@@ -104,8 +104,8 @@ export const builderEn: BuilderLocaleResources = {
     deleteFailed: 'Deleting failed',
     preview: {
       title: 'Backtest preview',
-      hint: 'Backtested after each save: {{symbol}}, {{timeframe}}, the last {{limit}} candles.',
-      unsaved: 'The rules have changed: save to update the backtest.',
+      hint: 'Backtested as you edit: {{symbol}}, {{timeframe}}, the last {{limit}} candles.',
+      paused: 'Fix the marked problems to update the preview.',
       openDashboard: 'See it on the dashboard chart',
       failed: 'The backtest failed',
     },

@@ -104,8 +104,8 @@ export const builderZhCN = {
     deleteFailed: '删除失败',
     preview: {
       title: '回测预览',
-      hint: '保存后自动回测：{{symbol}}，{{timeframe}}，最近 {{limit}} 根 K 线。',
-      unsaved: '规则有改动，保存后更新回测。',
+      hint: '编辑时自动回测：{{symbol}}，{{timeframe}}，最近 {{limit}} 根 K 线。',
+      paused: '修正标出的问题后更新预览。',
       openDashboard: '在首页图表中查看',
       failed: '回测失败',
     },
