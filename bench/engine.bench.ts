@@ -4,6 +4,7 @@ import {
   atr,
   bollinger,
   type Candles,
+  compileRuleStrategy,
   ema,
   macd,
   rsi,
@@ -15,6 +16,8 @@ import { ATR, BollingerBands, EMA, MACD, RSI, SMA } from 'technicalindicators';
 import { type Bar, peerBacktest } from './peer-backtest.js';
 
 const CANDLE_COUNT = 1_000_000;
+const FAST = { indicator: 'sma', period: 7 };
+const SLOW = { indicator: 'sma', period: 25 };
 
 /** mulberry32, so every run benchmarks the same data. */
 function seededRandom(seed: number): () => number {
@@ -123,6 +126,36 @@ export function benchEngine(): EngineFigures {
     `  technicalindicators peer, same:    ${peerMs.toFixed(1)} ms  ${perSecond(peerMs)}`,
     `  ratio (peer / engine, pipeline):   ${(peerMs / oursMs).toFixed(1)}x`,
     `  same trades and final balance:     ${sameTrades ? 'yes' : `NO (${ours.trades.length} vs ${peer.trades.length}, ${ours.final_balance} vs ${peer.finalBalance})`}`,
+  );
+
+  // A builder rule set written as ma_cross with both sides: the same trades, through the rule
+  // evaluator (issue 26: within 1.5x of the built-in, in the same run).
+  const crossRules = {
+    entry_long: { left: FAST, op: 'crosses_above', right: SLOW },
+    exit_long: { left: FAST, op: 'crosses_below', right: SLOW },
+    entry_short: { left: FAST, op: 'crosses_below', right: SLOW },
+    exit_short: { left: FAST, op: 'crosses_above', right: SLOW },
+  };
+  const compiled = compileRuleStrategy('custom:bench', crossRules);
+  if (!compiled.ok) throw new Error(`bench rule set refused: ${JSON.stringify(compiled.issues)}`);
+  const builder = compiled.strategy;
+  let fromRules = runBacktest(candles, builder.compute(candles), settings);
+  const rulesMs = bestMs(7, () => {
+    fromRules = runBacktest(candles, builder.compute(candles), { ...settings, equityOut });
+  });
+  // ma_cross again, interleaved with the builder, so both figures share the machine's state.
+  const maCrossMs = bestMs(7, () =>
+    runBacktest(candles, runStrategy('ma_cross', candles, {}), { ...settings, equityOut }),
+  );
+  const builderSame =
+    fromRules.trade_count === ours.trade_count && fromRules.final_balance === ours.final_balance;
+  const builderRatio = rulesMs / Math.min(maCrossMs, oursMs);
+  lines.push(
+    'builder rule set "SMA(7) crosses SMA(25)", long and short, same settings',
+    `  builder, signals + backtest:       ${rulesMs.toFixed(1)} ms  ${perSecond(rulesMs)}`,
+    `  ma_cross, signals + backtest:      ${Math.min(maCrossMs, oursMs).toFixed(1)} ms`,
+    `  ratio (builder / ma_cross):        ${builderRatio.toFixed(2)}x ${builderRatio <= 1.5 ? '(within 1.5x)' : '(ABOVE 1.5x)'}`,
+    `  same trades and final balance:     ${builderSame ? 'yes' : `NO (${fromRules.trade_count} vs ${ours.trade_count})`}`,
   );
 
   const indicatorRows: [string, () => unknown, () => unknown][] = [

@@ -41,6 +41,7 @@ export const BOT_MESSAGES = {
   stopBeforeDelete: 'Please stop the bot before deleting',
   unknownAccount: 'Exchange account not found',
   unknownStrategy: 'Unknown strategy',
+  customStrategyVipRequired: 'VIP membership is required to run your own strategies in bots',
 } as const;
 
 /** A number with at most two decimals (the form's step 0.01). */

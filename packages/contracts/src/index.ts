@@ -11,5 +11,6 @@ export * from './square.js';
 export * from './staff.js';
 export * from './system.js';
 export * from './trading.js';
+export * from './user-strategies.js';
 export * from './wallet.js';
 export * from './webhooks.js';

@@ -151,6 +151,8 @@ export const backtestSettings = z.strictObject({
   slippage_bps: z.number().min(0).max(500).optional(),
   stop_loss_percentage: z.number().min(0.1).max(50).optional(),
   take_profit_percentage: z.number().min(0.1).max(100).optional(),
+  /** Trailing stop in percent from the best price since entry (the builder's preview). */
+  trailing_stop_percentage: z.number().min(0.1).max(50).optional(),
   direction: z.enum(TRADE_DIRECTIONS).optional(),
   leverage: z.number().min(1).max(125).optional(),
   /** Share of equity put up as margin per position, 0–1. */
@@ -164,6 +166,11 @@ export const backtestRequest = z.strictObject({
   strategy_type: z.string().trim().max(40).default(DEFAULT_STRATEGY_TYPE),
   /** Checked against the strategy's own parameter specs (400 with fields on a bad one). */
   parameters: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * A rule set not saved yet (the strategy builder's live preview): run instead of
+   * `strategy_type`, checked as a saved one is (field errors under `rules.`).
+   */
+  rules: z.record(z.string(), z.unknown()).optional(),
   exchange: exchange.default(DEFAULT_EXCHANGE),
   limit: bodyLimit,
   settings: backtestSettings.optional(),
@@ -195,6 +202,7 @@ export const backtestAssumptions = z.object({
   direction: z.enum(TRADE_DIRECTIONS),
   stop_loss_percent: z.number().nullable(),
   take_profit_percent: z.number().nullable(),
+  trailing_stop_percent: z.number().nullable(),
   fill_rule: z.string(),
   sizing_rule: z.string(),
   stop_rule: z.string(),

@@ -15,6 +15,8 @@ export * from './position/protective.js';
 export * from './position/sizing.js';
 export * from './strategies/compile-strategy.js';
 export * from './strategies/latest-signal.js';
+export * from './strategies/rules/rule-strategy.js';
+export * from './strategies/rules/validate-rule-set.js';
 export * from './strategies/signal-rules.js';
 export * from './strategies/strategies.js';
 export * from './strategies/strategy.types.js';

@@ -31,6 +31,7 @@ import { profileRoutes } from './modules/profile/profile.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { devOutboxRoutes, healthRoutes } from './modules/system/system.routes.js';
 import { tradingRoutes } from './modules/trading/trading.routes.js';
+import { userStrategiesRoutes } from './modules/user-strategies/user-strategies.routes.js';
 import { walletRoutes } from './modules/wallet/wallet.routes.js';
 import { webhookHookRoutes, webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
@@ -142,7 +143,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(
         authRoutes({ auth, codes, tokens, totp, ipRatePerMinute: config.authIpRatePerMinute }),
       );
-      await api.register(tradingRoutes({ trading }));
+      await api.register(tradingRoutes({ trading, authentication }));
+      await api.register(
+        userStrategiesRoutes({ userStrategies: services.userStrategies, authentication }),
+      );
       await api.register(
         exchangeAccountsRoutes({ exchangeAccounts: accountServices.exchangeAccounts, tokens }),
       );

@@ -67,6 +67,8 @@ import {
 import { createStaffService } from './modules/staff/staff.service.js';
 import { createOutboxRepository } from './modules/system/outbox.repository.js';
 import { createTradingService } from './modules/trading/trading.service.js';
+import { createUserStrategiesRepository } from './modules/user-strategies/user-strategies.repository.js';
+import { createUserStrategiesService } from './modules/user-strategies/user-strategies.service.js';
 import { createDepositNetworks } from './modules/wallet/deposit-networks.js';
 import { createInvitationsService } from './modules/wallet/invitations.service.js';
 import { createLedger } from './modules/wallet/ledger.js';
@@ -194,7 +196,15 @@ export async function createServices(deps: ServiceDeps) {
   const marketFeed =
     deps.marketFeed ??
     createMarketFeed({ mode: config.marketData, clock, candles: createCandlesRepository(db), log });
-  const trading = createTradingService({ feed: marketFeed, clock });
+  const userStrategies = createUserStrategiesService({
+    repo: createUserStrategiesRepository(db),
+    clock,
+  });
+  const trading = createTradingService({
+    feed: marketFeed,
+    clock,
+    customStrategies: userStrategies,
+  });
   const operationLog = createOperationLog({ repo: createOperationLogRepository(db), clock });
 
   const factory =
@@ -267,6 +277,7 @@ export async function createServices(deps: ServiceDeps) {
         feed: marketFeed,
         control: botControl,
         clock,
+        customStrategies: userStrategies,
       })
     : undefined;
 
@@ -353,6 +364,7 @@ export async function createServices(deps: ServiceDeps) {
     authentication,
     marketFeed,
     trading,
+    userStrategies,
     operationLog,
     accountServices,
     execution,

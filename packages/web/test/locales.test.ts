@@ -3,6 +3,8 @@ import { accountsEn } from '../src/i18n/locales/accounts.en';
 import { accountsZhCN } from '../src/i18n/locales/accounts.zh-CN';
 import { botsEn } from '../src/i18n/locales/bots.en';
 import { botsZhCN } from '../src/i18n/locales/bots.zh-CN';
+import { builderEn } from '../src/i18n/locales/builder.en';
+import { builderZhCN } from '../src/i18n/locales/builder.zh-CN';
 import { copyEn } from '../src/i18n/locales/copy.en';
 import { copyZhCN } from '../src/i18n/locales/copy.zh-CN';
 import { en } from '../src/i18n/locales/en';
@@ -41,6 +43,7 @@ describe('translations', () => {
     [squareZhCN, squareEn],
     [webhooksZhCN, webhooksEn],
     [copyZhCN, copyEn],
+    [builderZhCN, builderEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

@@ -8,6 +8,7 @@ export interface ResolvedOptions {
   readonly slippageBps: number;
   readonly stopLossPercent: number | null;
   readonly takeProfitPercent: number | null;
+  readonly trailingStopPercent: number | null;
   readonly direction: TradeDirection;
   readonly leverage: number;
   readonly positionSizeFraction: number;
@@ -20,6 +21,7 @@ export function resolveOptions(options: BacktestOptions): ResolvedOptions {
     slippageBps: options.slippageBps ?? 0,
     stopLossPercent: options.stopLossPercent || null,
     takeProfitPercent: options.takeProfitPercent || null,
+    trailingStopPercent: options.trailingStopPercent || null,
     direction: options.direction ?? 'long_short',
     leverage: options.leverage ?? 1,
     positionSizeFraction: options.positionSizeFraction ?? 1,
@@ -41,6 +43,10 @@ export function resolveOptions(options: BacktestOptions): ResolvedOptions {
   check(resolved.initialBalance > 0, 'initialBalance must be positive');
   check((resolved.stopLossPercent ?? 0) >= 0, 'stopLossPercent must not be negative');
   check((resolved.takeProfitPercent ?? 0) >= 0, 'takeProfitPercent must not be negative');
+  check(
+    (resolved.trailingStopPercent ?? 0) >= 0 && (resolved.trailingStopPercent ?? 0) < 100,
+    'trailingStopPercent must be in [0, 100)',
+  );
   return resolved;
 }
 
@@ -55,12 +61,13 @@ export function describeAssumptions(settings: ResolvedOptions): BacktestAssumpti
     direction: settings.direction,
     stop_loss_percent: settings.stopLossPercent,
     take_profit_percent: settings.takeProfitPercent,
+    trailing_stop_percent: settings.trailingStopPercent,
     fill_rule:
       'Signals are decided on a closed candle and filled at the next candle open; a signal on the last candle is not traded. Market fills pay slippage against the trade.',
     sizing_rule:
       'Each position uses position_size_fraction of equity as margin; notional = margin × leverage; the fee is fee_rate × notional on entry and on exit. One position at a time; no liquidation model.',
     stop_rule:
-      'Stop-loss and take-profit are percentages from the entry fill, checked inside every candle from the entry candle on; if both are touched in one candle the stop-loss wins; a candle opening beyond a level exits at its open. Take-profit fills at its price without slippage.',
+      'Stop-loss and take-profit are percentages from the entry fill, checked inside every candle from the entry candle on; if both are touched in one candle the stop-loss wins; a candle opening beyond a level exits at its open. Take-profit fills at its price without slippage. A trailing stop follows the best price since entry at the level set by the candles before, and exits as a stop-loss.',
     end_of_data_rule:
       'A position still open after the last candle is closed at the last close (reason end_of_data), with fee and slippage.',
     sharpe_rule:

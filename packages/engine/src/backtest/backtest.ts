@@ -64,11 +64,19 @@ export function runBacktest(
   const hit: ProtectiveHitOut = { reason: 'stop_loss', price: 0 };
   const canLong = settings.direction !== 'short_only';
   const canShort = settings.direction !== 'long_only';
+  const trailPercent = settings.trailingStopPercent;
+  const hasProtection = hasStopOrTake || trailPercent !== null;
   const buys = signals.buy_signals;
   const sells = signals.sell_signals;
+  // A plain empty array, not a frozen one: a frozen array has another elements kind, and the
+  // signal loop would turn polymorphic when runs with and without exits share it.
+  const exitLongs = signals.exit_long_signals ?? [];
+  const exitShorts = signals.exit_short_signals ?? [];
 
   assertAscending(buys, 'buy_signals');
   assertAscending(sells, 'sell_signals');
+  assertAscending(exitLongs, 'exit_long_signals');
+  assertAscending(exitShorts, 'exit_short_signals');
 
   // Every trade needs an entry and every entry a signal, so this capacity is never exceeded.
   const log = createTradeLog(buys.length + sells.length);
@@ -81,18 +89,31 @@ export function runBacktest(
   let entryIndex = -1;
   let stopPrice = Number.NaN;
   let takePrice = Number.NaN;
+  // The best price since entry (highest for a long, lowest for a short), for the trailing stop.
+  let bestPrice = Number.NaN;
   let balance = settings.initialBalance; // realised; equity = balance + unrealised pnl
   let buyCursor = 0;
   let sellCursor = 0;
   let nextBuy = buys.length > 0 ? buys[0]! : Number.POSITIVE_INFINITY;
   let nextSell = sells.length > 0 ? sells[0]! : Number.POSITIVE_INFINITY;
+  let exitLongCursor = 0;
+  let exitShortCursor = 0;
+  let nextExitLong = exitLongs.length > 0 ? exitLongs[0]! : Number.POSITIVE_INFINITY;
+  let nextExitShort = exitShorts.length > 0 ? exitShorts[0]! : Number.POSITIVE_INFINITY;
 
   for (let i = 0; i < candleTotal; i++) {
     const candleOpen = open[i]!;
     const signalIndex = i - 1; // the signal decided at the previous close acts at this open
-    if (signalIndex >= nextBuy || signalIndex >= nextSell) {
+    if (
+      signalIndex >= nextBuy ||
+      signalIndex >= nextSell ||
+      signalIndex >= nextExitLong ||
+      signalIndex >= nextExitShort
+    ) {
       let isBuy = false;
       let isSell = false;
+      let isExitLong = false;
+      let isExitShort = false;
       while (nextBuy <= signalIndex) {
         if (nextBuy === signalIndex) isBuy = true;
         buyCursor++;
@@ -103,46 +124,66 @@ export function runBacktest(
         sellCursor++;
         nextSell = sellCursor < sells.length ? sells[sellCursor]! : Number.POSITIVE_INFINITY;
       }
-      // A buy and a sell on the same candle cancel out.
-      if (isBuy !== isSell) {
-        const signalSide = isBuy ? LONG : SHORT;
+      while (nextExitLong <= signalIndex) {
+        if (nextExitLong === signalIndex) isExitLong = true;
+        exitLongCursor++;
+        nextExitLong =
+          exitLongCursor < exitLongs.length ? exitLongs[exitLongCursor]! : Number.POSITIVE_INFINITY;
+      }
+      while (nextExitShort <= signalIndex) {
+        if (nextExitShort === signalIndex) isExitShort = true;
+        exitShortCursor++;
+        nextExitShort =
+          exitShortCursor < exitShorts.length
+            ? exitShorts[exitShortCursor]!
+            : Number.POSITIVE_INFINITY;
+      }
+      // A buy and a sell on the same candle cancel out; a buy closes a short and a sell a long,
+      // as an exit signal of that side does (signalAt: the same rule for the live bot).
+      const isEntry = isBuy !== isSell;
+      const closesHeld =
+        side === LONG ? isExitLong || (isEntry && isSell) : isExitShort || (isEntry && isBuy);
+      if (side !== FLAT && closesHeld) {
+        balance += writeExit(
+          log,
+          side,
+          amount,
+          entryPrice,
+          entryFee,
+          margin,
+          entryIndex,
+          i,
+          slippedPrice(candleOpen, side === SHORT, slippageBps),
+          feeRate,
+          EXIT_SIGNAL,
+        );
+        side = FLAT;
+      }
+      if (isEntry && side === FLAT && balance > 0 && (isBuy ? canLong : canShort)) {
         const fillPrice = slippedPrice(candleOpen, isBuy, slippageBps);
-        if (side === -signalSide) {
-          balance += writeExit(
-            log,
-            side,
-            amount,
-            entryPrice,
-            entryFee,
-            margin,
-            entryIndex,
-            i,
-            fillPrice,
-            feeRate,
-            EXIT_SIGNAL,
-          );
-          side = FLAT;
-        }
-        if (side === FLAT && balance > 0 && (isBuy ? canLong : canShort)) {
-          margin = balance * positionSizeFraction;
-          side = signalSide;
-          amount = positionAmount(margin, leverage, fillPrice);
-          entryPrice = fillPrice;
-          entryFee = tradeFee(margin * leverage, feeRate);
-          entryIndex = i;
-          stopPrice =
-            stopPercent !== null ? stopLossLevel(side, fillPrice, stopPercent) : Number.NaN;
-          takePrice =
-            takePercent !== null ? takeProfitLevel(side, fillPrice, takePercent) : Number.NaN;
-          balance -= entryFee;
-        }
+        margin = balance * positionSizeFraction;
+        side = isBuy ? LONG : SHORT;
+        amount = positionAmount(margin, leverage, fillPrice);
+        entryPrice = fillPrice;
+        entryFee = tradeFee(margin * leverage, feeRate);
+        entryIndex = i;
+        stopPrice = stopPercent !== null ? stopLossLevel(side, fillPrice, stopPercent) : Number.NaN;
+        takePrice =
+          takePercent !== null ? takeProfitLevel(side, fillPrice, takePercent) : Number.NaN;
+        bestPrice = fillPrice;
+        balance -= entryFee;
       }
     }
 
+    // The trailing level from the best price of the candles before this one (and the entry).
+    const stopLevel =
+      trailPercent === null || side === FLAT
+        ? stopPrice
+        : tighterStop(side, stopPrice, stopLossLevel(side, bestPrice, trailPercent));
     if (
       side !== FLAT &&
-      hasStopOrTake &&
-      hitProtective(hit, side, stopPrice, takePrice, candleOpen, high[i]!, low[i]!)
+      hasProtection &&
+      hitProtective(hit, side, stopLevel, takePrice, candleOpen, high[i]!, low[i]!)
     ) {
       // The stop is a market order (slippage); the target a resting limit at its price.
       const isStop = hit.reason === 'stop_loss';
@@ -162,6 +203,8 @@ export function runBacktest(
       );
       side = FLAT;
     }
+    if (side === LONG && high[i]! > bestPrice) bestPrice = high[i]!;
+    else if (side === SHORT && low[i]! < bestPrice) bestPrice = low[i]!;
 
     equity[i] = side === FLAT ? balance : balance + grossPnl(side, amount, entryPrice, close[i]!);
   }
@@ -199,6 +242,12 @@ export function runBacktest(
     ...summarise(candles, equity, log, settings, options),
     assumptions: describeAssumptions(settings),
   };
+}
+
+/** The stop nearer the price: the higher of two for a long, the lower for a short (NaN: none). */
+function tighterStop(side: number, fixed: number, trailing: number): number {
+  if (Number.isNaN(fixed)) return trailing;
+  return side === LONG ? Math.max(fixed, trailing) : Math.min(fixed, trailing);
 }
 
 function assertAscending(indexes: readonly number[], name: string): void {

@@ -9,6 +9,9 @@ export type ExitReason = 'signal' | 'stop_loss' | 'take_profit' | 'end_of_data';
 export interface BacktestSignals {
   readonly buy_signals: readonly number[];
   readonly sell_signals: readonly number[];
+  /** Close a long (a short) at the next open without opening the other side; default none. */
+  readonly exit_long_signals?: readonly number[];
+  readonly exit_short_signals?: readonly number[];
 }
 
 export interface BacktestOptions {
@@ -18,6 +21,12 @@ export interface BacktestOptions {
   readonly slippageBps?: number;
   /** Stop-loss distance from the entry price in percent (2 = 2%); null/0 = none. */
   readonly stopLossPercent?: number | null;
+  /**
+   * Trailing stop in percent below the best price since entry (above it for a short); null/0 =
+   * none. Each candle checks the level set by the candles before it (the order of a candle's
+   * high and low is unknown), and a hit exits as a stop-loss.
+   */
+  readonly trailingStopPercent?: number | null;
   /** Take-profit distance from the entry price in percent; null/0 = none. */
   readonly takeProfitPercent?: number | null;
   /** Default long_short. */
@@ -65,6 +74,7 @@ export interface BacktestAssumptions {
   readonly direction: TradeDirection;
   readonly stop_loss_percent: number | null;
   readonly take_profit_percent: number | null;
+  readonly trailing_stop_percent: number | null;
   readonly fill_rule: string;
   readonly sizing_rule: string;
   readonly stop_rule: string;

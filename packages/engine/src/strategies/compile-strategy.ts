@@ -3,6 +3,7 @@
 // catalogue are 1..n in STRATEGY_TYPES order (stable: new strategies are appended).
 import type { Candles } from '../candles.js';
 import type { SignalAction } from './latest-signal.js';
+import type { StrategyProtections } from './rules/rule-strategy.js';
 import { STRATEGIES, STRATEGY_TYPES, type StrategyType } from './strategies.js';
 import type {
   StrategyParameterSpec,
@@ -13,13 +14,16 @@ import { defaultParameters, validateParameters } from './strategy-parameters.js'
 
 /** A strategy with checked parameters: evaluating it skips the per-call checks. */
 export interface CompiledStrategy {
-  readonly type: StrategyType;
+  /** A built-in StrategyType or `custom:<id>` for a user's rule set. */
+  readonly type: string;
   readonly parameters: StrategyParameters;
   /** Equal for equal (type, parameters): evaluations may be shared between their users. */
   readonly key: string;
   readonly compute: (candles: Candles) => StrategySignals;
   /** signalAt(compute(candles), last index), without computing the series. */
   readonly latest: (candles: Candles) => SignalAction | null;
+  /** Stop-loss, take-profit and trailing stop the strategy itself carries (rule sets only). */
+  readonly protections?: StrategyProtections;
 }
 
 export type StrategyCompilation =

@@ -1,6 +1,10 @@
 import type { BacktestSignals } from '../backtest/backtest.types.js';
 
-export type SignalAction = 'buy' | 'sell';
+/**
+ * buy: close a short, open a long; sell: the reverse; exit_long / exit_short: close that side
+ * only; exit: close whichever side is held (both exits fired).
+ */
+export type SignalAction = 'buy' | 'sell' | 'exit_long' | 'exit_short' | 'exit';
 
 /**
  * The action decided on the close of candle `index` (null for none, or for a buy and a sell on
@@ -10,6 +14,10 @@ export type SignalAction = 'buy' | 'sell';
 export function signalAt(signals: BacktestSignals, index: number): SignalAction | null {
   const isBuy = signals.buy_signals.includes(index);
   const isSell = signals.sell_signals.includes(index);
-  if (isBuy === isSell) return null;
-  return isBuy ? 'buy' : 'sell';
+  if (isBuy !== isSell) return isBuy ? 'buy' : 'sell';
+  const isExitLong = signals.exit_long_signals?.includes(index) ?? false;
+  const isExitShort = signals.exit_short_signals?.includes(index) ?? false;
+  if (isExitLong && isExitShort) return 'exit';
+  if (isExitLong) return 'exit_long';
+  return isExitShort ? 'exit_short' : null;
 }

@@ -22,6 +22,9 @@ export type StrategyParameters = Readonly<Record<string, number>>;
 export interface StrategySignals {
   readonly buy_signals: number[];
   readonly sell_signals: number[];
+  /** Close a long / a short without opening the other side (rule sets; built-ins have none). */
+  readonly exit_long_signals?: number[];
+  readonly exit_short_signals?: number[];
   readonly indicators: Readonly<{ ma_fast: Float64Array; ma_slow: Float64Array }> &
     Readonly<Record<string, Float64Array>>;
 }

@@ -8,7 +8,7 @@ export type CandleTableRow = readonly [
   high: number,
   low: number,
   close: number,
-  signal?: 'buy' | 'sell',
+  signal?: 'buy' | 'sell' | 'exit_long' | 'exit_short',
 ];
 
 export const TABLE_START_MS = Date.UTC(2026, 0, 1);
@@ -29,6 +29,8 @@ export function candleTable(rows: readonly CandleTableRow[]): {
   };
   const buySignals: number[] = [];
   const sellSignals: number[] = [];
+  const exitLongSignals: number[] = [];
+  const exitShortSignals: number[] = [];
   rows.forEach(([open, high, low, close, signal], i) => {
     if (high < Math.max(open, close) || low > Math.min(open, close)) {
       throw new RangeError(`row ${i} is not a valid candle`);
@@ -40,6 +42,12 @@ export function candleTable(rows: readonly CandleTableRow[]): {
     candles.close[i] = close;
     if (signal === 'buy') buySignals.push(i);
     if (signal === 'sell') sellSignals.push(i);
+    if (signal === 'exit_long') exitLongSignals.push(i);
+    if (signal === 'exit_short') exitShortSignals.push(i);
   });
-  return { candles, signals: { buy_signals: buySignals, sell_signals: sellSignals } };
+  const exits = {
+    ...(exitLongSignals.length > 0 ? { exit_long_signals: exitLongSignals } : {}),
+    ...(exitShortSignals.length > 0 ? { exit_short_signals: exitShortSignals } : {}),
+  };
+  return { candles, signals: { buy_signals: buySignals, sell_signals: sellSignals, ...exits } };
 }

@@ -107,8 +107,8 @@ export class Forbidden extends DomainError {
 
 /** A VIP feature asked for without an active VIP: 403 with its own code. */
 export class VipRequired extends DomainError {
-  constructor(message: string) {
-    super(403, ERROR_CODES.vipRequired, message);
+  constructor(message: string, code: string = ERROR_CODES.vipRequired) {
+    super(403, code, message);
   }
 }
 

@@ -33,6 +33,21 @@ describe('bot decisions', () => {
     ],
     ['buy while long: hold', 'buy', 'long', []],
     ['no signal', null, 'long', []],
+    [
+      'exit_long while long: close only',
+      'exit_long',
+      'long',
+      [{ kind: 'close', side: 'long', reason: 'signal' }],
+    ],
+    ['exit_long while short: hold', 'exit_long', 'short', []],
+    [
+      'exit_short while short: close only',
+      'exit_short',
+      'short',
+      [{ kind: 'close', side: 'short', reason: 'signal' }],
+    ],
+    ['exit while long: close', 'exit', 'long', [{ kind: 'close', side: 'long', reason: 'signal' }]],
+    ['exit_short, flat: nothing', 'exit_short', null, []],
   ] as const)('%s', (_name, signal, held, intents) => {
     const position = held ? { side: held, stopLoss: null, takeProfit: null } : null;
     expect(decide(signal, position)).toEqual(intents);

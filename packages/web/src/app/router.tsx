@@ -54,6 +54,9 @@ const StrategyDetailPage = lazy(() =>
 const UserProfilePage = lazy(() =>
   withFeedbackOf(import('../pages/UserProfilePage').then((m) => m.UserProfilePage)),
 );
+const StrategyBuilderPage = lazy(() =>
+  withFeedbackOf(import('../pages/StrategyBuilderPage').then((m) => m.StrategyBuilderPage)),
+);
 const CreateStrategyPage = lazy(() =>
   withFeedbackOf(import('../pages/CreateStrategyPage').then((m) => m.CreateStrategyPage)),
 );
@@ -142,6 +145,7 @@ export const routes: RouteObject[] = [
           { path: 'security', element: <SecurityPage /> },
           { path: 'api-management', element: <ApiManagementPage /> },
           { path: 'strategies/create', element: <CreateStrategyPage /> },
+          { path: 'strategy-builder', element: <StrategyBuilderPage /> },
         ],
       },
       { path: 'account', element: <Navigate to="/my/account" replace /> },

@@ -1,6 +1,7 @@
 import 'i18next';
 import type { accountsZhCN } from './locales/accounts.zh-CN';
 import type { botsZhCN } from './locales/bots.zh-CN';
+import type { builderZhCN } from './locales/builder.zh-CN';
 import type { copyZhCN } from './locales/copy.zh-CN';
 import type { fieldErrorsZhCN } from './locales/field-errors.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
@@ -22,7 +23,8 @@ declare module 'i18next' {
         typeof fieldErrorsZhCN &
         typeof squareZhCN &
         typeof webhooksZhCN &
-        typeof copyZhCN;
+        typeof copyZhCN &
+        typeof builderZhCN;
     };
   }
 }

@@ -9,6 +9,7 @@ export * from './market.schema.js';
 export * from './square.schema.js';
 export * from './staff.schema.js';
 export * from './system.schema.js';
+export * from './user-strategies.schema.js';
 export * from './users.schema.js';
 export * from './wallet.schema.js';
 export * from './webhooks.schema.js';

@@ -1,4 +1,5 @@
 import type { Bot, BotPosition } from '@quantsquare/contracts';
+import { CUSTOM_STRATEGY_ID_OFFSET, customStrategyId } from '@quantsquare/contracts';
 import { strategyByType } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
@@ -47,6 +48,12 @@ export interface BotView {
   readonly price: number | undefined;
 }
 
+/** A custom strategy's catalogue id (GET /trading/strategies/), 0 for an unknown type. */
+function customCatalogId(type: string): number {
+  const id = customStrategyId(type);
+  return id === null ? 0 : CUSTOM_STRATEGY_ID_OFFSET + id;
+}
+
 export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): Bot {
   const strategy = strategyByType(row.strategyType);
   // A trade counts from its entry fill: an open position is a trade (not yet won or lost), and
@@ -66,7 +73,7 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
     account_type: account.accountType,
     position_mode: account.positionMode,
     is_paper: account.isPaper,
-    strategy: strategy?.id ?? 0,
+    strategy: strategy?.id ?? customCatalogId(row.strategyType),
     strategy_type: row.strategyType,
     strategy_name: strategy?.name ?? row.strategyType,
     timeframe: row.timeframe,

@@ -9,6 +9,7 @@ import {
   ERROR_CODES,
   FIELD_ERROR_CODES,
   type OperationLogEvent,
+  USER_STRATEGY_ERROR_CODES,
 } from '@quantsquare/contracts';
 import { strategyById } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
@@ -78,6 +79,13 @@ export interface BotsServiceDeps {
   /** BotStatusChanged goes here (the websocket hub and the square listen). */
   readonly events: EventBus;
   readonly clock: Clock;
+  /** Users' own strategies (the user-strategies service), chosen by catalogue id. */
+  readonly customStrategies?: {
+    ownedByCatalogId(
+      userId: number,
+      catalogId: number,
+    ): Promise<{ type: string; name: string } | undefined>;
+  };
 }
 
 const errorText = (error: unknown): string =>
@@ -91,6 +99,27 @@ export function createBotsService(deps: BotsServiceDeps) {
   const { repo, feed, control, clock, writes } = deps;
   const positionsOf = (botIds: readonly number[]) =>
     deps.positions.openPositionsOf(botIds.map((id) => ({ kind: 'bot' as const, id })));
+
+  /**
+   * A built-in by catalogue id, or the user's own rule set (its catalogue id is offset, see
+   * CUSTOM_STRATEGY_ID_OFFSET), which runs in bots for VIP users only.
+   */
+  async function strategyFor(
+    userId: number,
+    id: number,
+  ): Promise<{ type: string; defaults: Record<string, number> } | undefined> {
+    const builtIn = strategyById(id);
+    if (builtIn) return { type: builtIn.type, defaults: { ...builtIn.defaults } };
+    const custom = await deps.customStrategies?.ownedByCatalogId(userId, id);
+    if (!custom) return undefined;
+    if (!(await canStart(userId))) {
+      throw new VipRequired(
+        BOT_MESSAGES.customStrategyVipRequired,
+        USER_STRATEGY_ERROR_CODES.vipRequired,
+      );
+    }
+    return { type: custom.type, defaults: {} };
+  }
 
   async function canStart(userId: number): Promise<boolean> {
     const vip = await repo.vipOf(userId);
@@ -293,7 +322,7 @@ export function createBotsService(deps: BotsServiceDeps) {
       } else if (!account.isActive) {
         errors.add('exchange_api', BOT_ANSWERS.accountInactive, FIELD_ERROR_CODES.accountInactive);
       }
-      const strategy = strategyById(input.strategy);
+      const strategy = await strategyFor(userId, input.strategy);
       if (!strategy) {
         errors.add('strategy', BOT_MESSAGES.unknownStrategy, FIELD_ERROR_CODES.unknownStrategy);
       }
@@ -322,6 +351,7 @@ export function createBotsService(deps: BotsServiceDeps) {
           timeframe: input.timeframe,
           strategyType: strategy.type,
           strategyParameters: { ...strategy.defaults },
+
           tradeAmount: new Decimal(input.trade_amount).toString(),
           stopLossPercentage: percent(input.stop_loss_percentage),
           takeProfitPercentage: percent(input.take_profit_percentage),

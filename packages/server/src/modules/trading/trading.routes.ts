@@ -15,6 +15,7 @@ import {
   symbolsResponse,
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import type { TradingService } from './trading.service.js';
 
 /**
@@ -28,9 +29,11 @@ function preserialised<T>(json: Buffer): T {
 
 export interface TradingRoutesDeps {
   trading: TradingService;
+  /** Signed-in callers also see and run their own strategies (`custom:<id>`). */
+  authentication: BearerAuthentication;
 }
 
-const errors = { 400: apiErrorSchema, 503: apiErrorSchema };
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 503: apiErrorSchema };
 
 /**
  * Public market-data, strategy and backtest calls (document 1 §7). The heavy answers are JSON
@@ -41,13 +44,22 @@ export const tradingRoutes =
   (deps: TradingRoutesDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { trading } = deps;
+    const { optionalAuth, currentUser, security } = deps.authentication;
     const tags = ['trading'];
 
     app.get(
       '/trading/strategies/',
-      { schema: { tags, response: { 200: strategyList } } },
-      async (_request, reply) =>
-        reply.type('application/json').send(preserialised<StrategyList>(trading.strategiesJson())),
+      {
+        preValidation: optionalAuth,
+        schema: { tags, security, response: { 200: strategyList, 401: apiErrorSchema } },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        if (user) return trading.strategiesFor(user.userId);
+        return reply
+          .type('application/json')
+          .send(preserialised<StrategyList>(trading.strategiesJson()));
+      },
     );
     app.get(
       '/trading/symbols/',
@@ -59,8 +71,10 @@ export const tradingRoutes =
     app.get(
       '/trading/market-data/',
       {
+        preValidation: optionalAuth,
         schema: {
           tags,
+          security,
           querystring: marketDataQuery,
           response: { 200: marketDataResponse, ...errors },
         },
@@ -68,17 +82,31 @@ export const tradingRoutes =
       async (request, reply) =>
         reply
           .type('application/json')
-          .send(preserialised<MarketDataResponse>(await trading.marketDataJson(request.query))),
+          .send(
+            preserialised<MarketDataResponse>(
+              await trading.marketDataJson(request.query, currentUser(request)?.userId),
+            ),
+          ),
     );
     app.post(
       '/trading/backtest/',
       {
-        schema: { tags, body: backtestRequest, response: { 200: backtestResponse, ...errors } },
+        preValidation: optionalAuth,
+        schema: {
+          tags,
+          security,
+          body: backtestRequest,
+          response: { 200: backtestResponse, ...errors },
+        },
       },
       async (request, reply) =>
         reply
           .type('application/json')
-          .send(preserialised<BacktestResponse>(await trading.backtestJson(request.body))),
+          .send(
+            preserialised<BacktestResponse>(
+              await trading.backtestJson(request.body, currentUser(request)?.userId),
+            ),
+          ),
     );
     app.get(
       '/trading/data-freshness/',

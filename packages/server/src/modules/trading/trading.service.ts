@@ -1,6 +1,7 @@
 import {
   type BacktestRequest,
   type BacktestResponse,
+  customStrategyId,
   type DataFreshness,
   DEFAULT_SYMBOLS,
   EXCHANGES,
@@ -9,6 +10,7 @@ import {
   type MarketDataQuery,
   type MarketDataResponse,
   type MarketStatusResponse,
+  type StrategyInfo,
   type StrategyList,
   type SymbolsResponse,
   TIMEFRAMES,
@@ -18,6 +20,7 @@ import {
   backtestReport,
   type CompiledStrategy,
   candlesFromRows,
+  compileRuleStrategy,
   compileStrategy,
   runBacktest,
   strategyCatalog,
@@ -30,17 +33,28 @@ import { ExchangeUnavailable } from '../../market/market.errors.js';
 import type { CandleSeries, MarketCandle, MarketFeed } from '../../market/market.types.js';
 import { AnswerCache } from './answer-cache.js';
 
+/** Users' own rule-based strategies (the user-strategies module's service). */
+export interface CustomStrategies {
+  catalogFor(userId: number): Promise<StrategyInfo[]>;
+  /** `custom:<id>` for its owner; a field error on `strategy_type` for anyone else. */
+  compiledFor(userId: number | undefined, type: string): Promise<CompiledStrategy>;
+}
+
 export interface TradingServiceDeps {
   readonly feed: MarketFeed;
   readonly clock: Clock;
+  readonly customStrategies?: CustomStrategies;
 }
 
 /** The heavy answers are served as ready JSON bytes (built once per data version). */
 export interface TradingService {
   strategiesJson(): Buffer;
+  /** The catalogue followed by `userId`'s own strategies (`custom:<id>`). */
+  strategiesFor(userId: number): Promise<StrategyList>;
   symbols(exchange: Exchange): Promise<SymbolsResponse>;
-  marketDataJson(query: MarketDataQuery): Promise<Buffer>;
-  backtestJson(request: BacktestRequest): Promise<Buffer>;
+  /** `userId`: the signed-in caller, who may name their own `custom:<id>` strategies. */
+  marketDataJson(query: MarketDataQuery, userId?: number): Promise<Buffer>;
+  backtestJson(request: BacktestRequest, userId?: number): Promise<Buffer>;
   freshness(exchange: Exchange, symbol: string, timeframe: Timeframe): Promise<DataFreshness>;
   marketStatus(): Promise<MarketStatusResponse>;
 }
@@ -65,6 +79,20 @@ function compiledOrFail(type: string, parameters: unknown): CompiledStrategy {
   const compiled = compileStrategy(type, parameters);
   if (!compiled.ok) throw parameterErrors(compiled.fields);
   return compiled.strategy;
+}
+
+/** Type of an unsaved rule set run by a preview backtest. */
+const PREVIEW_TYPE = 'custom';
+
+/** An unsaved rule set (the builder's preview), checked as a saved one; issues answer 400. */
+function previewStrategy(rules: unknown): CompiledStrategy {
+  const compiled = compileRuleStrategy(PREVIEW_TYPE, rules);
+  if (compiled.ok) return compiled.strategy;
+  const errors = new FieldErrorList();
+  for (const issue of compiled.issues) {
+    errors.add(issue.path === '' ? 'rules' : `rules.${issue.path}`, issue.message, issue.code);
+  }
+  throw errors.failure('Invalid rules');
 }
 
 /** The code of one of the engine's parameter messages (strategy-parameters.ts). */
@@ -134,8 +162,21 @@ function indicatorsFor(
 }
 
 export function createTradingService(deps: TradingServiceDeps): TradingService {
-  const { feed, clock } = deps;
-  const strategiesJson = Buffer.from(JSON.stringify(strategyList()));
+  const { feed, clock, customStrategies } = deps;
+  const builtIns = strategyList();
+  const strategiesJson = Buffer.from(JSON.stringify(builtIns));
+
+  /** A built-in compiled from its parameters, or the caller's own rule set. */
+  const strategyOf = async (
+    type: string,
+    parameters: unknown,
+    userId: number | undefined,
+  ): Promise<CompiledStrategy> => {
+    if (customStrategyId(type) !== null && customStrategies) {
+      return customStrategies.compiledFor(userId, type);
+    }
+    return compiledOrFail(type, parameters);
+  };
   const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
 
   /**
@@ -177,20 +218,26 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
   return {
     strategiesJson: () => strategiesJson,
 
+    async strategiesFor(userId) {
+      const own = customStrategies ? await customStrategies.catalogFor(userId) : [];
+      const results = [...builtIns.results, ...own];
+      return { results, count: results.length };
+    },
+
     async symbols(exchange) {
       const list = await feed.symbols(exchange);
       return { exchange, source: list.source, symbols: [...list.symbols] };
     },
 
-    async marketDataJson(query) {
-      const strategy = compiledOrFail(query.strategy_type, undefined);
+    async marketDataJson(query, userId) {
+      const strategy = await strategyOf(query.strategy_type, undefined, userId);
       const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = query;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
       const nowMs = clock.now().getTime();
       // The freshness delay inside the answer is in whole seconds: one build per second at most.
       const version = `${series.source}:${series.revision}:${Math.floor(nowMs / 1000)}`;
-      const key = `${exchange}|${symbol}|${timeframe}|${limit}|${type}`;
+      const key = `${exchange}|${symbol}|${timeframe}|${limit}|${strategy.key}`;
       const cached = answers.get(key, version);
       if (cached !== undefined) return cached;
       const candles = chartWindow(series, limit);
@@ -217,8 +264,11 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       return json;
     },
 
-    async backtestJson(request) {
-      const strategy = compiledOrFail(request.strategy_type, request.parameters);
+    async backtestJson(request, userId) {
+      const strategy =
+        request.rules !== undefined
+          ? previewStrategy(request.rules)
+          : await strategyOf(request.strategy_type, request.parameters, userId);
       const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = request;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
@@ -227,7 +277,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       const newest = candles[candles.length - 1];
       if (!newest) throw ValidationFailed.field('symbol', `No candles for ${symbol} yet`);
       const version = `${series.source}:${newest.timestamp}:${candles.length}`;
-      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${type}|${JSON.stringify(strategy.parameters)}|${JSON.stringify(request.settings ?? {})}`;
+      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${strategy.key}|${JSON.stringify(strategy.protections ?? null)}|${JSON.stringify(request.settings ?? {})}`;
       const cached = answers.get(key, version);
       if (cached !== undefined) return cached;
       const columns = candlesFromRows(candles);
@@ -238,8 +288,12 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
         initialBalance: settings.initial_balance,
         feeRate: settings.fee_rate,
         slippageBps: settings.slippage_bps,
-        stopLossPercent: settings.stop_loss_percentage,
-        takeProfitPercent: settings.take_profit_percentage,
+        // The request's levels first, else the strategy's own (a rule set may carry them).
+        stopLossPercent: settings.stop_loss_percentage ?? strategy.protections?.stopLossPercent,
+        takeProfitPercent:
+          settings.take_profit_percentage ?? strategy.protections?.takeProfitPercent,
+        trailingStopPercent:
+          settings.trailing_stop_percentage ?? strategy.protections?.trailingStopPercent,
         direction: settings.direction,
         leverage: settings.leverage,
         positionSizeFraction: settings.position_size,

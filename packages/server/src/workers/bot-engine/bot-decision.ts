@@ -54,10 +54,16 @@ export function latestSignal(
 
 /**
  * What a long_short bot does at the next open after `signal`, as the backtest does: a buy closes
- * a short and opens a long, a sell the reverse; a signal in the held direction does nothing.
+ * a short and opens a long, a sell the reverse; a signal in the held direction does nothing. An
+ * exit (rule sets) closes the side it names and opens nothing.
  */
 export function decide(signal: SignalAction | null, position: HeldPosition | null): BotIntent[] {
   if (signal === null) return [];
+  if (signal === 'exit' || signal === 'exit_long' || signal === 'exit_short') {
+    if (!position) return [];
+    const closes = signal === 'exit' || (signal === 'exit_long') === (position.side === 'long');
+    return closes ? [{ kind: 'close', side: position.side, reason: 'signal' }] : [];
+  }
   const side: BotSide = signal === 'buy' ? 'long' : 'short';
   if (position?.side === side) return [];
   const intents: BotIntent[] = [];

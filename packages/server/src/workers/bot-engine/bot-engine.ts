@@ -4,12 +4,15 @@
 // triggers them), then evaluates its strategy on the closed candles (the backtest's function,
 // via bot-decision.ts) and acts at once — the poll comes right after the close, so the market
 // order fills at the new candle's open, as the backtest's next-open fill (see README.md).
+import { customStrategyId } from '@quantsquare/contracts';
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
 import { createInProcessEventBus } from '../../events/index.js';
 import { adoptLegacyBotRows, createExecutionCore, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
 import { createOperationLogRepository } from '../../modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../modules/operation-log/operation-log.service.js';
+import { createUserStrategiesRepository } from '../../modules/user-strategies/user-strategies.repository.js';
+import { compiledForBot } from '../../modules/user-strategies/user-strategies.service.js';
 import { botLease, createLeases, LEASE_RENEW_MS } from '../leases.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
 import { createBotEngineRepository } from './bot-engine.repository.js';
@@ -38,6 +41,8 @@ const groupKey = (bot: Pick<RunningBot, 'exchange' | 'symbol' | 'timeframe'>) =>
 
 export function createBotEngine(deps: BotEngineDeps): BotEngine {
   const repo = createBotEngineRepository(deps.db);
+  // Read only: a bot with a custom strategy runs the rule set as it is stored now.
+  const userStrategies = createUserStrategiesRepository(deps.db);
   const candleLimit = deps.candleLimit ?? DEFAULT_CANDLE_LIMIT;
   const operationLog = createOperationLog({
     repo: createOperationLogRepository(deps.db),
@@ -149,7 +154,11 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   async function load(botId: number): Promise<RunningBot | undefined> {
     const found = await repo.botWithAccount(botId);
     if (found?.bot.status !== 'running') return undefined;
-    return toRunningBot(found.bot, found.account, true);
+    const custom =
+      customStrategyId(found.bot.strategyType) !== null
+        ? await compiledForBot(userStrategies, found.bot.strategyType)
+        : undefined;
+    return toRunningBot(found.bot, found.account, true, custom);
   }
 
   /** A bot whatever its status (stopBot is called after the service marked it stopped). */

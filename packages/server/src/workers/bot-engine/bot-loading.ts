@@ -22,8 +22,13 @@ export function toRunningBot(
   bot: BotRow,
   account: ExchangeAccountRow,
   forTrading: boolean,
+  /** A user's rule set (`custom:<id>`), compiled by the user-strategies module; null if gone. */
+  custom?: CompiledStrategy | null,
 ): RunningBot {
   const strategy = { strategyType: bot.strategyType, strategyParameters: bot.strategyParameters };
+  const compiled = !forTrading ? null : custom !== undefined ? custom : compileOrNull(strategy);
+  // The bot's own levels first, else the ones its rule set carries (as in a backtest).
+  const own = compiled?.protections;
   return {
     id: bot.id,
     userId: bot.userId,
@@ -31,10 +36,14 @@ export function toRunningBot(
     exchange: account.exchange,
     timeframe: bot.timeframe,
     strategy,
-    compiled: forTrading ? compileOrNull(strategy) : null,
+    compiled,
     tradeAmount: Number(bot.tradeAmount),
-    stopLossPercent: forTrading ? percent(bot.stopLossPercentage) : null,
-    takeProfitPercent: forTrading ? percent(bot.takeProfitPercentage) : null,
+    stopLossPercent: forTrading
+      ? (percent(bot.stopLossPercentage) ?? own?.stopLossPercent ?? null)
+      : null,
+    takeProfitPercent: forTrading
+      ? (percent(bot.takeProfitPercentage) ?? own?.takeProfitPercent ?? null)
+      : null,
     account,
     lastCandleTimeMs: bot.lastCandleTimeMs ?? 0,
     position: null,

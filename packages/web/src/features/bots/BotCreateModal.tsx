@@ -10,6 +10,7 @@ import {
   TRADE_AMOUNT_MAX,
   TRADE_AMOUNT_MIN,
   TRADE_AMOUNT_STEP,
+  USER_STRATEGY_ERROR_CODES,
 } from '@quantsquare/contracts';
 import { Alert, App, Button, Form, InputNumber, Modal, Select, theme } from 'antd';
 import { useEffect, useState } from 'react';
@@ -74,6 +75,8 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
   const [isChecking, setChecking] = useState(false);
   const [exists, setExists] = useState<BotExists | null>(null);
   const [alertText, setAlertText] = useState<string | null>(null);
+  // A custom strategy refused for want of VIP: the alert links to the VIP page.
+  const [needsVip, setNeedsVip] = useState(false);
 
   const accounts = apis.data?.results ?? [];
   const hasAccount = accounts.length > 0;
@@ -111,6 +114,7 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
   const close = () => {
     setExists(null);
     setAlertText(null);
+    setNeedsVip(false);
     form.resetFields();
     create.reset();
     onClose();
@@ -138,6 +142,7 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
   const submit = async (values: BotFormValues) => {
     setExists(null);
     setAlertText(null);
+    setNeedsVip(false);
     const payload = buildBotPayload(values);
     const chosen = accounts.find((a) => a.id === values.exchange_api);
     if (!payload || !chosen) return;
@@ -176,6 +181,11 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
       },
       onError: (error) => {
         const body = error instanceof ApiRequestError ? error.body : null;
+        if (body?.code === USER_STRATEGY_ERROR_CODES.vipRequired) {
+          setAlertText(t('bots.server.customStrategyVip'));
+          setNeedsVip(true);
+          return;
+        }
         const found = readBotExists(body);
         if (found) {
           setExists(found);
@@ -394,6 +404,13 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
             showIcon
             style={{ marginBottom: 16 }}
             title={alertText}
+            description={
+              needsVip ? (
+                <Link to="/my/profile" style={{ color: token.colorLink }}>
+                  {t('bots.server.getVip')}
+                </Link>
+              ) : undefined
+            }
             data-testid="bot-form-error"
           />
         )}

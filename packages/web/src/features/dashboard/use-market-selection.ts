@@ -8,6 +8,7 @@ import {
   type Timeframe,
 } from '@quantsquare/contracts';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { type MarketSelection, useStrategies, useSymbols } from '../../api/trading';
 
 export interface StrategyOption {
@@ -43,7 +44,9 @@ export function useMarketSelection() {
   const [exchange, setExchange] = useState<Exchange>(DEFAULT_EXCHANGE);
   const [timeframe, setTimeframe] = useState<Timeframe>(DEFAULT_TIMEFRAME);
   const [chosenSymbol, setSymbol] = useState<string | null>(null);
-  const [chosenStrategy, setStrategy] = useState<string | null>(null);
+  // `?strategy=custom:7` opens the dashboard on that strategy (the builder links here).
+  const [searchParams] = useSearchParams();
+  const [chosenStrategy, setStrategy] = useState<string | null>(searchParams.get('strategy'));
   const strategies = useStrategies();
   const symbols = useSymbols(exchange);
 

@@ -3,6 +3,7 @@ import {
   ApiOutlined,
   CopyOutlined,
   CrownOutlined,
+  ExperimentOutlined,
   SafetyOutlined,
   UserOutlined,
   WalletOutlined,
@@ -41,6 +42,11 @@ export function MyLayout() {
       label: t('nav.items.copyManagement'),
     },
     { key: '/my/api-management', icon: <ApiOutlined />, label: t('my.apiManagement') },
+    {
+      key: '/my/strategy-builder',
+      icon: <ExperimentOutlined />,
+      label: t('my.strategyBuilder'),
+    },
     // The webhook screens (signal trading, signal monitoring) join the management centre.
     {
       key: PATHS.signalTrading,

@@ -108,6 +108,8 @@ export const botsEn: BotsLocaleResources = {
       alreadyExistsSuggestion:
         'Stop or delete the existing bot, or choose another symbol or account.',
       vipRequired: 'VIP membership is required to start a bot',
+      customStrategyVip: 'Running your own strategy in a bot needs VIP membership',
+      getVip: 'Get VIP',
       stopBeforeDelete: 'Please stop the bot before deleting',
     },
     existing: 'Existing bot: #{{id}} ({{status}})',

@@ -106,6 +106,8 @@ export const botsZhCN = {
       alreadyExistsDetails: '每个交易所账户的每个交易对只能有一个机器人。',
       alreadyExistsSuggestion: '请停止或删除现有机器人，或选择其他交易对或账户。',
       vipRequired: '启动机器人需要 VIP 会员',
+      customStrategyVip: '在机器人中运行自建策略需要 VIP 会员',
+      getVip: '开通 VIP',
       stopBeforeDelete: '请先停止机器人再删除',
     },
     existing: '现有机器人：#{{id}}（{{status}}）',

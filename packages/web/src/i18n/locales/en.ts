@@ -244,6 +244,7 @@ export const en: LocaleResources = {
     accountSecurity: 'Account security',
     accountOverview: 'Account overview',
     apiManagement: 'API management',
+    strategyBuilder: 'Strategy builder',
   },
   dashboard: {
     title: 'Home',

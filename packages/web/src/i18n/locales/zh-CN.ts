@@ -242,6 +242,7 @@ export const zhCN = {
     accountSecurity: '账户安全',
     accountOverview: '账户总览',
     apiManagement: 'API 管理',
+    strategyBuilder: '策略构建器',
   },
   dashboard: {
     title: '首页',

@@ -1,0 +1,128 @@
+import { mkdirSync } from 'node:fs';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { animationsOver } from './antd';
+import { signedInUser } from './session';
+
+// The strategy builder: conditions from lists, the rules as a sentence, invalid input kept from
+// being saved, a saved strategy backtested, and the same strategy on the dashboard chart.
+
+const screensDir = '.test-output/screens';
+mkdirSync(screensDir, { recursive: true });
+
+/** Picks `title` in the antd Select `select` (one of several alike, so located, not by id). */
+async function choose(page: Page, select: Locator, title: string) {
+  await expect(async () => {
+    await select.click();
+    const option = page.locator(`.ant-select-item-option[title="${title}"]:visible`);
+    await animationsOver(option);
+    await option.click({ timeout: 2000 });
+    await expect(select).toContainText(title, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+}
+
+test('builds a strategy, refuses invalid input, saves and backtests it', async ({
+  page,
+  request,
+}) => {
+  // English first; the screenshots below switch languages (so only when none is chosen yet).
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('qs.language')) localStorage.setItem('qs.language', 'en');
+  });
+  const user = await signedInUser(page, request, 'builder');
+  await page.goto('/my/strategy-builder');
+
+  const sentence = page.getByTestId('rule-sentence');
+  // The starting rules: the SMA cross, long side.
+  await expect(sentence).toContainText('Open long when SMA(10) crosses above SMA(30).');
+  await expect(sentence).toContainText('Close long when SMA(10) crosses below SMA(30).');
+
+  // The starting rules are backtested before anything is saved: chart, markers, equity.
+  const preview = page.getByTestId('strategy-preview');
+  await expect(preview.getByTestId('backtest-summary')).toBeVisible({ timeout: 30_000 });
+  await expect(preview.getByTestId('equity-chart')).not.toHaveAttribute('data-point-count', '0');
+  await expect(preview.getByTestId('candle-chart')).not.toHaveAttribute('data-candle-count', '0');
+
+  // A second condition for the long entry: "and SMA(10) is below close". The preview backtests
+  // the edited rules once editing pauses.
+  const previewed = page.waitForRequest(
+    (r) =>
+      r.url().endsWith('/api/trading/backtest/') &&
+      (r.postData() ?? '').includes('"op":"lt","right":{"price":"close"}'),
+  );
+  const entry = page.getByTestId('slot-entry_long');
+  await entry.getByTestId('add-condition').first().click();
+  const second = entry.getByTestId('rule-leaf').nth(1);
+  await choose(page, second.getByTestId('rule-operator'), 'is below');
+  await choose(page, second.getByTestId('operand-right-kind'), 'Price');
+  await expect(sentence).toContainText(
+    'Open long when SMA(10) crosses above SMA(30) and SMA(10) is below close.',
+  );
+  await previewed;
+
+  // Without a name and with an empty period nothing is sent: field messages say why.
+  let writes = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/api/trading/user-strategies/') && r.method() !== 'GET') writes++;
+  });
+  const exitPeriod = page
+    .getByTestId('slot-exit_long')
+    .getByTestId('operand-right')
+    .getByRole('spinbutton', { name: 'Period' });
+  await exitPeriod.fill('');
+  await page.getByTestId('save-strategy').click();
+  await expect(page.getByTestId('name-error')).toHaveText('Enter a strategy name');
+  await expect(page.getByTestId('slot-exit_long').getByTestId('field-error')).toHaveText(
+    'A whole number from 1 to 500',
+  );
+  expect(writes).toBe(0);
+
+  await exitPeriod.fill('30');
+  await exitPeriod.blur();
+  const name = `Cross ${Date.now().toString(36)}`;
+  await page.getByTestId('strategy-name').fill(name);
+  await page.getByTestId('save-strategy').click();
+  await expect(page.getByText('Strategy saved')).toBeVisible();
+  expect(writes).toBe(1);
+
+  const listed = await request.get('/api/trading/user-strategies/', {
+    headers: { authorization: `Bearer ${user.access}` },
+  });
+  const stored = ((await listed.json()) as { results: { name: string; rules: unknown }[] })
+    .results[0];
+  expect(stored?.name).toBe(name);
+  expect(stored?.rules).toMatchObject({
+    entry_long: { all: [{ op: 'crosses_above' }, { op: 'lt', right: { price: 'close' } }] },
+  });
+
+  for (const language of ['en', 'zh-CN'] as const) {
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate((lng) => localStorage.setItem('qs.language', lng), language);
+      await page.reload();
+      await choose(page, page.getByTestId('strategy-picker'), name);
+      await expect(
+        page.getByTestId('strategy-preview').getByTestId('backtest-summary'),
+      ).toBeVisible({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+      await page.screenshot({
+        path: `${screensDir}/strategy-builder-${language}-${width}.png`,
+        fullPage: true,
+      });
+      await page.getByTestId('rules-card').screenshot({
+        path: `${screensDir}/strategy-builder-rules-${language}-${width}.png`,
+      });
+    }
+  }
+  await expect(page.getByTestId('rule-sentence')).toContainText(
+    '当 SMA(10) 上穿 SMA(30) 且 SMA(10) 低于 收盘价 时开多。',
+  );
+
+  // On the dashboard chart: the strategy is offered and its backtest is drawn.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('link', { name: '在首页图表中查看' }).click();
+  await expect(page.getByTestId('dashboard-strategy')).toContainText(name);
+  await expect(page.getByTestId('backtest-summary')).toBeVisible({ timeout: 30_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${screensDir}/strategy-builder-dashboard.png` });
+});
