@@ -193,6 +193,10 @@ export const OPERATION_LOG_EVENTS = [
   /** The follower changed a copy's settings (details: relation_id, copy_amount, max_loss or null). */
   'copy_updated',
   'copy_deleted',
+  /** An account's risk settings changed (details: account_id and the limits). */
+  'risk_updated',
+  /** An account's risk state changed (details: account_id, state, reason, equity where read). */
+  'risk_state_changed',
 ] as const;
 export type OperationLogEvent = (typeof OPERATION_LOG_EVENTS)[number];
 

@@ -49,7 +49,8 @@ export const COPY_STOP_REASONS = ['user', 'max_loss', 'leader_drawdown', 'leader
 export type CopyStopReason = (typeof COPY_STOP_REASONS)[number];
 
 /** Why the platform paused a relation (its follower account disabled); null: its follower did. */
-export const COPY_PAUSE_REASONS = ['account_disabled'] as const;
+/** account_disabled: the follower's account was disabled; risk_*: its risk gate refused an opening. */
+export const COPY_PAUSE_REASONS = ['account_disabled', 'risk_halted', 'risk_limit'] as const;
 export type CopyPauseReason = (typeof COPY_PAUSE_REASONS)[number];
 
 export const COPY_MISS_REASONS = [

@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './help.js';
 export * from './limits.js';
 export * from './profile.js';
+export * from './risk.js';
 export * from './square.js';
 export * from './staff.js';
 export * from './system.js';

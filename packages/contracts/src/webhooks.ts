@@ -142,6 +142,9 @@ export const WEBHOOK_REFUSE_REASONS = [
   'ip_not_allowed',
   'account_inactive',
   'rate_limited',
+  /** Refused at execution time by the account's risk gate: halted, or beyond a limit. */
+  'risk_halted',
+  'risk_limit',
 ] as const;
 export type WebhookRefuseReason = (typeof WEBHOOK_REFUSE_REASONS)[number];
 
@@ -169,6 +172,9 @@ export const WEBHOOK_FAILURE_KINDS = [
   'leverage_failed',
   /** Protective orders could not be placed. */
   'unprotected',
+  /** The account's risk gate refused the opening (halted, or beyond a limit): not sent. */
+  'risk_halted',
+  'risk_limit',
   'internal',
 ] as const;
 export type WebhookFailureKind = (typeof WEBHOOK_FAILURE_KINDS)[number];
@@ -267,6 +273,8 @@ export const WEBHOOK_MESSAGES = {
     ip_not_allowed: 'The source address is not in the allowlist',
     account_inactive: 'The trading account is not active',
     rate_limited: 'Too many alerts for this configuration, try again later',
+    risk_halted: 'Refused: the exchange account is halted by its risk gate',
+    risk_limit: 'Refused: the order is beyond a risk limit of the exchange account',
   } satisfies Record<WebhookRefuseReason, string>,
   ignored: {
     already_long: 'Already long: pyramiding is off, nothing added',

@@ -12,6 +12,7 @@ export * from './metrics/position-book.js';
 export * from './metrics/strategy-metrics.js';
 export * from './position/pnl.js';
 export * from './position/protective.js';
+export * from './position/risk-breach.js';
 export * from './position/sizing.js';
 export * from './strategies/compile-strategy.js';
 export * from './strategies/latest-signal.js';

@@ -28,6 +28,7 @@ import { announcementsSocketRoutes } from './modules/help/announcements.socket.j
 import { helpRoutes } from './modules/help/help.routes.js';
 import { operationLogRoutes } from './modules/operation-log/operation-log.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
+import { riskRoutes } from './modules/risk/risk.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { devOutboxRoutes, healthRoutes } from './modules/system/system.routes.js';
 import { tradingRoutes } from './modules/trading/trading.routes.js';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
       await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
       await api.register(operationLogRoutes({ operationLog, tokens }));
+      await api.register(riskRoutes({ risk: services.risk, tokens }));
       if (bots) await api.register(botsRoutes({ bots, tokens }));
       await api.register(helpRoutes({ help: services.help, authentication }));
       await api.register(

@@ -3,6 +3,7 @@
 // the same instances. A new module adds its service here (one line) and its routes in app.ts.
 
 import path from 'node:path';
+import { Decimal } from 'decimal.js';
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import type { Clock } from './common/clock.js';
 import type { ServiceLogger } from './common/logger.js';
@@ -30,10 +31,12 @@ import {
 import { createCandlesRepository } from './market/candles.repository.js';
 import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
+import { feedQuotes } from './market/venue-quotes.js';
 import {
   createAccountServices,
   EXCHANGE_CALL_TIMEOUT_MS,
 } from './modules/accounts/account-services.js';
+import { accountBalance } from './modules/accounts/balance-snapshots.service.js';
 import { createAttemptGuard } from './modules/auth/attempt-guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -59,6 +62,8 @@ import { createHelpService } from './modules/help/help.service.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
 import { createProfileService } from './modules/profile/profile.service.js';
+import { createRiskService } from './modules/risk/risk.service.js';
+import { createRiskMonitorJob } from './modules/risk/risk-monitor.job.js';
 import {
   createSquareMetricsJob,
   createSquareModule,
@@ -215,7 +220,15 @@ export async function createServices(deps: ServiceDeps) {
   const eventOutbox = createOutbox({ db, clock });
   const execution =
     deps.execution ??
-    createExecutionCore({ db, clock, clients: accountClients, events, outbox: eventOutbox, log });
+    createExecutionCore({
+      db,
+      clock,
+      clients: accountClients,
+      events,
+      outbox: eventOutbox,
+      log,
+      quotes: feedQuotes(marketFeed, clock),
+    });
   const outboxRelay = deps.runsWorkers
     ? createOutboxRelay({ outbox: eventOutbox, events, log })
     : undefined;
@@ -333,10 +346,23 @@ export async function createServices(deps: ServiceDeps) {
     log,
   });
 
+  // The risk gate per exchange account: settings, kill switch, and the loss-limit monitor.
+  const risk = createRiskService({
+    db,
+    clock,
+    outbox: eventOutbox,
+    events,
+    execution,
+    equityOf: async (account) =>
+      new Decimal((await accountBalance(accountClients, account, EXCHANGE_CALL_TIMEOUT_MS)).total),
+    log,
+  });
+
   // Scheduled jobs: hourly balance snapshots (the 16:00 UTC one opens the UTC+8 day), then the
   // square's wallet marks and metrics.
   const scheduler = deps.runsWorkers ? createScheduler({ clock, log }) : undefined;
   scheduler?.add(accountServices.snapshotter);
+  scheduler?.add(createRiskMonitorJob(risk));
   scheduler?.add(
     createSquareMetricsJob({
       db,
@@ -378,6 +404,7 @@ export async function createServices(deps: ServiceDeps) {
     copyTrading,
     help,
     webhooks,
+    risk,
     workers: {
       outboxRelay,
       botEngine,

@@ -50,6 +50,8 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
   copy_resumed: { relation_id: 4, leader_account_id: 9 },
   copy_updated: { relation_id: 4, leader_account_id: 9, copy_amount: '150.5', max_loss: null },
   copy_deleted: { relation_id: 4, leader_account_id: 9 },
+  risk_updated: { account_id: 3, max_order_notional: 500 },
+  risk_state_changed: { account_id: 3, state: 'halted', previous_state: 'active', reason: 'user' },
 };
 
 describe('operation-log entries in the reader’s language', () => {

@@ -78,6 +78,21 @@ export interface EventPayloads {
     readonly daysOfHistory: number;
     readonly isNew: boolean;
   };
+  /**
+   * An exchange account's risk state changed: its user's halt or resume, or a breach of its
+   * daily loss or trailing drawdown limit (notifications tell the user).
+   */
+  RiskStateChanged: {
+    readonly accountId: number;
+    readonly userId: number;
+    readonly state: 'active' | 'reducing' | 'halted';
+    readonly previousState: 'active' | 'reducing' | 'halted';
+    /** user | daily_loss | trailing_drawdown; null on a resume. */
+    readonly reason: 'user' | 'daily_loss' | 'trailing_drawdown' | null;
+    /** The equity that tripped a breach (decimal string), else null. */
+    readonly equity: string | null;
+    readonly atMs: number;
+  };
   AnnouncementPublished: {
     readonly announcementId: number;
     readonly title: string;

@@ -40,10 +40,11 @@ import {
   type Settlement,
   type SettlementHook,
 } from './execution.types.js';
-import { planOrder } from './order-plan.js';
+import { type PlannedLeg, planOrder } from './order-plan.js';
 import { isFinal, isFollowed, type OrderState, transition } from './order-states.js';
 import { compareWithExchange } from './position-compare.js';
 import { createProtectiveOrders } from './protective-orders.js';
+import { decideGate } from './risk-gate.js';
 import { createSettler, flatPosition, type SettleOutcome, toOwnerPosition } from './settlement.js';
 
 export interface ExecutionCoreDeps {
@@ -58,7 +59,18 @@ export interface ExecutionCoreDeps {
   readonly lanes?: AccountLanes;
   /** How long after its claim an order may still leave (SEND_DEADLINE_MS; tests shorten it). */
   readonly sendDeadlineMs?: number;
+  /**
+   * The venue's last price of a symbol and whether it is fresh (the market feed), for the risk
+   * gate's price guard; null when unknown. Without it the guard judges no prices.
+   */
+  readonly quotes?: VenueQuotes;
 }
+
+/** The venue's last price and its freshness, as the market feed knows it. */
+export type VenueQuotes = (
+  exchange: ExchangeAccountRow['exchange'],
+  symbol: string,
+) => Promise<{ readonly price: number; readonly isFresh: boolean } | null>;
 
 /**
  * An order leaves within this long of its intent's claim, or not at all. A process that stalled
@@ -598,6 +610,49 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     return { status: 'not_filled', intent: last?.intent ?? null, position };
   }
 
+  /**
+   * The risk gate, before an intent is written: what the order opens is refused while the
+   * account is not active, beyond its notional limits, or (market orders) on a stale or deviant
+   * price. Closes and reductions always pass. Throws ExecutionError risk_halted | risk_limit.
+   */
+  async function passGate(
+    account: ExchangeAccountRow,
+    intent: OrderIntent,
+    pricing: NonNullable<OrderIntent['pricing']>,
+    legs: readonly PlannedLeg[],
+  ): Promise<void> {
+    const openingAmount = legs
+      .filter((leg) => leg.opens)
+      .reduce((sum, leg) => sum.plus(leg.amount), new Decimal(0));
+    if (openingAmount.isZero()) return;
+    const risk = await repo.riskOf(account.id);
+    if (risk === null) return;
+    const isMarket = pricing.type === 'market';
+    const venue = deps.quotes
+      ? await deps.quotes(account.exchange, intent.symbol).catch(() => null)
+      : null;
+    const book = await repo.openPositionsOnAccounts([account.id]);
+    const openNotional = book.reduce(
+      (sum, p) => sum.plus(new Decimal(p.size).abs().times(p.entryPrice)),
+      new Decimal(0),
+    );
+    const referencePrice = intent.referencePrice ?? null;
+    const decision = decideGate({
+      risk,
+      openingAmount,
+      price: pricing.type === 'ioc' ? pricing.priceCap : (referencePrice ?? venue?.price ?? null),
+      openNotional,
+      isMarket,
+      venue,
+      referencePrice,
+    });
+    if (!decision.ok) {
+      throw new ExecutionError(decision.kind, `risk gate: ${decision.message}`, {
+        reason: decision.reason,
+      });
+    }
+  }
+
   async function execute(intent: OrderIntent, account: ExchangeAccountRow): Promise<IntentResult> {
     const client = deps.clients(account);
     const ref: PositionRef = { accountId: account.id, symbol: intent.symbol, owner: intent.owner };
@@ -620,8 +675,9 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       });
       if (plan.kind === 'noop') return { status: 'noop', position: own };
       if (plan.kind === 'skipped') return { status: 'skipped', sizing: plan.sizing };
-      const now = clock.now();
       const pricing = intent.pricing ?? { type: 'market' as const };
+      await passGate(account, intent, pricing, plan.legs);
+      const now = clock.now();
       rows = await intentWriter.run(
         plan.legs.map((leg) => ({
           accountId: account.id,
@@ -743,6 +799,11 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
 
     async openPositionsOf(owners: readonly OrderOwner[]): Promise<OwnerPosition[]> {
       return (await repo.openPositionsOf(owners)).map(toOwnerPosition);
+    },
+
+    /** Every owner's open position on an account (the risk gate's close-all). */
+    async openPositionsOnAccount(accountId: number): Promise<OwnerPosition[]> {
+      return (await repo.openPositionsOnAccounts([accountId])).map(toOwnerPosition);
     },
 
     /** Which of `owners` have intents to reconcile (pending or unknown): one query for all. */

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { anyOf, arrayOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
+  accountRisks,
   type ExchangeAccountRow,
   type ExecutionFillRow,
   type ExecutionOrderRow,
@@ -58,6 +59,22 @@ function executionQueries(db: Database) {
         .select()
         .from(exchangeAccounts)
         .where(anyOf(exchangeAccounts.id, [...new Set(ids)]));
+    },
+
+    /**
+     * The risk gate's view of an account (written by the risk module; read here before every
+     * intent): null when the account has no risk settings.
+     */
+    async riskOf(accountId: number) {
+      const [row] = await db
+        .select({
+          state: accountRisks.state,
+          maxOrderNotional: accountRisks.maxOrderNotional,
+          maxOpenNotional: accountRisks.maxOpenNotional,
+        })
+        .from(accountRisks)
+        .where(eq(accountRisks.accountId, accountId));
+      return row ?? null;
     },
 
     /** Every owner's position on these (account, symbol) pairs. */

@@ -1,3 +1,4 @@
+import type { RiskRefusalReason } from '@quantsquare/contracts';
 import type { AppliedFill, Sizing } from '@quantsquare/engine';
 import type { Database } from '../db/database.js';
 import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
@@ -144,7 +145,11 @@ export type ExecutionErrorKind =
    * The driver's lease on the owner is no longer current (another worker took it over): nothing
    * was sent; the new holder decides. The driver stops acting on the owner.
    */
-  | 'fenced';
+  | 'fenced'
+  /** The account's risk gate refused an opening: it is halted or reducing. Nothing was written. */
+  | 'risk_halted'
+  /** The account's risk gate refused an opening beyond a limit (or on a bad price). */
+  | 'risk_limit';
 
 /** A failure of one intent; `cause` holds the exchange adapter's error where there is one. */
 export class ExecutionError extends Error {
@@ -152,10 +157,13 @@ export class ExecutionError extends Error {
   constructor(
     readonly kind: ExecutionErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; reason?: RiskRefusalReason },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = options?.reason ?? null;
   }
+  /** A risk refusal's reason (null for other kinds). */
+  readonly reason: RiskRefusalReason | null;
 }
 
 /** An account's client (ccxt or paper), built from its row; cached per account version. */

@@ -6,6 +6,7 @@ export {
   createExecutionCore,
   type ExecutionCore,
   type ExecutionCoreDeps,
+  type VenueQuotes,
 } from './execution-core.js';
 export { adoptLegacyBotRows } from './legacy-bot-rows.js';
 export { isFinal } from './order-states.js';

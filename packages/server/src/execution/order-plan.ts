@@ -14,6 +14,8 @@ export interface PlannedLeg {
   /** Base-asset quantity, positive, on the market's step. */
   readonly amount: number;
   readonly reduceOnly: boolean;
+  /** Adds to the owner's exposure (the risk gate judges these; closes always pass). */
+  readonly opens: boolean;
   /** Hedge-mode accounts: the side of the position the order belongs to. */
   readonly positionSide: PositionSide | undefined;
 }
@@ -86,6 +88,7 @@ export function planOrder(input: PlanInput): OrderPlan {
     side: ownDirection > 0 ? 'sell' : 'buy',
     amount,
     reduceOnly: closesReduceOnly(input, ownDirection, new Decimal(amount)),
+    opens: false,
     positionSide: hedgeSide(ownDirection),
   });
   const openLeg = (leg: OrderLeg, amount: number): PlannedLeg => ({
@@ -93,6 +96,7 @@ export function planOrder(input: PlanInput): OrderPlan {
     side: targetDirection > 0 ? 'buy' : 'sell',
     amount,
     reduceOnly: false,
+    opens: true,
     positionSide: hedgeSide(targetDirection),
   });
 

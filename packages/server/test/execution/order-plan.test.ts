@@ -57,7 +57,16 @@ describe('what an intent sends', () => {
   it('opens a target from flat, rounded down to the step', () => {
     expect(planOrder(input({ size: { kind: 'target', amount: 0.12345 } }))).toEqual({
       kind: 'send',
-      legs: [{ leg: '', side: 'buy', amount: 0.123, reduceOnly: false, positionSide: undefined }],
+      legs: [
+        {
+          leg: '',
+          side: 'buy',
+          amount: 0.123,
+          reduceOnly: false,
+          opens: true,
+          positionSide: undefined,
+        },
+      ],
     });
   });
 
@@ -80,7 +89,16 @@ describe('what an intent sends', () => {
     const own = new Decimal('-0.3');
     expect(planOrder(input({ own, accountNet: own }))).toEqual({
       kind: 'send',
-      legs: [{ leg: '', side: 'buy', amount: 0.3, reduceOnly: true, positionSide: undefined }],
+      legs: [
+        {
+          leg: '',
+          side: 'buy',
+          amount: 0.3,
+          reduceOnly: true,
+          opens: false,
+          positionSide: undefined,
+        },
+      ],
     });
   });
 
@@ -97,8 +115,22 @@ describe('what an intent sends', () => {
     ).toEqual({
       kind: 'send',
       legs: [
-        { leg: 'R', side: 'sell', amount: 0.2, reduceOnly: true, positionSide: undefined },
-        { leg: 'O', side: 'sell', amount: 0.1, reduceOnly: false, positionSide: undefined },
+        {
+          leg: 'R',
+          side: 'sell',
+          amount: 0.2,
+          reduceOnly: true,
+          opens: false,
+          positionSide: undefined,
+        },
+        {
+          leg: 'O',
+          side: 'sell',
+          amount: 0.1,
+          reduceOnly: false,
+          opens: true,
+          positionSide: undefined,
+        },
       ],
     });
   });
@@ -116,7 +148,16 @@ describe('what an intent sends', () => {
       ),
     ).toEqual({
       kind: 'send',
-      legs: [{ leg: '', side: 'sell', amount: 0.2, reduceOnly: true, positionSide: 'long' }],
+      legs: [
+        {
+          leg: '',
+          side: 'sell',
+          amount: 0.2,
+          reduceOnly: true,
+          opens: false,
+          positionSide: 'long',
+        },
+      ],
     });
   });
 });

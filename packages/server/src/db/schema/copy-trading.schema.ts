@@ -52,7 +52,7 @@ export const copyRelations = pgTable(
      * Why a paused relation was paused by the platform (null: by its follower): its follower
      * account was disabled; it resumes when the account is enabled again.
      */
-    pauseReason: text('pause_reason', { enum: ['account_disabled'] }),
+    pauseReason: text('pause_reason', { enum: ['account_disabled', 'risk_halted', 'risk_limit'] }),
     feePaid: money('fee_paid').notNull(),
     maxSlippagePercent: doublePrecision('max_slippage_percent'),
     leaderDrawdownLimitPercent: doublePrecision('leader_drawdown_limit_percent'),

@@ -526,6 +526,27 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     return updated ?? relation;
   }
 
+  /** Pauses a relation whose follower account's risk gate refused an opening (kept open). */
+  async function pauseForRisk(
+    relation: CopyRelationRow,
+    reason: 'risk_halted' | 'risk_limit',
+    message: string,
+  ) {
+    const paused = await repo.transition(relation.id, ['active'], {
+      status: 'paused',
+      pauseReason: reason,
+      updatedAt: clock.now(),
+    });
+    if (!paused) return;
+    await deps.operationLog.record({
+      userId: paused.followerUserId,
+      type: 'system',
+      event: 'copy_paused',
+      message: `Copy trading paused: ${message}`.slice(0, 1000),
+      details: { relation_id: paused.id, leader_account_id: paused.leaderAccountId, reason },
+    });
+  }
+
   /** Stops a relation on its own (max loss, the leader's drawdown) and closes its positions. */
   async function autoStop(relation: CopyRelationRow, reason: 'max_loss' | 'leader_drawdown') {
     const stopped = await stopRelation(deps, relation.id, reason, clock.now());
@@ -928,6 +949,13 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       // Refused (or never sent): final for this decision; the next change decides again.
       const failure = classifyCopyFailure(error);
       await miss(failure.reason, target, failure);
+      // The follower's account refused the opening by its risk gate: the copy pauses with it.
+      if (
+        error instanceof ExecutionError &&
+        (error.kind === 'risk_halted' || error.kind === 'risk_limit')
+      ) {
+        await pauseForRisk(relation as CopyRelationRow, error.kind, error.message);
+      }
       return;
     }
 

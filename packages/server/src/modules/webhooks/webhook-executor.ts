@@ -174,7 +174,7 @@ export function createWebhookExecutor(deps: {
 
   async function finish(
     signal: WebhookSignalRow,
-    status: 'filled' | 'failed' | 'ignored',
+    status: 'filled' | 'failed' | 'ignored' | 'refused',
     detail: string | null,
     extra: {
       reason?: string | null;
@@ -213,6 +213,48 @@ export function createWebhookExecutor(deps: {
       event: 'signal_ignored',
       message: `Signal #${signal.id} ${signal.action} ${signal.symbol}: ${text}`,
     });
+  }
+
+  /** A signal refused by the account's risk gate: nothing was sent. */
+  async function refuseByRisk(
+    signal: WebhookSignalRow,
+    found: ConfigWithAccount,
+    reason: 'risk_halted' | 'risk_limit',
+    error: ExecutionError,
+    executionId: number,
+  ) {
+    const message = WEBHOOK_MESSAGES.refused[reason];
+    await repo.updateExecution(executionId, {
+      status: 'failed',
+      errorKind: reason,
+      error: error.message,
+    });
+    await finish(signal, 'refused', message, {
+      reason,
+      message,
+      errorKind: reason,
+    });
+    await deps.trail({
+      config: found.config,
+      signalId: signal.id,
+      level: 'warning',
+      event: 'order_failed',
+      message: `Signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} refused by the risk gate: ${error.message}`,
+    });
+    await deps.operationLog
+      .record({
+        userId: found.config.userId,
+        type: 'error',
+        event: 'webhook_failed',
+        message: `Webhook ${found.config.name}: signal #${signal.id} refused by the risk gate: ${error.message}`,
+        details: {
+          webhook_config_id: found.config.id,
+          signal_id: signal.id,
+          error_kind: reason,
+          reason: error.reason,
+        },
+      })
+      .catch(() => undefined);
   }
 
   async function fail(
@@ -364,6 +406,14 @@ export function createWebhookExecutor(deps: {
     } catch (error) {
       // Another process holds the configuration now: it runs the signal; nothing changes here.
       if (error instanceof ExecutionError && error.kind === 'fenced') return;
+      // The account's risk gate refused the opening: the signal is listed as refused.
+      if (
+        error instanceof ExecutionError &&
+        (error.kind === 'risk_halted' || error.kind === 'risk_limit')
+      ) {
+        await refuseByRisk(signal, found, error.kind, error, executionRow.id);
+        return;
+      }
       // Refused (or proven never to have reached the venue): final for this signal.
       await fail(signal, found, failureKindOf(error), errorText(error), executionRow.id);
       return;

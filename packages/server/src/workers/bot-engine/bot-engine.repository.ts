@@ -81,6 +81,14 @@ export function createBotEngineRepository(db: Database) {
       await db.update(bots).set({ lastCandleTimeMs: candleTimeMs }).where(eq(bots.id, botId));
     },
 
+    /** Stopped by the platform (its account's risk gate): the reason kept as its last error. */
+    async markStoppedFor(botId: number, message: string, at: Date): Promise<void> {
+      await db
+        .update(bots)
+        .set({ status: 'stopped', lastError: message, lastErrorAt: at, updatedAt: at })
+        .where(eq(bots.id, botId));
+    },
+
     async markError(botId: number, message: string, at: Date): Promise<void> {
       await db
         .update(bots)

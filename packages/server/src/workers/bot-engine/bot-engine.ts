@@ -17,7 +17,7 @@ import { botLease, createLeases, LEASE_RENEW_MS } from '../leases.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
 import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
-import { errorFacts, exchangeCause } from './bot-failures.js';
+import { errorFacts, exchangeCause, riskRefusalOf } from './bot-failures.js';
 import { toRunningBot } from './bot-loading.js';
 import { recordBotSettlement } from './bot-settlement.js';
 import { BotFailure, createBotTrader } from './bot-trader.js';
@@ -102,6 +102,11 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       deps.logger?.error({ botId: bot.id, err: error }, 'bot lease lost; let go');
       return;
     }
+    const refusal = riskRefusalOf(error);
+    if (refusal) {
+      await stopForRisk(bot, refusal);
+      return;
+    }
     deps.logger?.error({ botId: bot.id, err: error }, 'bot failed');
     try {
       const at = deps.clock.now();
@@ -129,6 +134,34 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       });
     } catch (writeError) {
       deps.logger?.error({ botId: bot.id, err: writeError }, 'could not record a bot failure');
+    }
+    await leases.release([botLease(bot.id)]).catch(() => undefined);
+  }
+
+  /** The account's risk gate refused an opening: the bot stops with that reason. */
+  async function stopForRisk(bot: RunningBot, refusal: ExecutionError): Promise<void> {
+    const message = refusal.message;
+    try {
+      const at = deps.clock.now();
+      await repo.markStoppedFor(bot.id, message, at);
+      await core.events
+        .publish(
+          'BotStatusChanged',
+          { botId: bot.id, userId: bot.userId, status: 'stopped', error: message },
+          `bot:${bot.id}:stopped:${at.getTime()}`,
+        )
+        .catch(() => undefined);
+      await writeLog({
+        userId: bot.userId,
+        botId: bot.id,
+        botSymbol: bot.symbol,
+        type: 'system',
+        event: 'bot_stopped',
+        message: `Bot stopped: ${message}`,
+        details: { reason: refusal.kind, risk_reason: refusal.reason },
+      });
+    } catch (writeError) {
+      deps.logger?.error({ botId: bot.id, err: writeError }, 'could not record a bot stop');
     }
     await leases.release([botLease(bot.id)]).catch(() => undefined);
   }

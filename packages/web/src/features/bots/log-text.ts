@@ -215,8 +215,27 @@ function params(
     case 'copy_paused':
     case 'copy_resumed':
     case 'copy_deleted':
+    case 'risk_updated':
       values = {};
       break;
+    case 'risk_state_changed': {
+      const state = d.state;
+      const reason = d.reason ?? 'none';
+      values = {
+        state:
+          state === 'active' || state === 'reducing' || state === 'halted'
+            ? (t(`bots.logs.riskStates.${state}`) as string)
+            : undefined,
+        reason:
+          reason === 'user' ||
+          reason === 'daily_loss' ||
+          reason === 'trailing_drawdown' ||
+          reason === 'none'
+            ? (t(`bots.logs.riskReasons.${reason}`) as string)
+            : undefined,
+      };
+      break;
+    }
     case 'resume_retry':
       values = { attempt: count(d.attempt), delay_seconds: count(d.delay_seconds) };
       break;

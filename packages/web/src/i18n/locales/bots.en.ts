@@ -187,6 +187,15 @@ export const botsEn: BotsLocaleResources = {
         copy_resumed: 'Copy trading resumed',
         copy_updated: 'Changed copy settings: {{amount}} USDT, max loss {{max_loss}}',
         copy_deleted: 'Deleted a stopped copy',
+        risk_updated: 'Changed the risk settings of an exchange account',
+        risk_state_changed: 'Risk gate: account {{state}} ({{reason}})',
+      },
+      riskStates: { active: 'active', reducing: 'reducing', halted: 'halted' },
+      riskReasons: {
+        user: 'by its user',
+        daily_loss: 'daily loss limit reached',
+        trailing_drawdown: 'trailing drawdown limit reached',
+        none: 'resumed',
       },
       copyStops: {
         max_loss: 'the loss reached the limit of {{value}} USDT',

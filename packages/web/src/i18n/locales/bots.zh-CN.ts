@@ -184,6 +184,15 @@ export const botsZhCN = {
         copy_resumed: '跟单已恢复',
         copy_updated: '修改跟单设置：{{amount}} USDT，最大亏损 {{max_loss}}',
         copy_deleted: '删除已停止的跟单',
+        risk_updated: '修改了交易账户的风控设置',
+        risk_state_changed: '风控：账户{{state}}（{{reason}}）',
+      },
+      riskStates: { active: '恢复交易', reducing: '减仓中', halted: '已暂停交易' },
+      riskReasons: {
+        user: '用户操作',
+        daily_loss: '达到单日亏损上限',
+        trailing_drawdown: '达到回撤上限',
+        none: '已恢复',
       },
       copyStops: {
         max_loss: '亏损达到上限 {{value}} USDT',

@@ -66,6 +66,9 @@ export const copyEn: CopyLocaleResources = {
     pauseReasons: {
       account_disabled:
         'Paused: its trading account is disabled; it resumes when the account is enabled',
+      risk_halted:
+        'Paused: its trading account is halted by its risk gate; resume the account, then the copy',
+      risk_limit: 'Paused: an order was beyond a risk limit of its trading account',
     },
     logLeaderChanges: {
       private: 'the strategy is no longer public',

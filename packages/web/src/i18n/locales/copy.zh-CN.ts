@@ -62,6 +62,8 @@ export const copyZhCN = {
     },
     pauseReasons: {
       account_disabled: '已暂停：跟单账户已停用，账户启用后自动恢复',
+      risk_halted: '已暂停：跟单账户已被风控暂停交易，请先恢复账户，再恢复跟单',
+      risk_limit: '已暂停：订单超出跟单账户的风控限额',
     },
     logLeaderChanges: {
       private: '策略已不再公开',

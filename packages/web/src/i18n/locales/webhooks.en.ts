@@ -223,6 +223,8 @@ export const webhooksEn: WebhooksLocaleResources = {
       ip_not_allowed: 'The source address is not in the IP allowlist',
       account_inactive: 'The exchange account is not active',
       rate_limited: 'Too many alerts for this configuration, try again later',
+      risk_halted: 'Refused: the trading account is halted by its risk gate',
+      risk_limit: 'Refused: the order is beyond a risk limit of the trading account',
       already_long: 'Already long and pyramiding is off: nothing ordered',
       already_short: 'Already short and pyramiding is off: nothing ordered',
       no_position: 'No position to close',
@@ -239,6 +241,8 @@ export const webhooksEn: WebhooksLocaleResources = {
       unknown_symbol: 'This symbol is not traded on the exchange',
       leverage_failed: 'Setting the leverage on the exchange failed',
       unprotected: 'Protective orders could not be placed',
+      risk_halted: 'Refused by the risk gate: the account is halted',
+      risk_limit: 'Refused by the risk gate: beyond a risk limit',
       internal: 'Internal error',
     },
     example: {

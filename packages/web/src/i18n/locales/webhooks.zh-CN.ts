@@ -214,6 +214,8 @@ export const webhooksZhCN = {
       ip_not_allowed: '来源地址不在 IP 白名单中',
       account_inactive: '交易所账户未启用',
       rate_limited: '该配置的警报过于频繁，请稍后再试',
+      risk_halted: '已拒绝：交易账户已被风控暂停交易',
+      risk_limit: '已拒绝：订单超出交易账户的风控限额',
       already_long: '已持多单且未允许加仓，未下单',
       already_short: '已持空单且未允许加仓，未下单',
       no_position: '没有可平的持仓',
@@ -230,6 +232,8 @@ export const webhooksZhCN = {
       unknown_symbol: '该交易所不支持此交易对',
       leverage_failed: '在交易所设置杠杆失败',
       unprotected: '保护单未能挂出',
+      risk_halted: '风控拒绝：账户已暂停交易',
+      risk_limit: '风控拒绝：超出风控限额',
       internal: '内部错误',
     },
     example: {
