@@ -7,6 +7,8 @@ import {
   type ExchangeApi,
   type ExchangeApiCreateRequest,
   type ExchangeApiList,
+  type RiskSettings,
+  type RiskSettingsRequest,
   type ValidateResponse,
 } from '@quantsquare/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,6 +22,7 @@ export const accountKeys = {
   apis: () => [...accountKeys.all, 'apis'] as const,
   apiBalance: (id: number) => [...accountKeys.apis(), id, 'balance'] as const,
   overview: () => [...accountKeys.all, 'overview'] as const,
+  risk: (id: number) => [...accountKeys.all, 'risk', id] as const,
 };
 
 export const accountsApi = {
@@ -34,7 +37,35 @@ export const accountsApi = {
   overview: (signal?: AbortSignal) =>
     api.get<AccountsOverviewResponse>('/trading/accounts/', signal),
   refreshAccount: (id: number) => api.post<AccountOverview>(`/trading/accounts/${id}/refresh/`),
+  risk: (id: number, signal?: AbortSignal) =>
+    api.get<RiskSettings>(`/trading/accounts/${id}/risk/`, signal),
+  updateRisk: ({ id, body }: { id: number; body: RiskSettingsRequest }) =>
+    api.put<RiskSettings>(`/trading/accounts/${id}/risk/`, body),
+  halt: (id: number) => api.post<RiskSettings>(`/trading/accounts/${id}/risk/halt/`),
+  resume: (id: number) => api.post<RiskSettings>(`/trading/accounts/${id}/risk/resume/`),
 };
+
+/** An account's risk gate: its limits and state (a breach may change it: polled with the page). */
+export function useAccountRisk(id: number) {
+  return useQuery({
+    queryKey: accountKeys.risk(id),
+    queryFn: ({ signal }) => accountsApi.risk(id, signal),
+    refetchInterval: ACCOUNT_OVERVIEW_REFRESH_MS,
+  });
+}
+
+/** Saving limits, halting or resuming answers the new risk state: the cache takes it at once. */
+function useRiskMutation<V>(mutationFn: (variables: V) => Promise<RiskSettings>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: (risk) => queryClient.setQueryData(accountKeys.risk(risk.account_id), risk),
+  });
+}
+
+export const useUpdateRisk = () => useRiskMutation(accountsApi.updateRisk);
+export const useHaltAccount = () => useRiskMutation(accountsApi.halt);
+export const useResumeAccount = () => useRiskMutation(accountsApi.resume);
 
 export function useExchangeApis() {
   return useQuery({

@@ -15,6 +15,7 @@ import {
   PAPER_BALANCE_MIN,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  RISK_LIMITS,
   STOP_LOSS_MAX,
   STOP_LOSS_MIN,
   TAKE_PROFIT_MAX,
@@ -98,6 +99,24 @@ const FIELD_RULES: Readonly<Record<string, Partial<Record<FieldErrorCode, FieldR
     too_small: range('stopLossRange', STOP_LOSS_MIN, STOP_LOSS_MAX),
     too_big: range('stopLossRange', STOP_LOSS_MIN, STOP_LOSS_MAX),
   },
+  daily_loss_limit_pct: {
+    too_small: range('dailyLossRange', RISK_LIMITS.dailyLossPct.min, RISK_LIMITS.dailyLossPct.max),
+    too_big: range('dailyLossRange', RISK_LIMITS.dailyLossPct.min, RISK_LIMITS.dailyLossPct.max),
+  },
+  trailing_drawdown_pct: {
+    too_small: range(
+      'trailingDrawdownRange',
+      RISK_LIMITS.trailingDrawdownPct.min,
+      RISK_LIMITS.trailingDrawdownPct.max,
+    ),
+    too_big: range(
+      'trailingDrawdownRange',
+      RISK_LIMITS.trailingDrawdownPct.min,
+      RISK_LIMITS.trailingDrawdownPct.max,
+    ),
+  },
+  max_order_notional: { too_small: { key: 'positiveAmount' }, too_big: { key: 'positiveAmount' } },
+  max_open_notional: { too_small: { key: 'positiveAmount' }, too_big: { key: 'positiveAmount' } },
   take_profit_percentage: {
     too_small: range('takeProfitRange', TAKE_PROFIT_MIN, TAKE_PROFIT_MAX),
     too_big: range('takeProfitRange', TAKE_PROFIT_MIN, TAKE_PROFIT_MAX),

@@ -9,6 +9,7 @@ import { AccountLabel } from './AccountLabel';
 import { apiStatus, formatBalance, formatSignedMoney, pnlTone } from './account-format';
 import { BalanceChart } from './BalanceChart';
 import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
+import { RiskControls } from './RiskControls';
 
 interface Props {
   account: AccountOverview;
@@ -173,6 +174,7 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
           </div>
         </Flex>
       )}
+      <RiskControls accountId={account.id} accountName={account.name} />
       <ShareControls accountId={account.id} />
     </Card>
   );

@@ -50,6 +50,9 @@ export const fieldErrorsEn: FieldErrorsLocaleResources = {
       tradeAmountRange: 'The trade amount must be between {{min}} and {{max}} USDT',
       stopLossRange: 'Stop-loss must be between {{min}}% and {{max}}%',
       takeProfitRange: 'Take-profit must be between {{min}}% and {{max}}%',
+      dailyLossRange: 'The daily loss limit must be between {{min}}% and {{max}}%',
+      trailingDrawdownRange: 'The trailing drawdown must be between {{min}}% and {{max}}%',
+      positiveAmount: 'Enter an amount above 0 USDT, or leave it empty for no limit',
     },
   },
 };

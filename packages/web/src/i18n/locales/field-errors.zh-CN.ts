@@ -51,6 +51,9 @@ export const fieldErrorsZhCN = {
       tradeAmountRange: '交易金额需在 {{min}} 到 {{max}} USDT 之间',
       stopLossRange: '止损比例需在 {{min}}% 到 {{max}}% 之间',
       takeProfitRange: '止盈比例需在 {{min}}% 到 {{max}}% 之间',
+      dailyLossRange: '单日亏损上限需在 {{min}}% 到 {{max}}% 之间',
+      trailingDrawdownRange: '回撤上限需在 {{min}}% 到 {{max}}% 之间',
+      positiveAmount: '请输入大于 0 的 USDT 金额，留空表示不限',
     },
   },
 } as const;
