@@ -120,29 +120,26 @@ export function StrategyBuilderPage() {
 
   const problems: Problem[] = useMemo(() => ruleProblems(draft.rules), [draft.rules]);
   // The live preview: the rules as they are edited, backtested once editing pauses.
-  const [previewInput, setPreviewInput] = useState<RulesPreview | null>(null);
-  const previewKey = JSON.stringify([
-    draft.rules,
-    draft.stopLoss,
-    draft.takeProfit,
-    draft.trailingStop,
-  ]);
+  // The preview's input as text, so that an unchanged draft is one unchanged key.
   const hasProblems = problems.length > 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: previewKey stands for the draft's rules and levels
+  const previewKey = !hasProblems
+    ? JSON.stringify({
+        rules: draft.rules,
+        stopLossPct: draft.stopLoss,
+        takeProfitPct: draft.takeProfit,
+        trailingStopPct: draft.trailingStop,
+      } satisfies RulesPreview)
+    : null;
+  const [settledKey, setSettledKey] = useState<string | null>(null);
   useEffect(() => {
-    if (hasProblems) return;
-    const timer = setTimeout(
-      () =>
-        setPreviewInput({
-          rules: draft.rules,
-          stopLossPct: draft.stopLoss,
-          takeProfitPct: draft.takeProfit,
-          trailingStopPct: draft.trailingStop,
-        }),
-      PREVIEW_DEBOUNCE_MS,
-    );
+    if (previewKey === null) return;
+    const timer = setTimeout(() => setSettledKey(previewKey), PREVIEW_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [previewKey, hasProblems]);
+  }, [previewKey]);
+  const previewInput = useMemo(
+    () => (settledKey === null ? null : (JSON.parse(settledKey) as RulesPreview)),
+    [settledKey],
+  );
   const preview = useRulesPreview(previewInput);
   const previewChart = preview.data && {
     exchange: preview.data.exchange,
