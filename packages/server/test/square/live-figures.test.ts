@@ -3,7 +3,7 @@
 // HTTP) shows its new balance, return and a curve point after each fill, before any snapshot.
 import { describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createConfig, postAlert, webhookUser } from '../webhooks/webhook-flows.js';
+import { createConfig, postAlert, settledSignal, webhookUser } from '../webhooks/webhook-flows.js';
 import { eventually } from './square-fixture.js';
 
 const ctx = useTestApp({ env: { MARKET_DATA: 'simulated' } });
@@ -17,15 +17,7 @@ interface Detail {
 }
 
 async function filled(token: string, id: unknown): Promise<void> {
-  await eventually(async () => {
-    const res = await call<{ status: string }>(
-      ctx.app,
-      'GET',
-      `/api/webhook-trading/signals/${String(id)}/`,
-      { token },
-    );
-    expect(res.body.status, JSON.stringify(res.body)).toBe('filled');
-  }, 10_000);
+  expect((await settledSignal(ctx.app, token, id)).status).toBe('filled');
 }
 
 describe("a new strategy's page follows its fills", () => {

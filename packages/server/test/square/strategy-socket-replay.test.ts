@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, useTestApp } from '../helpers/test-app.js';
-import { createConfig, postAlert, webhookUser } from '../webhooks/webhook-flows.js';
+import { createConfig, postAlert, settledSignal, webhookUser } from '../webhooks/webhook-flows.js';
 import { eventually } from './square-fixture.js';
 
 const ctx = useTestApp({ env: { MARKET_DATA: 'simulated' } });
@@ -33,15 +33,7 @@ function connect(path: string): Promise<Viewer> {
 const trades = (viewer: Viewer) => viewer.frames.filter((f) => f.type === 'trade_update');
 
 async function filled(token: string, id: unknown): Promise<void> {
-  await eventually(async () => {
-    const res = await call<{ status: string }>(
-      ctx.app,
-      'GET',
-      `/api/webhook-trading/signals/${String(id)}/`,
-      { token },
-    );
-    expect(res.body.status, JSON.stringify(res.body)).toBe('filled');
-  }, 10_000);
+  expect((await settledSignal(ctx.app, token, id)).status).toBe('filled');
 }
 
 describe('a strategy viewer that reconnects', () => {
