@@ -492,6 +492,8 @@ test('the copy modal says when coins are short, when there is no active account,
   );
   await page.reload();
   await page.getByTestId('copy-trade').click();
+  // The modal takes a submit only once its balance and accounts have loaded.
+  await expect(page.getByTestId('copy-submit')).toBeEnabled();
   await page.getByTestId('copy-submit').click();
   await expect(page.getByTestId('copy-error')).toHaveText('跟单金额: 跟单金额不能少于 10 USDT');
   await page.unroute('**/api/strategy-square/copy-trading/create/');
