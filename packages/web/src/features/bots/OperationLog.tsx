@@ -17,7 +17,7 @@ import {
   Tag,
   theme,
 } from 'antd';
-import type { HTMLAttributes } from 'react';
+import type { HTMLAttributes, RefObject } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -109,6 +109,31 @@ function MobileLogList({
   );
 }
 
+/** How long the anchor follows the layout above it as the dashboard's panels load. */
+const SETTLE_MS = 5000;
+
+/**
+ * Scrolls the anchor into view, and again whenever the page above it grows while the
+ * dashboard's panels load, until the user scrolls themselves or the page settles. Returns the
+ * cleanup.
+ */
+function keepInView(anchorRef: RefObject<HTMLDivElement | null>): () => void {
+  const scroll = () => anchorRef.current?.scrollIntoView({ block: 'start' });
+  scroll();
+  const observer = new ResizeObserver(scroll);
+  observer.observe(document.body);
+  const stop = () => {
+    observer.disconnect();
+    window.clearTimeout(timer);
+    for (const type of USER_SCROLLS) window.removeEventListener(type, stop);
+  };
+  const timer = window.setTimeout(stop, SETTLE_MS);
+  for (const type of USER_SCROLLS) window.addEventListener(type, stop, { passive: true });
+  return stop;
+}
+
+const USER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+
 /**
  * The operation log (document 1 §2): every 5 s, manual refresh, type filter, paging; a table on
  * desktop, stacked cards on a phone.
@@ -121,7 +146,8 @@ export function OperationLog() {
   const { hash } = useLocation();
   const anchorRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (hash === `#${OPERATION_LOG_ANCHOR}`) anchorRef.current?.scrollIntoView({ block: 'start' });
+    if (hash !== `#${OPERATION_LOG_ANCHOR}`) return;
+    return keepInView(anchorRef);
   }, [hash]);
   const isMobile = useIsMobile();
   const [type, setType] = useState<OperationLogType | undefined>(undefined);
