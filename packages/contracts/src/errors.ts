@@ -50,6 +50,18 @@ export const ERROR_CODES = {
   sendFailed: 'send_failed',
   twoFactorNotPending: 'two_factor_not_pending',
   twoFactorNotEnabled: 'two_factor_not_enabled',
+  twoFactorAlreadyEnabled: 'two_factor_already_enabled',
+  /** A login code sent by e-mail is wrong or expired (`invalid_code` is the phone/reset one). */
+  invalidEmailCode: 'invalid_email_code',
+  invalidVerificationCode: 'invalid_verification_code',
+  /** A phone number with no account (`not_registered` is the e-mail one). */
+  phoneNotRegistered: 'phone_not_registered',
+  phoneAlreadyRegistered: 'phone_already_registered',
+  /** The signed-in user no longer exists. */
+  userNotFound: 'user_not_found',
+  /** 401s: a token that is malformed or expired, and a refresh token used twice. */
+  tokenInvalid: 'token_invalid',
+  refreshReused: 'refresh_reused',
   /** Starting a bot needs an active VIP (document 1 §4). */
   vipRequired: 'vip_required',
   /** An exchange could not be read; only MARKET_DATA=live answers it (auto falls back). */

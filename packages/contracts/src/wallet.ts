@@ -100,11 +100,36 @@ export const WALLET_MESSAGES = {
   invitationCodeGenerated: 'Invitation code generated',
 } as const;
 
+/**
+ * The wallet's, staff queue's and profile's own error codes: answer codes and field codes
+ * (`field_codes`) of the rules above, one per rule, so a client says each in its own words.
+ */
 export const WALLET_ERROR_CODES = {
   insufficientBalance: 'insufficient_balance',
   priceChanged: 'price_changed',
   notPending: 'not_pending',
   requestIdReused: 'request_id_reused',
+  selectNetwork: 'select_network',
+  networkUnavailable: 'network_unavailable',
+  belowMinimumDeposit: 'below_minimum_deposit',
+  amountTooLarge: 'amount_too_large',
+  txHashRequired: 'tx_hash_required',
+  txHashInvalid: 'tx_hash_invalid',
+  txHashUsed: 'tx_hash_used',
+  txHashNotForOffchain: 'tx_hash_not_for_offchain',
+  offchainReferenceRequired: 'offchain_reference_required',
+  offchainReferenceNotForChain: 'offchain_reference_not_for_chain',
+  tooManyPendingDeposits: 'too_many_pending_deposits',
+  invalidWithdrawalAmount: 'invalid_withdrawal_amount',
+  addressRequired: 'address_required',
+  addressInvalid: 'address_invalid',
+  /** Staff: a request that is not in the queue, and one of their own. */
+  requestNotFound: 'request_not_found',
+  ownRequest: 'own_request',
+  /** Profile: an avatar upload of another format, and an avatar_url not uploaded by the user. */
+  unsupportedFormat: 'unsupported_format',
+  avatarNotOwn: 'avatar_not_own',
+  fileTooLarge: 'file_too_large',
 } as const;
 
 /**
@@ -152,6 +177,8 @@ const SIGNED_DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 export const coinAmountInput = (
   message: string = WALLET_MESSAGES.invalidAmount,
   maxDecimals: 2 | 8 = 2,
+  /** One code for every broken rule instead of the rule's own (a form with one text for all). */
+  code?: string,
 ) =>
   z
     .union([z.number(), z.string()], {
@@ -167,14 +194,14 @@ export const coinAmountInput = (
             : Number(text) > COIN_AMOUNT_MAX
               ? 'too_big'
               : 'invalid_step';
-        ctx.addIssue({ code: 'custom', message, params: { code: rule } });
+        ctx.addIssue({ code: 'custom', message, params: { code: code ?? rule } });
         return z.NEVER;
       }
       if (Number(text) > COIN_AMOUNT_MAX) {
         ctx.addIssue({
           code: 'custom',
           message: WALLET_MESSAGES.amountTooLarge,
-          params: { code: 'too_big' },
+          params: { code: WALLET_ERROR_CODES.amountTooLarge },
         });
         return z.NEVER;
       }
@@ -273,7 +300,12 @@ export const depositRequest = z
   })
   .superRefine((v, ctx) => {
     if (!isDepositNetwork(v.network)) {
-      ctx.addIssue({ code: 'custom', path: ['network'], message: WALLET_MESSAGES.selectNetwork });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['network'],
+        message: WALLET_MESSAGES.selectNetwork,
+        params: { code: WALLET_ERROR_CODES.selectNetwork },
+      });
       return;
     }
     if (v.network === 'OFFCHAIN') {
@@ -282,6 +314,7 @@ export const depositRequest = z
           code: 'custom',
           path: ['offchain_reference'],
           message: WALLET_MESSAGES.offchainReferenceRequired,
+          params: { code: WALLET_ERROR_CODES.offchainReferenceRequired },
         });
       }
       if (v.tx_hash) {
@@ -289,20 +322,32 @@ export const depositRequest = z
           code: 'custom',
           path: ['tx_hash'],
           message: WALLET_MESSAGES.txHashNotForOffchain,
+          params: { code: WALLET_ERROR_CODES.txHashNotForOffchain },
         });
       }
       return;
     }
     if (!v.tx_hash) {
-      ctx.addIssue({ code: 'custom', path: ['tx_hash'], message: WALLET_MESSAGES.txHashRequired });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tx_hash'],
+        message: WALLET_MESSAGES.txHashRequired,
+        params: { code: WALLET_ERROR_CODES.txHashRequired },
+      });
     } else if (!isTxHashFormatValid(v.network, v.tx_hash)) {
-      ctx.addIssue({ code: 'custom', path: ['tx_hash'], message: WALLET_MESSAGES.txHashInvalid });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tx_hash'],
+        message: WALLET_MESSAGES.txHashInvalid,
+        params: { code: WALLET_ERROR_CODES.txHashInvalid },
+      });
     }
     if (v.offchain_reference) {
       ctx.addIssue({
         code: 'custom',
         path: ['offchain_reference'],
         message: WALLET_MESSAGES.offchainReferenceNotForChain,
+        params: { code: WALLET_ERROR_CODES.offchainReferenceNotForChain },
       });
     }
   })
@@ -329,7 +374,11 @@ export type DepositResponse = z.infer<typeof depositResponse>;
  */
 export const withdrawRequest = z
   .strictObject({
-    amount: coinAmountInput(WALLET_MESSAGES.invalidWithdrawalAmount),
+    amount: coinAmountInput(
+      WALLET_MESSAGES.invalidWithdrawalAmount,
+      2,
+      WALLET_ERROR_CODES.invalidWithdrawalAmount,
+    ),
     address: z.string().trim().max(WALLET_ADDRESS_MAX_LENGTH).optional(),
     network: z.string().optional(),
     request_id: requestIdSchema.optional(),
@@ -342,15 +391,31 @@ export const withdrawRequest = z
         code: 'custom',
         path: ['amount'],
         message: WALLET_MESSAGES.invalidWithdrawalAmount,
+        params: { code: WALLET_ERROR_CODES.invalidWithdrawalAmount },
       });
     }
     if (!isWithdrawNetwork(v.network)) {
-      ctx.addIssue({ code: 'custom', path: ['network'], message: WALLET_MESSAGES.selectNetwork });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['network'],
+        message: WALLET_MESSAGES.selectNetwork,
+        params: { code: WALLET_ERROR_CODES.selectNetwork },
+      });
     }
     if (!v.address) {
-      ctx.addIssue({ code: 'custom', path: ['address'], message: WALLET_MESSAGES.addressRequired });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['address'],
+        message: WALLET_MESSAGES.addressRequired,
+        params: { code: WALLET_ERROR_CODES.addressRequired },
+      });
     } else if (isWithdrawNetwork(v.network) && !isAddressFormatValid(v.network, v.address)) {
-      ctx.addIssue({ code: 'custom', path: ['address'], message: WALLET_MESSAGES.addressInvalid });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['address'],
+        message: WALLET_MESSAGES.addressInvalid,
+        params: { code: WALLET_ERROR_CODES.addressInvalid },
+      });
     }
   })
   .transform((v) => ({

@@ -57,17 +57,31 @@ describe('server error texts', () => {
     );
   });
 
-  it('keeps the first message per field, translated', () => {
+  it('keeps the first message per field, said by its code', () => {
     const t = i18n.getFixedT('zh-CN');
     const error = httpError({
-      error: 'Validation failed',
+      error: AUTH_MESSAGES.emailAlreadyRegistered,
       code: 'validation_failed',
       fields: {
         email: [AUTH_MESSAGES.emailAlreadyRegistered, 'second'],
         password2: [AUTH_MESSAGES.passwordMismatch],
       },
+      field_codes: { email: ['email_taken', 'invalid'], password2: ['password_mismatch'] },
     });
     expect(fieldErrors(t, error)).toEqual({ email: '该邮箱已被注册', password2: '密码不一致' });
+    // The one-line message of the same answer is its first field's.
+    expect(errorMessage(t, error, 'fb')).toBe('该邮箱已被注册');
+  });
+
+  it('tells apart the codes that share a kind of text', () => {
+    const zh = i18n.getFixedT('zh-CN');
+    const said = (code: string) => errorMessage(zh, httpError({ error: 'English', code }), 'fb');
+    expect(said('invalid_email_code')).toBe('邮箱验证码无效或已过期');
+    expect(said('invalid_code')).toBe('验证码无效或已过期');
+    expect(said('not_registered')).toBe('该邮箱尚未注册');
+    expect(said('phone_not_registered')).toBe('账号未注册，请先注册');
+    expect(said('phone_already_registered')).toBe('该手机号码已被注册');
+    expect(said('refresh_reused')).toBe('登录状态已失效，请重新登录');
   });
 
   it("says each field error from its code, with the field's own limit where it has one", () => {

@@ -9,7 +9,12 @@ const t = i18n.t.bind(i18n);
 
 function failure(
   status: number,
-  body: { error: string; code: string; fields?: Record<string, string[]> },
+  body: {
+    error: string;
+    code: string;
+    fields?: Record<string, string[]>;
+    field_codes?: Record<string, string[]>;
+  },
 ) {
   return new ApiRequestError('http', status, body);
 }
@@ -24,6 +29,7 @@ describe('wallet errors in the reader language', () => {
       error: 'Invalid request',
       code: 'validation_failed',
       fields: { amount: [WALLET_MESSAGES.invalidWithdrawalAmount] },
+      field_codes: { amount: ['invalid_withdrawal_amount'] },
     });
     expect(walletErrorMessage(t, error, 'fallback')).toBe('提现金额无效');
     expect(walletFieldErrors(t, error)).toEqual({ amount: '提现金额无效' });
@@ -33,7 +39,7 @@ describe('wallet errors in the reader language', () => {
     expect(
       walletErrorMessage(
         t,
-        failure(403, { error: STAFF_MESSAGES.ownRequest, code: 'forbidden' }),
+        failure(403, { error: STAFF_MESSAGES.ownRequest, code: 'own_request' }),
         'x',
       ),
     ).toBe('工作人员不能处理自己的申请，请由其他工作人员处理');

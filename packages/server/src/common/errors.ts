@@ -94,14 +94,17 @@ export class FieldErrorList {
   }
 }
 export class Unauthorized extends DomainError {
-  constructor(message: string) {
-    super(401, ERROR_CODES.unauthorized, message);
+  constructor(message: string, code: string = ERROR_CODES.unauthorized) {
+    super(401, code, message);
   }
 }
 
 export class Forbidden extends DomainError {
-  constructor(message = 'You do not have permission to do this') {
-    super(403, ERROR_CODES.forbidden, message);
+  constructor(
+    message = 'You do not have permission to do this',
+    code: string = ERROR_CODES.forbidden,
+  ) {
+    super(403, code, message);
   }
 }
 
@@ -113,8 +116,8 @@ export class VipRequired extends DomainError {
 }
 
 export class NotFound extends DomainError {
-  constructor(message = 'Not found') {
-    super(404, ERROR_CODES.notFound, message);
+  constructor(message = 'Not found', code: string = ERROR_CODES.notFound) {
+    super(404, code, message);
   }
 }
 

@@ -61,7 +61,7 @@ describe('login checks the e-mail code before the password', () => {
     const wrongCodeWrong = await login({ email, password: 'wrong password', email_code: badCode });
     expect(wrongCodeRight.body).toEqual({
       error: 'Invalid or expired email verification code',
-      code: 'invalid_code',
+      code: 'invalid_email_code',
     });
     expect(wrongCodeWrong.body).toEqual(wrongCodeRight.body);
 
@@ -80,7 +80,7 @@ describe('login checks the e-mail code before the password', () => {
       expect(res.body).toMatchObject({ code: 'invalid_credentials' });
     }
     const res = await login({ email, password: PASSWORD, email_code: code });
-    expect(res.body).toMatchObject({ code: 'invalid_code' });
+    expect(res.body).toMatchObject({ code: 'invalid_email_code' });
   });
 });
 

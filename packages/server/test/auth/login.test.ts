@@ -53,7 +53,7 @@ describe('POST /api/auth/login/ (e-mail)', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({
       error: 'Invalid or expired email verification code',
-      code: 'invalid_code',
+      code: 'invalid_email_code',
     });
   });
 
@@ -76,7 +76,7 @@ describe('POST /api/auth/login/ (e-mail)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'Invalid or expired email verification code',
-      code: 'invalid_code',
+      code: 'invalid_email_code',
     });
   });
 
@@ -105,7 +105,7 @@ describe('POST /api/auth/login/ (e-mail)', () => {
     expect((await login({ email, password: PASSWORD, email_code: code })).status).toBe(200);
     const again = await login({ email, password: PASSWORD, email_code: code });
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ code: 'invalid_code' });
+    expect(again.body).toMatchObject({ code: 'invalid_email_code' });
   });
 
   it('burns the code after 5 wrong tries, so the right code no longer works', async () => {
@@ -119,7 +119,7 @@ describe('POST /api/auth/login/ (e-mail)', () => {
     }
     const res = await login({ email, password: PASSWORD, email_code: code });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_code' });
+    expect(res.body).toMatchObject({ code: 'invalid_email_code' });
   });
 
   it('accepts the right code after 4 wrong tries', async () => {
@@ -228,7 +228,7 @@ describe('POST /api/auth/phone-login/', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'User not found',
-      code: 'not_registered',
+      code: 'phone_not_registered',
       redirect_to: 'register',
     });
   });
@@ -278,7 +278,7 @@ describe('account lock', () => {
     ctx.clock.advanceSeconds(15 * 60);
     const after = await login({ email, password: PASSWORD, email_code: code });
     expect(after.status).toBe(400); // the code expired meanwhile; the lock is gone
-    expect(after.body).toMatchObject({ code: 'invalid_code' });
+    expect(after.body).toMatchObject({ code: 'invalid_email_code' });
     const fresh = await freshLoginCode(ctx.app, ctx.clock, 'email', email);
     expect((await login({ email, password: PASSWORD, email_code: fresh })).status).toBe(200);
   });

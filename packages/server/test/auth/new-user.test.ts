@@ -40,7 +40,7 @@ describe('POST /api/auth/send-code/ without action', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
-      code: 'already_registered',
+      code: 'phone_already_registered',
       error: 'Phone number already registered',
     });
   });

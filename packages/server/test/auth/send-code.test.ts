@@ -85,7 +85,7 @@ describe('POST /api/auth/send-code/', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'User not found',
-      code: 'not_registered',
+      code: 'phone_not_registered',
       redirect_to: 'register',
     });
   });

@@ -29,7 +29,7 @@ describe('authenticated routes', () => {
     ctx.clock.advanceSeconds(15 * 60 + 1);
     const expired = await security(session.access);
     expect(expired.status).toBe(401);
-    expect(expired.body).toMatchObject({ code: 'unauthorized' });
+    expect(expired.body).toMatchObject({ code: 'token_invalid' });
   });
 
   it('answers 401 before validating the body of an authenticated route', async () => {
@@ -56,7 +56,7 @@ describe('POST /api/auth/refresh/', () => {
     expect(replay.status).toBe(401);
     expect(replay.body).toEqual({
       error: 'Refresh token already used; this login has been signed out',
-      code: 'unauthorized',
+      code: 'refresh_reused',
     });
     expect((await refresh(rotated.body.refresh as string)).status).toBe(401);
     expect((await security(rotated.body.access as string)).status).toBe(401);

@@ -52,7 +52,8 @@ describe('a bad amount answers the rule it broke and saves nothing', () => {
     for (const [amount, rule] of [
       [-5, 'too_small'],
       ['-5', 'too_small'],
-      [0, 'too_small'],
+      // Zero passes the amount's shape and is below every network's minimum.
+      [0, 'below_minimum_deposit'],
       ['1.555', 'invalid_step'],
       ['5e3', 'invalid_format'],
     ] as const) {

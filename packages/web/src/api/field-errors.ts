@@ -25,7 +25,6 @@ import {
 } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
 import { ApiRequestError } from './client';
-import { translateServerText } from './errors';
 
 // Field errors of an error answer, said in the reader's language from their machine codes
 // (`field_codes`, contracts' FIELD_ERROR_CODES); only forms use them, so their texts load with
@@ -135,7 +134,7 @@ function formatLimits(values: Record<string, number> | undefined): Record<string
 /**
  * One field error in the reader's language, from its machine code (`field_codes`): the field's
  * own rule when it names a limit, else the code's text; without a known code, the server's
- * message (translated when it is a known text).
+ * message as written.
  */
 export function fieldErrorText(
   t: TFunction,
@@ -151,7 +150,7 @@ export function fieldErrorText(
     const key = FIELD_CODE_KEYS.get(code);
     if (key) return t(`fieldErrors.codes.${key}`);
   }
-  return translateServerText(t, message);
+  return message;
 }
 
 /** First error per field, in the reader's language (the spec shows one line per field). */

@@ -1,5 +1,4 @@
 import {
-  AUTH_MESSAGES,
   CODE_COOLDOWN_SECONDS,
   CODE_LENGTH,
   ERROR_CODES,
@@ -167,11 +166,7 @@ export function LoginPage() {
       onSuccess: () => void finishLogin(),
       onError: (error) => {
         const body = apiErrorBody(error);
-        if (
-          body?.needs_google_auth ||
-          body?.code === ERROR_CODES.googleCodeRequired ||
-          body?.error === AUTH_MESSAGES.googleCodeRequired
-        ) {
+        if (body?.needs_google_auth || body?.code === ERROR_CODES.googleCodeRequired) {
           setNeedsGoogleCode(true);
           setFlash({ type: 'info', text: t('login.googleRequired') });
           return;

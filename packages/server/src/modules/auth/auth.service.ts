@@ -109,7 +109,7 @@ export function createAuthService(deps: {
 
   async function loadUser(userId: number): Promise<UserRow> {
     const user = await repo.findUserById(userId);
-    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
+    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
     return user;
   }
 
@@ -125,7 +125,7 @@ export function createAuthService(deps: {
       }
       const emailCode = request.email_code;
       const invalidCode = () =>
-        new BadRequest(ERROR_CODES.invalidCode, AUTH_MESSAGES.invalidEmailCode);
+        new BadRequest(ERROR_CODES.invalidEmailCode, AUTH_MESSAGES.invalidEmailCode);
       const user = await repo.findUserByEmail(request.email);
       // No code is ever sent to an unregistered address: the same answer as a wrong code.
       if (!user) throw invalidCode();
@@ -144,7 +144,7 @@ export function createAuthService(deps: {
     async phoneLogin(request: PhoneLoginRequest, address: ClientAddress): Promise<LoginResponse> {
       const user = await repo.findUserByPhone(request.phone);
       if (!user) {
-        throw new BadRequest(ERROR_CODES.notRegistered, AUTH_MESSAGES.userNotFound, {
+        throw new BadRequest(ERROR_CODES.phoneNotRegistered, AUTH_MESSAGES.userNotFound, {
           redirect_to: 'register',
         });
       }

@@ -104,14 +104,14 @@ export function createCodesService(deps: {
       channel === 'email' ? await repo.findUserByEmail(target) : await repo.findUserByPhone(target);
     if (action === 'login' && !user) {
       throw new BadRequest(
-        ERROR_CODES.notRegistered,
+        channel === 'email' ? ERROR_CODES.notRegistered : ERROR_CODES.phoneNotRegistered,
         channel === 'email' ? AUTH_MESSAGES.emailNotRegistered : AUTH_MESSAGES.userNotFound,
         { redirect_to: 'register' },
       );
     }
     if (action === 'register' && user) {
       throw new BadRequest(
-        ERROR_CODES.alreadyRegistered,
+        channel === 'email' ? ERROR_CODES.alreadyRegistered : ERROR_CODES.phoneAlreadyRegistered,
         channel === 'email'
           ? AUTH_MESSAGES.emailAlreadyRegistered
           : AUTH_MESSAGES.phoneAlreadyRegistered,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTH_MESSAGES,
+  ERROR_CODES,
   REFRESH_TOKEN_TTL_SECONDS,
   type TokenPair,
 } from '@quantsquare/contracts';
@@ -69,7 +70,7 @@ export function createTokensService(deps: {
       }
       return { userId, sessionId, jti: payload.jti };
     } catch {
-      throw new Unauthorized(AUTH_MESSAGES.tokenInvalid);
+      throw new Unauthorized(AUTH_MESSAGES.tokenInvalid, ERROR_CODES.tokenInvalid);
     }
   }
 
@@ -96,13 +97,13 @@ export function createTokensService(deps: {
       const claims = await verify(refreshToken, 'refresh');
       const session = await repo.findSession(claims.sessionId);
       if (!session || session.revokedAt || session.userId !== claims.userId || !claims.jti) {
-        throw new Unauthorized(AUTH_MESSAGES.tokenInvalid);
+        throw new Unauthorized(AUTH_MESSAGES.tokenInvalid, ERROR_CODES.tokenInvalid);
       }
       const next = randomUUID();
       const rotated = await repo.rotateSession(session.id, claims.jti, next, clock.now());
       if (!rotated) {
         await repo.revokeSession(session.id, clock.now(), 'refresh_reuse');
-        throw new Unauthorized(AUTH_MESSAGES.refreshReused);
+        throw new Unauthorized(AUTH_MESSAGES.refreshReused, ERROR_CODES.refreshReused);
       }
       return pairFor(claims.userId, session.id, next);
     },
@@ -112,7 +113,7 @@ export function createTokensService(deps: {
       const claims = await verify(refreshToken, 'refresh');
       const session = await repo.findSession(claims.sessionId);
       if (!session || session.userId !== claims.userId) {
-        throw new Unauthorized(AUTH_MESSAGES.tokenInvalid);
+        throw new Unauthorized(AUTH_MESSAGES.tokenInvalid, ERROR_CODES.tokenInvalid);
       }
       await repo.revokeSession(session.id, clock.now(), 'logout');
     },
@@ -122,7 +123,7 @@ export function createTokensService(deps: {
       const claims = await verify(accessToken, 'access');
       const session = await repo.findSession(claims.sessionId);
       if (!session || session.revokedAt || session.userId !== claims.userId) {
-        throw new Unauthorized(AUTH_MESSAGES.tokenInvalid);
+        throw new Unauthorized(AUTH_MESSAGES.tokenInvalid, ERROR_CODES.tokenInvalid);
       }
       return { userId: claims.userId, sessionId: claims.sessionId };
     },

@@ -59,7 +59,10 @@ export function createTotpService(deps: {
     async enable(userId: number): Promise<TwoFactorEnableResponse> {
       const user = await loadUser(userId);
       if (user.twoFactorEnabled) {
-        throw new BadRequest(ERROR_CODES.conflict, AUTH_MESSAGES.twoFactorAlreadyEnabled);
+        throw new BadRequest(
+          ERROR_CODES.twoFactorAlreadyEnabled,
+          AUTH_MESSAGES.twoFactorAlreadyEnabled,
+        );
       }
       const secret = generateSecret();
       await repo.updateUser(user.id, { totpPendingSecret: secretBox.encrypt(secret) });

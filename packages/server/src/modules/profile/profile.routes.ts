@@ -6,6 +6,7 @@ import {
   ownProfile,
   PROFILE_MESSAGES,
   profileUpdateRequest,
+  WALLET_ERROR_CODES,
 } from '@quantsquare/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,7 +21,8 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema }
 const avatarRefusals: UploadRefusals = {
   missing: () =>
     ValidationFailed.field('avatar', PROFILE_MESSAGES.fileRequired, FIELD_ERROR_CODES.required),
-  tooLarge: () => new DomainError(413, 'file_too_large', PROFILE_MESSAGES.fileTooLarge),
+  tooLarge: () =>
+    new DomainError(413, WALLET_ERROR_CODES.fileTooLarge, PROFILE_MESSAGES.fileTooLarge),
   malformed: () =>
     ValidationFailed.field(
       'avatar',

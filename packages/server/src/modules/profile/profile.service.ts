@@ -4,9 +4,11 @@ import {
   AVATAR_MAX_SIDE_PX,
   type AvatarDeleteResponse,
   type AvatarUploadResponse,
+  ERROR_CODES,
   type OwnProfile,
   PROFILE_MESSAGES,
   type ProfileUpdateRequest,
+  WALLET_ERROR_CODES,
 } from '@quantsquare/contracts';
 import Decimal from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
@@ -44,9 +46,14 @@ export function createProfileService(deps: {
     avatar: AvatarChange,
   ): Promise<UserRow> {
     const result = await q.update(userId, fields, avatar);
-    if (result.kind === 'missing') throw new NotFound(AUTH_MESSAGES.userNotFound);
+    if (result.kind === 'missing')
+      throw new NotFound(AUTH_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
     if (result.kind === 'mismatch') {
-      throw ValidationFailed.field('avatar_url', PROFILE_MESSAGES.avatarNotOwn);
+      throw ValidationFailed.field(
+        'avatar_url',
+        PROFILE_MESSAGES.avatarNotOwn,
+        WALLET_ERROR_CODES.avatarNotOwn,
+      );
     }
     await removeReplaced(result.previousAvatar, result.user.avatarUrl);
     return result.user;
@@ -87,7 +94,7 @@ export function createProfileService(deps: {
 
     async own(userId: number): Promise<OwnProfile> {
       const user = await q.findUser(userId);
-      if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound);
+      if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
       return toOwnProfile(user);
     },
 
@@ -108,7 +115,11 @@ export function createProfileService(deps: {
         ).url;
       } catch (error) {
         if (error instanceof UnsupportedImage) {
-          throw ValidationFailed.field('avatar', PROFILE_MESSAGES.unsupportedFormat);
+          throw ValidationFailed.field(
+            'avatar',
+            PROFILE_MESSAGES.unsupportedFormat,
+            WALLET_ERROR_CODES.unsupportedFormat,
+          );
         }
         throw error;
       }

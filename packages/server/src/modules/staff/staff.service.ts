@@ -6,6 +6,7 @@ import {
   type StaffQueueResponse,
   type StaffRequest,
   type TransactionStatus,
+  WALLET_ERROR_CODES,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../common/errors.js';
@@ -58,8 +59,9 @@ export function createStaffService(deps: { db: Database; clock: Clock; ledger: L
   ): Promise<StaffRequest> {
     // Four eyes: whoever asked for the money never decides on it.
     const found = await q.request(type, id);
-    if (!found) throw new NotFound(STAFF_MESSAGES.notFound);
-    if (found.transaction.userId === staffUserId) throw new Forbidden(STAFF_MESSAGES.ownRequest);
+    if (!found) throw new NotFound(STAFF_MESSAGES.notFound, WALLET_ERROR_CODES.requestNotFound);
+    if (found.transaction.userId === staffUserId)
+      throw new Forbidden(STAFF_MESSAGES.ownRequest, WALLET_ERROR_CODES.ownRequest);
     return ledger.transaction(async (ops, tx) => {
       const settled = await ops.settle(id, { ...transition, type });
       const inTx = staffQueries(tx);
@@ -74,7 +76,7 @@ export function createStaffService(deps: { db: Database; clock: Clock; ledger: L
         createdAt: clock.now(),
       });
       const row = await inTx.request(type, id);
-      if (!row) throw new NotFound(STAFF_MESSAGES.notFound);
+      if (!row) throw new NotFound(STAFF_MESSAGES.notFound, WALLET_ERROR_CODES.requestNotFound);
       return toStaffRequest(row, (await inTx.decisionsFor([id])).get(id) ?? []);
     });
   }
@@ -124,10 +126,14 @@ export function createStaffService(deps: { db: Database; clock: Clock; ledger: L
     /** The payout is on chain: its hash is recorded (the network's format). */
     async completeWithdrawal(staffUserId: number, id: number, txHash: string) {
       const found = await q.request('withdraw', id);
-      if (!found) throw new NotFound(STAFF_MESSAGES.notFound);
+      if (!found) throw new NotFound(STAFF_MESSAGES.notFound, WALLET_ERROR_CODES.requestNotFound);
       const network = found.transaction.network;
       if (network === 'OFFCHAIN' || !network || !isTxHashFormatValid(network, txHash)) {
-        throw ValidationFailed.field('tx_hash', STAFF_MESSAGES.txHashInvalid);
+        throw ValidationFailed.field(
+          'tx_hash',
+          STAFF_MESSAGES.txHashInvalid,
+          WALLET_ERROR_CODES.txHashInvalid,
+        );
       }
       const hash = txHash.toLowerCase();
       return decide(

@@ -280,7 +280,8 @@ function ledgerOps(db: LedgerExecutor, clock: Clock, changes: BalanceChange[]): 
 
   async function settle(transactionId: number, transition: Transition): Promise<SettleReceipt> {
     const found = await q.findById(transactionId);
-    if (!found || found.type !== transition.type) throw new NotFound(STAFF_MESSAGES.notFound);
+    if (!found || found.type !== transition.type)
+      throw new NotFound(STAFF_MESSAGES.notFound, WALLET_ERROR_CODES.requestNotFound);
     const balances = await lock([found.userId]);
     // Every settle of this row holds this user's lock, so the status read now stays true.
     const current = (await q.findById(transactionId)) ?? found;

@@ -5,7 +5,6 @@ import {
   type DepositInfoResponse,
   type DepositRequest,
   type DepositResponse,
-  FIELD_ERROR_CODES,
   MAX_PENDING_DEPOSITS,
   maskEmail,
   maskPhone,
@@ -103,17 +102,25 @@ export function createWalletService(deps: {
     /** A pending deposit request; staff approve it (credit) or reject it. */
     async deposit(userId: number, request: DepositRequest): Promise<DepositResponse> {
       const network = networks.get(request.network);
-      if (!network) throw ValidationFailed.field('network', WALLET_MESSAGES.networkUnavailable);
+      if (!network)
+        throw ValidationFailed.field(
+          'network',
+          WALLET_MESSAGES.networkUnavailable,
+          WALLET_ERROR_CODES.networkUnavailable,
+        );
       if (new Decimal(request.amount).lt(network.min_amount)) {
         throw ValidationFailed.field(
           'amount',
           WALLET_MESSAGES.belowMinimumDeposit,
-          FIELD_ERROR_CODES.tooSmall,
+          WALLET_ERROR_CODES.belowMinimumDeposit,
         );
       }
       // An anti-spam bound, not an invariant: concurrent requests may pass it together.
       if ((await q.countOpen(userId, 'deposit')) >= MAX_PENDING_DEPOSITS) {
-        throw new BadRequest('too_many_pending_deposits', WALLET_MESSAGES.tooManyPendingDeposits);
+        throw new BadRequest(
+          WALLET_ERROR_CODES.tooManyPendingDeposits,
+          WALLET_MESSAGES.tooManyPendingDeposits,
+        );
       }
       const onChain = request.network !== 'OFFCHAIN';
       const txHash = onChain ? request.tx_hash?.toLowerCase() : undefined;
@@ -128,7 +135,12 @@ export function createWalletService(deps: {
         isOffchain: !onChain,
         offchainReference: request.offchain_reference,
       });
-      if (!receipt.applied) throw ValidationFailed.field('tx_hash', WALLET_MESSAGES.txHashUsed);
+      if (!receipt.applied)
+        throw ValidationFailed.field(
+          'tx_hash',
+          WALLET_MESSAGES.txHashUsed,
+          WALLET_ERROR_CODES.txHashUsed,
+        );
       return {
         message: WALLET_MESSAGES.depositSubmitted,
         transaction: toWalletTransaction(receipt.transaction),
@@ -146,7 +158,11 @@ export function createWalletService(deps: {
       address: string,
     ): Promise<WithdrawResponse> {
       if (!isChainAddress(request.network, request.address)) {
-        throw ValidationFailed.field('address', WALLET_MESSAGES.addressInvalid);
+        throw ValidationFailed.field(
+          'address',
+          WALLET_MESSAGES.addressInvalid,
+          WALLET_ERROR_CODES.addressInvalid,
+        );
       }
       // A retry of a request already made moves nothing: it is answered without a new code.
       const earlier = request.request_id
@@ -154,7 +170,11 @@ export function createWalletService(deps: {
         : undefined;
       if (!earlier) await stepUp.confirm(userId, request.google_code, address);
       const invalidAmount = () =>
-        ValidationFailed.field('amount', WALLET_MESSAGES.invalidWithdrawalAmount);
+        ValidationFailed.field(
+          'amount',
+          WALLET_MESSAGES.invalidWithdrawalAmount,
+          WALLET_ERROR_CODES.invalidWithdrawalAmount,
+        );
       const receipt = await ledger.debit(
         {
           userId,

@@ -1,84 +1,97 @@
-import {
-  MAX_PENDING_DEPOSITS,
-  PROFILE_MESSAGES,
-  STAFF_MESSAGES,
-  WALLET_ERROR_CODES,
-  WALLET_MESSAGES,
-} from '@quantsquare/contracts';
+import { WALLET_ERROR_CODES as C, ERROR_CODES, MAX_PENDING_DEPOSITS } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
 import { ApiRequestError } from '../../api/client';
-import { errorMessage, translateServerText } from '../../api/errors';
+import { errorMessage } from '../../api/errors';
+import { fieldErrorText } from '../../api/field-errors';
 import type { walletZhCN } from '../../i18n/locales/wallet.zh-CN';
 
 type WalletErrorKey = keyof typeof walletZhCN.wallet.errors;
 
-// The wallet, staff and profile texts of the server (contracts) mapped to this area's keys, so a
-// Chinese reader sees them in Chinese. Texts not listed go through the shared translation, then
-// show as the server wrote them.
-const TEXTS: ReadonlyArray<readonly [string, WalletErrorKey]> = [
-  [WALLET_MESSAGES.selectNetwork, 'selectNetwork'],
-  [WALLET_MESSAGES.networkUnavailable, 'networkUnavailable'],
-  [WALLET_MESSAGES.invalidAmount, 'invalidAmount'],
-  [WALLET_MESSAGES.belowMinimumDeposit, 'amountBelowMinimum'],
-  [WALLET_MESSAGES.amountTooLarge, 'amountTooLarge'],
-  [WALLET_MESSAGES.txHashRequired, 'txHashRequired'],
-  [WALLET_MESSAGES.txHashInvalid, 'txHashInvalid'],
-  [WALLET_MESSAGES.txHashUsed, 'txHashUsed'],
-  [WALLET_MESSAGES.txHashNotForOffchain, 'txHashNotForOffchain'],
-  [WALLET_MESSAGES.offchainReferenceRequired, 'offchainReferenceRequired'],
-  [WALLET_MESSAGES.offchainReferenceNotForChain, 'offchainReferenceNotForChain'],
-  [WALLET_MESSAGES.invalidWithdrawalAmount, 'invalidWithdrawalAmount'],
-  [WALLET_MESSAGES.addressRequired, 'addressRequired'],
-  [WALLET_MESSAGES.addressInvalid, 'addressInvalid'],
-  [WALLET_MESSAGES.insufficientBalance, 'insufficientBalance'],
-  [WALLET_MESSAGES.vipPriceChanged, 'vipPriceChanged'],
-  [WALLET_MESSAGES.requestIdInvalid, 'requestIdInvalid'],
-  [WALLET_MESSAGES.requestIdReused, 'requestIdReused'],
-  [WALLET_MESSAGES.tooManyPendingDeposits, 'tooManyPendingDeposits'],
-  [STAFF_MESSAGES.notPending, 'notPending'],
-  [STAFF_MESSAGES.ownRequest, 'ownRequest'],
-  [STAFF_MESSAGES.reasonRequired, 'reasonRequired'],
-  [STAFF_MESSAGES.txHashRequired, 'staffTxHashRequired'],
-  [STAFF_MESSAGES.notFound, 'requestNotFound'],
-  [PROFILE_MESSAGES.fileTooLarge, 'fileTooLarge'],
-  [PROFILE_MESSAGES.unsupportedFormat, 'unsupportedFormat'],
-  [PROFILE_MESSAGES.fileRequired, 'fileRequired'],
-  [PROFILE_MESSAGES.avatarNotOwn, 'avatarNotOwn'],
-];
-const KEYS = new Map<string, WalletErrorKey>(TEXTS);
+// The wallet's, staff queue's and profile's error codes (answer codes and field codes, contracts'
+// WALLET_ERROR_CODES) mapped to this area's texts, so a Chinese reader sees them in Chinese.
+const CODE_KEYS: Readonly<Record<string, WalletErrorKey>> = {
+  [C.selectNetwork]: 'selectNetwork',
+  [C.networkUnavailable]: 'networkUnavailable',
+  [C.belowMinimumDeposit]: 'amountBelowMinimum',
+  [C.amountTooLarge]: 'amountTooLarge',
+  [C.txHashRequired]: 'txHashRequired',
+  [C.txHashInvalid]: 'txHashInvalid',
+  [C.txHashUsed]: 'txHashUsed',
+  [C.txHashNotForOffchain]: 'txHashNotForOffchain',
+  [C.offchainReferenceRequired]: 'offchainReferenceRequired',
+  [C.offchainReferenceNotForChain]: 'offchainReferenceNotForChain',
+  [C.invalidWithdrawalAmount]: 'invalidWithdrawalAmount',
+  [C.addressRequired]: 'addressRequired',
+  [C.addressInvalid]: 'addressInvalid',
+  [C.insufficientBalance]: 'insufficientBalance',
+  [C.priceChanged]: 'vipPriceChanged',
+  [C.requestIdReused]: 'requestIdReused',
+  [C.tooManyPendingDeposits]: 'tooManyPendingDeposits',
+  [C.notPending]: 'notPending',
+  [C.ownRequest]: 'ownRequest',
+  [C.requestNotFound]: 'requestNotFound',
+  [C.fileTooLarge]: 'fileTooLarge',
+  [C.unsupportedFormat]: 'unsupportedFormat',
+  [C.avatarNotOwn]: 'avatarNotOwn',
+};
 
-/** Our translation of a wallet/staff/profile server text, or null when it is not one of them. */
-export function walletText(t: TFunction, text: string): string | null {
-  const key = KEYS.get(text);
-  if (!key) return null;
-  return t(`wallet.errors.${key}`, { max: MAX_PENDING_DEPOSITS });
+/** Generic field codes that this area says in its own words, per field. */
+const amountRules: Partial<Record<string, WalletErrorKey>> = {
+  invalid_format: 'invalidAmount',
+  too_small: 'invalidAmount',
+  invalid_step: 'invalidAmount',
+  too_big: 'amountTooLarge',
+};
+const FIELD_KEYS: Readonly<Record<string, Partial<Record<string, WalletErrorKey>>>> = {
+  amount: amountRules,
+  expected_price: amountRules,
+  request_id: { invalid_format: 'requestIdInvalid' },
+  reason: { required: 'reasonRequired' },
+  tx_hash: { required: 'staffTxHashRequired' },
+  avatar: { required: 'fileRequired' },
+};
+
+const own = (code: string | undefined, field?: string): WalletErrorKey | undefined => {
+  if (code === undefined) return undefined;
+  if (Object.hasOwn(CODE_KEYS, code)) return CODE_KEYS[code];
+  return field === undefined ? undefined : FIELD_KEYS[field]?.[code];
+};
+
+const say = (t: TFunction, key: WalletErrorKey) =>
+  t(`wallet.errors.${key}`, { max: MAX_PENDING_DEPOSITS });
+
+/** One field error: the area's text for its code, else the shared field text. */
+function fieldText(t: TFunction, field: string, code: string | undefined, message: string) {
+  const key = own(code, field);
+  return key ? say(t, key) : fieldErrorText(t, field, code, message);
 }
 
 /** The message for a failed wallet call: ours, the shared translation, or the fallback. */
 export function walletErrorMessage(t: TFunction, error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError && error.body) {
     const { body } = error;
-    if (body.code === WALLET_ERROR_CODES.notPending) return t('wallet.errors.notPending');
-    if (body.code === WALLET_ERROR_CODES.insufficientBalance) {
-      return t('wallet.errors.insufficientBalance');
+    const key = own(body.code);
+    if (key) return say(t, key);
+    if (error.status === 403 && body.code === ERROR_CODES.forbidden) {
+      return t('wallet.errors.staffOnly');
     }
-    const own = walletText(t, body.error);
-    if (own) return own;
-    if (error.status === 403) return t('wallet.errors.staffOnly');
     // A validation answer names the field; its first message says more than "invalid request".
-    const firstField = body.fields ? Object.values(body.fields)[0]?.[0] : undefined;
-    if (firstField) return walletText(t, firstField) ?? translateServerText(t, firstField);
+    const [field, messages] = Object.entries(body.fields ?? {})[0] ?? [];
+    if (field !== undefined && messages?.[0] !== undefined) {
+      return fieldText(t, field, body.field_codes?.[field]?.[0], messages[0]);
+    }
   }
   return errorMessage(t, error, fallback);
 }
 
-/** First message per field, translated where we know the text. */
+/** First message per field, in the reader's language. */
 export function walletFieldErrors(t: TFunction, error: unknown): Record<string, string> {
   if (!(error instanceof ApiRequestError) || !error.body?.fields) return {};
+  const codes = error.body.field_codes ?? {};
   const result: Record<string, string> = {};
   for (const [field, messages] of Object.entries(error.body.fields)) {
     const first = messages[0];
-    if (first) result[field] = walletText(t, first) ?? translateServerText(t, first);
+    if (first) result[field] = fieldText(t, field, codes[field]?.[0], first);
   }
   return result;
 }
