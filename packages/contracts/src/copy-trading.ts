@@ -102,6 +102,12 @@ export const COPY_ERROR_CODES = {
   transitionRefused: 'copy_transition_refused',
   /** A stopped copy whose positions did not close yet (the engine retries): not deleted. */
   positionsOpen: 'copy_positions_open',
+  /** The strategy to copy is not public (or gone). */
+  leaderNotFound: 'leader_not_found',
+  /** Field codes: the follower account is the leader's, the strategy is one's own, or closed. */
+  followerIsLeader: 'follower_is_leader',
+  ownStrategy: 'own_strategy',
+  notAcceptingCopies: 'not_accepting_copies',
 } as const;
 
 const money = z.string();

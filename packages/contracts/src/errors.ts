@@ -137,6 +137,8 @@ export const FIELD_ERROR_CODES = {
   unknownStrategy: 'unknown_strategy',
   unknownSymbol: 'unknown_symbol',
   unknownParameter: 'unknown_parameter',
+  /** An uploaded file of a kind the field does not take (images). */
+  unsupportedFormat: 'unsupported_format',
 } as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[keyof typeof FIELD_ERROR_CODES];
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

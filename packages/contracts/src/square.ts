@@ -89,6 +89,23 @@ export const SQUARE_MESSAGES = {
   nameRequired: 'The strategy name cannot be empty',
 } as const;
 
+/**
+ * The square's own error codes (answer codes); its field rules (empty or too long comments,
+ * names, descriptions) answer the shared field codes `required` and `too_long`.
+ */
+export const SQUARE_ERROR_CODES = {
+  strategyNotFound: 'strategy_not_found',
+  accountNotFound: 'account_not_found',
+  tradesHidden: 'trades_hidden',
+  positionsHidden: 'positions_hidden',
+  commentsDisabled: 'comments_disabled',
+  commentNotFound: 'comment_not_found',
+  commentTooFast: 'comment_too_fast',
+  replyNotHere: 'invalid_parent',
+  userNotFound: 'user_not_found',
+  cannotFollowSelf: 'cannot_follow_self',
+} as const;
+
 // ---- share settings (document 1) -------------------------------------------------------------
 
 /** GET /strategy-square/accounts/{id}/check-share-status/ */
@@ -464,6 +481,7 @@ export const commentCreateRequest = z.strictObject({
         .min(1, { message: SQUARE_MESSAGES.commentEmpty })
         .refine((s) => [...s].length <= COMMENT_MAX_LENGTH, {
           message: SQUARE_MESSAGES.commentTooLong,
+          params: { code: 'too_long' },
         }),
     ),
   /** Reply to this comment; a reply to a reply joins its thread (one level of nesting). */

@@ -126,8 +126,7 @@ export const WALLET_ERROR_CODES = {
   /** Staff: a request that is not in the queue, and one of their own. */
   requestNotFound: 'request_not_found',
   ownRequest: 'own_request',
-  /** Profile: an avatar upload of another format, and an avatar_url not uploaded by the user. */
-  unsupportedFormat: 'unsupported_format',
+  /** Profile: an avatar_url not uploaded by the user, and an upload over the size limit. */
   avatarNotOwn: 'avatar_not_own',
   fileTooLarge: 'file_too_large',
 } as const;

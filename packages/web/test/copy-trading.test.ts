@@ -77,7 +77,7 @@ describe('copy errors in the reader language', () => {
     );
   });
 
-  it('says known codes and texts, the spec fallback for unknown ones, and the network text', () => {
+  it('says known codes, the spec fallback for unknown ones, and the network text', () => {
     expect(
       copyCreateErrorText(
         t,
@@ -87,7 +87,7 @@ describe('copy errors in the reader language', () => {
     expect(
       copyCreateErrorText(
         t,
-        failure(404, { error: COPY_MESSAGES.leaderNotFound, code: 'not_found' }),
+        failure(404, { error: 'English', code: COPY_ERROR_CODES.leaderNotFound }),
       ),
     ).toBe('策略不存在或未公开');
     expect(

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SQUARE_MESSAGES } from '@quantsquare/contracts';
+import { SQUARE_ERROR_CODES, SQUARE_MESSAGES } from '@quantsquare/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { StrategyHub } from './strategy-hub.js';
@@ -26,9 +26,10 @@ export const strategySocketRoutes =
         preValidation: async (request, reply) => {
           const id = accountIdOf(request.params);
           if (id === undefined || !(await deps.isPublic(id))) {
-            await reply
-              .code(404)
-              .send({ error: SQUARE_MESSAGES.strategyNotFound, code: ERROR_CODES.notFound });
+            await reply.code(404).send({
+              error: SQUARE_MESSAGES.strategyNotFound,
+              code: SQUARE_ERROR_CODES.strategyNotFound,
+            });
           }
         },
       },

@@ -202,15 +202,24 @@ export function createCopyTradingService(deps: {
           FIELD_ERROR_CODES.accountCheckFailed,
         );
       } else if (follower.id === request.leader_account_id) {
-        errors.add('follower_account_id', COPY_MESSAGES.followerIsLeader);
+        errors.add(
+          'follower_account_id',
+          COPY_MESSAGES.followerIsLeader,
+          COPY_ERROR_CODES.followerIsLeader,
+        );
       }
       const strategy = await square.strategy(request.leader_account_id);
       const leader = strategy?.isPublic ? await repo.account(request.leader_account_id) : undefined;
-      if (!strategy?.isPublic || !leader) throw new NotFound(COPY_MESSAGES.leaderNotFound);
+      if (!strategy?.isPublic || !leader)
+        throw new NotFound(COPY_MESSAGES.leaderNotFound, COPY_ERROR_CODES.leaderNotFound);
       if (strategy.userId === userId) {
-        errors.add('leader_account_id', COPY_MESSAGES.ownStrategy);
+        errors.add('leader_account_id', COPY_MESSAGES.ownStrategy, COPY_ERROR_CODES.ownStrategy);
       } else if (!strategy.acceptCopy) {
-        errors.add('leader_account_id', COPY_MESSAGES.notAcceptingCopies);
+        errors.add(
+          'leader_account_id',
+          COPY_MESSAGES.notAcceptingCopies,
+          COPY_ERROR_CODES.notAcceptingCopies,
+        );
       }
       if (!errors.isEmpty) throw errors.failure();
       if (await repo.liveRelationOf(request.follower_account_id, leader.id)) {

@@ -4,6 +4,7 @@ import {
   type AnnouncementList,
   type AnnouncementListQuery,
   type AnnouncementType,
+  FIELD_ERROR_CODES,
   HELP_IMAGE_MAX_SIDE_PX,
   HELP_MESSAGES,
   type HelpContact,
@@ -89,7 +90,11 @@ export function createHelpService(deps: {
   const cleanContent = (html: string): string => {
     const clean = sanitizeRichText(html, 'announcement');
     if (visibleText(clean).trim() === '' && imagesIn(clean).size === 0) {
-      throw ValidationFailed.field('content', HELP_MESSAGES.contentRequired);
+      throw ValidationFailed.field(
+        'content',
+        HELP_MESSAGES.contentRequired,
+        FIELD_ERROR_CODES.required,
+      );
     }
     return clean;
   };
@@ -210,7 +215,11 @@ export function createHelpService(deps: {
         return { url: saved.url, width: saved.width, height: saved.height };
       } catch (error) {
         if (error instanceof UnsupportedImage) {
-          throw ValidationFailed.field('image', HELP_MESSAGES.imageUnsupported);
+          throw ValidationFailed.field(
+            'image',
+            HELP_MESSAGES.imageUnsupported,
+            FIELD_ERROR_CODES.unsupportedFormat,
+          );
         }
         throw error;
       }

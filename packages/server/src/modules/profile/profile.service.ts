@@ -5,6 +5,7 @@ import {
   type AvatarDeleteResponse,
   type AvatarUploadResponse,
   ERROR_CODES,
+  FIELD_ERROR_CODES,
   type OwnProfile,
   PROFILE_MESSAGES,
   type ProfileUpdateRequest,
@@ -118,7 +119,7 @@ export function createProfileService(deps: {
           throw ValidationFailed.field(
             'avatar',
             PROFILE_MESSAGES.unsupportedFormat,
-            WALLET_ERROR_CODES.unsupportedFormat,
+            FIELD_ERROR_CODES.unsupportedFormat,
           );
         }
         throw error;

@@ -1,4 +1,5 @@
 import {
+  SQUARE_ERROR_CODES,
   SQUARE_MESSAGES,
   SQUARE_PERIOD_HOURS,
   SQUARE_PERIODS,
@@ -70,7 +71,8 @@ export function createListingService(deps: {
   /** The strategy when public; 404 'strategy not found or not public' otherwise. */
   async function publicStrategy(accountId: number) {
     const row = await repo.strategy(accountId);
-    if (!row?.settings.isPublic) throw new NotFound(SQUARE_MESSAGES.strategyNotFound);
+    if (!row?.settings.isPublic)
+      throw new NotFound(SQUARE_MESSAGES.strategyNotFound, SQUARE_ERROR_CODES.strategyNotFound);
     return row;
   }
 
@@ -209,7 +211,8 @@ export function createListingService(deps: {
 
   async function trades(accountId: number, limit: number): Promise<StrategyTradeList> {
     const { settings } = await publicStrategy(accountId);
-    if (!settings.showTrades) throw new Forbidden(SQUARE_MESSAGES.tradesHidden);
+    if (!settings.showTrades)
+      throw new Forbidden(SQUARE_MESSAGES.tradesHidden, SQUARE_ERROR_CODES.tradesHidden);
     const [rows, total] = await Promise.all([
       repo.recentTrades(accountId, limit),
       repo.tradeCount(accountId),
@@ -258,7 +261,8 @@ export function createListingService(deps: {
 
   async function positions(accountId: number): Promise<StrategyPositionList> {
     const { settings } = await publicStrategy(accountId);
-    if (!settings.showPositions) throw new Forbidden(SQUARE_MESSAGES.positionsHidden);
+    if (!settings.showPositions)
+      throw new Forbidden(SQUARE_MESSAGES.positionsHidden, SQUARE_ERROR_CODES.positionsHidden);
     const results = await currentPositions(accountId);
     return { results, count: results.length };
   }

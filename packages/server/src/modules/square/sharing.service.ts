@@ -1,8 +1,10 @@
 import {
+  FIELD_ERROR_CODES,
   SHARE_DESCRIPTION_MAX_LENGTH,
   type ShareSettings,
   type ShareSettingsUpdateRequest,
   type ShareStatusResponse,
+  SQUARE_ERROR_CODES,
   SQUARE_MESSAGES,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
@@ -60,7 +62,8 @@ export function createSharingService(deps: {
 
   async function ownedAccount(userId: number, accountId: number): Promise<ExchangeAccountRow> {
     const account = await repo.findOwnedAccount(userId, accountId);
-    if (!account) throw new NotFound(SQUARE_MESSAGES.accountNotFound);
+    if (!account)
+      throw new NotFound(SQUARE_MESSAGES.accountNotFound, SQUARE_ERROR_CODES.accountNotFound);
     return account;
   }
 
@@ -104,7 +107,11 @@ export function createSharingService(deps: {
       if (body.description !== undefined) {
         const clean = sanitizeRichText(body.description, 'description');
         if (visibleLength(clean) > SHARE_DESCRIPTION_MAX_LENGTH) {
-          throw ValidationFailed.field('description', SQUARE_MESSAGES.descriptionTooLong);
+          throw ValidationFailed.field(
+            'description',
+            SQUARE_MESSAGES.descriptionTooLong,
+            FIELD_ERROR_CODES.tooLong,
+          );
         }
         // An editor's empty document (<p><br></p>) is no description.
         next.description = visibleLength(clean) === 0 && !clean.includes('<img') ? '' : clean;

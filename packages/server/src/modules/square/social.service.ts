@@ -8,6 +8,7 @@ import {
   type PublicProfile,
   type PublicProfileDetail,
   type SocialStats,
+  SQUARE_ERROR_CODES,
   SQUARE_MESSAGES,
   type SquarePeriod,
   type StrategyComment,
@@ -72,7 +73,7 @@ export function createSocialService(deps: {
 
   async function existingUser(userId: number) {
     const user = await repo.findUser(userId);
-    if (!user) throw new NotFound(SQUARE_MESSAGES.userNotFound);
+    if (!user) throw new NotFound(SQUARE_MESSAGES.userNotFound, SQUARE_ERROR_CODES.userNotFound);
     return user;
   }
 
@@ -82,7 +83,7 @@ export function createSocialService(deps: {
     isFollowing: boolean,
   ): Promise<FollowResponse> {
     if (viewerId === userId) {
-      throw new BadRequest('cannot_follow_self', SQUARE_MESSAGES.cannotFollowSelf);
+      throw new BadRequest(SQUARE_ERROR_CODES.cannotFollowSelf, SQUARE_MESSAGES.cannotFollowSelf);
     }
     await existingUser(userId);
     if (isFollowing) await repo.follow(viewerId, userId, deps.clock.now());
@@ -113,7 +114,8 @@ export function createSocialService(deps: {
   /** A public strategy whose comments are open; 404 when not public, 403 when closed. */
   async function commentable(accountId: number) {
     const { settings } = await deps.listing.publicStrategy(accountId);
-    if (!settings.allowComments) throw new Forbidden(SQUARE_MESSAGES.commentsDisabled);
+    if (!settings.allowComments)
+      throw new Forbidden(SQUARE_MESSAGES.commentsDisabled, SQUARE_ERROR_CODES.commentsDisabled);
   }
 
   async function comments(
@@ -147,7 +149,7 @@ export function createSocialService(deps: {
     if (body.parent_id !== undefined && body.parent_id !== null) {
       const parent = await repo.findComment(body.parent_id);
       if (!parent || parent.accountId !== accountId) {
-        throw new BadRequest('invalid_parent', SQUARE_MESSAGES.replyNotHere);
+        throw new BadRequest(SQUARE_ERROR_CODES.replyNotHere, SQUARE_MESSAGES.replyNotHere);
       }
       // One level of nesting: a reply to a reply joins the thread of its top-level comment.
       parentId = parent.parentId ?? parent.id;
@@ -158,7 +160,11 @@ export function createSocialService(deps: {
       { perMinute: COMMENT_RATE_PER_MINUTE, perHour: COMMENT_RATE_PER_HOUR },
     );
     if ('retryAfterSeconds' in outcome) {
-      throw new RateLimited(SQUARE_MESSAGES.commentTooFast, outcome.retryAfterSeconds);
+      throw new RateLimited(
+        SQUARE_MESSAGES.commentTooFast,
+        outcome.retryAfterSeconds,
+        SQUARE_ERROR_CODES.commentTooFast,
+      );
     }
     return commentOf(outcome.comment, new Set());
   }
@@ -169,12 +175,14 @@ export function createSocialService(deps: {
     isLiked: boolean,
   ): Promise<LikeResponse> {
     const comment = await repo.findComment(commentId);
-    if (!comment) throw new NotFound(SQUARE_MESSAGES.commentNotFound);
+    if (!comment)
+      throw new NotFound(SQUARE_MESSAGES.commentNotFound, SQUARE_ERROR_CODES.commentNotFound);
     try {
       await commentable(comment.accountId);
     } catch (error) {
       // A comment of a strategy that is no longer public does not exist for the reader.
-      if (error instanceof NotFound) throw new NotFound(SQUARE_MESSAGES.commentNotFound);
+      if (error instanceof NotFound)
+        throw new NotFound(SQUARE_MESSAGES.commentNotFound, SQUARE_ERROR_CODES.commentNotFound);
       throw error;
     }
     const likes = await repo.setLike(commentId, viewerId, isLiked, deps.clock.now());

@@ -2,7 +2,7 @@ import {
   COPY_AMOUNT_MAX,
   COPY_AMOUNT_MIN,
   COPY_ERROR_CODES,
-  COPY_MESSAGES,
+  type COPY_MESSAGES,
   COPY_MIN_BALANCE_COINS,
   FIELD_ERROR_CODES,
 } from '@quantsquare/contracts';
@@ -12,21 +12,18 @@ import { errorMessage } from '../../api/errors';
 import { fieldErrorText } from '../../api/field-errors';
 import type { CopyAmountProblem } from './copy-format';
 
-// Copy-trading failures in the reader's language (document 2 §8): from the answer's machine
-// codes (`code`, `field_codes`) first, then from the contracts' known texts; a server sentence
-// the page does not know is never shown raw — the spec's fallback text is.
+// Copy-trading failures in the reader's language (document 2 §8), from the answer's machine
+// codes (`code`, `field_codes`) only; a server sentence the page does not know is never shown
+// raw — the spec's fallback text is.
 
 type CopyMessage = keyof typeof COPY_MESSAGES;
-
-const KNOWN_TEXTS = new Map<string, CopyMessage>(
-  Object.entries(COPY_MESSAGES).map(([key, text]) => [text, key as CopyMessage]),
-);
 
 const CODE_MESSAGES = new Map<string, CopyMessage>([
   [COPY_ERROR_CODES.insufficientBalance, 'insufficientBalance'],
   [COPY_ERROR_CODES.alreadyCopying, 'alreadyCopying'],
   [COPY_ERROR_CODES.transitionRefused, 'transitionRefused'],
   [COPY_ERROR_CODES.positionsOpen, 'positionsOpen'],
+  [COPY_ERROR_CODES.leaderNotFound, 'leaderNotFound'],
 ]);
 
 /** Field codes whose copy-specific text says more than the generic one. */
@@ -39,6 +36,7 @@ const FIELD_CODE_MESSAGES: Readonly<Record<string, Readonly<Record<string, CopyM
   },
   max_loss: {
     [FIELD_ERROR_CODES.tooSmall]: 'maxLossNegative',
+    [FIELD_ERROR_CODES.tooBig]: 'amountTooLarge',
     [FIELD_ERROR_CODES.invalidStep]: 'invalidAmount',
     [FIELD_ERROR_CODES.invalidFormat]: 'invalidAmount',
   },
@@ -47,9 +45,12 @@ const FIELD_CODE_MESSAGES: Readonly<Record<string, Readonly<Record<string, CopyM
     [FIELD_ERROR_CODES.unknownAccount]: 'followerAccountNotFound',
     [FIELD_ERROR_CODES.accountInactive]: 'followerAccountInactive',
     [FIELD_ERROR_CODES.accountCheckFailed]: 'followerAccountCheckFailed',
+    [COPY_ERROR_CODES.followerIsLeader]: 'followerIsLeader',
   },
   leader_account_id: {
     [FIELD_ERROR_CODES.unknownStrategy]: 'leaderNotFound',
+    [COPY_ERROR_CODES.ownStrategy]: 'ownStrategy',
+    [COPY_ERROR_CODES.notAcceptingCopies]: 'notAcceptingCopies',
   },
 };
 
@@ -60,12 +61,10 @@ function copyMessage(t: TFunction, key: CopyMessage): string {
   });
 }
 
-/** One field error: its copy-specific code, a known copy text, or the shared field-code text. */
+/** One field error: its copy-specific code, or the shared field-code text. */
 function copyFieldText(t: TFunction, field: string, code: string | undefined, message: string) {
   const byCode = code === undefined ? undefined : FIELD_CODE_MESSAGES[field]?.[code];
   if (byCode) return copyMessage(t, byCode);
-  const byText = KNOWN_TEXTS.get(message);
-  if (byText) return copyMessage(t, byText);
   return fieldErrorText(t, field, code, message);
 }
 
@@ -89,8 +88,6 @@ export function copyErrorText(t: TFunction, error: unknown, fallback: string): s
   const body = error.body;
   const byCode = body ? CODE_MESSAGES.get(body.code) : undefined;
   if (byCode) return copyMessage(t, byCode);
-  const byText = body ? KNOWN_TEXTS.get(body.error) : undefined;
-  if (byText) return copyMessage(t, byText);
   const shared = errorMessage(t, error, fallback);
   return shared === body?.error ? fallback : shared;
 }

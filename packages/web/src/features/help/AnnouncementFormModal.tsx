@@ -4,11 +4,13 @@ import {
   ANNOUNCEMENT_TYPES,
   type Announcement,
   type AnnouncementType,
-  HELP_MESSAGES,
+  ERROR_CODES,
+  FIELD_ERROR_CODES,
 } from '@quantsquare/contracts';
 import { Alert, App, Button, Flex, Form, Input, Modal, Radio } from 'antd';
 import { Component, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { apiErrorBody } from '../../api/errors';
 import { fieldErrors } from '../../api/field-errors';
 import { useCreateAnnouncement, useUpdateAnnouncement, useUploadHelpImage } from '../../api/help';
 import { Spinner } from '../../app/Spinner';
@@ -56,11 +58,11 @@ function ContentField({ value = '', onChange }: ContentFieldProps) {
     try {
       return (await upload.mutateAsync(file)).url;
     } catch (error) {
-      const first = Object.values(fieldErrors(t, error))[0];
+      const body = apiErrorBody(error);
       void message.error(
-        first === HELP_MESSAGES.imageUnsupported
+        body?.field_codes?.image?.[0] === FIELD_ERROR_CODES.unsupportedFormat
           ? t('helpCenter.announcements.form.imageType')
-          : first === HELP_MESSAGES.imageTooLarge
+          : body?.code === ERROR_CODES.payloadTooLarge
             ? t('helpCenter.announcements.form.imageTooLarge')
             : t('helpCenter.announcements.form.imageFailed'),
       );
@@ -157,16 +159,12 @@ export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props
     });
   };
 
-  /** Server field messages in the reader's language. */
-  const serverText = (text: string) => {
-    if (text === HELP_MESSAGES.titleRequired)
-      return t('helpCenter.announcements.form.titleRequired');
-    if (text === HELP_MESSAGES.summaryRequired) {
-      return t('helpCenter.announcements.form.summaryRequired');
-    }
-    if (text === HELP_MESSAGES.contentRequired) {
-      return t('helpCenter.announcements.form.contentRequired');
-    }
+  /** A server field error in the form's own words where it has them (a missing field). */
+  const serverText = (name: keyof FormValues, code: string | undefined, text: string) => {
+    if (code !== FIELD_ERROR_CODES.required) return text;
+    if (name === 'title') return t('helpCenter.announcements.form.titleRequired');
+    if (name === 'summary') return t('helpCenter.announcements.form.summaryRequired');
+    if (name === 'content') return t('helpCenter.announcements.form.contentRequired');
     return text;
   };
 
@@ -178,6 +176,7 @@ export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props
       content: values.content,
     };
     const onError = (error: unknown) => {
+      const codes = apiErrorBody(error)?.field_codes ?? {};
       const fields = Object.entries(fieldErrors(t, error)).filter(([name]) =>
         ['title', 'summary', 'type', 'content'].includes(name),
       );
@@ -185,7 +184,7 @@ export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props
         form.setFields(
           fields.map(([name, text]) => ({
             name: name as keyof FormValues,
-            errors: [serverText(text)],
+            errors: [serverText(name as keyof FormValues, codes[name]?.[0], text)],
           })),
         );
       }

@@ -1,25 +1,43 @@
 import {
   COMMENT_MAX_LENGTH,
+  FIELD_ERROR_CODES,
   SHARE_DESCRIPTION_MAX_LENGTH,
-  SQUARE_MESSAGES,
+  SQUARE_ERROR_CODES,
+  type SQUARE_MESSAGES,
 } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
 import { ApiRequestError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 
 type SquareMessage = keyof typeof SQUARE_MESSAGES;
-const KNOWN = new Map<string, SquareMessage>(
-  Object.entries(SQUARE_MESSAGES).map(([key, text]) => [text, key as SquareMessage]),
+const CODE_KEYS = new Map<string, SquareMessage>(
+  (Object.entries(SQUARE_ERROR_CODES) as [SquareMessage, string][]).map(([key, code]) => [
+    code,
+    key,
+  ]),
 );
 
+/** Field rules of the square's forms said in its own words (the shared codes `required`, …). */
+const FIELD_KEYS: Readonly<Record<string, Partial<Record<string, SquareMessage>>>> = {
+  content: {
+    [FIELD_ERROR_CODES.required]: 'commentEmpty',
+    [FIELD_ERROR_CODES.tooLong]: 'commentTooLong',
+  },
+  description: { [FIELD_ERROR_CODES.tooLong]: 'descriptionTooLong' },
+  name: { [FIELD_ERROR_CODES.required]: 'nameRequired' },
+};
+
 /**
- * The text for a failed square call: the square's server texts in the reader's language, else
- * what the shared rules say (network, timeout, rate limit, known texts), else `fallback` — a
- * server text the page does not know is not shown raw.
+ * The text for a failed square call: the square's codes in the reader's language, else what the
+ * shared rules say (network, timeout, rate limit, known codes), else `fallback` — a server text
+ * the page does not know is not shown raw.
  */
 export function squareErrorText(t: TFunction, error: unknown, fallback: string): string {
-  const serverText = error instanceof ApiRequestError ? error.body?.error : undefined;
-  const key = serverText === undefined ? undefined : KNOWN.get(serverText);
+  const body = error instanceof ApiRequestError ? error.body : undefined;
+  const [field, codes] = Object.entries(body?.field_codes ?? {})[0] ?? [];
+  const key =
+    (body ? CODE_KEYS.get(body.code) : undefined) ??
+    (field === undefined || codes?.[0] === undefined ? undefined : FIELD_KEYS[field]?.[codes[0]]);
   if (key) {
     return t(`squareErrors.${key}`, {
       commentMax: COMMENT_MAX_LENGTH,
@@ -27,5 +45,5 @@ export function squareErrorText(t: TFunction, error: unknown, fallback: string):
     });
   }
   const shared = errorMessage(t, error, fallback);
-  return shared === serverText ? fallback : shared;
+  return shared === body?.error ? fallback : shared;
 }

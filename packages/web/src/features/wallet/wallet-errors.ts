@@ -1,4 +1,9 @@
-import { WALLET_ERROR_CODES as C, ERROR_CODES, MAX_PENDING_DEPOSITS } from '@quantsquare/contracts';
+import {
+  WALLET_ERROR_CODES as C,
+  ERROR_CODES,
+  FIELD_ERROR_CODES,
+  MAX_PENDING_DEPOSITS,
+} from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
 import { ApiRequestError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
@@ -31,7 +36,7 @@ const CODE_KEYS: Readonly<Record<string, WalletErrorKey>> = {
   [C.ownRequest]: 'ownRequest',
   [C.requestNotFound]: 'requestNotFound',
   [C.fileTooLarge]: 'fileTooLarge',
-  [C.unsupportedFormat]: 'unsupportedFormat',
+  [FIELD_ERROR_CODES.unsupportedFormat]: 'unsupportedFormat',
   [C.avatarNotOwn]: 'avatarNotOwn',
 };
 

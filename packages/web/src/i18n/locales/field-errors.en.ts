@@ -37,6 +37,7 @@ export const fieldErrorsEn: FieldErrorsLocaleResources = {
       unknownStrategy: 'This strategy does not exist',
       unknownSymbol: 'This exchange does not offer the symbol',
       unknownParameter: 'Unknown strategy parameter',
+      unsupportedFormat: 'This kind of file is not accepted',
     },
     rules: {
       passwordTooShort: 'The password needs at least {{min}} characters',

@@ -38,6 +38,7 @@ export const fieldErrorsZhCN = {
       unknownStrategy: '策略不存在',
       unknownSymbol: '该交易所不支持此交易对',
       unknownParameter: '未知的策略参数',
+      unsupportedFormat: '不支持此文件格式',
     },
     rules: {
       passwordTooShort: '密码至少需要 {{min}} 位字符',
