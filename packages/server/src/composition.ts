@@ -291,6 +291,7 @@ export async function createServices(deps: ServiceDeps) {
         control: botControl,
         clock,
         customStrategies: userStrategies,
+        slippageBps: config.paperSlippageBps,
       })
     : undefined;
 

@@ -43,6 +43,8 @@ export const bots = pgTable(
     lastTradeAt: timestamp('last_trade_at', { withTimezone: true }),
     /** Open time (ms) of the last closed candle the bot has decided on. */
     lastCandleTimeMs: bigint('last_candle_time_ms', { mode: 'number' }),
+    /** When the bot was first started: its live period (live against backtest) begins here. */
+    liveSince: timestamp('live_since', { withTimezone: true }),
     totalTrades: integer('total_trades').notNull().default(0),
     winningTrades: integer('winning_trades').notNull().default(0),
     losingTrades: integer('losing_trades').notNull().default(0),
