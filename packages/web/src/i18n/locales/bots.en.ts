@@ -90,7 +90,7 @@ export const botsEn: BotsLocaleResources = {
       side: { long: 'Long', short: 'Short' },
       tradeAt: '{{time}} {{side}}',
       none: 'None',
-      rule: 'Returns add up each closed trade's net P&L in percent of its margin (not compounded); trades pair by entry candle and side.',
+      rule: "Returns add up each closed trade's net P&L in percent of its margin (not compounded); trades pair by entry candle and side.",
     },
     actions: {
       start: 'Start',
@@ -173,19 +173,21 @@ export const botsEn: BotsLocaleResources = {
       empty: 'No operations logged yet',
       loadFailed: 'Failed to load the operation log',
       total: '{{count}} entries',
-      columns: 
+      columns: {
         time: 'Time (UTC+8)',
         type: 'Type',
         symbol: 'Symbol',
         message: 'Message',
-        pnl: 'P&L',,
-      types: 
+        pnl: 'P&L',
+      },
+      types: {
         user_action: 'User action',
         bot_action: 'Bot action',
         trade: 'Trade',
         error: 'Error',
-        system: 'System',,
-      events: 
+        system: 'System',
+      },
+      events: {
         bot_created: 'Created bot {{symbol}} ({{timeframe}}, {{trade_amount}} USDT)',
         bot_started: 'Started bot {{symbol}}',
         bot_stopped: 'Stopped bot {{symbol}}',
@@ -213,35 +215,40 @@ export const botsEn: BotsLocaleResources = {
         copy_updated: 'Changed copy settings: {{amount}} USDT, max loss {{max_loss}}',
         copy_deleted: 'Deleted a stopped copy',
         risk_updated: 'Changed the risk settings of an exchange account',
-        risk_state_changed: 'Risk gate: account {{state}} ({{reason}})',,
-      riskStates: active: 'active', reducing: 'reducing', halted: 'halted' ,
-      riskReasons: 
+        risk_state_changed: 'Risk gate: account {{state}} ({{reason}})',
+      },
+      riskStates: { active: 'active', reducing: 'reducing', halted: 'halted' },
+      riskReasons: {
         user: 'by its user',
         daily_loss: 'daily loss limit reached',
         trailing_drawdown: 'trailing drawdown limit reached',
-        none: 'resumed',,
-      copyStops: 
+        none: 'resumed',
+      },
+      copyStops: {
         max_loss: 'the loss reached the limit of {{value}} USDT',
         leader_drawdown: "the leader's drawdown passed {{value}}%",
         leader_rise: "the leader's rise from its low passed {{value}}% (reverse copy)",
         user: 'stopped by you',
         leader_gone: "the strategy's exchange account was deleted",
-        account_deleted: 'its trading account was deleted',,
-      copyModes: normal: 'normal copy', reverse: 'reverse copy' ,
+        account_deleted: 'its trading account was deleted',
+      },
+      copyModes: { normal: 'normal copy', reverse: 'reverse copy' },
       noLimit: 'no limit',
       failureDetail: '{{kind}} ({{detail}})',
-      signals: buy: 'Buy', sell: 'Sell' ,
-      sides: long: 'long', short: 'short' ,
-      reasons: 
+      signals: { buy: 'Buy', sell: 'Sell' },
+      sides: { long: 'long', short: 'short' },
+      reasons: {
         signal: 'signal',
         stop_loss: 'stop-loss',
         take_profit: 'take-profit',
-        manual: 'manual close',,
-      limits: 
+        manual: 'manual close',
+      },
+      limits: {
         amount: 'amount {{value}} is below the minimum order size {{minimum}}',
-        notional: 'notional {{value}} USDT is below the minimum {{minimum}} USDT',,
+        notional: 'notional {{value}} USDT is below the minimum {{minimum}} USDT',
+      },
       // The order states of the execution core (and the venue's words of older log lines).
-      orderStatuses: 
+      orderStatuses: {
         open: 'open',
         closed: 'filled',
         accepted: 'accepted, waiting for its fill',
@@ -250,8 +257,9 @@ export const botsEn: BotsLocaleResources = {
         filled: 'filled',
         canceled: 'canceled',
         rejected: 'rejected',
-        expired: 'never reached the exchange',,
-      errorKinds: ...EXCHANGE_ERROR_MESSAGES ,
+        expired: 'never reached the exchange',
+      },
+      errorKinds: { ...EXCHANGE_ERROR_MESSAGES },
     },
   },
 };
