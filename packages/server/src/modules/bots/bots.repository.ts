@@ -1,8 +1,10 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
+  type BotLiveComparisonRow,
   type BotRow,
   type BotTradeRow,
+  botLiveComparisons,
   bots,
   botTrades,
   type ExchangeAccountRow,
@@ -101,6 +103,30 @@ export function createBotsRepository(db: Database) {
         .from(botTrades)
         .where(eq(botTrades.botId, botId))
         .orderBy(asc(botTrades.openedAt), asc(botTrades.id));
+    },
+    /** Every bot that has ever been started, with its account. */
+    async everLive(): Promise<BotWithAccount[]> {
+      return withAccount().where(isNotNull(bots.liveSince)).orderBy(asc(bots.id));
+    },
+    async saveComparison(row: BotLiveComparisonRow): Promise<void> {
+      const { botId: _botId, ...changes } = row;
+      await db
+        .insert(botLiveComparisons)
+        .values(row)
+        .onConflictDoUpdate({ target: botLiveComparisons.botId, set: changes });
+    },
+    async deleteComparison(botId: number): Promise<void> {
+      await db.delete(botLiveComparisons).where(eq(botLiveComparisons.botId, botId));
+    },
+    async comparisons(): Promise<BotLiveComparisonRow[]> {
+      return db.select().from(botLiveComparisons).orderBy(asc(botLiveComparisons.botId));
+    },
+    async comparisonsOfAccount(accountId: number): Promise<BotLiveComparisonRow[]> {
+      return db
+        .select()
+        .from(botLiveComparisons)
+        .where(eq(botLiveComparisons.accountId, accountId))
+        .orderBy(asc(botLiveComparisons.botId));
     },
     /** Deletes the bot unless it is running; answers whether it was deleted. */
     async deleteUnlessRunning(id: number): Promise<boolean> {

@@ -12,7 +12,7 @@ import {
   type OperationLogEvent,
   USER_STRATEGY_ERROR_CODES,
 } from '@quantsquare/contracts';
-import { type CompiledStrategy, compileStrategyOrThrow, strategyById } from '@quantsquare/engine';
+import { strategyById } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import {
@@ -33,7 +33,7 @@ import type { OperationLogWriter } from '../operation-log/operation-log.service.
 import type { BotControl } from './bot-control.js';
 import { toBot } from './bots.mappers.js';
 import type { BotsRepository, BotWithAccount } from './bots.repository.js';
-import { compareBotWithBacktest } from './live-vs-backtest.js';
+import type { LiveChecks } from './live-checks.js';
 
 export const BOT_ANSWERS = {
   created: 'Bot created successfully!',
@@ -87,11 +87,9 @@ export interface BotsServiceDeps {
       userId: number,
       catalogId: number,
     ): Promise<{ type: string; name: string } | undefined>;
-    /** `custom:<id>` compiled for its owner, as the bot engine runs it. */
-    compiledFor(userId: number, type: string): Promise<CompiledStrategy>;
   };
-  /** Slippage the backtest of live-vs-backtest assumes (the paper exchange's setting). */
-  readonly slippageBps?: number;
+  /** Live against backtest (compares on request; the hourly pass keeps the square's). */
+  readonly liveChecks?: Pick<LiveChecks, 'compare'>;
 }
 
 const errorText = (error: unknown): string =>
@@ -125,19 +123,6 @@ export function createBotsService(deps: BotsServiceDeps) {
       );
     }
     return { type: custom.type, defaults: {} };
-  }
-
-  /** The strategy the bot runs, compiled as the bot engine compiles it. */
-  async function compiledStrategyOf(bot: BotRow): Promise<CompiledStrategy> {
-    try {
-      if (bot.strategyType.startsWith('custom:')) {
-        if (!deps.customStrategies) throw new Error('no user strategies');
-        return await deps.customStrategies.compiledFor(bot.userId, bot.strategyType);
-      }
-      return compileStrategyOrThrow(bot.strategyType, bot.strategyParameters);
-    } catch {
-      throw new BadRequest(BOT_ERROR_CODES.strategyUnavailable, BOT_MESSAGES.strategyUnavailable);
-    }
   }
 
   async function canStart(userId: number): Promise<boolean> {
@@ -335,18 +320,9 @@ export function createBotsService(deps: BotsServiceDeps) {
 
     /** The bot's live period against the backtest of its strategy on the same closed candles. */
     async liveVsBacktest(userId: number, id: number): Promise<LiveVsBacktest> {
-      const { bot, account } = await owned(userId, id);
-      const [trades, positions] = await Promise.all([repo.tradesOf(id), positionsOf([id])]);
-      return compareBotWithBacktest({
-        bot,
-        account,
-        strategy: await compiledStrategyOf(bot),
-        trades,
-        openPosition: positions.find((position) => Number(position.size) !== 0),
-        feed,
-        now: clock.now(),
-        slippageBps: deps.slippageBps ?? 0,
-      });
+      const found = await owned(userId, id);
+      if (!deps.liveChecks) throw new NotFound(BOT_ANSWERS.notFound);
+      return deps.liveChecks.compare(found);
     },
 
     async create(userId: number, input: BotCreateRequest): Promise<BotActionResponse> {
