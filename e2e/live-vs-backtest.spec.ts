@@ -105,3 +105,35 @@ test('a running bot’s details show its live and backtest curves and the delta'
     await page.screenshot({ path: `${screensDir}/live-vs-backtest-${language}-${width}.png` });
   }
 });
+
+test('the square’s honest tag sorts by the smallest delta and asks for honest strategies', async ({
+  page,
+}) => {
+  const texts = {
+    'zh-CN': { tag: '诚实策略', sort: '实盘与回测偏差最小' },
+    en: { tag: 'Honest strategies', sort: 'Closest to backtest' },
+  } as const;
+  await page.goto('/strategy-square');
+  for (const [language, width] of LAYOUTS) {
+    await useLayout(page, language, width);
+    await page.goto('/strategy-square');
+    const tag = page.getByTestId('square-tag-honest');
+    await expect(tag).toHaveText(texts[language].tag);
+    const listed = page.waitForResponse(
+      (answer) =>
+        answer.url().includes('/api/strategy-square/strategies/?') &&
+        answer.url().includes('honest=true') &&
+        answer.url().includes('sort=live_delta'),
+    );
+    await tag.click();
+    expect((await listed).status()).toBe(200);
+    await expect(page).toHaveURL(/honest=1/);
+    await expect(page).toHaveURL(/sort=live_delta/);
+    await expect(tag).toHaveClass(/checked/);
+    await expect(page.getByText(texts[language].sort).first()).toBeVisible();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true);
+    await page.screenshot({ path: `${screensDir}/square-honest-${language}-${width}.png` });
+  }
+});

@@ -59,6 +59,10 @@ export const squareEn: SquareLocaleResources = {
       morePages: 'More pages',
     },
     card: {
+      liveCheckTag: 'Live vs backtest {{delta}}',
+      liveCheckHint:
+        'Bots live {{days}} days; live return differs from the same strategy’s backtest by {{delta}}',
+      honestTag: 'Honest',
       balance: 'Balance',
       totalReturn: 'Total return',
       maxDrawdown: 'Max drawdown',
@@ -79,6 +83,22 @@ export const squareEn: SquareLocaleResources = {
     anonymous: 'Anonymous',
   },
   strategy: {
+    liveCheck: {
+      title: 'Live vs backtest',
+      hint: 'The bots driving this account: their live trades against the backtest of the same strategy and parameters on the same closed candles (updated hourly).',
+      days: 'Days live',
+      daysValue: '{{days}} days',
+      live: 'Live return',
+      backtest: 'Backtest return',
+      delta: 'Delta',
+      honest: 'Honest strategy: 14+ days live, within 5 points of its backtest',
+      bot: '{{symbol}} · {{timeframe}} · {{strategy}}',
+      counts:
+        'Matched {{matched}} · missed signals {{missed}} · extra trades {{extra}} · fees {{fees}} · slippage {{slippage}}',
+      legendLive: 'Live',
+      legendBacktest: 'Backtest',
+      updated: 'Updated {{time}}',
+    },
     live: 'Live',
     connecting: 'Connecting',
     follow: 'Follow',

@@ -58,6 +58,9 @@ export const squareZhCN = {
       morePages: '更多页',
     },
     card: {
+      liveCheckTag: '实盘≈回测 {{delta}}',
+      liveCheckHint: '机器人实盘 {{days}} 天，实盘收益与同策略回测相差 {{delta}}',
+      honestTag: '诚实策略',
       balance: '余额',
       totalReturn: '总收益率',
       maxDrawdown: '最大回撤',
@@ -78,6 +81,22 @@ export const squareZhCN = {
     anonymous: '匿名用户',
   },
   strategy: {
+    liveCheck: {
+      title: '实盘 vs 回测',
+      hint: '驱动该账户的机器人：实盘交易与同策略、同参数在同一批已收盘 K 线上的回测对比（每小时更新）。',
+      days: '实盘天数',
+      daysValue: '{{days}} 天',
+      live: '实盘收益',
+      backtest: '回测收益',
+      delta: '偏差',
+      honest: '诚实策略：实盘满 14 天且偏差不超过 5%',
+      bot: '{{symbol}} · {{timeframe}} · {{strategy}}',
+      counts:
+        '一致 {{matched}} 笔 · 错过信号 {{missed}} · 多出交易 {{extra}} · 手续费 {{fees}} · 滑点 {{slippage}}',
+      legendLive: '实盘',
+      legendBacktest: '回测',
+      updated: '更新于 {{time}}',
+    },
     live: '实时',
     connecting: '连接中',
     follow: '关注',
