@@ -1,6 +1,10 @@
 // GET /trading/bots/{id}/live-vs-backtest/ on the real bot engine, a paper account and the
 // simulated feed: once the candles have closed, the bot's trades are the backtest's trades.
-import type { ApiError, LiveVsBacktest } from '@quantsquare/contracts';
+import {
+  type ApiError,
+  CUSTOM_STRATEGY_ID_OFFSET,
+  type LiveVsBacktest,
+} from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
 import { defaultExchangeClientFactory } from '../../src/app.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
@@ -118,6 +122,55 @@ describe('live against backtest of a paper bot', () => {
       answer.live.equity_curve.map((p) => p.time),
     );
     expect(answer.assumptions).toMatchObject({ fee_rate: 0.0005, slippage_bps: 2, leverage: 2 });
+  }, 180_000);
+
+  it('compares a bot on the user’s own rule set (custom:<id>) with its backtest', async () => {
+    const { token, refresh } = await startedBot();
+    const rules = {
+      entry_long: {
+        left: { indicator: 'ema', period: 3 },
+        op: 'crosses_above',
+        right: { indicator: 'sma', period: 8 },
+      },
+      exit_long: { left: { indicator: 'rsi', period: 5 }, op: 'gt', right: { value: 65 } },
+      entry_short: {
+        left: { indicator: 'ema', period: 3 },
+        op: 'crosses_below',
+        right: { indicator: 'sma', period: 8 },
+      },
+      exit_short: { left: { indicator: 'rsi', period: 5 }, op: 'lt', right: { value: 35 } },
+    };
+    const created = await call<{ id: number }>(ctx.app, 'POST', '/api/trading/user-strategies/', {
+      token,
+      body: { name: 'EMA over SMA, RSI exits', rules },
+    });
+    expect(created.status).toBe(201);
+    const accountId = await createPaperAccount(ctx.app, token, {
+      name: 'Rules',
+      default_leverage: 1,
+    });
+    const id = await createBot(ctx.app, token, accountId, {
+      strategy: CUSTOM_STRATEGY_ID_OFFSET + created.body.id,
+      symbol: 'ETH/USDT:USDT',
+      timeframe: '1m',
+      trade_amount: 1000,
+      stop_loss_percentage: null,
+      take_profit_percentage: null,
+    });
+    const started = await call(ctx.app, 'POST', `/api/trading/bots/${id}/start/`, { token });
+    expect(started.status).toBe(200);
+    await runCandles(150);
+
+    const res = await call<LiveVsBacktest>(ctx.app, 'GET', path(id), {
+      token: await freshToken(refresh),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.strategy_type).toBe(`custom:${created.body.id}`);
+    expect(res.body.backtest.trades.length).toBeGreaterThan(3);
+    expect(res.body.missed_signals).toEqual([]);
+    expect(res.body.extra_trades).toEqual([]);
+    expect(res.body.matched_trades).toHaveLength(res.body.backtest.trades.length);
+    expect(Math.abs(res.body.delta_pct)).toBeLessThan(0.05);
   }, 180_000);
 
   it('is the owner’s only: another user gets 404, a visitor 401', async () => {
