@@ -31,6 +31,8 @@ export const BOT_ERROR_CODES = {
   startFailed: 'bot_start_failed',
   stopFailed: 'bot_stop_failed',
   stopBeforeDelete: 'bot_running',
+  /** live-vs-backtest: the bot's strategy can no longer be compiled (e.g. its rule set is gone). */
+  strategyUnavailable: 'bot_strategy_unavailable',
 } as const;
 
 export const BOT_MESSAGES = {
@@ -38,6 +40,7 @@ export const BOT_MESSAGES = {
   alreadyExistsDetails: 'One bot per exchange account and symbol.',
   alreadyExistsSuggestion: 'Stop or delete the existing bot, or choose another symbol or account.',
   vipRequired: 'VIP membership is required to start a bot',
+  strategyUnavailable: 'The bot’s strategy is not available for a backtest',
   stopBeforeDelete: 'Please stop the bot before deleting',
   unknownAccount: 'Exchange account not found',
   unknownStrategy: 'Unknown strategy',
@@ -229,3 +232,84 @@ export const operationLogList = z.object({
   page_size: z.number().int(),
 });
 export type OperationLogList = z.infer<typeof operationLogList>;
+
+// Live against backtest (GET /trading/bots/{id}/live-vs-backtest/): the bot's trades over its
+// live period against the backtest of the same strategy on the same closed candles.
+
+/** One side of a compared trade; times are the open times (ms) of the bars it filled in. */
+export const comparedTrade = z.object({
+  side: z.enum(['long', 'short']),
+  time: z.number(),
+  exit_time: z.number().nullable(),
+  entry_price: z.number(),
+  exit_price: z.number().nullable(),
+  /** Net pnl in percent of the margin; null while open. */
+  pnl_pct: z.number().nullable(),
+  fee_pct: z.number(),
+  is_open: z.boolean(),
+});
+export type ComparedTrade = z.infer<typeof comparedTrade>;
+
+export const comparisonSide = z.object({
+  /** Σ of the closed trades' pnl % of their margin (not compounded). */
+  return_pct: z.number(),
+  trades: z.array(comparedTrade),
+  /** Trade amount plus the closed trades' returns, one point per bar of the period. */
+  equity_curve: z.array(z.object({ time: z.number(), equity: z.number() })),
+});
+
+export const liveVsBacktest = z.object({
+  bot_id: z.number().int(),
+  symbol: z.string(),
+  timeframe: z.enum(TIMEFRAMES),
+  strategy_type: z.string(),
+  /** null: the bot has not been live for one closed candle yet (everything else is empty). */
+  period: z
+    .object({
+      /** Open time (ms) of the first and of the last closed bar compared. */
+      start: z.number(),
+      end: z.number(),
+      /** When the bot was first started. */
+      live_since: z.string(),
+      candles: z.number().int(),
+      days: z.number(),
+      /** The live period is longer than the candles the feed serves: only its end is compared. */
+      is_truncated: z.boolean(),
+    })
+    .nullable(),
+  live: comparisonSide,
+  backtest: comparisonSide,
+  /** live.return_pct − backtest.return_pct, percentage points. */
+  delta_pct: z.number(),
+  matched_trades: z.array(
+    z.object({
+      time: z.number(),
+      side: z.enum(['long', 'short']),
+      live: comparedTrade,
+      backtest: comparedTrade,
+    }),
+  ),
+  missed_signals: z.array(comparedTrade),
+  extra_trades: z.array(comparedTrade),
+  /** Part of the delta from fees of matched trades (negative: live paid more). */
+  fee_diff: z.number(),
+  /** Part of the delta from fill prices of matched trades (negative: live filled worse). */
+  slippage_diff: z.number(),
+  /** Each reason's part of delta_pct; they add up to it. */
+  reasons: z.object({
+    missed_pct: z.number(),
+    extra_pct: z.number(),
+    fee_pct: z.number(),
+    slippage_pct: z.number(),
+    open_pct: z.number(),
+  }),
+  assumptions: z.object({
+    fee_rate: z.number(),
+    slippage_bps: z.number(),
+    leverage: z.number(),
+    stop_loss_percent: z.number().nullable(),
+    take_profit_percent: z.number().nullable(),
+    return_rule: z.string(),
+  }),
+});
+export type LiveVsBacktest = z.infer<typeof liveVsBacktest>;

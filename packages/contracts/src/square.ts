@@ -15,7 +15,15 @@ export const SQUARE_SEARCH_MAX_LENGTH = 50;
 /** Paging shows at most this many page numbers, with ellipses. */
 export const SQUARE_PAGE_NUMBERS_SHOWN = 7;
 
-export const SQUARE_SORTS = ['copiers', 'pnl', 'latest', 'win_rate', 'sharpe_ratio'] as const;
+/** live_delta: smallest |live − backtest| of the account's bots first (none: last). */
+export const SQUARE_SORTS = [
+  'copiers',
+  'pnl',
+  'latest',
+  'win_rate',
+  'sharpe_ratio',
+  'live_delta',
+] as const;
 export type SquareSort = (typeof SQUARE_SORTS)[number];
 export const SQUARE_DEFAULT_SORT: SquareSort = 'copiers';
 
@@ -30,17 +38,31 @@ export const SQUARE_PERIOD_HOURS: Readonly<Record<SquarePeriod, number | null>> 
   total: null,
 };
 
-export const SQUARE_QUICK_TAGS = ['high_return', 'low_risk', 'stable', 'trending'] as const;
+export const SQUARE_QUICK_TAGS = [
+  'high_return',
+  'low_risk',
+  'stable',
+  'trending',
+  'honest',
+] as const;
 export type SquareQuickTag = (typeof SQUARE_QUICK_TAGS)[number];
 /** What each quick tag sets (a tag without a period keeps the current one). */
 export const SQUARE_QUICK_TAG_FILTERS: Readonly<
-  Record<SquareQuickTag, { sort: SquareSort; period?: SquarePeriod }>
+  Record<SquareQuickTag, { sort: SquareSort; period?: SquarePeriod; honest?: true }>
 > = {
   high_return: { sort: 'pnl', period: 'monthly' },
   low_risk: { sort: 'sharpe_ratio' },
   stable: { sort: 'win_rate' },
   trending: { sort: 'copiers', period: 'weekly' },
+  honest: { sort: 'live_delta', honest: true },
 };
+
+/**
+ * "Honest strategies": bots live at least this many days whose live return is within this many
+ * percentage points of their backtest's on the same candles.
+ */
+export const HONEST_MIN_LIVE_DAYS = 14;
+export const HONEST_MAX_ABS_DELTA_PCT = 5;
 
 /** A strategy with less history is marked new and not ranked by sharpe_ratio or win_rate. */
 export const NEW_STRATEGY_HISTORY_DAYS = 7;
@@ -212,6 +234,8 @@ export const strategyListQuery = z.strictObject({
   user_search: z.string().trim().max(SQUARE_SEARCH_MAX_LENGTH).optional(),
   /** Only public strategies are ever listed; the spec's client sends it. */
   is_public: booleanTrue.optional(),
+  /** Only "honest" strategies (HONEST_MIN_LIVE_DAYS, HONEST_MAX_ABS_DELTA_PCT). */
+  honest: booleanTrue.optional(),
 });
 export type StrategyListQuery = z.infer<typeof strategyListQuery>;
 
@@ -253,6 +277,10 @@ export const strategyCard = z.object({
   user_id: z.number().int(),
   user_profile: strategyOwner,
   share_settings: z.object({ accept_copy: z.boolean(), copiers_count: z.number().int() }),
+  /** Live against backtest of its bots (hourly); null when no bot has traded live. */
+  live_check: z
+    .object({ live_days: z.number(), delta_pct: z.number(), is_honest: z.boolean() })
+    .nullable(),
 });
 export type StrategyCard = z.infer<typeof strategyCard>;
 
@@ -302,6 +330,36 @@ export const tradeMarker = z.object({
 });
 export type TradeMarker = z.infer<typeof tradeMarker>;
 
+/** A published account's bots, live against their backtests (the bots' hourly comparisons). */
+export const strategyLiveCheck = z.object({
+  live_days: z.number(),
+  /** Weighted by the bots' trade amounts. */
+  delta_pct: z.number(),
+  live_return_pct: z.number(),
+  backtest_return_pct: z.number(),
+  computed_at: z.string(),
+  bots: z.array(
+    z.object({
+      symbol: z.string(),
+      timeframe: z.string(),
+      strategy_type: z.string(),
+      live_days: z.number(),
+      delta_pct: z.number(),
+      live_return_pct: z.number(),
+      backtest_return_pct: z.number(),
+      matched: z.number().int(),
+      missed: z.number().int(),
+      extra: z.number().int(),
+      fee_diff: z.number(),
+      slippage_diff: z.number(),
+      /** Times in ms; equity on the bot's trade amount. */
+      live_curve: z.array(z.object({ time: z.number(), equity: z.number() })),
+      backtest_curve: z.array(z.object({ time: z.number(), equity: z.number() })),
+    }),
+  ),
+});
+export type StrategyLiveCheck = z.infer<typeof strategyLiveCheck>;
+
 export const strategyDetail = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -344,6 +402,8 @@ export const strategyDetail = z.object({
   published_at: z.string().nullable(),
   /** When the metrics were last computed; null before the first computation. */
   metrics_updated_at: z.string().nullable(),
+  /** Its bots live against their backtests; null when no bot of the account has been live. */
+  live_vs_backtest: strategyLiveCheck.nullable(),
 });
 export type StrategyDetail = z.infer<typeof strategyDetail>;
 

@@ -3,6 +3,7 @@ export * from './backtest/backtest.types.js';
 export * from './backtest/backtest-metrics.js';
 export { DEFAULT_INITIAL_BALANCE } from './backtest/backtest-options.js';
 export { backtestReport, equityCurvePoints } from './backtest/backtest-summary.js';
+export * from './backtest/live-comparison.js';
 export * from './backtest/trade-log.js';
 export * from './candles.js';
 export * from './copy/copy-target.js';

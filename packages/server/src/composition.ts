@@ -47,6 +47,7 @@ import { createTotpService } from './modules/auth/totp.service.js';
 import type { BotControl } from './modules/bots/bot-control.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
+import { createLiveChecks } from './modules/bots/live-checks.js';
 import {
   createCopyFiguresReader,
   createCopyingCheck,
@@ -278,6 +279,18 @@ export async function createServices(deps: ServiceDeps) {
     // asks it only once requests run.
     copies: { endOnAccount: (accountId) => copyTrading.service.endOnAccount(accountId) },
   });
+  // Live against backtest: on request for a bot's owner, and hourly for every bot that has been
+  // live, handed to the square (its live_delta sort and honest tag).
+  const liveChecks = createLiveChecks({
+    repo: createBotsRepository(db),
+    positions: execution,
+    feed: marketFeed,
+    clock,
+    customStrategies: userStrategies,
+    slippageBps: config.paperSlippageBps,
+    publish: (checks) => square.applyLiveChecks(checks),
+    log,
+  });
   const bots = botControl
     ? createBotsService({
         repo: createBotsRepository(db),
@@ -291,6 +304,7 @@ export async function createServices(deps: ServiceDeps) {
         control: botControl,
         clock,
         customStrategies: userStrategies,
+        liveChecks,
       })
     : undefined;
 
@@ -320,6 +334,7 @@ export async function createServices(deps: ServiceDeps) {
     copyFigures,
     clientFor: accountClients,
     exchangeTimeoutMs: EXCHANGE_CALL_TIMEOUT_MS,
+    liveChecks: (accountId) => liveChecks.ofAccount(accountId),
   });
 
   // Copy trading: relations and fees (API) and the copy engine on the execution core (main.ts
@@ -363,6 +378,7 @@ export async function createServices(deps: ServiceDeps) {
   const scheduler = deps.runsWorkers ? createScheduler({ clock, log }) : undefined;
   scheduler?.add(accountServices.snapshotter);
   scheduler?.add(createRiskMonitorJob(risk));
+  scheduler?.add(liveChecks.job);
   scheduler?.add(
     createSquareMetricsJob({
       db,
@@ -395,6 +411,7 @@ export async function createServices(deps: ServiceDeps) {
     accountServices,
     execution,
     bots,
+    liveChecks,
     profile,
     ledger,
     wallet,

@@ -20,6 +20,7 @@ describe('square filters in the address', () => {
       exchange: null,
       sort: 'copiers',
       period: 'monthly',
+      honest: false,
     });
     expect(writeFilters(defaults).toString()).toBe('');
   });
@@ -32,8 +33,11 @@ describe('square filters in the address', () => {
       exchange: 'okx' as const,
       sort: 'sharpe_ratio' as const,
       period: 'total' as const,
+      honest: false,
     };
     expect(readFilters(writeFilters(filters))).toEqual(filters);
+    const honest = { ...filters, sort: 'live_delta' as const, honest: true };
+    expect(readFilters(writeFilters(honest))).toEqual(honest);
     expect(
       readFilters(new URLSearchParams('page=-2&sort=drop&period=yearly&exchange=ftx&mode=x')),
     ).toEqual(defaults);
@@ -67,6 +71,16 @@ describe('square filters in the address', () => {
     expect(activeQuickTag(defaults)).toBeNull();
     expect(activeQuickTag(applyQuickTag(defaults, 'trending'))).toBe('trending');
     expect(activeQuickTag(applyQuickTag(defaults, 'low_risk'))).toBe('low_risk');
+  });
+
+  it('the honest tag sorts by the smallest delta and asks for honest strategies only', () => {
+    const honest = applyQuickTag(defaults, 'honest');
+    expect(honest).toMatchObject({ sort: 'live_delta', honest: true, period: 'monthly' });
+    expect(activeQuickTag(honest)).toBe('honest');
+    expect(activeQuickTag({ ...honest, honest: false })).toBeNull();
+    expect(new URLSearchParams(listQueryString(honest)).get('honest')).toBe('true');
+    // Another tag turns the honest filter off again.
+    expect(applyQuickTag(honest, 'stable')).toMatchObject({ sort: 'win_rate', honest: false });
   });
 
   it('asks the server with page_size 12, is_public and the search of the chosen mode', () => {

@@ -6,6 +6,7 @@ import {
   type BotList,
   type DataFreshness,
   type Exchange,
+  type LiveVsBacktest,
   OPERATION_LOG_REFRESH_MS,
   type OperationLogList,
   type OperationLogType,
@@ -29,6 +30,7 @@ export interface OperationLogParams {
 export const botKeys = {
   all: ['bots'] as const,
   list: () => [...botKeys.all, 'list'] as const,
+  liveVsBacktest: (id: number) => [...botKeys.all, 'live-vs-backtest', id] as const,
   logsAll: () => [...botKeys.all, 'logs'] as const,
   logs: (p: OperationLogParams) =>
     [...botKeys.logsAll(), p.type ?? 'all', p.page, p.pageSize] as const,
@@ -45,6 +47,8 @@ export const botsApi = {
   create: (body: BotCreateRequest) => api.post<BotActionResponse>('/trading/bots/', body),
   action: (id: number, action: BotAction) =>
     api.post<BotActionResponse>(`/trading/bots/${id}/${action}/`),
+  liveVsBacktest: (id: number, signal?: AbortSignal) =>
+    api.get<LiveVsBacktest>(`/trading/bots/${id}/live-vs-backtest/`, signal),
   remove: (id: number) => api.delete<{ success: boolean; message: string }>(`/trading/bots/${id}/`),
   logs: (p: OperationLogParams, signal?: AbortSignal) =>
     api.get<OperationLogList>(`/trading/logs/?${logQuery(p)}`, signal),
@@ -55,6 +59,16 @@ export function useBots() {
   return useQuery({
     queryKey: botKeys.list(),
     queryFn: ({ signal }) => botsApi.list(signal),
+    refetchInterval: BOT_LIST_REFRESH_MS,
+    staleTime: BOT_LIST_REFRESH_MS,
+  });
+}
+
+/** A bot's live trades against its backtest (the bot card's details), with the bot list's 30 s. */
+export function useLiveVsBacktest(id: number) {
+  return useQuery({
+    queryKey: botKeys.liveVsBacktest(id),
+    queryFn: ({ signal }) => botsApi.liveVsBacktest(id, signal),
     refetchInterval: BOT_LIST_REFRESH_MS,
     staleTime: BOT_LIST_REFRESH_MS,
   });

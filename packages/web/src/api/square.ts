@@ -44,13 +44,24 @@ export interface SquareListParams {
   period: SquarePeriod;
   mode: SearchMode;
   search: string;
+  /** Only honest strategies (the quick tag; contracts' HONEST_MIN_LIVE_DAYS and delta). */
+  honest: boolean;
 }
 
 export const squareKeys = {
   all: ['square'] as const,
   lists: () => [...squareKeys.all, 'list'] as const,
   list: (p: SquareListParams) =>
-    [...squareKeys.lists(), p.page, p.exchange, p.sort, p.period, p.mode, p.search] as const,
+    [
+      ...squareKeys.lists(),
+      p.page,
+      p.exchange,
+      p.sort,
+      p.period,
+      p.mode,
+      p.search,
+      p.honest,
+    ] as const,
   strategy: (id: number) => [...squareKeys.all, 'strategy', id] as const,
   details: (id: number) => [...squareKeys.strategy(id), 'detail'] as const,
   detail: (id: number, period: SquarePeriod) => [...squareKeys.details(id), period] as const,
@@ -75,6 +86,7 @@ export function listQueryString(p: SquareListParams): string {
     is_public: 'true',
   });
   if (p.exchange) params.set('exchange', p.exchange);
+  if (p.honest) params.set('honest', 'true');
   const search = p.search.trim();
   if (search) params.set(p.mode === 'user' ? 'user_search' : 'search', search);
   return params.toString();

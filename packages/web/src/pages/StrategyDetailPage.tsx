@@ -29,6 +29,7 @@ import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyMod
 import { CommentsSection } from '../features/square/CommentsSection';
 import { CopyTradeButton } from '../features/square/CopyTradeButton';
 import { EquityPanel } from '../features/square/EquityPanel';
+import { LiveCheckPanel } from '../features/square/LiveCheckPanel';
 import { LiveTrades } from '../features/square/LiveTrades';
 import { PositionsGrid } from '../features/square/PositionsGrid';
 import { StrategyAbout } from '../features/square/StrategyAbout';
@@ -185,12 +186,17 @@ export function StrategyDetailPage() {
   );
 
   const chart = (
-    <EquityPanel
-      strategy={strategy}
-      period={period}
-      onPeriodChange={setPeriod}
-      isMobile={isMobile}
-    />
+    <>
+      <EquityPanel
+        strategy={strategy}
+        period={period}
+        onPeriodChange={setPeriod}
+        isMobile={isMobile}
+      />
+      {strategy.live_vs_backtest && (
+        <LiveCheckPanel check={strategy.live_vs_backtest} isMobile={isMobile} />
+      )}
+    </>
   );
   const about = <StrategyAbout strategy={strategy} />;
   const live = (

@@ -1,6 +1,7 @@
-import type { OperationLogEvent } from '@quantsquare/contracts';
+import type { LiveVsBacktest, OperationLogEvent } from '@quantsquare/contracts';
 import {
   bigint,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -43,6 +44,8 @@ export const bots = pgTable(
     lastTradeAt: timestamp('last_trade_at', { withTimezone: true }),
     /** Open time (ms) of the last closed candle the bot has decided on. */
     lastCandleTimeMs: bigint('last_candle_time_ms', { mode: 'number' }),
+    /** When the bot was first started: its live period (live against backtest) begins here. */
+    liveSince: timestamp('live_since', { withTimezone: true }),
     totalTrades: integer('total_trades').notNull().default(0),
     winningTrades: integer('winning_trades').notNull().default(0),
     losingTrades: integer('losing_trades').notNull().default(0),
@@ -144,6 +147,34 @@ export const botTrades = pgTable(
   (t) => [index('bot_trades_bot_idx').on(t.botId, t.closedAt)],
 );
 
+/**
+ * The latest live-vs-backtest comparison of each bot that has been live, written by the bots
+ * module's hourly job: the square ranks and shows published accounts from it without running
+ * a backtest per request.
+ */
+export const botLiveComparisons = pgTable(
+  'bot_live_comparisons',
+  {
+    botId: integer('bot_id')
+      .primaryKey()
+      .references(() => bots.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
+    /** Days since the bot was first started (to now, or to its stop). */
+    liveDays: doublePrecision('live_days').notNull(),
+    deltaPct: doublePrecision('delta_pct').notNull(),
+    liveReturnPct: doublePrecision('live_return_pct').notNull(),
+    backtestReturnPct: doublePrecision('backtest_return_pct').notNull(),
+    /** The bot's margin per position when compared: the weight of its delta in its account's. */
+    tradeAmount: money('trade_amount').notNull(),
+    /** The whole answer of GET /trading/bots/{id}/live-vs-backtest/. */
+    answer: jsonb('answer').$type<LiveVsBacktest>().notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('bot_live_comparisons_account_idx').on(t.accountId)],
+);
+
 /** The operation log: every user action on bots and accounts, bot decision, trade and error. */
 export const operationLogs = pgTable(
   'operation_logs',
@@ -173,3 +204,4 @@ export type BotPositionRow = typeof botPositions.$inferSelect;
 export type BotOrderRow = typeof botOrders.$inferSelect;
 export type BotTradeRow = typeof botTrades.$inferSelect;
 export type OperationLogRow = typeof operationLogs.$inferSelect;
+export type BotLiveComparisonRow = typeof botLiveComparisons.$inferSelect;

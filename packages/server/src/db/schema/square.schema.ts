@@ -97,6 +97,16 @@ export const strategyMetrics = pgTable(
     isNew: boolean('is_new').notNull(),
     rankWinRate: doublePrecision('rank_win_rate'),
     rankSharpe: doublePrecision('rank_sharpe'),
+    /**
+     * Live against backtest of the account's bots (the bots module's hourly comparisons, the
+     * same for every period); null for an account no bot has traded live.
+     */
+    liveDays: doublePrecision('live_days'),
+    liveDeltaPct: doublePrecision('live_delta_pct'),
+    /** |live_delta_pct|: the live_delta sort walks its index, smallest first. */
+    liveDeltaAbs: doublePrecision('live_delta_abs'),
+    liveReturnPct: doublePrecision('live_return_pct'),
+    backtestReturnPct: doublePrecision('backtest_return_pct'),
     computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -115,6 +125,9 @@ export const strategyMetrics = pgTable(
       .where(sql`${t.isPublic}`),
     index('strategy_metrics_sharpe_idx')
       .on(t.period, t.rankSharpe.desc().nullsLast(), t.accountId.desc())
+      .where(sql`${t.isPublic}`),
+    index('strategy_metrics_live_delta_idx')
+      .on(t.period, t.liveDeltaAbs.asc().nullsLast(), t.accountId.desc())
       .where(sql`${t.isPublic}`),
     index('strategy_metrics_user_idx').on(t.userId),
   ],

@@ -1,8 +1,12 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
+  type BotLiveComparisonRow,
   type BotRow,
+  type BotTradeRow,
+  botLiveComparisons,
   bots,
+  botTrades,
   type ExchangeAccountRow,
   exchangeAccounts,
   users,
@@ -60,11 +64,19 @@ export function createBotsRepository(db: Database) {
         .where(eq(users.id, userId));
       return row;
     },
-    /** running, last error cleared, unless already running (then undefined). */
+    /**
+     * running, last error cleared, unless already running (then undefined). The first start
+     * sets live_since.
+     */
     async markRunning(id: number, now: Date): Promise<BotRow | undefined> {
       const [row] = await db
         .update(bots)
-        .set({ status: 'running', lastError: null, updatedAt: now })
+        .set({
+          status: 'running',
+          lastError: null,
+          updatedAt: now,
+          liveSince: sql`coalesce(${bots.liveSince}, ${now.toISOString()}::timestamptz)`,
+        })
         .where(and(eq(bots.id, id), ne(bots.status, 'running')))
         .returning();
       return row;
@@ -83,6 +95,38 @@ export function createBotsRepository(db: Database) {
         .update(bots)
         .set({ status: 'error', lastError: message, lastErrorAt: now, updatedAt: now })
         .where(eq(bots.id, id));
+    },
+    /** The bot's closed round trips (written by the bot engine), oldest first. */
+    async tradesOf(botId: number): Promise<BotTradeRow[]> {
+      return db
+        .select()
+        .from(botTrades)
+        .where(eq(botTrades.botId, botId))
+        .orderBy(asc(botTrades.openedAt), asc(botTrades.id));
+    },
+    /** Every bot that has ever been started, with its account. */
+    async everLive(): Promise<BotWithAccount[]> {
+      return withAccount().where(isNotNull(bots.liveSince)).orderBy(asc(bots.id));
+    },
+    async saveComparison(row: BotLiveComparisonRow): Promise<void> {
+      const { botId: _botId, ...changes } = row;
+      await db
+        .insert(botLiveComparisons)
+        .values(row)
+        .onConflictDoUpdate({ target: botLiveComparisons.botId, set: changes });
+    },
+    async deleteComparison(botId: number): Promise<void> {
+      await db.delete(botLiveComparisons).where(eq(botLiveComparisons.botId, botId));
+    },
+    async comparisons(): Promise<BotLiveComparisonRow[]> {
+      return db.select().from(botLiveComparisons).orderBy(asc(botLiveComparisons.botId));
+    },
+    async comparisonsOfAccount(accountId: number): Promise<BotLiveComparisonRow[]> {
+      return db
+        .select()
+        .from(botLiveComparisons)
+        .where(eq(botLiveComparisons.accountId, accountId))
+        .orderBy(asc(botLiveComparisons.botId));
     },
     /** Deletes the bot unless it is running; answers whether it was deleted. */
     async deleteUnlessRunning(id: number): Promise<boolean> {

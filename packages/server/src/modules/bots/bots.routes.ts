@@ -7,6 +7,7 @@ import {
   botExistsError,
   botList,
   idParams,
+  liveVsBacktest,
   messageResponse,
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -59,6 +60,14 @@ export const botsRoutes =
         schema: { tags, security, params: idParams, response: { 200: bot, ...errors } },
       },
       async (request) => service.get(userId(request), request.params.id),
+    );
+    app.get(
+      '/trading/bots/:id/live-vs-backtest/',
+      {
+        preValidation,
+        schema: { tags, security, params: idParams, response: { 200: liveVsBacktest, ...errors } },
+      },
+      async (request) => service.liveVsBacktest(userId(request), request.params.id),
     );
     // start/, stop/ and restart/ are this route's actions (BOT_ACTIONS); anything else is a
     // field error.

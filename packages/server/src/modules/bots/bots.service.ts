@@ -8,6 +8,7 @@ import {
   type BotList,
   ERROR_CODES,
   FIELD_ERROR_CODES,
+  type LiveVsBacktest,
   type OperationLogEvent,
   USER_STRATEGY_ERROR_CODES,
 } from '@quantsquare/contracts';
@@ -32,6 +33,7 @@ import type { OperationLogWriter } from '../operation-log/operation-log.service.
 import type { BotControl } from './bot-control.js';
 import { toBot } from './bots.mappers.js';
 import type { BotsRepository, BotWithAccount } from './bots.repository.js';
+import type { LiveChecks } from './live-checks.js';
 
 export const BOT_ANSWERS = {
   created: 'Bot created successfully!',
@@ -86,6 +88,8 @@ export interface BotsServiceDeps {
       catalogId: number,
     ): Promise<{ type: string; name: string } | undefined>;
   };
+  /** Live against backtest (compares on request; the hourly pass keeps the square's). */
+  readonly liveChecks?: Pick<LiveChecks, 'compare'>;
 }
 
 const errorText = (error: unknown): string =>
@@ -313,6 +317,13 @@ export function createBotsService(deps: BotsServiceDeps) {
     },
 
     get: presentOne,
+
+    /** The bot's live period against the backtest of its strategy on the same closed candles. */
+    async liveVsBacktest(userId: number, id: number): Promise<LiveVsBacktest> {
+      const found = await owned(userId, id);
+      if (!deps.liveChecks) throw new NotFound(BOT_ANSWERS.notFound);
+      return deps.liveChecks.compare(found);
+    },
 
     async create(userId: number, input: BotCreateRequest): Promise<BotActionResponse> {
       const errors = new FieldErrorList();

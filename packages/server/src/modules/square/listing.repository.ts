@@ -1,4 +1,10 @@
-import type { Exchange, SquarePeriod, SquareSort } from '@quantsquare/contracts';
+import {
+  type Exchange,
+  HONEST_MAX_ABS_DELTA_PCT,
+  HONEST_MIN_LIVE_DAYS,
+  type SquarePeriod,
+  type SquareSort,
+} from '@quantsquare/contracts';
 import { and, asc, count, desc, eq, gt, ilike, like, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
@@ -23,6 +29,8 @@ export interface ListFilter {
   readonly userSearch?: string;
   /** Only this owner's strategies. */
   readonly userId?: number;
+  /** Only honest strategies: live ≥ HONEST_MIN_LIVE_DAYS, |delta| ≤ HONEST_MAX_ABS_DELTA_PCT. */
+  readonly honest?: boolean;
 }
 
 /** `%` and `_` typed by a user are literal characters, not wildcards. */
@@ -35,7 +43,11 @@ const ORDER: Record<SquareSort, SQL[]> = {
   latest: [sql`${strategyMetrics.publishedAt} desc nulls last`],
   win_rate: [sql`${strategyMetrics.rankWinRate} desc nulls last`],
   sharpe_ratio: [sql`${strategyMetrics.rankSharpe} desc nulls last`],
+  live_delta: [sql`${strategyMetrics.liveDeltaAbs} asc nulls last`],
 };
+
+// Constants, not parameters: the same statement for every honest page.
+const honestOnly = sql`${strategyMetrics.liveDays} >= ${sql.raw(String(HONEST_MIN_LIVE_DAYS))} and ${strategyMetrics.liveDeltaAbs} <= ${sql.raw(String(HONEST_MAX_ABS_DELTA_PCT))}`;
 const TIE_BREAK = sql`${strategyMetrics.accountId} desc nulls last`;
 
 const followersOf = (userId: SQL | typeof strategyMetrics.userId) =>
@@ -57,6 +69,7 @@ export function createListingRepository(db: Database) {
         : undefined,
       filter.userSearch ? ilike(users.nickname, likePattern(filter.userSearch)) : undefined,
       filter.userId !== undefined ? eq(strategyMetrics.userId, filter.userId) : undefined,
+      filter.honest ? honestOnly : undefined,
     );
   }
 
@@ -91,6 +104,7 @@ export function createListingRepository(db: Database) {
       filter.search ? like(strategyMetrics.searchName, sql`lower(${p.search})`) : undefined,
       filter.userSearch ? ilike(users.nickname, p.userSearch) : undefined,
       filter.userId !== undefined ? eq(strategyMetrics.userId, p.userId) : undefined,
+      filter.honest ? honestOnly : undefined,
     );
     const ids = db.select({ id: strategyMetrics.accountId }).from(strategyMetrics).$dynamic();
     if (filter.userSearch) ids.innerJoin(users, eq(users.id, strategyMetrics.userId));
@@ -107,6 +121,7 @@ export function createListingRepository(db: Database) {
       filter.search ? 's' : '',
       filter.userSearch ? 'n' : '',
       filter.userId !== undefined ? 'u' : '',
+      filter.honest ? 'h' : '',
     ].join('');
     return db
       .with(page)
@@ -131,7 +146,7 @@ export function createListingRepository(db: Database) {
   return {
     /** One page of cards: one statement walking the sort's partial index. */
     async page(filter: ListFilter, sort: SquareSort, limit: number, offset: number) {
-      const key = `${sort}|${filter.exchange ? 1 : 0}${filter.search ? 1 : 0}${filter.userSearch ? 1 : 0}${filter.userId !== undefined ? 1 : 0}`;
+      const key = `${sort}|${filter.exchange ? 1 : 0}${filter.search ? 1 : 0}${filter.userSearch ? 1 : 0}${filter.userId !== undefined ? 1 : 0}${filter.honest ? 1 : 0}`;
       let query = prepared.get(key);
       if (!query) {
         query = preparePage(sort, filter);

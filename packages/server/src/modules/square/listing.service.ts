@@ -8,6 +8,7 @@ import {
   type StrategyDetail,
   type StrategyListQuery,
   type StrategyListResponse,
+  type StrategyLiveCheck,
   type StrategyPositionList,
   type StrategyTradeList,
 } from '@quantsquare/contracts';
@@ -62,6 +63,8 @@ export function createListingService(deps: {
   clock: Clock;
   prices: PriceSource;
   viewer: ViewerFacts;
+  /** The account's bots live against their backtests (the bots module's hourly comparisons). */
+  liveChecks?: (accountId: number) => Promise<StrategyLiveCheck | null>;
 }) {
   const { repo } = deps;
   const cached = ttlCache<unknown>(SQUARE_AGGREGATE_TTL_MS, () => Date.now());
@@ -82,20 +85,23 @@ export function createListingService(deps: {
       exchange: query.exchange,
       search: query.search || undefined,
       userSearch: query.user_search || undefined,
+      honest: query.honest === 'true',
     };
     const offset = (query.page - 1) * query.page_size;
     const statsKey = `stats|${filter.period}|${filter.exchange ?? ''}`;
+    // The stats describe the whole square; the honest filter, like a text, needs its own count.
+    const isNarrowed =
+      filter.search !== undefined || filter.userSearch !== undefined || filter.honest === true;
     const [rows, stats] = await Promise.all([
       repo.page(filter, query.sort, query.page_size, offset),
       cached(statsKey, () => repo.stats(filter.period, filter.exchange)) as ReturnType<
         typeof repo.stats
       >,
     ]);
-    const hasText = filter.search !== undefined || filter.userSearch !== undefined;
-    // Without a text filter the count is the stats' total (same filter), else one count query.
-    const total = hasText
+    // Without a narrowing filter the count is the stats' total (same filter), else one count query.
+    const total = isNarrowed
       ? ((await cached(
-          `count|${filter.period}|${filter.exchange ?? ''}|${filter.search ?? ''}|${filter.userSearch ?? ''}`,
+          `count|${filter.period}|${filter.exchange ?? ''}|${filter.search ?? ''}|${filter.userSearch ?? ''}|${filter.honest ? 'h' : ''}`,
           () => repo.count(filter),
         )) as number)
       : stats.total;
@@ -152,7 +158,7 @@ export function createListingService(deps: {
     const nowMs = deps.clock.now().getTime();
     const hours = SQUARE_PERIOD_HOURS[period];
     const sinceMs = hours === null ? 0 : nowMs - hours * HOUR_MS;
-    const [metricRows, curve, markers, isFollowing, isCopying] = await Promise.all([
+    const [metricRows, curve, markers, isFollowing, isCopying, liveCheck] = await Promise.all([
       repo.metricsOf(accountId),
       equityCurve(accountId, period, nowMs),
       settings.showTrades ? repo.tradeMarkers(accountId, sinceMs, MARKERS_MAX) : [],
@@ -160,6 +166,7 @@ export function createListingService(deps: {
         ? false
         : deps.viewer.isFollowing(viewerId, settings.userId),
       viewerId === undefined ? false : deps.viewer.isCopying(viewerId, accountId),
+      deps.liveChecks ? deps.liveChecks(accountId) : null,
     ]);
     const byPeriod = new Map(metricRows.map((m) => [m.period, m]));
     const total = byPeriod.get('total');
@@ -206,6 +213,7 @@ export function createListingService(deps: {
       is_owner: viewerId === settings.userId,
       published_at: settings.publishedAt?.toISOString() ?? null,
       metrics_updated_at: total?.computedAt.toISOString() ?? null,
+      live_vs_backtest: liveCheck,
     };
   }
 
@@ -282,6 +290,7 @@ export function createListingService(deps: {
       query.period,
       query.search ?? '',
       query.user_search ?? '',
+      query.honest ?? '',
     ].join('|');
     const version = `${localVersion}:${Math.floor(Date.now() / SQUARE_LIST_TTL_MS)}`;
     const hit = pages.get(key, version);

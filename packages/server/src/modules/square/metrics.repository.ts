@@ -1,5 +1,5 @@
 import type { ClosedTrade, EquitySample, WalletMark } from '@quantsquare/engine';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
   balanceSnapshots,
@@ -22,6 +22,50 @@ export interface SharedAccount {
 /** What the metrics worker reads (snapshots, marks, the read model's fills) and writes. */
 export function createMetricsRepository(db: Database) {
   return {
+    /**
+     * The accounts' live-vs-backtest figures (every period's row); accounts not listed lose
+     * theirs (their bots were deleted or never traded live).
+     */
+    async applyLiveChecks(
+      checks: readonly {
+        accountId: number;
+        liveDays: number;
+        deltaPct: number;
+        liveReturnPct: number;
+        backtestReturnPct: number;
+      }[],
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
+        for (const check of checks) {
+          await tx
+            .update(strategyMetrics)
+            .set({
+              liveDays: check.liveDays,
+              liveDeltaPct: check.deltaPct,
+              liveDeltaAbs: Math.abs(check.deltaPct),
+              liveReturnPct: check.liveReturnPct,
+              backtestReturnPct: check.backtestReturnPct,
+            })
+            .where(eq(strategyMetrics.accountId, check.accountId));
+        }
+        const listed = checks.map((check) => check.accountId);
+        await tx
+          .update(strategyMetrics)
+          .set({
+            liveDays: null,
+            liveDeltaPct: null,
+            liveDeltaAbs: null,
+            liveReturnPct: null,
+            backtestReturnPct: null,
+          })
+          .where(
+            and(
+              isNotNull(strategyMetrics.liveDays),
+              listed.length > 0 ? notInArray(strategyMetrics.accountId, listed) : undefined,
+            ),
+          );
+      });
+    },
     async sharedAccount(accountId: number): Promise<SharedAccount | undefined> {
       const [row] = await db
         .select({ account: exchangeAccounts, settings: strategyShareSettings })

@@ -1,8 +1,10 @@
-import type {
-  PeriodMetrics,
-  StrategyCard,
-  StrategyPosition,
-  StrategyTrade,
+import {
+  HONEST_MAX_ABS_DELTA_PCT,
+  HONEST_MIN_LIVE_DAYS,
+  type PeriodMetrics,
+  type StrategyCard,
+  type StrategyPosition,
+  type StrategyTrade,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type {
@@ -69,6 +71,16 @@ export function cardOf(row: CardRow): StrategyCard {
       followers_count: Number(row.followersCount),
     },
     share_settings: { accept_copy: row.acceptCopy, copiers_count: m.copiersCount },
+    live_check:
+      m.liveDays === null || m.liveDeltaPct === null
+        ? null
+        : {
+            live_days: round(m.liveDays),
+            delta_pct: round(m.liveDeltaPct),
+            is_honest:
+              m.liveDays >= HONEST_MIN_LIVE_DAYS &&
+              Math.abs(m.liveDeltaPct) <= HONEST_MAX_ABS_DELTA_PCT,
+          },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { StrategyLiveCheck } from '@quantsquare/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import type { Clock } from '../../common/clock.js';
@@ -48,6 +49,8 @@ export interface SquareModuleDeps {
    */
   readonly clientFor?: AccountClients;
   readonly exchangeTimeoutMs?: number;
+  /** An account's bots live against their backtests (the bots module's stored comparisons). */
+  readonly liveChecks?: (accountId: number) => Promise<StrategyLiveCheck | null>;
 }
 
 /** How long a live wallet mark may wait for the exchange when none is given. */
@@ -101,6 +104,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
       // Copy trading answers this (its relations); nobody copies without it.
       isCopying: deps.isCopying ?? (async () => false),
     },
+    ...(deps.liveChecks ? { liveChecks: deps.liveChecks } : {}),
   });
   const sharing = createSharingService({
     repo: createSharingRepository(deps.db),
@@ -134,6 +138,11 @@ export function createSquareModule(deps: SquareModuleDeps) {
   return {
     sharing,
     listing,
+    /** The bots' hourly live-vs-backtest figures per account, for the square's sort and tag. */
+    async applyLiveChecks(checks: Parameters<typeof metricsRepo.applyLiveChecks>[0]) {
+      await metricsRepo.applyLiveChecks(checks);
+      listing.invalidateAggregates();
+    },
     social,
     metrics,
     refresher,

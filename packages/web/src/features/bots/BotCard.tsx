@@ -16,6 +16,7 @@ import { useAccountName } from '../accounts/use-account-name';
 import { formatAmount, formatMoney, formatPercent, formatPrice } from '../dashboard/format';
 import { Text } from '../dashboard/ui';
 import { formatUtc8, positionModeKey } from './bot-format';
+import { LiveVsBacktestPanel } from './LiveVsBacktestPanel';
 
 const STATUS_COLORS: Record<Bot['status'], string> = {
   created: 'blue',
@@ -297,6 +298,7 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
                 </Text>
               </Field>
             </div>
+            <LiveVsBacktestPanel botId={bot.id} />
           </div>
         )}
       </Flex>

@@ -17,11 +17,15 @@ import { activeQuickTag } from './square-filters';
 
 export type SquareView = 'grid' | 'list';
 
-const TAG_KEYS: Record<SquareQuickTag, 'highReturn' | 'lowRisk' | 'stable' | 'trending'> = {
+const TAG_KEYS: Record<
+  SquareQuickTag,
+  'highReturn' | 'lowRisk' | 'stable' | 'trending' | 'honest'
+> = {
   high_return: 'highReturn',
   low_risk: 'lowRisk',
   stable: 'stable',
   trending: 'trending',
+  honest: 'honest',
 };
 
 interface Props {

@@ -88,6 +88,27 @@ export function IllustrativeTag() {
   );
 }
 
+/** Live against backtest of the account's bots: green "Honest" when it qualifies. */
+export function LiveCheckTag({ check }: { check: StrategyCard['live_check'] }) {
+  const { t, i18n } = useTranslation();
+  if (!check) return null;
+  const delta = formatPercent(check.delta_pct, i18n.language, true);
+  return (
+    <Tooltip title={t('square.card.liveCheckHint', { days: check.live_days.toFixed(1), delta })}>
+      <Tag
+        color={check.is_honest ? 'green' : 'default'}
+        style={{ marginInlineEnd: 0 }}
+        data-testid="strategy-live-check"
+        data-honest={check.is_honest}
+      >
+        {check.is_honest
+          ? `${t('square.card.honestTag')} ${delta}`
+          : t('square.card.liveCheckTag', { delta })}
+      </Tag>
+    </Tooltip>
+  );
+}
+
 export function NewTag() {
   const { t } = useTranslation();
   return (
@@ -150,6 +171,7 @@ export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
           <Flex gap={4} wrap style={{ marginTop: 4 }}>
             <Tag style={{ marginInlineEnd: 0 }}>{strategy.exchange.toUpperCase()}</Tag>
             {strategy.is_new && <NewTag />}
+            <LiveCheckTag check={strategy.live_check} />
           </Flex>
         </div>
         <div style={{ textAlign: 'end', flex: 'none' }}>

@@ -33,6 +33,7 @@ export function readFilters(params: URLSearchParams): SquareListParams {
     exchange: isOneOf<Exchange>(EXCHANGES, exchange) ? exchange : null,
     sort: isOneOf<SquareSort>(SQUARE_SORTS, sort) ? sort : SQUARE_DEFAULT_SORT,
     period: isOneOf<SquarePeriod>(SQUARE_PERIODS, period) ? period : SQUARE_DEFAULT_PERIOD,
+    honest: params.get('honest') === '1',
   };
 }
 
@@ -44,6 +45,7 @@ export function writeFilters(filters: SquareListParams): URLSearchParams {
   if (filters.exchange) params.set('exchange', filters.exchange);
   if (filters.sort !== SQUARE_DEFAULT_SORT) params.set('sort', filters.sort);
   if (filters.period !== SQUARE_DEFAULT_PERIOD) params.set('period', filters.period);
+  if (filters.honest) params.set('honest', '1');
   if (filters.page > 1) params.set('page', String(filters.page));
   return params;
 }
@@ -68,7 +70,8 @@ export function activeQuickTag(filters: SquareListParams): SquareQuickTag | null
     const rule = SQUARE_QUICK_TAG_FILTERS[tag];
     if (
       rule.sort === filters.sort &&
-      (rule.period === undefined || rule.period === filters.period)
+      (rule.period === undefined || rule.period === filters.period) &&
+      (rule.honest === true) === filters.honest
     ) {
       return tag;
     }
@@ -76,11 +79,15 @@ export function activeQuickTag(filters: SquareListParams): SquareQuickTag | null
   return null;
 }
 
-/** The filters after clicking a quick tag: its sort, and its period when it names one. */
+/**
+ * The filters after clicking a quick tag: its sort, its period when it names one, and the honest
+ * filter on for the honest tag only.
+ */
 export function applyQuickTag(current: SquareListParams, tag: SquareQuickTag): SquareListParams {
   const rule = SQUARE_QUICK_TAG_FILTERS[tag];
   return changeFilters(current, {
     sort: rule.sort,
+    honest: rule.honest === true,
     ...(rule.period ? { period: rule.period } : {}),
   });
 }

@@ -1,0 +1,176 @@
+import {
+  HONEST_MAX_ABS_DELTA_PCT,
+  HONEST_MIN_LIVE_DAYS,
+  type StrategyDetail,
+} from '@quantsquare/contracts';
+import { Card, Flex, Tag, Typography, theme } from 'antd';
+import { lazy, Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../../app/Spinner';
+import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
+import { formatPercent } from '../dashboard/format';
+import { chartPalette } from '../dashboard/palette';
+import { formatChartTime } from './square-format';
+
+// The bot card's chart (lightweight-charts, its own chunk): live solid, backtest dashed.
+const LazyChart = lazy(() => import('../bots/charts/LiveVsBacktestChart'));
+
+type LiveCheck = NonNullable<StrategyDetail['live_vs_backtest']>;
+
+function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+        {label}
+      </Typography.Text>
+      <Typography.Text strong data-testid={testId}>
+        {value}
+      </Typography.Text>
+    </div>
+  );
+}
+
+/**
+ * A published account driven by bots: its bots' live trading against their backtests on the
+ * same closed candles (the bots' hourly comparisons), with each bot's two curves.
+ */
+export function LiveCheckPanel({ check, isMobile }: { check: LiveCheck; isMobile: boolean }) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const palette = useMemo(() => chartPalette(token), [token]);
+  const locale = i18n.language;
+  const pct = (value: number) => formatPercent(value, locale, true);
+  const isHonest =
+    check.live_days >= HONEST_MIN_LIVE_DAYS &&
+    Math.abs(check.delta_pct) <= HONEST_MAX_ABS_DELTA_PCT;
+  const height = isMobile ? 180 : 220;
+  const lc = 'strategy.liveCheck';
+  return (
+    <Card
+      size="small"
+      title={t(`${lc}.title`)}
+      extra={
+        isHonest ? (
+          <Tag color="green" style={{ marginInlineEnd: 0 }} data-testid="strategy-honest">
+            {t('square.card.honestTag')}
+          </Tag>
+        ) : null
+      }
+      data-testid="strategy-live-check-panel"
+    >
+      <Flex vertical gap={12}>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t(`${lc}.hint`)}
+        </Typography.Text>
+        <div
+          style={{
+            display: 'grid',
+            gap: 8,
+            gridTemplateColumns: isMobile
+              ? 'repeat(2, minmax(0, 1fr))'
+              : 'repeat(4, minmax(0, 1fr))',
+          }}
+        >
+          <Figure
+            label={t(`${lc}.days`)}
+            value={t(`${lc}.daysValue`, { days: check.live_days.toFixed(1) })}
+            testId="live-check-days"
+          />
+          <Figure
+            label={t(`${lc}.live`)}
+            value={pct(check.live_return_pct)}
+            testId="live-check-live"
+          />
+          <Figure
+            label={t(`${lc}.backtest`)}
+            value={pct(check.backtest_return_pct)}
+            testId="live-check-backtest"
+          />
+          <Figure label={t(`${lc}.delta`)} value={pct(check.delta_pct)} testId="live-check-delta" />
+        </div>
+        {isHonest && (
+          <Typography.Text type="success" style={{ fontSize: 12 }}>
+            {t(`${lc}.honest`)}
+          </Typography.Text>
+        )}
+        {check.bots.map((bot) => (
+          <Flex
+            vertical
+            gap={6}
+            key={`${bot.symbol}-${bot.timeframe}`}
+            data-testid="live-check-bot"
+            data-live-points={bot.live_curve.length}
+            data-backtest-points={bot.backtest_curve.length}
+          >
+            <Flex justify="space-between" wrap gap={8}>
+              <Typography.Text strong>
+                {t(`${lc}.bot`, {
+                  symbol: bot.symbol,
+                  timeframe: bot.timeframe,
+                  strategy: bot.strategy_type,
+                })}
+              </Typography.Text>
+              <Typography.Text>
+                {t(`${lc}.delta`)} {pct(bot.delta_pct)}
+              </Typography.Text>
+            </Flex>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t(`${lc}.counts`, {
+                matched: bot.matched,
+                missed: bot.missed,
+                extra: bot.extra,
+                fees: pct(bot.fee_diff),
+                slippage: pct(bot.slippage_diff),
+              })}
+            </Typography.Text>
+            <Flex gap="4px 16px" wrap>
+              <Typography.Text style={{ fontSize: 12 }}>
+                <span
+                  style={{
+                    display: 'inline-block',
+                    width: 18,
+                    borderTop: `2px solid ${palette.equity}`,
+                    marginInlineEnd: 6,
+                    verticalAlign: 'middle',
+                  }}
+                />
+                {t(`${lc}.legendLive`)}
+              </Typography.Text>
+              <Typography.Text style={{ fontSize: 12 }}>
+                <span
+                  style={{
+                    display: 'inline-block',
+                    width: 18,
+                    borderTop: `2px dashed ${palette.maSlow}`,
+                    marginInlineEnd: 6,
+                    verticalAlign: 'middle',
+                  }}
+                />
+                {t(`${lc}.legendBacktest`)}
+              </Typography.Text>
+            </Flex>
+            <ChartErrorBoundary fallback={null}>
+              <Suspense
+                fallback={
+                  <Flex align="center" justify="center" style={{ height }}>
+                    <Spinner />
+                  </Flex>
+                }
+              >
+                <LazyChart
+                  live={bot.live_curve}
+                  backtest={bot.backtest_curve}
+                  palette={palette}
+                  height={height}
+                />
+              </Suspense>
+            </ChartErrorBoundary>
+          </Flex>
+        ))}
+        <Typography.Text type="secondary" style={{ fontSize: 11 }}>
+          {t(`${lc}.updated`, { time: formatChartTime(Date.parse(check.computed_at)) })}
+        </Typography.Text>
+      </Flex>
+    </Card>
+  );
+}
