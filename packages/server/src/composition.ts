@@ -59,6 +59,7 @@ import {
 import { experienceAccountForNewUsers } from './modules/exchange-accounts/experience-account.js';
 import { createHelpRepository } from './modules/help/help.repository.js';
 import { createHelpService } from './modules/help/help.service.js';
+import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
 import { createProfileService } from './modules/profile/profile.service.js';
@@ -358,6 +359,18 @@ export async function createServices(deps: ServiceDeps) {
     log,
   });
 
+  // Notifications from the outbox's events: in-app, e-mail, and Telegram with a bot token.
+  const notifications = createNotificationsModule({
+    db,
+    clock,
+    events,
+    outbox: eventOutbox,
+    mailer,
+    telegram: config.telegram,
+    leases: createLeases({ db, holderId: leaseHolder }),
+    log,
+  });
+
   // Scheduled jobs: hourly balance snapshots (the 16:00 UTC one opens the UTC+8 day), then the
   // square's wallet marks and metrics.
   const scheduler = deps.runsWorkers ? createScheduler({ clock, log }) : undefined;
@@ -405,6 +418,7 @@ export async function createServices(deps: ServiceDeps) {
     help,
     webhooks,
     risk,
+    notifications,
     workers: {
       outboxRelay,
       botEngine,

@@ -25,6 +25,8 @@ export interface EventPayloads {
     /** Fee paid, in quote (USDT). */
     readonly fee: number;
     readonly reduceOnly: boolean;
+    /** The resting stop-loss or take-profit order that triggered (absent on older events). */
+    readonly trigger?: 'stop_loss' | 'take_profit' | null;
     readonly filledAtMs: number;
   };
   /** An owner's position on an account and symbol changed (after a fill or a reconcile). */
@@ -92,6 +94,20 @@ export interface EventPayloads {
     /** The equity that tripped a breach (decimal string), else null. */
     readonly equity: string | null;
     readonly atMs: number;
+  };
+  /** A user's unread notification count changed (the notification sockets push it). */
+  NotificationsChanged: {
+    readonly userId: number;
+    readonly unread: number;
+  };
+  /** A webhook signal ended failed or refused (written with the signal's final state). */
+  WebhookSignalFailed: {
+    readonly userId: number;
+    readonly configId: number;
+    readonly configName: string;
+    readonly signalId: number;
+    readonly status: 'failed' | 'refused';
+    readonly reason: string | null;
   };
   AnnouncementPublished: {
     readonly announcementId: number;
