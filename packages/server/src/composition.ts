@@ -261,6 +261,8 @@ export async function createServices(deps: ServiceDeps) {
     signalsPerMinute: config.webhookSignalsPerMinute,
     leases: createLeases({ db, holderId: leaseHolder }),
     stepUp,
+    outbox: eventOutbox,
+    events,
   });
   const accountServices = createAccountServices({
     db,

@@ -270,6 +270,44 @@ describe('notifications of a filled webhook order', () => {
     }
   });
 
+  it('tells a halt of the account and the webhook signal its risk gate refused', async () => {
+    const user = await webhookUser(t.app, 'notify-risk');
+    const { path } = await createConfig(t.app, user.token, user.accountId);
+    const halted = await call(t.app, 'POST', `/api/trading/accounts/${user.accountId}/risk/halt/`, {
+      token: user.token,
+    });
+    expect(halted.status).toBe(200);
+    const alert = await postAlert(t.app, path, {
+      action: 'buy',
+      amount: 100,
+      id: 'h1',
+      timestamp: t.clock.now().toISOString(),
+    });
+    expect((await settledSignal(t.app, user.token, alert.body.signal_id)).status).toBe('refused');
+    const seen = await until(
+      () => list(user.token),
+      (l) => l.count >= 2,
+      'two notifications',
+    );
+    expect(seen.results.map((n) => [n.kind, n.params])).toEqual([
+      [
+        'webhook_signal',
+        expect.objectContaining({
+          status: 'refused',
+          reason: 'risk_halted',
+          signal_id: Number(alert.body.signal_id),
+          config_name: 'TV BTC',
+        }),
+      ],
+      [
+        'risk_state',
+        expect.objectContaining({ account_id: user.accountId, state: 'halted', reason: 'user' }),
+      ],
+    ]);
+    await settle();
+    expect((await list(user.token)).count).toBe(2);
+  });
+
   it("never shows one user's notifications to another, nor marks them read", async () => {
     const owner = await webhookUser(t.app, 'notify-a');
     const other = await webhookUser(t.app, 'notify-b');
