@@ -244,6 +244,7 @@ export async function createServices(deps: ServiceDeps) {
         feed: marketFeed,
         execution,
         leases: createLeases({ db, holderId: leaseHolder }),
+        outbox: eventOutbox,
         writeLog: (entry) => operationLog.record(entry),
         logger: log,
       })

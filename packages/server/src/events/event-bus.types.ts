@@ -46,6 +46,8 @@ export interface EventPayloads {
     readonly userId: number;
     readonly status: 'created' | 'stopped' | 'running' | 'error';
     readonly error: string | null;
+    /** The bot's symbol (for the notification's words; absent on older events). */
+    readonly symbol?: string;
   };
   /** An exchange account's balance was read (a snapshot). */
   BalanceChanged: {

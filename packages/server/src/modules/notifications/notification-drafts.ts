@@ -61,7 +61,7 @@ export function noticeOf(event: BusEvent): EventNotice | null {
       return {
         userId: p.userId,
         kind: 'bot_status',
-        params: { bot_id: p.botId, status: p.status, error: p.error },
+        params: { bot_id: p.botId, symbol: p.symbol ?? null, status: p.status, error: p.error },
       };
     }
     case 'WebhookSignalFailed': {
