@@ -348,6 +348,10 @@ export async function createServices(deps: ServiceDeps) {
     readerSecret: config.secretKey,
     contact: config.contact,
     log,
+    publications: {
+      inTransaction: (work) => db.transaction((tx) => work(createHelpRepository(tx), tx)),
+      outbox: eventOutbox,
+    },
   });
 
   // The risk gate per exchange account: settings, kill switch, and the loss-limit monitor.

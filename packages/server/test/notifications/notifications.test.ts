@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import { eventOutbox } from '../../src/db/schema/index.js';
 import type { OutgoingMessage } from '../../src/delivery/delivery.adapters.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
+import { publish, staffSession } from '../help/help-flows.js';
 import { TelegramStandIn } from '../helpers/telegram-stand-in.js';
 import { call, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createConfig, postAlert, settledSignal, webhookUser } from '../webhooks/webhook-flows.js';
@@ -306,6 +307,47 @@ describe('notifications of a filled webhook order', () => {
     ]);
     await settle();
     expect((await list(user.token)).count).toBe(2);
+  });
+
+  it('tells every user of a new announcement, once, in the app and on a linked Telegram', async () => {
+    const reader = await webhookUser(t.app, 'notify-news');
+    const chatId = 7_000_010;
+    await call(t.app, 'PUT', '/api/notifications/settings/', {
+      token: reader.token,
+      body: { language: 'en' },
+    });
+    await linkTelegram(reader.token, chatId);
+    const other = await webhookUser(t.app, 'notify-news-2');
+    const staff = await staffSession(t);
+    const created = await publish(t.app, staff.access, {
+      title: 'Maintenance tonight',
+      type: 'maintenance',
+    });
+    for (const user of [reader, other]) {
+      const seen = await until(
+        () => list(user.token),
+        (l) => l.results.some((n) => n.kind === 'announcement'),
+        'the announcement notification',
+      );
+      expect(seen.results.filter((n) => n.kind === 'announcement')).toEqual([
+        expect.objectContaining({
+          params: {
+            announcement_id: created.id,
+            title: 'Maintenance tonight',
+            type: 'maintenance',
+          },
+        }),
+      ]);
+    }
+    await until(
+      async () => telegram.messagesTo(chatId),
+      (texts) => texts.includes('New announcement: Maintenance tonight'),
+      'the Telegram announcement',
+    );
+    await settle();
+    expect(
+      telegram.messagesTo(chatId).filter((text) => text.startsWith('New announcement')),
+    ).toHaveLength(1);
   });
 
   it("never shows one user's notifications to another, nor marks them read", async () => {

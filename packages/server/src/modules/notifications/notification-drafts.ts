@@ -16,7 +16,17 @@ export const NOTIFIED_EVENT_TYPES = [
   'RiskStateChanged',
   'BotStatusChanged',
   'WebhookSignalFailed',
+  'AnnouncementPublished',
 ] as const satisfies readonly EventType[];
+
+/** An announcement's notification (every user gets it). */
+export function announcementParams(event: BusEvent<'AnnouncementPublished'>): NotificationParams {
+  return {
+    announcement_id: event.payload.announcementId,
+    title: event.payload.title,
+    type: event.payload.type,
+  };
+}
 
 /** Fewer digits than a float prints, more than any market's step. */
 const round = (value: number, digits = 8) => Number(value.toFixed(digits));

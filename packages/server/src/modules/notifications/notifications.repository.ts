@@ -49,6 +49,48 @@ export interface DueDelivery {
 
 const POLL_STATE_ID = 'telegram';
 
+/** The notifications of `drafts` and their deliveries; answers the users shown a new one. */
+async function writeDrafts(
+  tx: Database,
+  eventId: string,
+  at: Date,
+  drafts: readonly NotificationDraft[],
+): Promise<{ userIds: number[] }> {
+  if (drafts.length === 0) return { userIds: [] };
+  const rows = await tx
+    .insert(notifications)
+    .values(
+      drafts.map((d) => ({
+        userId: d.userId,
+        kind: d.kind,
+        params: d.params,
+        eventId,
+        isShown: d.isShown,
+        createdAt: at,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: notifications.id, userId: notifications.userId });
+  const idOf = new Map(rows.map((row) => [row.userId, row.id]));
+  const deliveries = drafts.flatMap((d) => {
+    const notificationId = idOf.get(d.userId);
+    return notificationId === undefined
+      ? []
+      : d.send.map((channel) => ({
+          notificationId,
+          userId: d.userId,
+          channel,
+          nextAttemptAt: at,
+          createdAt: at,
+        }));
+  });
+  if (deliveries.length > 0) {
+    await tx.insert(notificationDeliveries).values(deliveries).onConflictDoNothing();
+  }
+  const shown = new Set(drafts.filter((d) => d.isShown).map((d) => d.userId));
+  return { userIds: rows.map((row) => row.userId).filter((id) => shown.has(id)) };
+}
+
 export function createNotificationsRepository(db: Database) {
   return {
     /**
@@ -67,40 +109,38 @@ export function createNotificationsRepository(db: Database) {
           .onConflictDoNothing()
           .returning();
         if (!receipt) return null;
-        if (drafts.length === 0) return { userIds: [] };
-        const rows = await tx
-          .insert(notifications)
-          .values(
-            drafts.map((d) => ({
-              userId: d.userId,
-              kind: d.kind,
-              params: d.params,
-              eventId,
-              isShown: d.isShown,
-              createdAt: at,
-            })),
-          )
-          .onConflictDoNothing()
-          .returning({ id: notifications.id, userId: notifications.userId });
-        const idOf = new Map(rows.map((row) => [row.userId, row.id]));
-        const deliveries = drafts.flatMap((d) => {
-          const notificationId = idOf.get(d.userId);
-          return notificationId === undefined
-            ? []
-            : d.send.map((channel) => ({
-                notificationId,
-                userId: d.userId,
-                channel,
-                nextAttemptAt: at,
-                createdAt: at,
-              }));
-        });
-        if (deliveries.length > 0) {
-          await tx.insert(notificationDeliveries).values(deliveries).onConflictDoNothing();
-        }
-        const shown = new Set(drafts.filter((d) => d.isShown).map((d) => d.userId));
-        return { userIds: rows.map((row) => row.userId).filter((id) => shown.has(id)) };
+        return writeDrafts(tx, eventId, at, drafts);
       });
+    },
+
+    /**
+     * Writes one part of a large event's notifications (an announcement's users, page by page)
+     * without its receipt: a part written twice keeps one notification per user and event.
+     */
+    async recordPart(
+      eventId: string,
+      at: Date,
+      drafts: readonly NotificationDraft[],
+    ): Promise<{ userIds: number[] }> {
+      return db.transaction((tx) => writeDrafts(tx, eventId, at, drafts));
+    },
+
+    async isHandled(eventId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ eventId: notificationReceipts.eventId })
+        .from(notificationReceipts)
+        .where(eq(notificationReceipts.eventId, eventId));
+      return row !== undefined;
+    },
+
+    /** Marks a large event handled once all its parts are written; false when it was already. */
+    async markHandled(eventId: string, at: Date): Promise<boolean> {
+      const rows = await db
+        .insert(notificationReceipts)
+        .values({ eventId, handledAt: at })
+        .onConflictDoNothing()
+        .returning();
+      return rows.length > 0;
     },
 
     async list(userId: number, options: { unreadOnly: boolean; limit: number; offset: number }) {

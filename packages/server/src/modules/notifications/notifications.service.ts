@@ -22,7 +22,11 @@ import { BadRequest } from '../../common/errors.js';
 import { DEFAULT_MESSAGE_LANGUAGE, type MessageLanguage } from '../../common/message-language.js';
 import type { NotificationRow } from '../../db/schema/index.js';
 import type { BusEvent, EventBus } from '../../events/index.js';
-import { type EventNotice, noticeOf } from './notification-drafts.js';
+import { announcementParams, type EventNotice, noticeOf } from './notification-drafts.js';
+
+/** Users told of an announcement per transaction. */
+const ANNOUNCEMENT_PAGE_USERS = 500;
+
 import type {
   NotificationDraft,
   NotificationsRepository,
@@ -112,12 +116,38 @@ export function createNotificationsService(deps: {
    * finds its receipt and writes nothing.
    */
   async function handle(event: BusEvent): Promise<void> {
+    if (event.type === 'AnnouncementPublished') {
+      await announce(event as BusEvent<'AnnouncementPublished'>);
+      return;
+    }
     const notice = noticeOf(event);
     const drafts = notice ? await draftsOf([notice]) : [];
     const result = await repo.record(event.id, clock.now(), drafts);
     if (!result) return;
     if (drafts.some((d) => d.send.length > 0)) deps.onDeliveries?.();
     await announceUnread(result.userIds);
+  }
+
+  /** Every user is told of a new announcement, a page of users per transaction. */
+  async function announce(event: BusEvent<'AnnouncementPublished'>): Promise<void> {
+    if (await repo.isHandled(event.id)) return;
+    const at = clock.now();
+    const params = announcementParams(event);
+    let afterId = 0;
+    let hasDeliveries = false;
+    for (;;) {
+      const userIds = await repo.userIdsAfter(afterId, ANNOUNCEMENT_PAGE_USERS);
+      if (userIds.length === 0) break;
+      afterId = userIds.at(-1) ?? afterId;
+      const drafts = await draftsOf(
+        userIds.map((userId) => ({ userId, kind: 'announcement' as const, params })),
+      );
+      const written = await repo.recordPart(event.id, at, drafts);
+      hasDeliveries ||= drafts.some((d) => d.send.length > 0);
+      await announceUnread(written.userIds);
+    }
+    await repo.markHandled(event.id, at);
+    if (hasDeliveries) deps.onDeliveries?.();
   }
 
   async function settingsAnswer(userId: number): Promise<NotificationSettings> {
