@@ -338,6 +338,7 @@ export async function createServices(deps: ServiceDeps) {
     sharing: square.sharing,
     log,
     leases: createLeases({ db, holderId: leaseHolder }),
+    outbox: eventOutbox,
   });
 
   const help = createHelpService({

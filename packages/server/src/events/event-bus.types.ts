@@ -97,6 +97,17 @@ export interface EventPayloads {
     readonly equity: string | null;
     readonly atMs: number;
   };
+  /** A copy relation started, stopped, paused or resumed (written with the change). */
+  CopyStatusChanged: {
+    readonly relationId: number;
+    /** The follower. */
+    readonly userId: number;
+    readonly leaderAccountId: number;
+    readonly status: 'started' | 'stopped' | 'paused' | 'resumed';
+    /** Why it stopped or paused (user, max_loss, leader_drawdown, risk_halted, …), else null. */
+    readonly reason: string | null;
+    readonly atMs: number;
+  };
   /** A user's unread notification count changed (the notification sockets push it). */
   NotificationsChanged: {
     readonly userId: number;

@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import { eventOutbox } from '../../src/db/schema/index.js';
 import type { OutgoingMessage } from '../../src/delivery/delivery.adapters.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
+import { COPY, copier, createCopy, leader } from '../copy-trading/copy-fixture.js';
 import { publish, staffSession } from '../help/help-flows.js';
 import { TelegramStandIn } from '../helpers/telegram-stand-in.js';
 import { call, createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -348,6 +349,38 @@ describe('notifications of a filled webhook order', () => {
     expect(
       telegram.messagesTo(chatId).filter((text) => text.startsWith('New announcement')),
     ).toHaveLength(1);
+  });
+
+  it('tells the follower a copy started, paused and stopped, with the reason', async () => {
+    const lead = await leader(t);
+    const follower = await copier(t, '200');
+    const created = await createCopy(t.app, follower.access, {
+      leader_account_id: lead.accountId,
+      follower_account_id: follower.accountId,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    const act = (action: string) =>
+      call(t.app, 'PUT', `${COPY}/${id}/${action}/`, { token: follower.access });
+    expect((await act('pause')).status).toBe(200);
+    expect((await act('resume')).status).toBe(200);
+    expect((await act('stop')).status).toBe(200);
+    const seen = await until(
+      () => list(follower.access),
+      (l) => l.count >= 3,
+      'three notifications',
+    );
+    expect(seen.results.map((n) => [n.kind, n.params.status, n.params.reason])).toEqual([
+      ['copy_status', 'stopped', 'user'],
+      ['copy_status', 'paused', 'user'],
+      ['copy_status', 'started', null],
+    ]);
+    expect(seen.results[0]?.params).toMatchObject({
+      relation_id: id,
+      leader_account_id: lead.accountId,
+    });
+    await settle();
+    expect((await list(follower.access)).count).toBe(3);
   });
 
   it("never shows one user's notifications to another, nor marks them read", async () => {

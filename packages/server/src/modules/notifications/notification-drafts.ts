@@ -16,6 +16,7 @@ export const NOTIFIED_EVENT_TYPES = [
   'RiskStateChanged',
   'BotStatusChanged',
   'WebhookSignalFailed',
+  'CopyStatusChanged',
   'AnnouncementPublished',
 ] as const satisfies readonly EventType[];
 
@@ -83,6 +84,21 @@ export function noticeOf(event: BusEvent): EventNotice | null {
           config_id: p.configId,
           config_name: p.configName,
           signal_id: p.signalId,
+          status: p.status,
+          reason: p.reason,
+        },
+      };
+    }
+    case 'CopyStatusChanged': {
+      const p = (event as BusEvent<'CopyStatusChanged'>).payload;
+      // Resuming is the user's own act or the account coming back: nothing to be told.
+      if (p.status === 'resumed') return null;
+      return {
+        userId: p.userId,
+        kind: 'copy_status',
+        params: {
+          relation_id: p.relationId,
+          leader_account_id: p.leaderAccountId,
           status: p.status,
           reason: p.reason,
         },

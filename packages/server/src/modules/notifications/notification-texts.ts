@@ -19,6 +19,15 @@ const ZH_REASON: Record<string, string> = {
 };
 const ZH_BOT: Record<string, string> = { stopped: '已停止', error: '出错' };
 const ZH_COPY: Record<string, string> = { started: '已开始', stopped: '已停止', paused: '已暂停' };
+const ZH_COPY_REASON: Record<string, string> = {
+  user: '（手动操作）',
+  max_loss: '（亏损达到上限）',
+  leader_drawdown: '（带单者回撤超过上限）',
+  leader_gone: '（策略已不再接受跟单）',
+  risk_halted: '（账户已被风控暂停）',
+  risk_limit: '（触发账户风控限额）',
+  account_disabled: '（交易账户已停用）',
+};
 const ZH_WALLET_KIND: Record<string, string> = { deposit: '充值', withdrawal: '提现' };
 const ZH_WALLET_STATUS: Record<string, string> = {
   pending: '处理中',
@@ -36,7 +45,7 @@ const zh: Texts = {
   bot_status: (p) =>
     `机器人 #${s(p.bot_id)} ${s(p.symbol)} ${ZH_BOT[s(p.status)] ?? s(p.status)}${p.error ? `：${s(p.error)}` : ''}`,
   copy_status: (p) =>
-    `跟单${ZH_COPY[s(p.status)] ?? s(p.status)}${p.leader ? `（${s(p.leader)}）` : ''}${p.reason ? `：${s(p.reason)}` : ''}`,
+    `跟单${ZH_COPY[s(p.status)] ?? s(p.status)}${p.reason ? (ZH_COPY_REASON[s(p.reason)] ?? `（${s(p.reason)}）`) : ''}`,
   webhook_signal: (p) =>
     `Webhook「${s(p.config_name)}」信号 #${s(p.signal_id)} ${p.status === 'refused' ? '被拒绝' : '执行失败'}${p.reason ? `：${s(p.reason)}` : ''}`,
   risk_state: (p) =>
@@ -57,6 +66,16 @@ const EN_REASON: Record<string, string> = {
   trailing_drawdown: 'drawdown limit reached',
 };
 
+const EN_COPY_REASON: Record<string, string> = {
+  user: ' (by you)',
+  max_loss: ' (the loss limit was reached)',
+  leader_drawdown: " (the leader's drawdown limit was reached)",
+  leader_gone: ' (the strategy no longer takes copies)',
+  risk_halted: ' (the account is halted by its risk control)',
+  risk_limit: " (the account's risk limit was reached)",
+  account_disabled: ' (the trading account is disabled)',
+};
+
 const en: Texts = {
   order_filled: (p) => `Order filled: ${s(p.symbol)} ${s(p.side)} ${s(p.amount)} @ ${s(p.price)}`,
   protective_triggered: (p) =>
@@ -64,7 +83,7 @@ const en: Texts = {
   bot_status: (p) =>
     `Bot #${s(p.bot_id)} ${s(p.symbol)} ${p.status === 'error' ? 'is in error' : 'stopped'}${p.error ? `: ${s(p.error)}` : ''}`,
   copy_status: (p) =>
-    `Copy trading ${s(p.status)}${p.leader ? ` (${s(p.leader)})` : ''}${p.reason ? `: ${s(p.reason)}` : ''}`,
+    `Copy trading ${s(p.status)}${p.reason ? (EN_COPY_REASON[s(p.reason)] ?? ` (${s(p.reason)})`) : ''}`,
   webhook_signal: (p) =>
     `Webhook "${s(p.config_name)}" signal #${s(p.signal_id)} ${p.status === 'refused' ? 'refused' : 'failed'}${p.reason ? `: ${s(p.reason)}` : ''}`,
   risk_state: (p) =>

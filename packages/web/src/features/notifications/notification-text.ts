@@ -40,7 +40,7 @@ export function notificationText(t: TFunction, notification: Notification): stri
     case 'copy_status':
       return t('notifications.texts.copy_status', {
         status: word(t, p.status),
-        reason: p.reason ? `: ${text(p.reason)}` : '',
+        reason: p.reason ? word(t, `copy_reason_${text(p.reason)}`) : '',
       });
     case 'webhook_signal':
       return t(
