@@ -299,7 +299,7 @@ export async function createServices(deps: ServiceDeps) {
     : undefined;
 
   // Platform coins: the ledger alone changes balances (and announces CoinBalanceChanged).
-  const ledger = createLedger({ db, clock, events, log });
+  const ledger = createLedger({ db, clock, events, log, outbox: eventOutbox });
   const wallet = createWalletService({
     db,
     clock,

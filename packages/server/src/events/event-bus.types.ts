@@ -108,6 +108,16 @@ export interface EventPayloads {
     readonly reason: string | null;
     readonly atMs: number;
   };
+  /** A deposit or withdrawal request changed status (written with the change by the ledger). */
+  WalletRequestChanged: {
+    readonly userId: number;
+    readonly transactionId: number;
+    readonly kind: 'deposit' | 'withdrawal';
+    /** The new status: processing, completed, failed… */
+    readonly status: string;
+    /** Decimal string. */
+    readonly amount: string;
+  };
   /** A user's unread notification count changed (the notification sockets push it). */
   NotificationsChanged: {
     readonly userId: number;

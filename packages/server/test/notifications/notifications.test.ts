@@ -13,6 +13,7 @@ import { COPY, copier, createCopy, leader } from '../copy-trading/copy-fixture.j
 import { publish, staffSession } from '../help/help-flows.js';
 import { TelegramStandIn } from '../helpers/telegram-stand-in.js';
 import { call, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { newStaff, newUser, trc20Hash } from '../helpers/wallet-flows.js';
 import { createConfig, postAlert, settledSignal, webhookUser } from '../webhooks/webhook-flows.js';
 
 const TOKEN = '123456:TEST-bot-token-abcdef';
@@ -381,6 +382,44 @@ describe('notifications of a filled webhook order', () => {
     });
     await settle();
     expect((await list(follower.access)).count).toBe(3);
+  });
+
+  it("tells a user their deposit's approval, once, however many staff press at once", async () => {
+    const staffA = await newStaff(t);
+    const staffB = await newStaff(t);
+    const user = await newUser(t);
+    const deposit = await call<{ transaction: { id: number } }>(
+      t.app,
+      'POST',
+      '/api/auth/deposit/',
+      {
+        token: user.access,
+        body: { amount: 75, network: 'TRC20', tx_hash: trc20Hash() },
+      },
+    );
+    expect(deposit.status).toBe(201);
+    const id = deposit.body.transaction.id;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(t.app, 'POST', `/api/staff/deposits/${id}/approve/`, {
+          token: (i % 2 ? staffA : staffB).access,
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const seen = await until(
+      () => list(user.access),
+      (l) => l.count >= 1,
+      'the notification',
+    );
+    expect(seen.results).toEqual([
+      expect.objectContaining({
+        kind: 'wallet_status',
+        params: { transaction_id: id, kind: 'deposit', status: 'completed', amount: '75' },
+      }),
+    ]);
+    await settle();
+    expect((await list(user.access)).count).toBe(1);
   });
 
   it("never shows one user's notifications to another, nor marks them read", async () => {

@@ -17,6 +17,7 @@ export const NOTIFIED_EVENT_TYPES = [
   'BotStatusChanged',
   'WebhookSignalFailed',
   'CopyStatusChanged',
+  'WalletRequestChanged',
   'AnnouncementPublished',
 ] as const satisfies readonly EventType[];
 
@@ -101,6 +102,19 @@ export function noticeOf(event: BusEvent): EventNotice | null {
           leader_account_id: p.leaderAccountId,
           status: p.status,
           reason: p.reason,
+        },
+      };
+    }
+    case 'WalletRequestChanged': {
+      const p = (event as BusEvent<'WalletRequestChanged'>).payload;
+      return {
+        userId: p.userId,
+        kind: 'wallet_status',
+        params: {
+          transaction_id: p.transactionId,
+          kind: p.kind,
+          status: p.status,
+          amount: p.amount,
         },
       };
     }

@@ -30,7 +30,8 @@ const ZH_COPY_REASON: Record<string, string> = {
 };
 const ZH_WALLET_KIND: Record<string, string> = { deposit: '充值', withdrawal: '提现' };
 const ZH_WALLET_STATUS: Record<string, string> = {
-  pending: '处理中',
+  pending: '待处理',
+  processing: '处理中',
   approved: '已通过',
   completed: '已完成',
   rejected: '已拒绝',

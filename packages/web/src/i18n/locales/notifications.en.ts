@@ -57,6 +57,7 @@ export const notificationsEn: NotificationsLocaleResources = {
       deposit: 'Deposit',
       withdrawal: 'Withdrawal',
       pending: 'pending',
+      processing: 'processing',
       approved: 'approved',
       completed: 'completed',
       rejected: 'rejected',
