@@ -78,6 +78,8 @@ export const ERROR_CODES = {
   botRunning: 'bot_running',
   /** A stopped bot's position could not be closed, so nothing was deleted. */
   positionCloseFailed: 'position_close_failed',
+  /** Telegram notifications are not set up on this server (no TELEGRAM_BOT_TOKEN). */
+  telegramUnavailable: 'telegram_unavailable',
 } as const;
 
 /**

@@ -116,11 +116,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.services) {
     // What was built here runs and closes with the app.
     services.square.start();
+    services.notifications.start();
     await services.webhooks.start();
     app.addHook('onClose', async () => {
       await services.webhooks.stop();
       await services.copyTrading.engine.stop();
       await services.square.stop();
+      await services.notifications.stop();
       await services.marketFeed.stop();
       if (!deps.eventBus) await services.events.close();
     });
@@ -154,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
       await api.register(operationLogRoutes({ operationLog, tokens }));
       await api.register(riskRoutes({ risk: services.risk, tokens }));
+      await api.register(services.notifications.routes(authentication));
       if (bots) await api.register(botsRoutes({ bots, tokens }));
       await api.register(helpRoutes({ help: services.help, authentication }));
       await api.register(
@@ -180,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(announcementsSocketRoutes({ eventBus: services.events }));
   await app.register(square.socketRoutes);
+  await app.register(services.notifications.socketRoutes(tokens));
 
   await registerWebApp(app, { webDistDir: config.webDistDir });
   return app;

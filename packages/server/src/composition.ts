@@ -60,6 +60,7 @@ import {
 import { experienceAccountForNewUsers } from './modules/exchange-accounts/experience-account.js';
 import { createHelpRepository } from './modules/help/help.repository.js';
 import { createHelpService } from './modules/help/help.service.js';
+import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
 import { createProfileService } from './modules/profile/profile.service.js';
@@ -244,6 +245,7 @@ export async function createServices(deps: ServiceDeps) {
         feed: marketFeed,
         execution,
         leases: createLeases({ db, holderId: leaseHolder }),
+        outbox: eventOutbox,
         writeLog: (entry) => operationLog.record(entry),
         logger: log,
       })
@@ -261,6 +263,8 @@ export async function createServices(deps: ServiceDeps) {
     signalsPerMinute: config.webhookSignalsPerMinute,
     leases: createLeases({ db, holderId: leaseHolder }),
     stepUp,
+    outbox: eventOutbox,
+    events,
   });
   const accountServices = createAccountServices({
     db,
@@ -309,7 +313,7 @@ export async function createServices(deps: ServiceDeps) {
     : undefined;
 
   // Platform coins: the ledger alone changes balances (and announces CoinBalanceChanged).
-  const ledger = createLedger({ db, clock, events, log });
+  const ledger = createLedger({ db, clock, events, log, outbox: eventOutbox });
   const wallet = createWalletService({
     db,
     clock,
@@ -349,6 +353,7 @@ export async function createServices(deps: ServiceDeps) {
     sharing: square.sharing,
     log,
     leases: createLeases({ db, holderId: leaseHolder }),
+    outbox: eventOutbox,
   });
 
   const help = createHelpService({
@@ -359,6 +364,10 @@ export async function createServices(deps: ServiceDeps) {
     readerSecret: config.secretKey,
     contact: config.contact,
     log,
+    publications: {
+      inTransaction: (work) => db.transaction((tx) => work(createHelpRepository(tx), tx)),
+      outbox: eventOutbox,
+    },
   });
 
   // The risk gate per exchange account: settings, kill switch, and the loss-limit monitor.
@@ -370,6 +379,18 @@ export async function createServices(deps: ServiceDeps) {
     execution,
     equityOf: async (account) =>
       new Decimal((await accountBalance(accountClients, account, EXCHANGE_CALL_TIMEOUT_MS)).total),
+    log,
+  });
+
+  // Notifications from the outbox's events: in-app, e-mail, and Telegram with a bot token.
+  const notifications = createNotificationsModule({
+    db,
+    clock,
+    events,
+    outbox: eventOutbox,
+    mailer,
+    telegram: config.telegram,
+    leases: createLeases({ db, holderId: leaseHolder }),
     log,
   });
 
@@ -422,6 +443,7 @@ export async function createServices(deps: ServiceDeps) {
     help,
     webhooks,
     risk,
+    notifications,
     workers: {
       outboxRelay,
       botEngine,

@@ -65,6 +65,9 @@ const envSchema = z.object({
   TWILIO_AUTH_TOKEN: optionalString,
   TWILIO_FROM: optionalString,
   TWILIO_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.twilio.com')),
+  /** Telegram notifications: the bot's token (unset: no Telegram channel, no poller). */
+  TELEGRAM_BOT_TOKEN: optionalString,
+  TELEGRAM_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.telegram.org')),
   SMS_DEFAULT_COUNTRY_CODE: z.preprocess(
     emptyToUndefined,
     z
@@ -137,6 +140,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** Real SMS delivery; without it SMS codes go to the outbox. */
   readonly sms: TwilioSettings | undefined;
+  /** Telegram notifications through the Bot API; unset without TELEGRAM_BOT_TOKEN. */
+  readonly telegram: { readonly botToken: string; readonly apiUrl: string } | undefined;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly isProduction: boolean;
   readonly webDistDir: string;
@@ -301,6 +306,12 @@ export function loadConfig(
             defaultCountryCode: e.SMS_DEFAULT_COUNTRY_CODE,
           })
         : undefined,
+    telegram: e.TELEGRAM_BOT_TOKEN
+      ? Object.freeze({
+          botToken: e.TELEGRAM_BOT_TOKEN,
+          apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+        })
+      : undefined,
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(REPO_ROOT, 'packages/web/dist')),

@@ -55,6 +55,8 @@ async function main(): Promise<void> {
     marketFeed.start(app.log);
     // The square's read model and live strategy pages follow the bus from here on.
     square.start();
+    // Notifications follow the outbox (catching up first); their sender and Telegram poller run.
+    services.notifications.start();
     // Events a crash left written but unpublished go out (at least once; readers drop repeats).
     outboxRelay?.start();
     scheduler?.start();
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
         await services.execution.close();
         await outboxRelay?.stop();
         await square.stop();
+        await services.notifications.stop();
         await marketFeed.stop();
         await app.close();
         await eventBus.close();

@@ -25,6 +25,8 @@ export interface EventPayloads {
     /** Fee paid, in quote (USDT). */
     readonly fee: number;
     readonly reduceOnly: boolean;
+    /** The resting stop-loss or take-profit order that triggered (absent on older events). */
+    readonly trigger?: 'stop_loss' | 'take_profit' | null;
     readonly filledAtMs: number;
   };
   /** An owner's position on an account and symbol changed (after a fill or a reconcile). */
@@ -44,6 +46,8 @@ export interface EventPayloads {
     readonly userId: number;
     readonly status: 'created' | 'stopped' | 'running' | 'error';
     readonly error: string | null;
+    /** The bot's symbol (for the notification's words; absent on older events). */
+    readonly symbol?: string;
   };
   /** An exchange account's balance was read (a snapshot). */
   BalanceChanged: {
@@ -92,6 +96,41 @@ export interface EventPayloads {
     /** The equity that tripped a breach (decimal string), else null. */
     readonly equity: string | null;
     readonly atMs: number;
+  };
+  /** A copy relation started, stopped, paused or resumed (written with the change). */
+  CopyStatusChanged: {
+    readonly relationId: number;
+    /** The follower. */
+    readonly userId: number;
+    readonly leaderAccountId: number;
+    readonly status: 'started' | 'stopped' | 'paused' | 'resumed';
+    /** Why it stopped or paused (user, max_loss, leader_drawdown, risk_halted, …), else null. */
+    readonly reason: string | null;
+    readonly atMs: number;
+  };
+  /** A deposit or withdrawal request changed status (written with the change by the ledger). */
+  WalletRequestChanged: {
+    readonly userId: number;
+    readonly transactionId: number;
+    readonly kind: 'deposit' | 'withdrawal';
+    /** The new status: processing, completed, failed… */
+    readonly status: string;
+    /** Decimal string. */
+    readonly amount: string;
+  };
+  /** A user's unread notification count changed (the notification sockets push it). */
+  NotificationsChanged: {
+    readonly userId: number;
+    readonly unread: number;
+  };
+  /** A webhook signal ended failed or refused (written with the signal's final state). */
+  WebhookSignalFailed: {
+    readonly userId: number;
+    readonly configId: number;
+    readonly configName: string;
+    readonly signalId: number;
+    readonly status: 'failed' | 'refused';
+    readonly reason: string | null;
   };
   AnnouncementPublished: {
     readonly announcementId: number;

@@ -221,6 +221,12 @@ function eventsOf(settlements: readonly Settlement[]): OutboxEvent[] {
           price: Number(s.price),
           fee: Number(s.fee),
           reduceOnly: s.intent.reduceOnly,
+          trigger:
+            s.intent.type === 'stop_market'
+              ? 'stop_loss'
+              : s.intent.type === 'take_profit_market'
+                ? 'take_profit'
+                : null,
           filledAtMs: s.filledAt.getTime(),
         },
       },

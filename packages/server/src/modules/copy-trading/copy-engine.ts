@@ -42,6 +42,7 @@ import {
 } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { createCopyLifecycle } from './copy-lifecycle.js';
+import { type CopyStatusOutbox, transitionTelling } from './copy-status-events.js';
 import { slippageCapPercent } from './copy-trading.mappers.js';
 import {
   type CopyBookRow,
@@ -82,6 +83,8 @@ export interface CopyEngineDeps {
   readonly leases?: Leases;
   /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
+  /** CopyStatusChanged events go to the outbox with each change (notifications). */
+  readonly copyStatus?: CopyStatusOutbox | undefined;
 }
 
 export const DEFAULT_COPY_RECONCILE_INTERVAL_MS = 15_000;
@@ -532,11 +535,14 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     reason: 'risk_halted' | 'risk_limit',
     message: string,
   ) {
-    const paused = await repo.transition(relation.id, ['active'], {
-      status: 'paused',
-      pauseReason: reason,
-      updatedAt: clock.now(),
-    });
+    const at = clock.now();
+    const paused = await transitionTelling(
+      deps,
+      relation.id,
+      ['active'],
+      { status: 'paused', pauseReason: reason, updatedAt: at },
+      { status: 'paused', reason, at },
+    );
     if (!paused) return;
     await deps.operationLog.record({
       userId: paused.followerUserId,

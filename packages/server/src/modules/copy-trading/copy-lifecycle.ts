@@ -7,6 +7,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { CopyRelationRow } from '../../db/schema/index.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
+import { type CopyStatusOutbox, transitionTelling } from './copy-status-events.js';
 import { copyTradingQueries } from './copy-trading.repository.js';
 import { type CopySquarePort, stopRelation } from './copy-trading.service.js';
 
@@ -19,6 +20,8 @@ export interface CopyLifecycleDeps {
   readonly closeAll: (relationId: number) => Promise<unknown>;
   /** A relation resumed by the platform: reconciled to its target (the engine). */
   readonly resumed: (relationId: number) => void;
+  /** CopyStatusChanged events go to the outbox with each change (notifications). */
+  readonly copyStatus?: CopyStatusOutbox | undefined;
 }
 
 /** Why a leader's strategy no longer takes copies; undefined while it does. */
@@ -79,11 +82,13 @@ export function createCopyLifecycle(deps: CopyLifecycleDeps) {
 
   async function pauseForAccount(relation: CopyRelationRow): Promise<void> {
     const now = deps.clock.now();
-    const paused = await repo.transition(relation.id, ['active'], {
-      status: 'paused',
-      pauseReason: 'account_disabled',
-      updatedAt: now,
-    });
+    const paused = await transitionTelling(
+      deps,
+      relation.id,
+      ['active'],
+      { status: 'paused', pauseReason: 'account_disabled', updatedAt: now },
+      { status: 'paused', reason: 'account_disabled', at: now },
+    );
     if (!paused) return;
     await deps.operationLog.record({
       userId: paused.followerUserId,
@@ -100,11 +105,14 @@ export function createCopyLifecycle(deps: CopyLifecycleDeps) {
 
   async function resumeForAccount(relation: CopyRelationRow): Promise<void> {
     if (relation.pauseReason !== 'account_disabled') return;
-    const resumed = await repo.transition(relation.id, ['paused'], {
-      status: 'active',
-      pauseReason: null,
-      updatedAt: deps.clock.now(),
-    });
+    const at = deps.clock.now();
+    const resumed = await transitionTelling(
+      deps,
+      relation.id,
+      ['paused'],
+      { status: 'active', pauseReason: null, updatedAt: at },
+      { status: 'resumed', reason: 'account_enabled', at },
+    );
     if (!resumed) return;
     await deps.operationLog.record({
       userId: resumed.followerUserId,

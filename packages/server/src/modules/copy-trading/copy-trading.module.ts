@@ -1,6 +1,7 @@
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
+import type { Outbox } from '../../events/outbox.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import type { Leases } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
@@ -24,6 +25,8 @@ export interface CopyTradingModuleDeps {
   readonly reconcileIntervalMs?: number;
   /** The process's worker leases (the engine drives only the relations it holds). */
   readonly leases?: Leases;
+  /** Relations' starts, stops and pauses are written here with them (notifications). */
+  readonly outbox?: Outbox;
 }
 
 /**
@@ -39,7 +42,9 @@ export function createCopyTradingModule(deps: CopyTradingModuleDeps) {
       tx: Database,
     ) => deps.sharing.recordCopyFigures(accountId, change, tx),
   };
+  const copyStatus = deps.outbox ? { outbox: deps.outbox, events: deps.events } : undefined;
   const engine = createCopyEngine({
+    copyStatus,
     db: deps.db,
     clock: deps.clock,
     execution: deps.execution,
@@ -57,6 +62,7 @@ export function createCopyTradingModule(deps: CopyTradingModuleDeps) {
     square,
     engine,
     operationLog: deps.operationLog,
+    copyStatus,
   });
   return { service, engine };
 }

@@ -30,8 +30,15 @@ import {
 } from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { CopyRelationRow } from '../../db/schema/index.js';
+import type { OutboxEvent } from '../../events/outbox.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { Ledger } from '../wallet/ledger.js';
+import {
+  type CopyStatusOutbox,
+  copyStatusEvent,
+  publishCopyStatus,
+  transitionTelling,
+} from './copy-status-events.js';
 import { money, toCopyReceipt, toCopyRelation } from './copy-trading.mappers.js';
 import { copyTradingQueries } from './copy-trading.repository.js';
 
@@ -90,12 +97,17 @@ export interface CloseOutcome {
  * all stop through here.
  */
 export async function stopRelation(
-  deps: { readonly db: Database; readonly square: Pick<CopySquarePort, 'adjustCopyFigures'> },
+  deps: {
+    readonly db: Database;
+    readonly square: Pick<CopySquarePort, 'adjustCopyFigures'>;
+    readonly copyStatus?: CopyStatusOutbox | undefined;
+  },
   relationId: number,
   reason: NonNullable<CopyRelationRow['stopReason']>,
   now: Date,
 ): Promise<CopyRelationRow | undefined> {
-  return deps.db.transaction(async (tx) => {
+  const written: OutboxEvent[] = [];
+  const stopped = await deps.db.transaction(async (tx) => {
     const row = await copyTradingQueries(tx).transition(relationId, COPY_TRANSITIONS.stop, {
       status: 'stopped',
       stopReason: reason,
@@ -108,9 +120,16 @@ export async function stopRelation(
         { copiersDelta: -1, earnings: '0' },
         tx,
       );
+      if (deps.copyStatus) {
+        const event = copyStatusEvent(row, 'stopped', reason, now);
+        await deps.copyStatus.outbox.write(tx, [event]);
+        written.push(event);
+      }
     }
     return row;
   });
+  await publishCopyStatus(deps.copyStatus, written);
+  return stopped;
 }
 
 /** The ‘insufficient balance’ refusal of the copy fee (document 2 §8). */
@@ -136,6 +155,8 @@ export function createCopyTradingService(deps: {
   square: CopySquarePort;
   engine: CopyEnginePort;
   operationLog: OperationLogWriter;
+  /** CopyStatusChanged events go to the outbox with each change (notifications). */
+  copyStatus?: CopyStatusOutbox | undefined;
 }) {
   const { clock, ledger, square } = deps;
   const repo = copyTradingQueries(deps.db);
@@ -233,6 +254,7 @@ export function createCopyTradingService(deps: {
       const startBook = await deps.engine.leaderStartBook(leader.id);
       const now = clock.now();
       const fee = String(COPY_FEE_COINS);
+      const started: OutboxEvent[] = [];
       // The relation, the fee (follower → leader) and the square's counters: one transaction.
       // The unique index on live (follower account, leader) relations lets one of two racing
       // creates insert; the other finds no row and answers ‘already copying’ having paid nothing.
@@ -280,8 +302,13 @@ export function createCopyTradingService(deps: {
           note: `copy relation ${row.id}`,
         });
         await square.adjustCopyFigures(leader.id, { copiersDelta: 1, earnings: fee }, tx);
+        if (deps.copyStatus) {
+          started.push(copyStatusEvent(row, 'started', null, now));
+          await deps.copyStatus.outbox.write(tx, started);
+        }
         return row;
       });
+      await publishCopyStatus(deps.copyStatus, started);
       await log(relation, 'copy_created', 'Copy trading started', {
         copy_amount: money(relation.copyAmount),
         copy_mode: relation.copyMode,
@@ -353,11 +380,13 @@ export function createCopyTradingService(deps: {
       if (action === 'resume' && (await repo.account(row.followerAccountId))?.isActive === false) {
         throw refused();
       }
-      const updated = await repo.transition(id, from, {
-        status: action === 'pause' ? 'paused' : 'active',
-        pauseReason: null,
-        updatedAt: now,
-      });
+      const updated = await transitionTelling(
+        deps,
+        id,
+        from,
+        { status: action === 'pause' ? 'paused' : 'active', pauseReason: null, updatedAt: now },
+        { status: action === 'pause' ? 'paused' : 'resumed', reason: 'user', at: now },
+      );
       if (!updated) throw refused();
       if (action === 'pause') await log(updated, 'copy_paused', 'Copy trading paused');
       else await log(updated, 'copy_resumed', 'Copy trading resumed');

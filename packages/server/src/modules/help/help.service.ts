@@ -16,7 +16,9 @@ import type { Clock } from '../../common/clock.js';
 import { NotFound, ValidationFailed } from '../../common/errors.js';
 import { sanitizeRichText, visibleText } from '../../common/rich-text.js';
 import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
+import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import { type ImageStore, UnsupportedImage } from '../../uploads/image-store.js';
 import type { AnnouncementRecord, HelpRepository } from './help.repository.js';
 
@@ -77,6 +79,14 @@ export function createHelpService(deps: {
   readerSecret: string;
   contact: Config['contact'];
   log: HelpLogger;
+  /**
+   * The announcement and its AnnouncementPublished event in one transaction (the notifications
+   * read the outbox); without it the event is only published.
+   */
+  publications?: {
+    inTransaction: <T>(work: (repo: HelpRepository, tx: Database) => Promise<T>) => Promise<T>;
+    outbox: Outbox;
+  };
 }) {
   const { repo, clock, images, eventBus, log } = deps;
   let prunedBefore = '';
@@ -147,22 +157,33 @@ export function createHelpService(deps: {
     /** Publishes: stored, read by its author, announced to open pages. */
     async create(authorId: number, input: AnnouncementInput): Promise<Announcement> {
       const now = clock.now();
-      const row = await repo.insert({
-        title: input.title,
-        summary: input.summary,
-        type: input.type,
-        content: cleanContent(input.content),
-        authorId,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await repo.markRead(row.id, authorId, now);
+      const content = cleanContent(input.content);
+      const publications = deps.publications;
+      const write = async (target: HelpRepository, tx?: Database) => {
+        const inserted = await target.insert({
+          title: input.title,
+          summary: input.summary,
+          type: input.type,
+          content,
+          authorId,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await target.markRead(inserted.id, authorId, now);
+        const event: OutboxEvent<'AnnouncementPublished'> = {
+          type: 'AnnouncementPublished',
+          id: `announcement-published-${inserted.id}`,
+          payload: { announcementId: inserted.id, title: inserted.title, type: inserted.type },
+        };
+        if (tx && publications) await publications.outbox.write(tx, [event]);
+        return { row: inserted, event };
+      };
+      const { row, event } = publications
+        ? await publications.inTransaction((txRepo, tx) => write(txRepo, tx))
+        : await write(repo);
       try {
-        await eventBus.publish(
-          'AnnouncementPublished',
-          { announcementId: row.id, title: row.title, type: row.type },
-          `announcement-published-${row.id}`,
-        );
+        if (publications) await publications.outbox.publish(eventBus, [event]);
+        else await eventBus.publish(event.type, event.payload, event.id);
       } catch (error) {
         // Open pages still learn of it by polling the unread count.
         log.error(

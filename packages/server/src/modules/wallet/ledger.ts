@@ -11,6 +11,7 @@ import { Conflict, type DomainError, InsufficientBalance, NotFound } from '../..
 import type { Database } from '../../db/database.js';
 import type { WalletTransactionRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
+import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import { walletQueries } from './wallet.repository.js';
 
 // The ledger: the one place where users.platform_balance changes. Every operation
@@ -149,7 +150,19 @@ function directionOf(type: TransactionType, requested: TransactionDirection): Tr
   return requested;
 }
 
-function ledgerOps(db: LedgerExecutor, clock: Clock, changes: BalanceChange[]): LedgerOps {
+/** Where a settled request's WalletRequestChanged goes, in the settling transaction. */
+interface RequestEvents {
+  readonly outbox: Outbox;
+  /** Written so far: published once the transaction has committed. */
+  readonly written: OutboxEvent[];
+}
+
+function ledgerOps(
+  db: LedgerExecutor,
+  clock: Clock,
+  changes: BalanceChange[],
+  requests?: RequestEvents,
+): LedgerOps {
   const q = walletQueries(db);
 
   async function lock(userIds: readonly number[]): Promise<Map<number, string>> {
@@ -306,6 +319,22 @@ function ledgerOps(db: LedgerExecutor, clock: Clock, changes: BalanceChange[]): 
       if (moved === undefined) throw new Error(`Settling ${transactionId} was refused`);
       balance = moved;
     }
+    if (requests && (updated.type === 'deposit' || updated.type === 'withdraw')) {
+      // The user is told (notifications) from the outbox, written with the new status.
+      const event: OutboxEvent<'WalletRequestChanged'> = {
+        type: 'WalletRequestChanged',
+        id: `wallet-request:${updated.id}:${transition.to}`,
+        payload: {
+          userId: updated.userId,
+          transactionId: updated.id,
+          kind: updated.type === 'withdraw' ? 'withdrawal' : 'deposit',
+          status: transition.to,
+          amount: new Decimal(updated.amount).toString(),
+        },
+      };
+      await requests.outbox.write(db, [event]);
+      requests.written.push(event);
+    }
     return { transaction: updated, fromStatus: current.status, balance };
   }
 
@@ -327,6 +356,8 @@ export function createLedger(deps: {
   clock: Clock;
   events: EventBus;
   log?: LedgerLogger;
+  /** Deposits' and withdrawals' status changes are written here with them (notifications). */
+  outbox?: Outbox;
 }) {
   const { db, clock, events } = deps;
 
@@ -354,8 +385,20 @@ export function createLedger(deps: {
     work: (ledger: LedgerOps, tx: LedgerExecutor) => Promise<T>,
   ): Promise<T> {
     const changes: BalanceChange[] = [];
-    const result = await db.transaction(async (tx) => work(ledgerOps(tx, clock, changes), tx));
+    const requests = deps.outbox
+      ? { outbox: deps.outbox, written: [] as OutboxEvent[] }
+      : undefined;
+    const result = await db.transaction(async (tx) =>
+      work(ledgerOps(tx, clock, changes, requests), tx),
+    );
     await announce(changes);
+    if (requests && requests.written.length > 0) {
+      await requests.outbox
+        .publish(events, requests.written)
+        .catch((error: unknown) =>
+          deps.log?.error({ err: error }, 'WalletRequestChanged could not be published'),
+        );
+    }
     return result;
   }
 

@@ -9,7 +9,10 @@ import { positionAmount } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import type { ServiceLogger } from '../../common/logger.js';
+import type { Database } from '../../db/database.js';
 import type { WebhookSignalRow } from '../../db/schema/index.js';
+import type { EventBus } from '../../events/index.js';
+import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import { ExchangeAdapterError } from '../../exchange/exchange-client.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import {
@@ -155,6 +158,17 @@ export function createWebhookExecutor(deps: {
   readonly leases?: Leases;
   /** How often held leases are renewed (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
+  /**
+   * Where a failed or refused signal's WebhookSignalFailed event is written, in the transaction
+   * that ends the signal (the notifications read it); without it nothing is written.
+   */
+  readonly failures?: {
+    readonly inTransaction: <T>(
+      work: (repo: WebhooksRepository, tx: Database) => Promise<T>,
+    ) => Promise<T>;
+    readonly outbox: Outbox;
+    readonly events: EventBus;
+  };
 }) {
   const { repo, execution, clock } = deps;
   /** Per configuration: the chain of its signals (one at a time, in order of arrival). */
@@ -181,21 +195,52 @@ export function createWebhookExecutor(deps: {
       message?: string | null;
       errorKind?: string | null;
       at?: Date;
+      /** The configuration of a failed or refused signal: its owner is told. */
+      config?: ConfigWithAccount['config'];
     } = {},
   ) {
     const at = extra.at ?? clock.now();
-    await repo.advance(
-      signal.id,
-      status,
-      { step: status, at, detail },
-      {
-        reason: extra.reason ?? null,
-        message: extra.message ?? detail,
-        errorKind: extra.errorKind ?? null,
-        totalLatencyMs: ms(signal.receivedAt, at),
-        finishedAt: at,
+    const advance = (target: WebhooksRepository) =>
+      target.advance(
+        signal.id,
+        status,
+        { step: status, at, detail },
+        {
+          reason: extra.reason ?? null,
+          message: extra.message ?? detail,
+          errorKind: extra.errorKind ?? null,
+          totalLatencyMs: ms(signal.receivedAt, at),
+          finishedAt: at,
+        },
+      );
+    const failures = deps.failures;
+    const config = extra.config;
+    if (!failures || !config || (status !== 'failed' && status !== 'refused')) {
+      await advance(repo);
+      return;
+    }
+    const event: OutboxEvent<'WebhookSignalFailed'> = {
+      type: 'WebhookSignalFailed',
+      id: `webhook-signal:${signal.id}:${status}`,
+      payload: {
+        userId: config.userId,
+        configId: config.id,
+        configName: config.name,
+        signalId: signal.id,
+        status,
+        reason: extra.errorKind ?? extra.reason ?? null,
       },
-    );
+    };
+    await failures.inTransaction(async (txRepo, tx) => {
+      await advance(txRepo);
+      await failures.outbox.write(tx, [event]);
+    });
+    // Written with the signal: the relay publishes it if this does not.
+    await failures.outbox
+      .publish(failures.events, [event])
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error, signalId: signal.id }, 'webhook failure event not published'),
+      );
   }
 
   /** A valid signal that trades nothing, with why: finished as ignored, told in the trail. */
@@ -233,6 +278,7 @@ export function createWebhookExecutor(deps: {
       reason,
       message,
       errorKind: reason,
+      config: found.config,
     });
     await deps.trail({
       config: found.config,
@@ -271,7 +317,7 @@ export function createWebhookExecutor(deps: {
         error: message,
       });
     }
-    await finish(signal, 'failed', message, { errorKind: kind, message });
+    await finish(signal, 'failed', message, { errorKind: kind, message, config: found.config });
     await deps.trail({
       config: found.config,
       signalId: signal.id,

@@ -1,6 +1,8 @@
 import type { Clock } from '../../common/clock.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
+import type { EventBus } from '../../events/index.js';
+import type { Outbox } from '../../events/outbox.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
@@ -9,7 +11,7 @@ import type { StepUp } from '../auth/step-up.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { createWebhookExecutor, ownerOf, type TrailLog } from './webhook-executor.js';
 import { createWebhookReceiver } from './webhook-receiver.js';
-import { createWebhooksRepository } from './webhooks.repository.js';
+import { createWebhooksRepository, type WebhooksRepository } from './webhooks.repository.js';
 import { createWebhooksService } from './webhooks.service.js';
 
 /**
@@ -31,6 +33,9 @@ export function createWebhooksModule(deps: {
   readonly leases?: Leases;
   /** A new webhook key of a user with 2FA on needs an authenticator code. */
   readonly stepUp?: StepUp;
+  /** Failed and refused signals are written to the outbox (WebhookSignalFailed) with them. */
+  readonly outbox?: Outbox;
+  readonly events?: EventBus;
 }) {
   const repo = createWebhooksRepository(deps.db);
   const { clock, log } = deps;
@@ -61,6 +66,16 @@ export function createWebhooksModule(deps: {
     operationLog: deps.operationLog,
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
     ...(deps.leases === undefined ? {} : { leases: deps.leases }),
+    ...(deps.outbox && deps.events
+      ? {
+          failures: {
+            inTransaction: <T>(work: (txRepo: WebhooksRepository, tx: Database) => Promise<T>) =>
+              deps.db.transaction((tx) => work(createWebhooksRepository(tx), tx)),
+            outbox: deps.outbox,
+            events: deps.events,
+          },
+        }
+      : {}),
   });
   const receiver = createWebhookReceiver({
     repo,

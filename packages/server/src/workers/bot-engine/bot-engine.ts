@@ -7,6 +7,7 @@
 import { customStrategyId } from '@quantsquare/contracts';
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
 import { createInProcessEventBus } from '../../events/index.js';
+import type { OutboxEvent } from '../../events/outbox.js';
 import { adoptLegacyBotRows, createExecutionCore, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
 import { createOperationLogRepository } from '../../modules/operation-log/operation-log.repository.js';
@@ -15,7 +16,7 @@ import { createUserStrategiesRepository } from '../../modules/user-strategies/us
 import { compiledForBot } from '../../modules/user-strategies/user-strategies.service.js';
 import { botLease, createLeases, LEASE_RENEW_MS } from '../leases.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
-import { createBotEngineRepository } from './bot-engine.repository.js';
+import { type BotEngineRepository, createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
 import { errorFacts, exchangeCause, riskRefusalOf } from './bot-failures.js';
 import { toRunningBot } from './bot-loading.js';
@@ -93,6 +94,39 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     return next;
   }
 
+  /**
+   * Sets a bot's status and tells the bus: with the outbox, the event is written in the status's
+   * transaction and published after it (the relay publishes it if this process dies first).
+   */
+  async function recordStatus(
+    bot: RunningBot,
+    status: 'stopped' | 'error',
+    message: string,
+    at: Date,
+    mark: (target: BotEngineRepository) => Promise<void>,
+  ): Promise<void> {
+    const event: OutboxEvent<'BotStatusChanged'> = {
+      type: 'BotStatusChanged',
+      id: `bot:${bot.id}:${status}:${at.getTime()}`,
+      payload: { botId: bot.id, userId: bot.userId, status, error: message, symbol: bot.symbol },
+    };
+    const outbox = deps.outbox;
+    if (outbox) {
+      await deps.db.transaction(async (tx) => {
+        await mark(createBotEngineRepository(tx));
+        await outbox.write(tx, [event]);
+      });
+    } else {
+      await mark(repo);
+    }
+    const published = outbox
+      ? outbox.publish(core.events, [event])
+      : core.events.publish(event.type, event.payload, event.id);
+    await published.catch((publishError: unknown) =>
+      deps.logger?.error({ botId: bot.id, err: publishError }, 'BotStatusChanged not published'),
+    );
+  }
+
   async function fail(bot: RunningBot, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     detach(bot);
@@ -110,19 +144,9 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     deps.logger?.error({ botId: bot.id, err: error }, 'bot failed');
     try {
       const at = deps.clock.now();
-      await repo.markError(bot.id, message, at);
-      await core.events
-        .publish(
-          'BotStatusChanged',
-          { botId: bot.id, userId: bot.userId, status: 'error', error: message },
-          `bot:${bot.id}:error:${at.getTime()}`,
-        )
-        .catch((publishError: unknown) =>
-          deps.logger?.error(
-            { botId: bot.id, err: publishError },
-            'BotStatusChanged not published',
-          ),
-        );
+      await recordStatus(bot, 'error', message, at, (target) =>
+        target.markError(bot.id, message, at),
+      );
       await writeLog({
         userId: bot.userId,
         botId: bot.id,
@@ -143,14 +167,9 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     const message = refusal.message;
     try {
       const at = deps.clock.now();
-      await repo.markStoppedFor(bot.id, message, at);
-      await core.events
-        .publish(
-          'BotStatusChanged',
-          { botId: bot.id, userId: bot.userId, status: 'stopped', error: message },
-          `bot:${bot.id}:stopped:${at.getTime()}`,
-        )
-        .catch(() => undefined);
+      await recordStatus(bot, 'stopped', message, at, (target) =>
+        target.markStoppedFor(bot.id, message, at),
+      );
       await writeLog({
         userId: bot.userId,
         botId: bot.id,

@@ -4,6 +4,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
+import type { Outbox } from '../../events/outbox.js';
 import type { AccountClients, ExecutionCore, OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
 import type { BotControl } from '../../modules/bots/bot-control.js';
@@ -47,6 +48,11 @@ export type BotEngineDeps = BotExecution & {
   readonly leases?: Leases;
   /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
+  /**
+   * A bot the engine stops or puts in error has its BotStatusChanged written here, in the
+   * transaction of the status (the notifications read it); without it the event is only published.
+   */
+  readonly outbox?: Outbox;
 };
 
 export interface BotEngine extends BotControl {

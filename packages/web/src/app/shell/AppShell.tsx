@@ -15,6 +15,7 @@ import { useShellNotice } from './shell-notice';
 const BalanceAndVip = lazy(() => import('./BalanceAndVip'));
 const UserMenu = lazy(() => import('./UserMenu'));
 const ShellNoticeView = lazy(() => import('./ShellNoticeView'));
+const NotificationBell = lazy(() => import('../../features/notifications/NotificationBell'));
 // The bottom navigation loads on phones only.
 const MobileNav = lazy(() => import('./MobileNav'));
 
@@ -183,6 +184,11 @@ export function AppShell() {
           {isLoggedIn && (
             <Suspense fallback={null}>
               <BalanceAndVip />
+            </Suspense>
+          )}
+          {isLoggedIn && (
+            <Suspense fallback={null}>
+              <NotificationBell />
             </Suspense>
           )}
           <LanguageSwitch />
