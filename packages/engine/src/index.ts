@@ -5,6 +5,8 @@ export { DEFAULT_INITIAL_BALANCE } from './backtest/backtest-options.js';
 export { backtestReport, equityCurvePoints } from './backtest/backtest-summary.js';
 export * from './backtest/trade-log.js';
 export * from './candles.js';
+export * from './copy/copy-decision.js';
+export * from './copy/copy-simulation.js';
 export * from './copy/copy-target.js';
 export * from './indicators/indicators.js';
 export * from './metrics/cash-flows.js';

@@ -334,6 +334,9 @@ export async function createServices(deps: ServiceDeps) {
     sharing: square.sharing,
     log,
     leases: createLeases({ db, holderId: leaseHolder }),
+    equityAt: (accountId, at, maxAgeMs) =>
+      accountServices.snapshots.equityAt(accountId, at, maxAgeMs),
+    slippageBps: config.paperSlippageBps,
   });
 
   const help = createHelpService({

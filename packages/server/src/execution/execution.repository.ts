@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import { anyOf, arrayOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
@@ -395,6 +395,15 @@ function executionQueries(db: Database) {
         .from(executionFills)
         .where(anyOf(executionFills.orderId, orderIds))
         .orderBy(asc(executionFills.id));
+    },
+
+    /** An account's fills since `since` (exclusive of nothing before it), oldest first. */
+    async fillsOfAccountSince(accountId: number, since: Date): Promise<ExecutionFillRow[]> {
+      return db
+        .select()
+        .from(executionFills)
+        .where(and(eq(executionFills.accountId, accountId), gte(executionFills.filledAt, since)))
+        .orderBy(asc(executionFills.filledAt), asc(executionFills.id));
     },
 
     /** Intents locked for a settlement (FOR UPDATE): a settled one is never applied twice. */
