@@ -122,7 +122,6 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
   for (const [symbol, size] of input.startBook) leader.set(symbol, new Decimal(size));
   const book = new Map<string, BookPosition>();
   const marks = new Map<string, number>();
-  let realized = new Decimal(0);
   let fees = 0;
   let slippageCost = 0;
   let skippedOrders = 0;
@@ -132,16 +131,16 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
     { atMs: input.startMs, equity: input.copyAmount },
   ];
 
+  /** Number forms of the open positions, updated when one changes (the curve reads them often). */
+  const open = new Map<string, { size: number; entry: number; entryFee: number }>();
+  let realizedNumber = 0;
   const equityNow = () => {
-    let open = 0;
-    for (const [symbol, position] of book) {
-      if (position.size.isZero()) continue;
-      const mark = marks.get(symbol) ?? position.entryPrice.toNumber();
-      open +=
-        (mark - position.entryPrice.toNumber()) * position.size.toNumber() -
-        position.entryFee.toNumber();
+    let unrealized = 0;
+    for (const [symbol, position] of open) {
+      const mark = marks.get(symbol) ?? position.entry;
+      unrealized += (mark - position.entry) * position.size - position.entryFee;
     }
-    return input.copyAmount + realized.toNumber() + open;
+    return input.copyAmount + realizedNumber + unrealized;
   };
 
   const changes = leaderChanges(input.fills);
@@ -171,6 +170,7 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
       if (decision.kind === 'below_minimum') skippedOrders++;
       if (decision.kind === 'orders') {
         let held = position;
+        let heldSize = open.get(change.symbol)?.size ?? 0;
         for (const leg of decision.legs) {
           const delta = new Decimal(leg.targetSize).minus(held.size);
           if (delta.isZero()) continue;
@@ -189,7 +189,7 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
             fee: new Decimal(fee),
           });
           held = applied.position;
-          realized = realized.plus(applied.realizedPnl);
+          if (!applied.realizedPnl.isZero()) realizedNumber += applied.realizedPnl.toNumber();
           fees += fee;
           slippageCost += Math.abs(price - change.price) * amount;
           trades.push({
@@ -201,10 +201,19 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
             price,
             leaderPrice: change.price,
             fee,
-            sizeAfter: held.size.toNumber(),
+            sizeAfter: leg.targetSize,
           });
+          heldSize = leg.targetSize;
         }
         book.set(change.symbol, held);
+        if (held.size.isZero()) open.delete(change.symbol);
+        else {
+          open.set(change.symbol, {
+            size: heldSize,
+            entry: held.entryPrice.toNumber(),
+            entryFee: held.entryFee.toNumber(),
+          });
+        }
       }
     }
     points.push({ atMs: change.atMs, equity: equityNow() });
