@@ -198,6 +198,7 @@ async function benchOn(bench: BenchDatabase): Promise<string[]> {
   const lines = [`${bench.label}: ${seeded.fills.toLocaleString('en')} fills over 365 days`];
   try {
     const get = async (query: string) => {
+      const cpu = process.cpuUsage();
       const started = performance.now();
       const res = await app.inject({
         method: 'GET',
@@ -205,21 +206,25 @@ async function benchOn(bench: BenchDatabase): Promise<string[]> {
         headers: { 'accept-language': 'en' },
       });
       const elapsed = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1000;
       if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-      return { elapsed, body: res.json() as { trades: number; leader_changes: number } };
+      return { elapsed, cpuMs, body: res.json() as { trades: number; leader_changes: number } };
     };
     await get('copy_amount=99&days=7'); // warms the code paths (JIT), not measured
     for (const days of [7, 30, 90]) {
       const cold: number[] = [];
+      const coldCpu: number[] = [];
       let changes = 0;
       let trades = 0;
       for (let run = 0; run < COLD_RUNS; run++) {
         const venue = ['binance', 'okx', 'paper'][run % 3];
         const mode = run % 2 === 0 ? 'normal' : 'reverse';
-        const { elapsed, body } = await get(
+        const { elapsed, cpuMs, body } = await get(
           `copy_amount=${1_000 + run}&copy_mode=${mode}&days=${days}&exchange=${venue}`,
         );
         cold.push(elapsed);
+        coldCpu.push(cpuMs);
         changes = body.leader_changes;
         trades = Math.max(trades, body.trades);
       }
@@ -230,10 +235,12 @@ async function benchOn(bench: BenchDatabase): Promise<string[]> {
         );
       }
       cold.sort((a, b) => a - b);
+      coldCpu.sort((a, b) => a - b);
       warm.sort((a, b) => a - b);
       lines.push(
         `  ${String(days).padStart(2)} days (${changes.toLocaleString('en')} leader changes, up to ${trades.toLocaleString('en')} simulated orders): ` +
-          `cold p50 ${ms(percentile(cold, 50))}, max ${ms(cold.at(-1) ?? 0)}; ` +
+          `cold p50 ${ms(percentile(cold, 50))}, max ${ms(cold.at(-1) ?? 0)} ` +
+          `(this process's CPU p50 ${ms(percentile(coldCpu, 50))}); ` +
           `warm (kept) p50 ${ms(percentile(warm, 50))}`,
       );
     }

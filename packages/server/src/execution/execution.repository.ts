@@ -397,10 +397,19 @@ function executionQueries(db: Database) {
         .orderBy(asc(executionFills.id));
     },
 
-    /** An account's fills since `since` (exclusive of nothing before it), oldest first. */
-    async fillsOfAccountSince(accountId: number, since: Date): Promise<ExecutionFillRow[]> {
+    /** An account's fills at or after `since`, oldest first. */
+    async fillsOfAccountSince(accountId: number, since: Date) {
+      // Only what a replay reads: a year of fills parses in a fraction of the full rows' time.
       return db
-        .select()
+        .select({
+          orderId: executionFills.orderId,
+          symbol: executionFills.symbol,
+          side: executionFills.side,
+          amount: executionFills.amount,
+          price: executionFills.price,
+          feeQuote: executionFills.feeQuote,
+          filledAt: executionFills.filledAt,
+        })
         .from(executionFills)
         .where(and(eq(executionFills.accountId, accountId), gte(executionFills.filledAt, since)))
         .orderBy(asc(executionFills.filledAt), asc(executionFills.id));
