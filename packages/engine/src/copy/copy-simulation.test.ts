@@ -1,5 +1,12 @@
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { type LeaderFill, leaderWalletChange, simulateCopy } from './copy-simulation.js';
+import { applyFill, FLAT_POSITION } from '../position/pnl.js';
+import {
+  applyFillNumber,
+  type LeaderFill,
+  leaderWalletChange,
+  simulateCopy,
+} from './copy-simulation.js';
 
 const MARKET = { amountStep: 0.001, minAmount: 0.001, minNotional: 5, priceStep: 0.1 };
 const HOUR = 3_600_000;
@@ -84,5 +91,60 @@ describe('copy simulation', () => {
   it("tells the leader's wallet change over its fills", () => {
     // Gross profit 1 × 3,000 + 1 × 2,000, fees 103.
     expect(leaderWalletChange(FILLS, new Map()).toNumber()).toBe(4_897);
+  });
+});
+
+describe('the simulator position rule', () => {
+  it.each([
+    ['opens', [[0.5, 100, 0.1]]],
+    [
+      'adds at a weighted entry',
+      [
+        [0.5, 100, 0.1],
+        [0.25, 130, 0.05],
+      ],
+    ],
+    [
+      'closes part',
+      [
+        [0.5, 100, 0.1],
+        [-0.2, 120, 0.04],
+      ],
+    ],
+    [
+      'closes all',
+      [
+        [-0.5, 100, 0.1],
+        [0.5, 90, 0.09],
+      ],
+    ],
+    [
+      'flips',
+      [
+        [0.5, 100, 0.1],
+        [-0.8, 110, 0.16],
+      ],
+    ],
+  ] as const)('%s as applyFill does', (_name, fills) => {
+    let exact = FLAT_POSITION;
+    let realizedExact = new Decimal(0);
+    let held = { size: 0, entry: 0, entryFee: 0 };
+    let realized = 0;
+    for (const [amount, price, fee] of fills) {
+      const applied = applyFill(exact, {
+        amount: new Decimal(amount),
+        price: new Decimal(price),
+        fee: new Decimal(fee),
+      });
+      exact = applied.position;
+      realizedExact = realizedExact.plus(applied.realizedPnl);
+      const number = applyFillNumber(held, amount, price, fee);
+      held = number.held;
+      realized += number.realized;
+    }
+    expect(held.size).toBeCloseTo(exact.size.toNumber(), 10);
+    expect(held.entry).toBeCloseTo(exact.entryPrice.toNumber(), 8);
+    expect(held.entryFee).toBeCloseTo(exact.entryFee.toNumber(), 10);
+    expect(realized).toBeCloseTo(realizedExact.toNumber(), 8);
   });
 });

@@ -4,6 +4,7 @@ import {
   applyFill,
   type BookPosition,
   FLAT_POSITION,
+  grossPnl,
   grossPnlDecimal,
   slippedPrice,
   tradeFee,
@@ -116,11 +117,56 @@ function thin<T>(points: readonly T[], max: number): T[] {
   return kept;
 }
 
+/** A follower's position in number form (a simulation, like the backtest's loop, runs on numbers). */
+interface Held {
+  readonly size: number;
+  readonly entry: number;
+  readonly entryFee: number;
+}
+const FLAT: Held = { size: 0, entry: 0, entryFee: 0 };
+
+/**
+ * `applyFill`'s rule on numbers: adding averages the entry; an opposite fill closes up to the held
+ * size (profit net of the closed part's entry fee and its share of this fee) and opens the rest.
+ */
+export function applyFillNumber(
+  held: Held,
+  amount: number,
+  price: number,
+  fee: number,
+): { held: Held; realized: number } {
+  const size = Math.abs(held.size);
+  const traded = Math.abs(amount);
+  if (size === 0 || Math.sign(held.size) === Math.sign(amount)) {
+    const next = held.size + amount;
+    return {
+      held: {
+        size: next,
+        entry: (size * held.entry + traded * price) / Math.abs(next),
+        entryFee: held.entryFee + fee,
+      },
+      realized: 0,
+    };
+  }
+  const closed = Math.min(size, traded);
+  const closedEntryFee = (held.entryFee * closed) / size;
+  const closingFee = (fee * closed) / traded;
+  const realized =
+    grossPnl(Math.sign(held.size), closed, held.entry, price) - closedEntryFee - closingFee;
+  const next = held.size + amount;
+  if (size > traded)
+    return { held: { ...held, size: next, entryFee: held.entryFee - closedEntryFee }, realized };
+  if (traded > size)
+    return { held: { size: next, entry: price, entryFee: fee - closingFee }, realized };
+  return { held: FLAT, realized };
+}
+
 export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
   const ratio = copyRatio(input.copyAmount, input.leaderEquity);
   const leader = new Map<string, Decimal>();
   for (const [symbol, size] of input.startBook) leader.set(symbol, new Decimal(size));
-  const book = new Map<string, BookPosition>();
+  /** The follower's open positions (number forms), by symbol. */
+  const book = new Map<string, Held>();
   const marks = new Map<string, number>();
   let fees = 0;
   let slippageCost = 0;
@@ -131,12 +177,10 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
     { atMs: input.startMs, equity: input.copyAmount },
   ];
 
-  /** Number forms of the open positions, updated when one changes (the curve reads them often). */
-  const open = new Map<string, { size: number; entry: number; entryFee: number }>();
   let realizedNumber = 0;
   const equityNow = () => {
     let unrealized = 0;
-    for (const [symbol, position] of open) {
+    for (const [symbol, position] of book) {
       const mark = marks.get(symbol) ?? position.entry;
       unrealized += (mark - position.entry) * position.size - position.entryFee;
     }
@@ -149,7 +193,7 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
     const leaderSize = previous.plus(change.delta);
     leader.set(change.symbol, leaderSize);
     marks.set(change.symbol, change.price);
-    const position = book.get(change.symbol) ?? FLAT_POSITION;
+    const position = book.get(change.symbol) ?? FLAT;
     if (
       copyJoins({
         leaderSize,
@@ -170,26 +214,22 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
       if (decision.kind === 'below_minimum') skippedOrders++;
       if (decision.kind === 'orders') {
         let held = position;
-        let heldSize = open.get(change.symbol)?.size ?? 0;
         for (const leg of decision.legs) {
-          const delta = new Decimal(leg.targetSize).minus(held.size);
-          if (delta.isZero()) continue;
-          const isBuy = delta.gt(0);
+          // Sizes are whole steps (toFixed'd by the rounding): their difference, to the step's places.
+          const delta = Number((leg.targetSize - held.size).toFixed(12));
+          if (delta === 0) continue;
+          const isBuy = delta > 0;
           const price = slippedPrice(change.price, isBuy, input.slippageBps);
           // An IOC entry fills nothing beyond its cap (the live engine's `capped` miss).
           if (leg.priceCap !== null && (isBuy ? price > leg.priceCap : price < leg.priceCap)) {
             cappedOrders++;
             break;
           }
-          const amount = delta.abs().toNumber();
+          const amount = Math.abs(delta);
           const fee = tradeFee(amount * price, input.feeRate);
-          const applied = applyFill(held, {
-            amount: delta,
-            price: new Decimal(price),
-            fee: new Decimal(fee),
-          });
-          held = applied.position;
-          if (!applied.realizedPnl.isZero()) realizedNumber += applied.realizedPnl.toNumber();
+          const applied = applyFillNumber(held, delta, price, fee);
+          held = { ...applied.held, size: leg.targetSize };
+          realizedNumber += applied.realized;
           fees += fee;
           slippageCost += Math.abs(price - change.price) * amount;
           trades.push({
@@ -203,17 +243,9 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
             fee,
             sizeAfter: leg.targetSize,
           });
-          heldSize = leg.targetSize;
         }
-        book.set(change.symbol, held);
-        if (held.size.isZero()) open.delete(change.symbol);
-        else {
-          open.set(change.symbol, {
-            size: heldSize,
-            entry: held.entryPrice.toNumber(),
-            entryFee: held.entryFee.toNumber(),
-          });
-        }
+        if (held.size === 0) book.delete(change.symbol);
+        else book.set(change.symbol, held);
       }
     }
     points.push({ atMs: change.atMs, equity: equityNow() });
