@@ -1,23 +1,10 @@
-import {
-  COPY_SIMULATION_DAYS,
-  type CopyRelation,
-  type CopySimulationDays,
-} from '@quantsquare/contracts';
+import type { CopyRelation } from '@quantsquare/contracts';
 import { Card, Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useExchangeApis } from '../../api/accounts';
 import { useCopySimulation } from '../../api/copy-trading';
-import { toEpochMs } from '../square/square-format';
 import { PercentText } from './CopyParts';
-
-const DAY_MS = 86_400_000;
-
-/** The shortest simulation period that covers the copy's life (90 days at most). */
-export function comparisonDays(createdAt: string, nowMs: number): CopySimulationDays {
-  const started = toEpochMs(createdAt) ?? nowMs;
-  const ageDays = (nowMs - started) / DAY_MS;
-  return COPY_SIMULATION_DAYS.find((days) => days >= ageDays) ?? 90;
-}
+import { comparisonDays } from './copy-format';
 
 /**
  * A running copy's simulated and actual results side by side: the copy simulator at this copy's
