@@ -2,6 +2,7 @@
 // measured in the same run where one exists. A measurement, never a test: nothing asserts times.
 import { benchBots } from './bots.bench.js';
 import { benchCopy } from './copy.bench.js';
+import { benchCopySimulation } from './copy-simulation.bench.js';
 import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
@@ -24,6 +25,7 @@ if (wants('bots')) print('bots', await benchBots());
 if (wants('wallet')) print('wallet', await benchWallet());
 if (wants('orders')) print('orders', await benchOrders());
 if (wants('copy')) print('copy', await benchCopy());
+if (wants('copy-simulation')) print('copy-simulation', await benchCopySimulation());
 
 if (wants('http') || wants('dashboard')) {
   const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));

@@ -290,3 +290,66 @@ export function defaultCopySlippagePercent(symbol: string): number {
     ? COPY_SLIPPAGE_MAJOR_DEFAULT_PERCENT
     : COPY_SLIPPAGE_OTHER_DEFAULT_PERCENT;
 }
+
+/** Copy simulation (the copy modal's preview): periods in days and the follower's venues. */
+export const COPY_SIMULATION_DAYS = [7, 30, 90] as const;
+export type CopySimulationDays = (typeof COPY_SIMULATION_DAYS)[number];
+export const COPY_SIMULATION_DAYS_DEFAULT: CopySimulationDays = 30;
+export const COPY_SIMULATION_VENUES = ['binance', 'okx', 'paper'] as const;
+export type CopySimulationVenue = (typeof COPY_SIMULATION_VENUES)[number];
+/** The simulated orders an answer lists (newest kept); `trades` counts them all. */
+export const COPY_SIMULATION_TRADE_LIST_MAX = 200;
+
+export const copySimulationQuery = z.strictObject({
+  copy_amount: z.coerce.number().min(COPY_AMOUNT_MIN).max(COPY_AMOUNT_MAX),
+  copy_mode: z.enum(COPY_MODES).default('normal'),
+  days: z
+    .enum(['7', '30', '90'])
+    .default('30')
+    .transform((days) => Number(days) as CopySimulationDays),
+  exchange: z.enum(COPY_SIMULATION_VENUES).default('paper'),
+});
+export type CopySimulationQuery = z.input<typeof copySimulationQuery>;
+
+export const copySimulationTrade = z.object({
+  t: z.number().int(),
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  action: z.string(),
+  amount: z.number(),
+  price: z.number(),
+  leader_price: z.number(),
+  fee: z.number(),
+  size_after: z.number(),
+});
+
+export const copySimulationResponse = z.object({
+  strategy_id: z.number().int(),
+  copy_amount: z.number(),
+  copy_mode: z.enum(COPY_MODES),
+  days: z.number().int(),
+  exchange: z.enum(COPY_SIMULATION_VENUES),
+  period_start: z.string(),
+  period_end: z.string(),
+  /** Follower equity (copy amount + copied P&L) after each leader change; t in ms. */
+  equity_curve: z.array(z.object({ t: z.number().int(), equity: z.number() })),
+  final_equity: z.number(),
+  return_pct: z.number(),
+  max_drawdown_pct: z.number(),
+  /** Simulated follower orders filled. */
+  trades: z.number().int(),
+  /** Leader changes whose share was under the follower venue's minimum (no order). */
+  skipped_orders: z.number().int(),
+  /** Entries the slippage cap would have refused. */
+  capped_orders: z.number().int(),
+  fees: z.number(),
+  slippage_cost: z.number(),
+  leader_changes: z.number().int(),
+  /** The follower's share of the leader: copy_amount / leader equity at the period's start. */
+  ratio: z.number(),
+  leader_equity: z.number(),
+  trade_list: z.array(copySimulationTrade),
+  assumptions: z.array(z.string()),
+  computed_at: z.string(),
+});
+export type CopySimulationResponse = z.infer<typeof copySimulationResponse>;

@@ -6,6 +6,8 @@ export { backtestReport, equityCurvePoints } from './backtest/backtest-summary.j
 export * from './backtest/live-comparison.js';
 export * from './backtest/trade-log.js';
 export * from './candles.js';
+export * from './copy/copy-decision.js';
+export * from './copy/copy-simulation.js';
 export * from './copy/copy-target.js';
 export * from './indicators/indicators.js';
 export * from './metrics/cash-flows.js';

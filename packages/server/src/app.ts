@@ -172,7 +172,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(webhooksRoutes({ service: services.webhooks.service, authentication }));
       await api.register(webhookHookRoutes({ receiver: services.webhooks.receiver }));
       await api.register(
-        copyTradingRoutes({ copyTrading: services.copyTrading.service, authentication }),
+        copyTradingRoutes({
+          copyTrading: services.copyTrading.service,
+          copySimulation: services.copyTrading.simulation,
+          authentication,
+        }),
       );
       // Only while some channel has no real delivery, and only outside production.
       if (!config.isProduction && outboxChannels.length > 0) {

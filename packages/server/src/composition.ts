@@ -354,6 +354,9 @@ export async function createServices(deps: ServiceDeps) {
     log,
     leases: createLeases({ db, holderId: leaseHolder }),
     outbox: eventOutbox,
+    equityAt: (accountId, at, maxAgeMs) =>
+      accountServices.snapshots.equityAt(accountId, at, maxAgeMs),
+    slippageBps: config.paperSlippageBps,
   });
 
   const help = createHelpService({

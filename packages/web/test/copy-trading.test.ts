@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
 import { copyCreateErrorText, copyErrorText } from '../src/features/copy-trading/copy-errors';
 import {
+  comparisonDays,
   copyActionsFor,
   copyAmountProblem,
   entryDistanceProblem,
@@ -116,5 +117,16 @@ describe('copy errors in the reader language', () => {
         'x',
       ),
     ).toBe('跟单持仓尚未平仓，平仓完成后才能删除此跟单');
+  });
+});
+
+describe('the simulated vs actual period', () => {
+  it('is the shortest of 7, 30 and 90 days covering the copy, 90 at most', () => {
+    const now = Date.parse('2026-06-30T00:00:00Z');
+    expect(comparisonDays('2026-06-29T00:00:00Z', now)).toBe(7);
+    expect(comparisonDays('2026-06-23T00:00:00Z', now)).toBe(7);
+    expect(comparisonDays('2026-06-10T00:00:00Z', now)).toBe(30);
+    expect(comparisonDays('2026-04-15T00:00:00Z', now)).toBe(90);
+    expect(comparisonDays('2025-01-01T00:00:00Z', now)).toBe(90);
   });
 });

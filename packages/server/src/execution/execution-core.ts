@@ -812,6 +812,9 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
 
     /** Every order of an owner (or those whose key starts with `keyPrefix`), oldest first. */
     intentsOf: (owner: OrderOwner, keyPrefix?: string) => repo.intentsOf(owner, keyPrefix),
+    /** The fills ledger of an account since `since`, oldest first (what the copy simulator replays). */
+    accountFillsSince: (accountId: number, since: Date) =>
+      repo.fillsOfAccountSince(accountId, since),
 
     /**
      * After a restart: each pending or unknown intent of `owner` is looked up at the exchange by

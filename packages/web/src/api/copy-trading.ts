@@ -4,11 +4,16 @@ import type {
   CopyDetailResponse,
   CopyFollowersResponse,
   CopyFollowingResponse,
+  CopyMode,
   CopyRelation,
+  CopySimulationDays,
+  CopySimulationResponse,
+  CopySimulationVenue,
   CopyUpdateRequest,
   StrategyDetail,
 } from '@quantsquare/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api } from './client';
 import { squareKeys } from './square';
 import { invalidateCoins } from './wallet';
@@ -21,7 +26,18 @@ export const copyKeys = {
   following: () => [...copyKeys.all, 'following'] as const,
   followers: () => [...copyKeys.all, 'followers'] as const,
   detail: (id: number) => [...copyKeys.all, 'detail', id] as const,
+  simulation: (params: CopySimulationParams, language: string) =>
+    [...copyKeys.all, 'simulation', params, language] as const,
 };
+
+/** What the copy simulator is asked: a strategy, an amount, a mode, a period and a venue. */
+export interface CopySimulationParams {
+  strategyId: number;
+  copyAmount: number;
+  mode: CopyMode;
+  days: CopySimulationDays;
+  venue: CopySimulationVenue;
+}
 
 const base = '/strategy-square/copy-trading';
 
@@ -35,7 +51,35 @@ export const copyApi = {
   update: (id: number, body: CopyUpdateRequest) =>
     api.patch<CopyRelation>(`${base}/${id}/update/`, body),
   remove: (id: number) => api.delete<unknown>(`${base}/${id}/delete/`),
+  simulation: (p: CopySimulationParams, signal?: AbortSignal) =>
+    api.get<CopySimulationResponse>(
+      `/strategy-square/strategies/${p.strategyId}/copy-simulation/?${new URLSearchParams({
+        copy_amount: String(p.copyAmount),
+        copy_mode: p.mode,
+        days: String(p.days),
+        exchange: p.venue,
+      }).toString()}`,
+      signal,
+    ),
 };
+
+/**
+ * The simulated copy of a strategy (the copy modal's preview, a running copy's comparison). The
+ * assumptions come in the reader's language, so the language is part of the key.
+ */
+export function useCopySimulation(params: CopySimulationParams | null) {
+  const { i18n } = useTranslation();
+  return useQuery({
+    queryKey: copyKeys.simulation(
+      params ?? { strategyId: 0, copyAmount: 0, mode: 'normal', days: 30, venue: 'paper' },
+      i18n.language,
+    ),
+    queryFn: ({ signal }) => copyApi.simulation(params as CopySimulationParams, signal),
+    enabled: params !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
 
 /** How often an open relation's figures are read again (P&L moves with the mark price). */
 const COPY_REFRESH_MS = 30_000;

@@ -29,6 +29,7 @@ import {
   PnlText,
 } from '../features/copy-trading/CopyParts';
 import { CopyPnlPanel } from '../features/copy-trading/CopyPnlPanel';
+import { CopySimulatedVsActual } from '../features/copy-trading/CopySimulatedVsActual';
 import { copyErrorText } from '../features/copy-trading/copy-errors';
 import { EditCopyModal } from '../features/copy-trading/EditCopyModal';
 import { useCopyActions } from '../features/copy-trading/use-copy-actions';
@@ -310,6 +311,7 @@ export function CopyDetailPage() {
           data-testid="copy-last-error"
         />
       )}
+      {relation.status !== 'stopped' && <CopySimulatedVsActual relation={relation} />}
       <CopyPnlPanel series={pnl_series} isMobile={isMobile} />
       <Card size="small" title={t('copy.detail.positions')} data-testid="copy-positions">
         {positions.length === 0 ? (

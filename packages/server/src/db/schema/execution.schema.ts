@@ -136,6 +136,8 @@ export const executionFills = pgTable(
   (t) => [
     uniqueIndex('execution_fills_trade_unique').on(t.accountId, t.venueTradeId),
     index('execution_fills_order_idx').on(t.orderId),
+    // The copy simulator reads an account's fills of a period (a year of fills: one range scan).
+    index('execution_fills_account_time_idx').on(t.accountId, t.filledAt),
   ],
 );
 

@@ -46,6 +46,19 @@ const BPS = new Decimal(10_000);
 const PAPER_AMOUNT_STEP = 0.0001;
 const PAPER_PRICE_STEP = 0.01;
 
+/** A paper market's facts (every symbol alike): what the copy simulator sizes a paper follower by. */
+export function paperMarketFacts(symbol: string): MarketFacts {
+  return {
+    symbol,
+    contractSize: 1,
+    amountStep: PAPER_AMOUNT_STEP,
+    priceStep: PAPER_PRICE_STEP,
+    minAmount: 0,
+    minNotional: 0,
+    maxLeverage: LEVERAGE_MAX,
+  };
+}
+
 function toOrder(row: PaperOrderRow): ExchangeOrder {
   return {
     id: String(row.id),
@@ -170,15 +183,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       // Prices come from the market feed on demand; nothing to load.
     },
     async marketFacts(symbol): Promise<MarketFacts> {
-      return {
-        symbol,
-        contractSize: 1,
-        amountStep: PAPER_AMOUNT_STEP,
-        priceStep: PAPER_PRICE_STEP,
-        minAmount: 0,
-        minNotional: 0,
-        maxLeverage: LEVERAGE_MAX,
-      };
+      return paperMarketFacts(symbol);
     },
     async fetchBalance(): Promise<Balances> {
       await catchUp();

@@ -98,6 +98,8 @@ export function createAccountServices(deps: {
       clock: deps.clock,
       accountTimeoutMs: deps.accountTimeoutMs ?? ACCOUNT_OVERVIEW_TIMEOUT_MS,
     }),
+    /** Recorded equity (the copy simulator's leader equity at a period's start). */
+    snapshots,
     snapshotter: createBalanceSnapshotter({
       accounts: repo,
       snapshots,

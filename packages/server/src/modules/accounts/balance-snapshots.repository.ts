@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { type BalanceSnapshotRow, balanceSnapshots } from '../../db/schema/index.js';
 
@@ -25,6 +25,26 @@ export function createBalanceSnapshotsRepository(db: Database) {
         .from(balanceSnapshots)
         .where(and(eq(balanceSnapshots.accountId, accountId), gte(balanceSnapshots.takenAt, since)))
         .orderBy(asc(balanceSnapshots.takenAt))
+        .limit(1);
+      return row;
+    },
+    /** The last snapshot at or before `at` and not older than `since`. */
+    async lastBetween(
+      accountId: number,
+      since: Date,
+      at: Date,
+    ): Promise<BalanceSnapshotRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(balanceSnapshots)
+        .where(
+          and(
+            eq(balanceSnapshots.accountId, accountId),
+            gte(balanceSnapshots.takenAt, since),
+            lte(balanceSnapshots.takenAt, at),
+          ),
+        )
+        .orderBy(desc(balanceSnapshots.takenAt))
         .limit(1);
       return row;
     },

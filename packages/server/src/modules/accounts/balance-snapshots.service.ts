@@ -66,6 +66,14 @@ export function createBalanceSnapshotsService(deps: {
       });
       return { isNew, balance };
     },
+    /**
+     * The account's equity at `at` as a snapshot taken within `maxAgeMs` before it recorded it;
+     * null without one.
+     */
+    async equityAt(accountId: number, at: Date, maxAgeMs: number): Promise<Decimal | null> {
+      const row = await repo.lastBetween(accountId, new Date(at.getTime() - maxAgeMs), at);
+      return row ? new Decimal(row.equity) : null;
+    },
     /** The balance chart: the newest points, oldest first. */
     async chart(accountId: number, points = BALANCE_CHART_POINTS): Promise<BalanceSnapshot[]> {
       const rows = await repo.latest(accountId, points);

@@ -6,12 +6,11 @@
 // Orders carry deterministic keys (leader change, symbol, try) and owner {copy, relation}.
 import type { CopyMissReason, CopyPosition } from '@quantsquare/contracts';
 import {
+  copyDecision,
+  copyJoins,
   copyRatio,
-  copyTarget,
-  entryPriceCap,
   isWithinEntryDistance,
   leaderDriftPercent,
-  roundToStep,
   slippageBps as slippageOf,
 } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
@@ -700,7 +699,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     // An order proven never to have reached the venue (expired: its process died after claiming
     // it) made nothing: the decision is made again, keyed by how many such orders it has.
     const expired = tries.filter((o) => o.status === 'expired').length;
-    const decision = expired === 0 ? firstKey : `${firstKey}|x${expired}`;
+    const orderKey = expired === 0 ? firstKey : `${firstKey}|x${expired}`;
     const earlier = tries.filter((o) => o.status !== 'expired');
     // Passes that met this change and could not act on it (the miss receipt's backoff).
     const attempts = (existing?.attempts ?? 0) + 1;
@@ -820,10 +819,13 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     }
 
     // A follower who never joined this position does not open on the leader's reductions.
-    const leaderGrew =
-      leaderSize.abs().gt(previousLeader.abs()) ||
-      (!leaderSize.isZero() && leaderSize.isNegative() !== previousLeader.isNegative());
-    if (own.isZero() && trigger.kind !== 'late_join' && !leaderGrew) {
+    const joins = copyJoins({
+      leaderSize,
+      previousLeaderSize: previousLeader,
+      followerSize: own,
+      isLateJoin: trigger.kind === 'late_join',
+    });
+    if (!joins) {
       if (existing) return; // recorded already; a later pass must not overwrite what it says
       await loaders.saveReceipt.run({
         ...receiptBase,
@@ -849,30 +851,28 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       await miss(failure.reason, own, failure);
       return;
     }
-    const ratio = copyRatio(relation.copyAmount, relation.leaderEquityBase);
-    const computed = copyTarget({
+    // The sizing, reverse, the venue's step and minimums and the entry cap: the engine's one
+    // decision, which the copy simulator replays too.
+    const decision = copyDecision({
       leaderSize,
-      ratio,
+      ratio: copyRatio(relation.copyAmount, relation.leaderEquityBase),
       mode: relation.copyMode,
+      followerSize: own,
       market: facts,
-      ...(leaderPrice !== null ? { price: leaderPrice } : {}),
+      leaderPrice,
+      slippageCapPercent: slippageCapPercent(relation, symbol),
     });
-    let target: Decimal;
-    if (computed.ok) {
-      target = new Decimal(computed.size);
-    } else if (own.isZero()) {
-      await miss('below_minimum', new Decimal(roundToStep(computed.unrounded, facts.amountStep)));
+    if (decision.kind === 'below_minimum') {
+      await miss('below_minimum', new Decimal(decision.target));
       await repo.update(relation.id, {
-        lastError: `${symbol}: the copied size ${new Decimal(computed.unrounded).toDecimalPlaces(8)} is below the market's minimum ${computed.minimum}${computed.limit === 'notional' ? ' USDT' : ''}`,
+        lastError: `${symbol}: the copied size ${new Decimal(decision.unrounded).toDecimalPlaces(8)} is below the market's minimum ${decision.minimum}${decision.limit === 'notional' ? ' USDT' : ''}`,
         lastErrorAt: now,
       });
       return;
-    } else {
-      // Held already and the new share is under the minimum: reduce to what rounds (maybe flat).
-      target = new Decimal(roundToStep(computed.unrounded, facts.amountStep));
     }
+    const target = new Decimal(decision.target);
 
-    if (target.eq(own)) {
+    if (decision.kind === 'hold') {
       // Held already. A timer pass after this change was copied must keep the receipt's fill
       // (it once overwrote it with a zero delta, so the copied trade vanished from the count).
       if (existing) return;
@@ -891,63 +891,27 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       return;
     }
 
-    const flips = !own.isZero() && !target.isZero() && own.isNegative() !== target.isNegative();
-    const opens = !flips && target.abs().gt(own.abs());
+    // An increase (not a flip, whose opening leg follows a close).
+    const opens = decision.legs.length === 1 && decision.legs[0]?.leg === 'o';
     const results: IntentResult[] = [];
     try {
-      if (flips) {
+      for (const leg of decision.legs) {
         results.push(
           await execution.submit({
             accountId: follower.id,
             symbol,
             owner,
-            key: `${decision}|c`,
+            key: `${orderKey}|${leg.leg}`,
             ...fenceOf(relation.id),
-            size: { kind: 'target', amount: 0 },
-            pricing: { type: 'market' },
-            action: 'copy_close',
+            size: { kind: 'target', amount: leg.targetSize },
+            pricing:
+              leg.priceCap === null ? { type: 'market' } : { type: 'ioc', priceCap: leg.priceCap },
+            action: leg.action,
+            ...(leg.leg === 'o' && leaderPrice !== null ? { referencePrice: leaderPrice } : {}),
           }),
         );
-        // The close is still on its way: the opening leg waits for the next pass.
+        // A flip's close is still on its way: the opening leg waits for the next pass.
         if (results.at(-1)?.status === 'in_flight') return;
-      }
-      if (flips || opens) {
-        const side = target.gt(0) ? 'buy' : 'sell';
-        const cap =
-          leaderPrice === null
-            ? null
-            : entryPriceCap(
-                leaderPrice,
-                side,
-                slippageCapPercent(relation, symbol),
-                facts.priceStep,
-              );
-        results.push(
-          await execution.submit({
-            accountId: follower.id,
-            symbol,
-            owner,
-            key: `${decision}|o`,
-            ...fenceOf(relation.id),
-            size: { kind: 'target', amount: target.toNumber() },
-            pricing: cap === null ? { type: 'market' } : { type: 'ioc', priceCap: cap },
-            action: target.gt(0) ? 'copy_open_long' : 'copy_open_short',
-            ...(leaderPrice !== null ? { referencePrice: leaderPrice } : {}),
-          }),
-        );
-      } else {
-        results.push(
-          await execution.submit({
-            accountId: follower.id,
-            symbol,
-            owner,
-            key: `${decision}|r`,
-            ...fenceOf(relation.id),
-            size: { kind: 'target', amount: target.toNumber() },
-            pricing: { type: 'market' },
-            action: 'copy_reduce',
-          }),
-        );
       }
     } catch (error) {
       // Another worker holds the relation now: it decides (nothing was sent).
@@ -971,7 +935,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
     const last = results.at(-1);
     // Made before (a repeated event met the settled key): its receipt from its orders.
     if (last?.status === 'done') {
-      if (!existing) await decided(await execution.intentsOf(owner, `${decision}|`));
+      if (!existing) await decided(await execution.intentsOf(owner, `${orderKey}|`));
       return;
     }
     if (last?.status === 'skipped') {

@@ -1,3 +1,4 @@
+import type { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
@@ -8,6 +9,7 @@ import type { OperationLogWriter } from '../operation-log/operation-log.service.
 import type { SharingService } from '../square/sharing.service.js';
 import type { Ledger } from '../wallet/ledger.js';
 import { type CopyEngineLogger, createCopyEngine } from './copy-engine.js';
+import { createCopySimulationService } from './copy-simulation.service.js';
 import { type LeaderCopyFigures, leaderCopyFigures } from './copy-trading.mappers.js';
 import { copyTradingQueries } from './copy-trading.repository.js';
 import { createCopyTradingService } from './copy-trading.service.js';
@@ -27,6 +29,10 @@ export interface CopyTradingModuleDeps {
   readonly leases?: Leases;
   /** Relations' starts, stops and pauses are written here with them (notifications). */
   readonly outbox?: Outbox;
+  /** Recorded equity of an account at a time (the accounts' balance snapshots). */
+  readonly equityAt: (accountId: number, at: Date, maxAgeMs: number) => Promise<Decimal | null>;
+  /** The paper exchange's slippage, the copy simulator's fill model. */
+  readonly slippageBps: number;
 }
 
 /**
@@ -64,7 +70,15 @@ export function createCopyTradingModule(deps: CopyTradingModuleDeps) {
     operationLog: deps.operationLog,
     copyStatus,
   });
-  return { service, engine };
+  const simulation = createCopySimulationService({
+    clock: deps.clock,
+    events: deps.events,
+    execution: deps.execution,
+    strategy: (accountId) => deps.sharing.copyStrategy(accountId),
+    equityAt: deps.equityAt,
+    slippageBps: deps.slippageBps,
+  });
+  return { service, engine, simulation };
 }
 export type CopyTradingModule = ReturnType<typeof createCopyTradingModule>;
 

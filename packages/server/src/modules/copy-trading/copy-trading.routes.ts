@@ -6,12 +6,16 @@ import {
   copyFollowersResponse,
   copyFollowingResponse,
   copyRelation,
+  copySimulationQuery,
+  copySimulationResponse,
   copyUpdateRequest,
   messageResponse,
 } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
+import { messageLanguageOf } from '../../common/message-language.js';
+import type { CopySimulationService } from './copy-simulation.service.js';
 import type { CopyTradingService } from './copy-trading.service.js';
 
 const errors = {
@@ -30,14 +34,39 @@ const actionParams = idParams.extend({ action: z.enum(COPY_ACTIONS) });
 export const copyTradingRoutes =
   (deps: {
     copyTrading: CopyTradingService;
+    copySimulation: CopySimulationService;
     authentication: BearerAuthentication;
   }): FastifyPluginAsyncZod =>
   async (app) => {
-    const { preValidation, requireAuth, security } = deps.authentication;
+    const { preValidation, optionalAuth, requireAuth, security } = deps.authentication;
     const { copyTrading } = deps;
     const tags = ['copy-trading'];
     const base = '/strategy-square/copy-trading';
 
+    // The copy modal's preview: the strategy's recorded fills replayed as the copy engine would.
+    app.get(
+      '/strategy-square/strategies/:id/copy-simulation/',
+      {
+        preValidation: optionalAuth,
+        schema: {
+          tags,
+          params: idParams,
+          querystring: copySimulationQuery,
+          response: { 200: copySimulationResponse, ...errors },
+        },
+      },
+      async (request) =>
+        deps.copySimulation.simulate(
+          request.params.id,
+          {
+            copyAmount: request.query.copy_amount,
+            mode: request.query.copy_mode,
+            days: request.query.days,
+            venue: request.query.exchange,
+          },
+          messageLanguageOf(request.headers['accept-language']),
+        ),
+    );
     app.post(
       `${base}/create/`,
       {

@@ -8,7 +8,9 @@ import {
   COPY_MAX_LOSS_STEP,
   COPY_MIN_BALANCE_COINS,
   COPY_MODES,
+  COPY_SIMULATION_DAYS_DEFAULT,
   type CopyMode,
+  type CopySimulationDays,
   type Exchange,
 } from '@quantsquare/contracts';
 import {
@@ -41,10 +43,13 @@ import {
   CopyProtectionFields,
   isProtectionRefused,
 } from './CopyProtectionFields';
+import { CopySimulationPanel } from './CopySimulationPanel';
 import { copyAmountRuleText, copyCreateErrorText } from './copy-errors';
 import { copyAmountProblem, entryDistanceProblem, maxLossPayload } from './copy-format';
 
 const NO_PROTECTION: CopyProtection = { slippage: null, drift: null };
+/** The simulation asks again once the amount has stopped changing this long. */
+const SIMULATION_DEBOUNCE_MS = 400;
 
 /** The strategy being copied (a card of the square or the strategy page). */
 export interface CopyTarget {
@@ -81,6 +86,10 @@ export function CopyModal({ target, onClose }: Props) {
   const [protection, setProtection] = useState<CopyProtection>(NO_PROTECTION);
   const [protectionOpen, setProtectionOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [simulationDays, setSimulationDays] = useState<CopySimulationDays>(
+    COPY_SIMULATION_DAYS_DEFAULT,
+  );
+  const [simulatedAmount, setSimulatedAmount] = useState<number | null>(COPY_AMOUNT_DEFAULT);
 
   const accounts = useMemo(
     () => (apis.data?.results ?? []).filter((a) => a.is_active && (!target || a.id !== target.id)),
@@ -99,7 +108,12 @@ export function CopyModal({ target, onClose }: Props) {
     setProtectionOpen(false);
     setFailure(null);
     setAccountId(null);
+    setSimulationDays(COPY_SIMULATION_DAYS_DEFAULT);
   }, [target]);
+  useEffect(() => {
+    const timer = setTimeout(() => setSimulatedAmount(amount), SIMULATION_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [amount]);
   useEffect(() => {
     if (accountId !== null || accounts.length === 0 || !target) return;
     const sameExchange = accounts.find((a) => a.exchange === target.exchange);
@@ -116,6 +130,20 @@ export function CopyModal({ target, onClose }: Props) {
   const distanceProblem = lateJoin ? entryDistanceProblem(distance) : null;
   const lossProblem = maxLoss !== null && (!Number.isFinite(maxLoss) || maxLoss < 0);
   const protectionRefused = isProtectionRefused(protection);
+  // The preview copies onto the chosen account's venue (paper accounts simulate paper fills).
+  const simulation =
+    target && simulatedAmount !== null && copyAmountProblem(simulatedAmount) === null
+      ? {
+          strategyId: target.id,
+          copyAmount: simulatedAmount,
+          mode,
+          venue: chosen
+            ? chosen.is_paper
+              ? ('paper' as const)
+              : chosen.exchange
+            : target.exchange,
+        }
+      : null;
   const canSubmit =
     !isLoading &&
     !loadFailed &&
@@ -280,6 +308,11 @@ export function CopyModal({ target, onClose }: Props) {
             </Flex>
           </Radio.Group>
         </Form.Item>
+        <CopySimulationPanel
+          params={simulation}
+          days={simulationDays}
+          onDaysChange={setSimulationDays}
+        />
         <Form.Item style={{ marginBottom: 12 }} extra={t('copy.modal.lateJoinHint')}>
           <Checkbox
             checked={lateJoin}

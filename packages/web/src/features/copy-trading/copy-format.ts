@@ -4,8 +4,10 @@ import {
   COPY_DELETABLE_STATUSES,
   COPY_EDITABLE_STATUSES,
   COPY_ENTRY_DISTANCE_MAX_PERCENT,
+  COPY_SIMULATION_DAYS,
   COPY_TRANSITIONS,
   type CopyAction,
+  type CopySimulationDays,
   type CopyStatus,
 } from '@quantsquare/contracts';
 
@@ -84,4 +86,13 @@ export function toNumber(value: string | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   const n = Number(value);
   return Number.isFinite(n) ? n : null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The shortest simulation period that covers a copy's life since `createdAt` (90 days at most). */
+export function comparisonDays(createdAt: string, nowMs: number): CopySimulationDays {
+  const started = Date.parse(createdAt);
+  const ageDays = Number.isFinite(started) ? (nowMs - started) / DAY_MS : 0;
+  return COPY_SIMULATION_DAYS.find((days) => days >= ageDays) ?? 90;
 }

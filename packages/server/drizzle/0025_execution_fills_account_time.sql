@@ -1,0 +1,1 @@
+CREATE INDEX "execution_fills_account_time_idx" ON "execution_fills" USING btree ("account_id","filled_at");
