@@ -817,6 +817,14 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       repo.fillsOfAccountSince(accountId, since),
 
     /**
+     * Gives up an intent that was never sent (reported `never_sent` by reconcileIntents), for an
+     * owner that decides afresh instead of submitting the same key again: it becomes canceled
+     * and nothing is sent. False when it was claimed or decided meanwhile.
+     */
+    withdrawUnsent: (intent: ExecutionOrderRow, reason: string) =>
+      repo.withdrawCreated(intent.id, reason, clock.now()),
+
+    /**
      * After a restart: each pending or unknown intent of `owner` is looked up at the exchange by
      * its client order id — found: settled into the book; absent: failed. Never resent.
      */

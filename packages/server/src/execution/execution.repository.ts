@@ -20,6 +20,7 @@ import {
 import type { OrderOwner } from '../events/event-bus.types.js';
 import type { LeaseFence } from '../workers/leases.js';
 import type { PositionRef } from './execution.types.js';
+import { transition } from './order-states.js';
 
 // The only file of the execution core that touches the database. Every query that serves many
 // intents at once takes them all (one round trip per batch, not per order).
@@ -301,6 +302,19 @@ function executionQueries(db: Database) {
         )
         .returning({ id: executionOrders.id });
       return rows.map((row) => row.id);
+    },
+
+    /**
+     * Cancels an intent that is still created (never claimed, so never sent); false when a
+     * process claimed or decided it meanwhile.
+     */
+    async withdrawCreated(id: number, error: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(executionOrders)
+        .set({ status: transition('created', { kind: 'withdrawn' }), error, updatedAt: now })
+        .where(and(eq(executionOrders.id, id), eq(executionOrders.status, 'created')))
+        .returning({ id: executionOrders.id });
+      return rows.length > 0;
     },
 
     /** A lookup by client order id found nothing: counted, with the first miss's time. */

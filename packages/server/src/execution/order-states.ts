@@ -53,6 +53,11 @@ export type VenueAnswer =
   /** The request was never written: its send window had passed before it could leave. */
   | { readonly kind: 'not_sent' }
   /**
+   * Its owner gave up an intent that was never claimed, so never sent (a bot's decision on a
+   * candle that passed while its process was down): nothing exists at the venue.
+   */
+  | { readonly kind: 'withdrawn' }
+  /**
    * A lookup by client order id found nothing. `misses` counts this one; `missingForMs` is the
    * time since the first miss; `venueExpired` says the venue can no longer accept the request,
    * and `sinceExpiryMs` for how long (Infinity for a request of a process long gone).
@@ -92,6 +97,8 @@ export function transition(state: OrderState, answer: VenueAnswer): OrderState {
       return state === 'created' || state === 'sending' ? 'rejected' : state;
     case 'lost':
       return state === 'sending' ? 'in_doubt' : state;
+    case 'withdrawn':
+      return state === 'created' ? 'canceled' : state;
     case 'not_sent':
       // Certain: the request never left. Only a claimed order can be in this case.
       return state === 'sending' ? 'expired' : state;

@@ -3,8 +3,14 @@
 
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botOrders, botPositions, exchangeAccounts } from '../../src/db/schema/index.js';
+import {
+  botOrders,
+  botPositions,
+  exchangeAccounts,
+  executionOrders,
+} from '../../src/db/schema/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { botOrderKey } from '../../src/workers/bot-engine/client-order-id.js';
 import { botClientOrderId } from '../../src/workers/bot-engine/index.js';
 import { API_KEY, API_SECRET, clientAt } from '../exchange/exchange-test-helpers.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
@@ -99,6 +105,43 @@ describe('restart with a pending order intent (paper)', () => {
     expect(intent!.status).toBe('expired');
     expect(await fixture.paperOrderCount(accountId)).toBe(0);
     expect(await fixture.clients(await account(accountId)).fetchPositions([ETH])).toEqual([]);
+    expect((await fixture.botRow(botId)).status).toBe('running');
+    await engine.stop();
+  });
+});
+
+describe('restart with an intent written but never claimed', () => {
+  it('withdraws it (canceled, nothing sent) instead of leaving it created for ever', async () => {
+    const accountId = await fixture.paperAccount();
+    const botId = await fixture.bot({ accountId });
+    const candle = START - 60_000;
+    const clientOrderId = botClientOrderId(botId, candle, 'open_long');
+    // The process died between writing the intent and claiming it for sending.
+    await fixture.database.db.insert(executionOrders).values({
+      accountId,
+      symbol: ETH,
+      ownerKind: 'bot',
+      ownerId: botId,
+      idempotencyKey: botOrderKey(candle, 'open_long'),
+      clientOrderId,
+      action: 'open_long',
+      side: 'buy',
+      type: 'market',
+      amount: '0.5',
+      status: 'created',
+      createdAt: fixture.clock.now(),
+      updatedAt: fixture.clock.now(),
+    });
+    const engine = fixture.newEngine();
+    await engine.start();
+    const [intent] = await fixture.ordersOf(botId);
+    expect(intent!.clientOrderId).toBe(clientOrderId);
+    expect(intent!.status).toBe('canceled');
+    expect(await fixture.paperOrderCount(accountId)).toBe(0);
+    const logs = await fixture.logsOf(botId);
+    expect(
+      logs.some((l) => l.message === `order ${clientOrderId} never reached the exchange`),
+    ).toBe(true);
     expect((await fixture.botRow(botId)).status).toBe('running');
     await engine.stop();
   });

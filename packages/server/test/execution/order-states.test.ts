@@ -37,6 +37,7 @@ const ANSWERS: Readonly<Record<string, VenueAnswer>> = {
     venueExpired: true,
     sinceExpiryMs: MISSING_AFTER_MS,
   },
+  withdrawn: { kind: 'withdrawn' },
 };
 
 // Columns in the order of ANSWERS; '=' keeps the state.
@@ -60,6 +61,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     '=',
     '=',
     '=',
+    'canceled',
   ],
   sending: [
     '=',
@@ -78,6 +80,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     'in_doubt',
     'expired',
     'expired',
+    '=',
   ],
   in_doubt: [
     '=',
@@ -96,6 +99,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     '=',
     'expired',
     'expired',
+    '=',
   ],
   accepted: [
     '=',
@@ -108,6 +112,7 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     'canceled',
     'canceled',
     'rejected',
+    '=',
     '=',
     '=',
     '=',
@@ -132,11 +137,12 @@ const TABLE: Readonly<Record<OrderState, readonly string[]>> = {
     '=',
     '=',
     '=',
+    '=',
   ],
-  filled: Array(16).fill('='),
-  canceled: Array(16).fill('='),
-  rejected: Array(16).fill('='),
-  expired: Array(16).fill('='),
+  filled: Array(17).fill('='),
+  canceled: Array(17).fill('='),
+  rejected: Array(17).fill('='),
+  expired: Array(17).fill('='),
 };
 
 describe('the order state machine', () => {

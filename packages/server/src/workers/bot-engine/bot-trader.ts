@@ -304,6 +304,11 @@ export function createBotTrader(deps: TraderDeps) {
     for (const entry of await core.reconcileIntents(ownerOf(bot))) {
       const clientOrderId = entry.intent.clientOrderId;
       if (entry.outcome === 'never_sent') {
+        // A bot decides afresh on the next candle, never on this key again: an intent written
+        // just before the process died is withdrawn rather than left created.
+        if (entry.intent.status === 'created') {
+          await core.withdrawUnsent(entry.intent, 'withdrawn after a restart: never sent');
+        }
         await logFor(
           bot,
           'system',
