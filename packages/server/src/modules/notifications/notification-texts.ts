@@ -9,6 +9,11 @@ import type {
 
 type Texts = Record<NotificationKind, (p: NotificationParams) => string>;
 const s = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+/** A price with the platform's 2 decimals (document 1 §9), not every digit of the feed. */
+const px = (value: unknown) => {
+  const n = Number(value);
+  return value === null || value === undefined || !Number.isFinite(n) ? s(value) : n.toFixed(2);
+};
 
 const ZH_SIDE: Record<string, string> = { buy: '买入', sell: '卖出' };
 const ZH_STATE: Record<string, string> = { active: '正常', reducing: '只减仓', halted: '已暂停' };
@@ -40,9 +45,9 @@ const ZH_WALLET_STATUS: Record<string, string> = {
 
 const zh: Texts = {
   order_filled: (p) =>
-    `订单成交：${s(p.symbol)} ${ZH_SIDE[s(p.side)] ?? s(p.side)} ${s(p.amount)} @ ${s(p.price)}`,
+    `订单成交：${s(p.symbol)} ${ZH_SIDE[s(p.side)] ?? s(p.side)} ${s(p.amount)} @ ${px(p.price)}`,
   protective_triggered: (p) =>
-    `${p.trigger === 'take_profit' ? '止盈' : '止损'}已触发：${s(p.symbol)} ${s(p.amount)} @ ${s(p.price)}`,
+    `${p.trigger === 'take_profit' ? '止盈' : '止损'}已触发：${s(p.symbol)} ${s(p.amount)} @ ${px(p.price)}`,
   bot_status: (p) =>
     `机器人 #${s(p.bot_id)} ${s(p.symbol)} ${ZH_BOT[s(p.status)] ?? s(p.status)}${p.error ? `：${s(p.error)}` : ''}`,
   copy_status: (p) =>
@@ -78,9 +83,9 @@ const EN_COPY_REASON: Record<string, string> = {
 };
 
 const en: Texts = {
-  order_filled: (p) => `Order filled: ${s(p.symbol)} ${s(p.side)} ${s(p.amount)} @ ${s(p.price)}`,
+  order_filled: (p) => `Order filled: ${s(p.symbol)} ${s(p.side)} ${s(p.amount)} @ ${px(p.price)}`,
   protective_triggered: (p) =>
-    `${p.trigger === 'take_profit' ? 'Take-profit' : 'Stop-loss'} triggered: ${s(p.symbol)} ${s(p.amount)} @ ${s(p.price)}`,
+    `${p.trigger === 'take_profit' ? 'Take-profit' : 'Stop-loss'} triggered: ${s(p.symbol)} ${s(p.amount)} @ ${px(p.price)}`,
   bot_status: (p) =>
     `Bot #${s(p.bot_id)} ${s(p.symbol)} ${p.status === 'error' ? 'is in error' : 'stopped'}${p.error ? `: ${s(p.error)}` : ''}`,
   copy_status: (p) =>

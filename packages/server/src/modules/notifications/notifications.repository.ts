@@ -149,14 +149,19 @@ export function createNotificationsRepository(db: Database) {
         eq(notifications.isShown, true),
         options.unreadOnly ? eq(notifications.isRead, false) : undefined,
       );
+      // Counted first, then the page up to the newest counted row: a notification written in
+      // between is in neither, so the count and the page always agree.
+      const [total] = await db
+        .select({ n: count(), newest: sql<number | null>`max(${notifications.id})` })
+        .from(notifications)
+        .where(where);
       const rows = await db
         .select()
         .from(notifications)
-        .where(where)
+        .where(and(where, lte(notifications.id, Number(total?.newest ?? 0))))
         .orderBy(desc(notifications.id))
         .limit(options.limit)
         .offset(options.offset);
-      const [total] = await db.select({ n: count() }).from(notifications).where(where);
       return { rows, count: Number(total?.n ?? 0) };
     },
 

@@ -10,7 +10,7 @@ import {
 import { formatNotificationTime, notificationText } from './notification-text';
 
 function Item({ notification }: { notification: Notification }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const markRead = useMarkNotificationsRead();
   return (
@@ -31,7 +31,7 @@ function Item({ notification }: { notification: Notification }) {
       <div style={{ flex: 1, minWidth: 0 }}>
         <div style={{ fontWeight: 500 }}>{t(`notifications.kinds.${notification.kind}`)}</div>
         <div style={{ color: token.colorTextSecondary, wordBreak: 'break-word' }}>
-          {notificationText(t, notification)}
+          {notificationText(t, notification, i18n.language)}
         </div>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {formatNotificationTime(notification.created_at)}

@@ -1,10 +1,17 @@
 import type { Notification } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
+import { formatAmount, formatPrice } from '../dashboard/format';
 
 // A notification's words in the reader's language, from its kind and parameters (the server
 // stores no sentence).
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** A fill's price and amount with the dashboard's decimals (§9), not every digit of the feed. */
+const price = (value: unknown, locale: string) =>
+  value === null || value === undefined || value === '' ? '' : formatPrice(Number(value), locale);
+const amount = (value: unknown, locale: string) =>
+  value === null || value === undefined || value === '' ? '' : formatAmount(Number(value), locale);
 
 /** A known word (side, state, status…) in the reader's language, else the value itself. */
 function word(t: TFunction, value: unknown): string {
@@ -13,22 +20,22 @@ function word(t: TFunction, value: unknown): string {
   return t(`notifications.words.${key}` as never, { defaultValue: key }) as string;
 }
 
-export function notificationText(t: TFunction, notification: Notification): string {
+export function notificationText(t: TFunction, notification: Notification, locale: string): string {
   const p = notification.params;
   switch (notification.kind) {
     case 'order_filled':
       return t('notifications.texts.order_filled', {
         symbol: text(p.symbol),
         side: word(t, p.side),
-        amount: text(p.amount),
-        price: text(p.price),
+        amount: amount(p.amount, locale),
+        price: price(p.price, locale),
       });
     case 'protective_triggered':
       return t('notifications.texts.protective_triggered', {
         symbol: text(p.symbol),
         trigger: word(t, p.trigger),
-        amount: text(p.amount),
-        price: text(p.price),
+        amount: amount(p.amount, locale),
+        price: price(p.price, locale),
       });
     case 'bot_status':
       return p.status === 'error'
