@@ -6,6 +6,7 @@ export * from './copy-trading.js';
 export * from './errors.js';
 export * from './help.js';
 export * from './limits.js';
+export * from './optimisations.js';
 export * from './profile.js';
 export * from './risk.js';
 export * from './square.js';
