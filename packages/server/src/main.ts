@@ -93,6 +93,7 @@ async function main(): Promise<void> {
         await services.execution.close();
         await outboxRelay?.stop();
         await square.stop();
+        await services.optimisations.close();
         await marketFeed.stop();
         await app.close();
         await eventBus.close();

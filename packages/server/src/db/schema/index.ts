@@ -6,6 +6,7 @@ export * from './exchange-accounts.schema.js';
 export * from './execution.schema.js';
 export * from './help.schema.js';
 export * from './market.schema.js';
+export * from './optimisations.schema.js';
 export * from './risk.schema.js';
 export * from './square.schema.js';
 export * from './staff.schema.js';
