@@ -5,6 +5,7 @@ import { benchCopy } from './copy.bench.js';
 import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
+import { benchOptimise } from './optimise.bench.js';
 import { benchOrders } from './orders.bench.js';
 import { type RunningServer, startServer } from './server-process.js';
 import { benchSquare } from './square.bench.js';
@@ -24,6 +25,7 @@ if (wants('bots')) print('bots', await benchBots());
 if (wants('wallet')) print('wallet', await benchWallet());
 if (wants('orders')) print('orders', await benchOrders());
 if (wants('copy')) print('copy', await benchCopy());
+if (wants('optimise')) print('optimise', await benchOptimise());
 
 if (wants('http') || wants('dashboard')) {
   const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));
