@@ -12,6 +12,8 @@ import { fieldErrorsEn } from '../src/i18n/locales/field-errors.en';
 import { fieldErrorsZhCN } from '../src/i18n/locales/field-errors.zh-CN';
 import { helpEn } from '../src/i18n/locales/help.en';
 import { helpZhCN } from '../src/i18n/locales/help.zh-CN';
+import { optimiseEn } from '../src/i18n/locales/optimise.en';
+import { optimiseZhCN } from '../src/i18n/locales/optimise.zh-CN';
 import { squareEn } from '../src/i18n/locales/square.en';
 import { squareZhCN } from '../src/i18n/locales/square.zh-CN';
 import { walletEn } from '../src/i18n/locales/wallet.en';
@@ -44,6 +46,7 @@ describe('translations', () => {
     [webhooksZhCN, webhooksEn],
     [copyZhCN, copyEn],
     [builderZhCN, builderEn],
+    [optimiseZhCN, optimiseEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

@@ -5,6 +5,7 @@ import type { builderZhCN } from './locales/builder.zh-CN';
 import type { copyZhCN } from './locales/copy.zh-CN';
 import type { fieldErrorsZhCN } from './locales/field-errors.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
+import type { optimiseZhCN } from './locales/optimise.zh-CN';
 import type { squareZhCN } from './locales/square.zh-CN';
 import type { walletZhCN } from './locales/wallet.zh-CN';
 import type { webhooksZhCN } from './locales/webhooks.zh-CN';
@@ -24,7 +25,8 @@ declare module 'i18next' {
         typeof squareZhCN &
         typeof webhooksZhCN &
         typeof copyZhCN &
-        typeof builderZhCN;
+        typeof builderZhCN &
+        typeof optimiseZhCN;
     };
   }
 }

@@ -245,6 +245,7 @@ export const en: LocaleResources = {
     accountOverview: 'Account overview',
     apiManagement: 'API management',
     strategyBuilder: 'Strategy builder',
+    optimise: 'Optimisation',
   },
   dashboard: {
     title: 'Home',

@@ -243,6 +243,7 @@ export const zhCN = {
     accountOverview: '账户总览',
     apiManagement: 'API 管理',
     strategyBuilder: '策略构建器',
+    optimise: '参数优化',
   },
   dashboard: {
     title: '首页',
