@@ -1,3 +1,4 @@
+import '../i18n/bots-texts';
 import '../i18n/optimise-texts';
 import { OPTIMISATION_ERROR_CODES } from '@quantsquare/contracts';
 import { Alert, App, Card, Flex, Typography } from 'antd';

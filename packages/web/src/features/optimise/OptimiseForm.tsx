@@ -17,6 +17,7 @@ import { Alert, Button, Checkbox, Flex, InputNumber, Select, Typography } from '
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStrategies, useSymbols } from '../../api/trading';
+import { useIsMobile } from '../../app/use-is-mobile';
 import { type AxisDraft, axisCount, defaultAxes, gridCount, gridOf } from './optimise-grid';
 
 interface Props {
@@ -47,6 +48,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 export function OptimiseForm({ initialStrategyType, isSubmitting, errorText, onSubmit }: Props) {
   const { t } = useTranslation();
   const strategies = useStrategies();
+  const isMobile = useIsMobile();
   const list = strategies.data?.results ?? [];
   const [strategyType, setStrategyType] = useState(initialStrategyType ?? 'ma_cross');
   const [exchange, setExchange] = useState<Exchange>('binance');
@@ -205,10 +207,14 @@ export function OptimiseForm({ initialStrategyType, isSubmitting, errorText, onS
                 display: 'grid',
                 gap: 8,
                 alignItems: 'center',
-                gridTemplateColumns: 'minmax(110px, 1.4fr) repeat(3, minmax(60px, 1fr)) 44px',
+                // A phone puts the name on its own line above the three inputs.
+                gridTemplateColumns: isMobile
+                  ? 'repeat(3, minmax(0, 1fr)) 36px'
+                  : 'minmax(110px, 1.4fr) repeat(3, minmax(60px, 1fr)) 44px',
               }}
             >
               <Checkbox
+                style={isMobile ? { gridColumn: '1 / -1' } : undefined}
                 checked={axis.isEnabled}
                 onChange={(event) => change(axis.name, { isEnabled: event.target.checked })}
                 data-testid={`optimise-axis-${axis.name}-vary`}
