@@ -275,7 +275,7 @@ describe('/ws/optimisations/{id}', () => {
     socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
     await expect.poll(() => frames.at(-1)?.type, { timeout: 60_000 }).toBe('finished');
     socket.terminate();
-    // A late viewer may find it finished already: the snapshot then says so.
+    // A late viewer may find it finished already: then the finished answer comes at once.
     const types = frames.map((f) => f.type);
     expect(['snapshot', 'finished']).toContain(types[0]);
     expect(frames.at(-1)?.data.status).toBe('completed');

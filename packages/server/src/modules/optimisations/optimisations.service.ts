@@ -35,6 +35,7 @@ import type {
   StoredSkippedCombination,
 } from '../../db/schema/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
+import { isPerpetual, simulatedFunding } from '../../market/simulated-funding.js';
 import type { IndexedCombination } from './optimisation-messages.js';
 import type { OptimisationJobHandle, OptimisationRunner } from './optimisation-pool.js';
 import { presentOptimisation, presentSummary } from './optimisations.mappers.js';
@@ -75,10 +76,21 @@ interface LocalRun {
 
 const isCustomType = (type: string) => type.startsWith('custom:');
 
-/** The plain backtest's options from the request's settings (trading.service does the same). */
-function baseOptions(request: OptimisationRequestParsed): BacktestOptions {
+/**
+ * The plain backtest's options from the request's settings and the candles' funding marks
+ * (trading.service does the same, so each window equals a plain backtest there).
+ */
+function baseOptions(
+  request: OptimisationRequestParsed,
+  firstMs: number,
+  lastMs: number,
+): BacktestOptions {
   const settings = request.settings ?? {};
+  const includeFunding = request.include_funding ?? isPerpetual(request.symbol);
   return {
+    funding: includeFunding
+      ? simulatedFunding(request.exchange, request.symbol, firstMs, lastMs)
+      : undefined,
     timeframe: request.timeframe,
     initialBalance: settings.initial_balance,
     feeRate: settings.fee_rate,
@@ -183,6 +195,7 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
     candles: ReturnType<typeof candlesFromRows>,
     windows: ReturnType<typeof walkForwardWindows>,
     valid: IndexedCombination[],
+    base: BacktestOptions,
   ): void {
     const request = row.request;
     const results: OptimisationCombinationResult[] = [];
@@ -205,7 +218,7 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
       return saving;
     };
     const handle = runner.run(
-      { candles, windows, source, base: baseOptions(request), objective: request.objective },
+      { candles, windows, source, base, objective: request.objective },
       valid,
       (outcomes) => {
         const added: OptimisationCombinationResult[] = [];
@@ -288,7 +301,11 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
           OPTIMISATION_ERROR_CODES.tooManyWindows,
         );
       }
-      const base = baseOptions(request);
+      const base = baseOptions(
+        request,
+        rows[0]?.timestamp ?? 0,
+        rows[rows.length - 1]?.timestamp ?? 0,
+      );
       const skipped: StoredSkippedCombination[] = [];
       const valid: IndexedCombination[] = [];
       expandGrid(request.parameter_grid).forEach((parameters, index) => {
@@ -336,7 +353,7 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
         createdAt: now,
         updatedAt: now,
       });
-      start(row, source, candlesFromRows(rows), windows, valid);
+      start(row, source, candlesFromRows(rows), windows, valid, base);
       return { id: row.id };
     },
 
@@ -358,14 +375,27 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
     },
 
     /**
-     * Listens to a run of `userId` (404 for another's): the snapshot first, then its batches.
+     * Listens to a run of `userId` (404 for another's): the snapshot first, then its batches
+     * and the finished answer (at once when the run is over).
      * Answers the function that stops listening.
      */
     async listen(userId: number, id: number, listener: Listener): Promise<() => void> {
       const row = await owned(userId, id);
-      listener({ type: 'snapshot', data: presentOptimisation(row, presentOptions(id)) });
+      const answer = presentOptimisation(row, presentOptions(id));
+      const isOver = answer.status !== 'running' && answer.status !== 'queued';
+      // A run already over is answered as finished at once (the socket then closes).
+      listener({ type: isOver ? 'finished' : 'snapshot', data: answer });
       const run = local.get(id);
-      if (!run) return () => {};
+      if (isOver) return () => {};
+      if (!run) {
+        // It may have ended since the read above (or it runs in another process: then the
+        // client polls).
+        const again = presentOptimisation(await owned(userId, id), presentOptions(id));
+        if (again.status !== 'running' && again.status !== 'queued') {
+          listener({ type: 'finished', data: again });
+        }
+        return () => {};
+      }
       run.listeners.add(listener);
       return () => run.listeners.delete(listener);
     },
