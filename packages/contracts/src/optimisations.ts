@@ -94,6 +94,8 @@ export const optimisationRequest = z.strictObject({
   objective: z.enum(OPTIMISATION_OBJECTIVES).default('sharpe'),
   /** Settings every run shares (the plain backtest's); grid values override them. */
   settings: backtestSettings.optional(),
+  /** As the plain backtest: perpetual funding, default true for perpetual (`:`) symbols. */
+  include_funding: z.boolean().optional(),
 });
 export type OptimisationRequest = z.input<typeof optimisationRequest>;
 export type OptimisationRequestParsed = z.infer<typeof optimisationRequest>;

@@ -328,6 +328,11 @@ export const en: LocaleResources = {
       feeRate: 'Fee rate',
       slippage: 'Slippage',
       slippageValue: '{{bps}} bps',
+      funding: 'Funding',
+      fundingNone: 'Not charged',
+      fundingValue: '{{paid}} USDT paid at the 8-hour marks ({{source}} rates)',
+      fundingSimulated: 'simulated',
+      fundingLive: 'live',
       fillRule: 'Fill rule',
       fillRuleText:
         'Signals are decided on a closed candle and filled at the next candle open; a signal on the last candle is not traded. Market fills pay slippage against the trade.',
