@@ -6,6 +6,7 @@ import { benchCopySimulation } from './copy-simulation.bench.js';
 import { benchDashboardSize } from './dashboard-size.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHttp } from './http.bench.js';
+import { benchOptimise } from './optimise.bench.js';
 import { benchOrders } from './orders.bench.js';
 import { type RunningServer, startServer } from './server-process.js';
 import { benchSquare } from './square.bench.js';
@@ -26,6 +27,7 @@ if (wants('wallet')) print('wallet', await benchWallet());
 if (wants('orders')) print('orders', await benchOrders());
 if (wants('copy')) print('copy', await benchCopy());
 if (wants('copy-simulation')) print('copy-simulation', await benchCopySimulation());
+if (wants('optimise')) print('optimise', await benchOptimise());
 
 if (wants('http') || wants('dashboard')) {
   const server: RunningServer = await startServer(Number(process.env.BENCH_PORT ?? 8400));

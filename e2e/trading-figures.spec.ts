@@ -25,6 +25,7 @@ const bot = {
   strategy: 1,
   strategy_type: 'ma_cross',
   strategy_name: 'MA Cross',
+  strategy_parameters: { fast_period: 7, slow_period: 25 },
   timeframe: '1h',
   trade_amount: 100,
   stop_loss_percentage: 5,

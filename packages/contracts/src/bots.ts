@@ -45,6 +45,7 @@ export const BOT_MESSAGES = {
   unknownAccount: 'Exchange account not found',
   unknownStrategy: 'Unknown strategy',
   customStrategyVipRequired: 'VIP membership is required to run your own strategies in bots',
+  ruleSetParameters: 'A rule-set strategy takes no parameters',
 } as const;
 
 /** A number with at most two decimals (the form's step 0.01). */
@@ -77,6 +78,11 @@ export const botCreateRequest = z.strictObject({
     .max(TAKE_PROFIT_MAX)
     .nullable()
     .optional(),
+  /**
+   * A built-in strategy's parameters (missing ones take the defaults), e.g. those an
+   * optimisation found; checked against the strategy's specs. A rule set takes none.
+   */
+  parameters: z.record(z.string().max(40), z.number()).optional(),
 });
 export type BotCreateRequest = z.infer<typeof botCreateRequest>;
 
@@ -105,6 +111,8 @@ export const bot = z.object({
   strategy: z.number().int(),
   strategy_type: z.string(),
   strategy_name: z.string(),
+  /** The parameters the bot's strategy runs with. */
+  strategy_parameters: z.record(z.string(), z.number()),
   timeframe: z.enum(TIMEFRAMES),
   trade_amount: z.number(),
   stop_loss_percentage: z.number().nullable(),

@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './help.js';
 export * from './limits.js';
 export * from './notifications.js';
+export * from './optimisations.js';
 export * from './profile.js';
 export * from './risk.js';
 export * from './square.js';

@@ -174,6 +174,8 @@ export const backtestRequest = z.strictObject({
   exchange: exchange.default(DEFAULT_EXCHANGE),
   limit: bodyLimit,
   settings: backtestSettings.optional(),
+  /** Charge perpetual funding at the 8-hour marks; default true for perpetual (`:`) symbols. */
+  include_funding: z.boolean().optional(),
 });
 export type BacktestRequest = z.infer<typeof backtestRequest>;
 
@@ -208,6 +210,8 @@ export const backtestAssumptions = z.object({
   stop_rule: z.string(),
   end_of_data_rule: z.string(),
   sharpe_rule: z.string(),
+  funding_rule: z.string(),
+  funding_source: z.string().nullable(),
 });
 
 export const backtestSummary = z.object({
@@ -221,6 +225,8 @@ export const backtestSummary = z.object({
   profit_factor: z.number().nullable(),
   trade_count: z.number().int(),
   buy_and_hold_return: z.number(),
+  /** Funding paid by the positions in USDT (negative: received); in the equity curve. */
+  funding_paid: z.number(),
   trades: z.array(backtestTrade),
   assumptions: backtestAssumptions,
 });
@@ -237,6 +243,8 @@ export const backtestResponse = z.object({
   candles: z.array(candle),
   indicators: chartIndicators,
   backtest: backtestSummary,
+  /** Where the funding rates came from; null when no funding was charged. */
+  funding_source: z.enum(MARKET_DATA_SOURCES).nullable(),
 });
 export type BacktestResponse = z.infer<typeof backtestResponse>;
 

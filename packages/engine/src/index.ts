@@ -13,6 +13,7 @@ export * from './indicators/indicators.js';
 export * from './metrics/cash-flows.js';
 export * from './metrics/position-book.js';
 export * from './metrics/strategy-metrics.js';
+export * from './optimise/index.js';
 export * from './position/pnl.js';
 export * from './position/protective.js';
 export * from './position/risk-breach.js';

@@ -27,6 +27,10 @@ import { exchangeAccountsRoutes } from './modules/exchange-accounts/exchange-acc
 import { announcementsSocketRoutes } from './modules/help/announcements.socket.js';
 import { helpRoutes } from './modules/help/help.routes.js';
 import { operationLogRoutes } from './modules/operation-log/operation-log.routes.js';
+import {
+  optimisationSocketRoutes,
+  optimisationsRoutes,
+} from './modules/optimisations/optimisations.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { riskRoutes } from './modules/risk/risk.routes.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
@@ -123,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await services.copyTrading.engine.stop();
       await services.square.stop();
       await services.notifications.stop();
+      await services.optimisations.close();
       await services.marketFeed.stop();
       if (!deps.eventBus) await services.events.close();
     });
@@ -149,6 +154,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(tradingRoutes({ trading, authentication }));
       await api.register(
         userStrategiesRoutes({ userStrategies: services.userStrategies, authentication }),
+      );
+      await api.register(
+        optimisationsRoutes({ optimisations: services.optimisations, authentication }),
       );
       await api.register(
         exchangeAccountsRoutes({ exchangeAccounts: accountServices.exchangeAccounts, tokens }),
@@ -188,6 +196,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(announcementsSocketRoutes({ eventBus: services.events }));
   await app.register(square.socketRoutes);
   await app.register(services.notifications.socketRoutes(tokens));
+  await app.register(
+    optimisationSocketRoutes({ optimisations: services.optimisations, tokens: services.tokens }),
+  );
 
   await registerWebApp(app, { webDistDir: config.webDistDir });
   return app;

@@ -63,6 +63,9 @@ import { createHelpService } from './modules/help/help.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createOperationLogRepository } from './modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from './modules/operation-log/operation-log.service.js';
+import { createOptimisationPool } from './modules/optimisations/optimisation-pool.js';
+import { createOptimisationsRepository } from './modules/optimisations/optimisations.repository.js';
+import { createOptimisationsService } from './modules/optimisations/optimisations.service.js';
 import { createProfileService } from './modules/profile/profile.service.js';
 import { createRiskService } from './modules/risk/risk.service.js';
 import { createRiskMonitorJob } from './modules/risk/risk-monitor.job.js';
@@ -213,6 +216,15 @@ export async function createServices(deps: ServiceDeps) {
     customStrategies: userStrategies,
   });
   const operationLog = createOperationLog({ repo: createOperationLogRepository(db), clock });
+  // Walk-forward optimisations: backtests in worker threads, started on first use.
+  const optimisations = createOptimisationsService({
+    repo: createOptimisationsRepository(db),
+    feed: marketFeed,
+    clock,
+    runner: createOptimisationPool(),
+    ruleStrategies: userStrategies,
+    log,
+  });
 
   const factory =
     deps.exchangeClientFactory ?? defaultExchangeClientFactory({ config, db, clock, marketFeed });
@@ -431,6 +443,7 @@ export async function createServices(deps: ServiceDeps) {
     marketFeed,
     trading,
     userStrategies,
+    optimisations,
     operationLog,
     accountServices,
     execution,

@@ -96,6 +96,7 @@ async function main(): Promise<void> {
         await outboxRelay?.stop();
         await square.stop();
         await services.notifications.stop();
+        await services.optimisations.close();
         await marketFeed.stop();
         await app.close();
         await eventBus.close();

@@ -14,6 +14,8 @@ import { helpEn } from '../src/i18n/locales/help.en';
 import { helpZhCN } from '../src/i18n/locales/help.zh-CN';
 import { notificationsEn } from '../src/i18n/locales/notifications.en';
 import { notificationsZhCN } from '../src/i18n/locales/notifications.zh-CN';
+import { optimiseEn } from '../src/i18n/locales/optimise.en';
+import { optimiseZhCN } from '../src/i18n/locales/optimise.zh-CN';
 import { squareEn } from '../src/i18n/locales/square.en';
 import { squareZhCN } from '../src/i18n/locales/square.zh-CN';
 import { walletEn } from '../src/i18n/locales/wallet.en';
@@ -47,6 +49,7 @@ describe('translations', () => {
     [copyZhCN, copyEn],
     [builderZhCN, builderEn],
     [notificationsZhCN, notificationsEn],
+    [optimiseZhCN, optimiseEn],
   ];
 
   it('keeps the screen bundles apart from the main texts and from each other', () => {

@@ -85,3 +85,48 @@ export function tradeStats(pnl: ArrayLike<number>, count = pnl.length): TradeSta
     losing_trades: losses,
   };
 }
+
+/**
+ * Sortino ratio: like `sharpeRatio` (per-candle simple returns, target 0, annualised by
+ * √periodsPerYear) but divided by the downside deviation √(Σ min(r, 0)² / n). Null with fewer
+ * than two returns or no losing candle.
+ */
+export function sortinoRatio(
+  equity: Float64Array,
+  initialBalance: number,
+  candlesPerYear: number,
+): number | null {
+  const count = equity.length;
+  let sum = 0;
+  let downsideSquares = 0;
+  let previous = initialBalance;
+  for (let i = 0; i < count; i++) {
+    const value = equity[i]!;
+    const periodReturn = previous > 0 ? value / previous - 1 : 0;
+    previous = value;
+    sum += periodReturn;
+    if (periodReturn < 0) downsideSquares += periodReturn * periodReturn;
+  }
+  if (count < 2 || !(candlesPerYear > 0)) return null;
+  const downside = Math.sqrt(downsideSquares / count);
+  if (!(downside > 1e-15)) return null;
+  return (sum / count / downside) * Math.sqrt(candlesPerYear);
+}
+
+/**
+ * Calmar ratio: the annualised (compound) return over the run divided by the maximum drawdown,
+ * both as fractions. Null without a drawdown, a duration or a positive final balance.
+ */
+export function calmarRatio(
+  finalBalance: number,
+  initialBalance: number,
+  maxDrawdownPct: number,
+  durationMs: number,
+): number | null {
+  if (!(maxDrawdownPct > 0) || !(durationMs > 0) || !(finalBalance > 0) || !(initialBalance > 0)) {
+    return null;
+  }
+  const years = durationMs / YEAR_MS;
+  const annualReturn = (finalBalance / initialBalance) ** (1 / years) - 1;
+  return annualReturn / (maxDrawdownPct / 100);
+}

@@ -51,7 +51,10 @@ export function resolveOptions(options: BacktestOptions): ResolvedOptions {
 }
 
 /** The rules the run followed, in words, for every answer (ARCHITECTURE: list the assumptions). */
-export function describeAssumptions(settings: ResolvedOptions): BacktestAssumptions {
+export function describeAssumptions(
+  settings: ResolvedOptions,
+  fundingSource?: string,
+): BacktestAssumptions {
   return {
     initial_balance: settings.initialBalance,
     fee_rate: settings.feeRate,
@@ -72,5 +75,10 @@ export function describeAssumptions(settings: ResolvedOptions): BacktestAssumpti
       'A position still open after the last candle is closed at the last close (reason end_of_data), with fee and slippage.',
     sharpe_rule:
       'Per-candle returns of the equity marked to close, risk-free rate 0, sample standard deviation, annualised by √(candles per 365-day year).',
+    funding_source: fundingSource ?? null,
+    funding_rule:
+      fundingSource === undefined
+        ? 'No funding charged.'
+        : `Funding (${fundingSource} rates) is charged at each 8-hour mark (00:00, 08:00, 16:00 UTC) on the position held then, before that candle open's fills: notional at the open × rate, paid by a long for a positive rate and received by a short; it is in the equity curve and the final balance (funding_paid).`,
   };
 }

@@ -17,7 +17,7 @@ export function summarise(
   log: TradeLog,
   settings: ResolvedOptions,
   options: BacktestOptions,
-): BacktestMetrics {
+): Omit<BacktestMetrics, 'funding_paid'> {
   const { initialBalance } = settings;
   const finalBalance = equity.length > 0 ? equity[equity.length - 1]! : initialBalance;
   const candleMs = options.timeframe

@@ -101,8 +101,26 @@ export function runBacktest(
   let nextExitLong = exitLongs.length > 0 ? exitLongs[0]! : Number.POSITIVE_INFINITY;
   let nextExitShort = exitShorts.length > 0 ? exitShorts[0]! : Number.POSITIVE_INFINITY;
 
+  // Funding marks, charged at the first candle open at or after each one, on the position held
+  // before that open's fills (for timeframes up to 8 h the marks are candle opens).
+  const fundingTimes = options.funding?.time;
+  const fundingRates = options.funding?.rate;
+  const fundingCount = fundingTimes?.length ?? 0;
+  let fundingCursor = 0;
+  let fundingPaid = 0;
+  const firstTime = candleTotal > 0 ? time[0]! : 0;
+  while (fundingCursor < fundingCount && fundingTimes![fundingCursor]! < firstTime) fundingCursor++;
+
   for (let i = 0; i < candleTotal; i++) {
     const candleOpen = open[i]!;
+    while (fundingCursor < fundingCount && fundingTimes![fundingCursor]! <= time[i]!) {
+      if (side !== FLAT) {
+        const payment = side * amount * candleOpen * fundingRates![fundingCursor]!;
+        balance -= payment;
+        fundingPaid += payment;
+      }
+      fundingCursor++;
+    }
     const signalIndex = i - 1; // the signal decided at the previous close acts at this open
     if (
       signalIndex >= nextBuy ||
@@ -240,7 +258,8 @@ export function runBacktest(
     equity,
     equity_time: time,
     ...summarise(candles, equity, log, settings, options),
-    assumptions: describeAssumptions(settings),
+    funding_paid: fundingPaid,
+    assumptions: describeAssumptions(settings, options.funding?.source),
   };
 }
 

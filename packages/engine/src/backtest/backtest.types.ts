@@ -39,8 +39,21 @@ export interface BacktestOptions {
   readonly initialBalance?: number;
   /** Annualises the Sharpe ratio; without it the spacing of the first two candles is used. */
   readonly timeframe?: Timeframe;
+  /**
+   * Perpetual funding: ascending mark times (ms) and their rates (0.0001 = 0.01%). At each mark
+   * the position held then pays notional × rate (a long pays a positive rate, a short receives
+   * it); none = no funding.
+   */
+  readonly funding?: FundingSeries;
   /** Preallocated buffer (length ≥ candle count) for the equity curve; reused, not copied. */
   readonly equityOut?: Float64Array;
+}
+
+export interface FundingSeries {
+  readonly time: Float64Array;
+  readonly rate: Float64Array;
+  /** Where the rates come from (`simulated` or `live`), for the assumptions. */
+  readonly source: string;
 }
 
 export interface BacktestTrade {
@@ -80,6 +93,10 @@ export interface BacktestAssumptions {
   readonly stop_rule: string;
   readonly end_of_data_rule: string;
   readonly sharpe_rule: string;
+  /** How funding was charged, or that none was. */
+  readonly funding_rule: string;
+  /** Where the funding rates came from (`simulated`, `live`); null when none was charged. */
+  readonly funding_source: string | null;
 }
 
 export interface BacktestMetrics {
@@ -98,6 +115,8 @@ export interface BacktestMetrics {
   readonly trade_count: number;
   /** Percent, first close to last close, no fees. */
   readonly buy_and_hold_return: number;
+  /** Funding paid by the positions (negative: received), already in the equity and balance. */
+  readonly funding_paid: number;
 }
 
 export interface BacktestResult extends BacktestMetrics {

@@ -31,6 +31,36 @@ beforeAll(async () => {
 });
 
 describe('POST /api/trading/bots/', () => {
+  it('runs the strategy with the parameters given (an optimisation best) and refuses bad ones', async () => {
+    const ownAccount = await createPaperAccount(ctx.app, token, { name: 'Optimised' });
+    const res = await call<{ bot: Record<string, unknown> }>(
+      ctx.app,
+      'POST',
+      '/api/trading/bots/',
+      {
+        token,
+        body: botBody(ownAccount, {
+          symbol: 'DOGE/USDT:USDT',
+          parameters: { fast_period: 5, slow_period: 30 },
+        }),
+      },
+    );
+    expect(res.status).toBe(201);
+    expect(botSchema.parse(res.body.bot).strategy_parameters).toEqual({
+      fast_period: 5,
+      slow_period: 30,
+    });
+    const refused = await call<{ field_codes: Fields }>(ctx.app, 'POST', '/api/trading/bots/', {
+      token,
+      body: botBody(ownAccount, {
+        symbol: 'SOL/USDT:USDT',
+        parameters: { fast_period: 40, slow_period: 30 },
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.field_codes)).toEqual(['parameters.fast_period']);
+  });
+
   it('creates a bot with the strategy defaults and answers 201 with the bot', async () => {
     const res = await call<{ success: boolean; message: string; bot: Record<string, unknown> }>(
       ctx.app,

@@ -57,6 +57,9 @@ const UserProfilePage = lazy(() =>
 const StrategyBuilderPage = lazy(() =>
   withFeedbackOf(import('../pages/StrategyBuilderPage').then((m) => m.StrategyBuilderPage)),
 );
+const OptimisePage = lazy(() =>
+  withFeedbackOf(import('../pages/OptimisePage').then((m) => m.OptimisePage)),
+);
 const CreateStrategyPage = lazy(() =>
   withFeedbackOf(import('../pages/CreateStrategyPage').then((m) => m.CreateStrategyPage)),
 );
@@ -146,6 +149,7 @@ export const routes: RouteObject[] = [
           { path: 'api-management', element: <ApiManagementPage /> },
           { path: 'strategies/create', element: <CreateStrategyPage /> },
           { path: 'strategy-builder', element: <StrategyBuilderPage /> },
+          { path: 'optimise', element: <OptimisePage /> },
         ],
       },
       { path: 'account', element: <Navigate to="/my/account" replace /> },

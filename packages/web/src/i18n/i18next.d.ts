@@ -6,6 +6,7 @@ import type { copyZhCN } from './locales/copy.zh-CN';
 import type { fieldErrorsZhCN } from './locales/field-errors.zh-CN';
 import type { helpZhCN } from './locales/help.zh-CN';
 import type { notificationsZhCN } from './locales/notifications.zh-CN';
+import type { optimiseZhCN } from './locales/optimise.zh-CN';
 import type { squareZhCN } from './locales/square.zh-CN';
 import type { walletZhCN } from './locales/wallet.zh-CN';
 import type { webhooksZhCN } from './locales/webhooks.zh-CN';
@@ -26,7 +27,8 @@ declare module 'i18next' {
         typeof webhooksZhCN &
         typeof copyZhCN &
         typeof builderZhCN &
-        typeof notificationsZhCN;
+        typeof notificationsZhCN &
+        typeof optimiseZhCN;
     };
   }
 }

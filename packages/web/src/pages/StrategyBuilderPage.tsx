@@ -259,6 +259,12 @@ export function StrategyBuilderPage() {
         <Button icon={<PlusOutlined />} onClick={() => pick(null)} data-testid="new-strategy">
           {t('builder.newStrategy')}
         </Button>
+        <Link
+          to={saved ? `/my/optimise?strategy=${encodeURIComponent(saved.type)}` : '/my/optimise'}
+          data-testid="builder-optimise-link"
+        >
+          {t('builder.optimise')}
+        </Link>
       </Flex>
       {strategies.isError && <Alert type="error" showIcon title={t('builder.loadFailed')} />}
 

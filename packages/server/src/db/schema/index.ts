@@ -7,6 +7,7 @@ export * from './execution.schema.js';
 export * from './help.schema.js';
 export * from './market.schema.js';
 export * from './notifications.schema.js';
+export * from './optimisations.schema.js';
 export * from './risk.schema.js';
 export * from './square.schema.js';
 export * from './staff.schema.js';

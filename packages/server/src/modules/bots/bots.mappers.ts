@@ -76,6 +76,7 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
     strategy: strategy?.id ?? customCatalogId(row.strategyType),
     strategy_type: row.strategyType,
     strategy_name: strategy?.name ?? row.strategyType,
+    strategy_parameters: { ...row.strategyParameters },
     timeframe: row.timeframe,
     trade_amount: Number(row.tradeAmount),
     stop_loss_percentage: numberOrNull(row.stopLossPercentage),

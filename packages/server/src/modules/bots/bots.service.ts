@@ -6,13 +6,14 @@ import {
   type BotActionResponse,
   type BotCreateRequest,
   type BotList,
+  customStrategyId,
   ERROR_CODES,
   FIELD_ERROR_CODES,
   type LiveVsBacktest,
   type OperationLogEvent,
   USER_STRATEGY_ERROR_CODES,
 } from '@quantsquare/contracts';
-import { strategyById } from '@quantsquare/engine';
+import { compileStrategy, strategyById } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import {
@@ -123,6 +124,30 @@ export function createBotsService(deps: BotsServiceDeps) {
       );
     }
     return { type: custom.type, defaults: {} };
+  }
+
+  /**
+   * The parameters a new bot runs with: the strategy's defaults, or the given ones checked by
+   * the engine (`parameters.<name>` field errors); a rule set takes none.
+   */
+  function parametersOf(
+    strategy: { type: string; defaults: Record<string, number> },
+    given: Record<string, number> | undefined,
+    errors: FieldErrorList,
+  ): Record<string, number> | undefined {
+    if (given === undefined || Object.keys(given).length === 0) return { ...strategy.defaults };
+    if (customStrategyId(strategy.type) !== null) {
+      errors.add('parameters', BOT_MESSAGES.ruleSetParameters, FIELD_ERROR_CODES.unknownParameter);
+      return undefined;
+    }
+    const compiled = compileStrategy(strategy.type, given);
+    if (compiled.ok) return { ...compiled.strategy.parameters };
+    for (const [name, messages] of Object.entries(compiled.fields)) {
+      for (const message of messages) {
+        errors.add(`parameters.${name}`, message, FIELD_ERROR_CODES.invalid);
+      }
+    }
+    return undefined;
   }
 
   async function canStart(userId: number): Promise<boolean> {
@@ -347,7 +372,10 @@ export function createBotsService(deps: BotsServiceDeps) {
           );
         }
       }
-      if (!account || !strategy || !errors.isEmpty) throw errors.failure('Validation failed');
+      const parameters = strategy && parametersOf(strategy, input.parameters, errors);
+      if (!account || !strategy || !parameters || !errors.isEmpty) {
+        throw errors.failure('Validation failed');
+      }
       const existing = await repo.findByAccountSymbol(account.id, input.symbol);
       if (existing) throw new BotAlreadyExists(existing);
       const now = clock.now();
@@ -361,7 +389,7 @@ export function createBotsService(deps: BotsServiceDeps) {
           symbol: input.symbol,
           timeframe: input.timeframe,
           strategyType: strategy.type,
-          strategyParameters: { ...strategy.defaults },
+          strategyParameters: parameters,
 
           tradeAmount: new Decimal(input.trade_amount).toString(),
           stopLossPercentage: percent(input.stop_loss_percentage),

@@ -31,6 +31,7 @@ import { FieldErrorList, ValidationFailed } from '../../common/errors.js';
 import { computeFreshness, maxAllowedDelaySeconds } from '../../market/freshness.js';
 import { ExchangeUnavailable } from '../../market/market.errors.js';
 import type { CandleSeries, MarketCandle, MarketFeed } from '../../market/market.types.js';
+import { isPerpetual, simulatedFunding } from '../../market/simulated-funding.js';
 import { AnswerCache } from './answer-cache.js';
 
 /** Users' own rule-based strategies (the user-strategies module's service). */
@@ -277,13 +278,20 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       const newest = candles[candles.length - 1];
       if (!newest) throw ValidationFailed.field('symbol', `No candles for ${symbol} yet`);
       const version = `${series.source}:${newest.timestamp}:${candles.length}`;
-      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${strategy.key}|${JSON.stringify(strategy.protections ?? null)}|${JSON.stringify(request.settings ?? {})}`;
+      const includeFunding = request.include_funding ?? isPerpetual(symbol);
+      const key = `bt|${exchange}|${symbol}|${timeframe}|${limit}|${strategy.key}|${JSON.stringify(strategy.protections ?? null)}|${JSON.stringify(request.settings ?? {})}|${includeFunding}`;
       const cached = answers.get(key, version);
       if (cached !== undefined) return cached;
       const columns = candlesFromRows(candles);
       const signals = strategy.compute(columns);
       const settings = request.settings ?? {};
+      // Funding rates: the simulated series for now, on live data too (labelled simulated);
+      // the live venue's history (ccxt fetchFundingRateHistory) is not fetched yet.
+      const funding = includeFunding
+        ? simulatedFunding(exchange, symbol, candles[0]!.timestamp, newest.timestamp)
+        : undefined;
       const result = runBacktest(columns, signals, {
+        funding,
         timeframe,
         initialBalance: settings.initial_balance,
         feeRate: settings.fee_rate,
@@ -313,6 +321,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
           sell_signals: json.sell_signals,
         },
         backtest: backtestReport(result),
+        funding_source: funding ? 'simulated' : null,
       };
       const text = Buffer.from(JSON.stringify(answer));
       answers.set(key, version, text);

@@ -181,6 +181,26 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
       return compileRow(row);
     },
 
+    /**
+     * `custom:<id>` as plain data (rules in normal form, protections) for its owner, so a worker
+     * thread can compile it; the unknown-strategy field error for anyone else.
+     */
+    async definitionFor(userId: number, type: string) {
+      const row = await ownedOfType(userId, type);
+      if (!row) {
+        throw ValidationFailed.field(
+          'strategy_type',
+          USER_STRATEGY_MESSAGES.unknown,
+          FIELD_ERROR_CODES.unknownStrategy,
+        );
+      }
+      return {
+        type: customStrategyType(row.id),
+        rules: row.rules,
+        protections: protectionsOf(row),
+      };
+    },
+
     /** The owner's strategy behind a catalogue id (bot form), or undefined. */
     async ownedByCatalogId(userId: number, catalogId: number) {
       const id = catalogId - CUSTOM_STRATEGY_ID_OFFSET;

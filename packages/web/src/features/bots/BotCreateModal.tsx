@@ -23,7 +23,13 @@ import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
 import { accountName } from '../accounts/account-format';
 import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
-import { type BotExists, type BotFormValues, buildBotPayload, readBotExists } from './bot-format';
+import {
+  type BotExists,
+  type BotFormValues,
+  type BotPreset,
+  buildBotPayload,
+  readBotExists,
+} from './bot-format';
 import { useBotErrorText } from './use-bot-actions';
 
 const FORM_FIELDS = new Set<string>([
@@ -59,10 +65,12 @@ interface Props {
   initialAccountId?: number;
   /** Called once a bot has been created, before the dialog closes. */
   onCreated?: () => void;
+  /** Fills the form (an optimisation's parameters); its parameters go with that strategy only. */
+  preset?: BotPreset | null;
 }
 
 /** The Configure Trading Bot dialog (document 1 §2, §4 stale data, §5 bot form, §8 texts). */
-export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: Props) {
+export function BotCreateModal({ open, onClose, initialAccountId, onCreated, preset }: Props) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const { token } = theme.useToken();
@@ -95,12 +103,38 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
       form.setFieldValue('exchange_api', preferred.id);
     }
   }, [open, accounts, initialAccountId, form]);
+  const presetStrategy = preset
+    ? strategyList.find((s) => s.type === preset.strategyType)
+    : undefined;
   useEffect(() => {
     if (!open) return;
-    if (form.getFieldValue('strategy') === undefined && strategyList[0]) {
-      form.setFieldValue('strategy', strategyList[0].id);
+    if (form.getFieldValue('strategy') === undefined) {
+      const first = presetStrategy ?? strategyList[0];
+      if (first) form.setFieldValue('strategy', first.id);
     }
-  }, [open, strategyList, form]);
+  }, [open, strategyList, presetStrategy, form]);
+  // A preset fills the market and the levels once, when the dialog opens.
+  useEffect(() => {
+    if (!open || !preset) return;
+    form.setFieldsValue({
+      timeframe: preset.timeframe,
+      symbol: preset.symbol,
+      ...(preset.stop_loss_percentage === undefined
+        ? {}
+        : { stop_loss_percentage: preset.stop_loss_percentage }),
+      ...(preset.take_profit_percentage === undefined
+        ? {}
+        : { take_profit_percentage: preset.take_profit_percentage }),
+    });
+  }, [open, preset, form]);
+  const chosenStrategyId = Form.useWatch('strategy', form);
+  // The preset's parameters belong to its strategy: choosing another drops them.
+  const presetParameters =
+    preset && presetStrategy && chosenStrategyId === presetStrategy.id
+      ? preset.parameters
+      : undefined;
+  const hasPresetParameters =
+    presetParameters !== undefined && Object.keys(presetParameters).length > 0;
   // Reads the form's live value: the watched one can lag a render behind and would then
   // replace a symbol the user has just chosen.
   useEffect(() => {
@@ -143,7 +177,9 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
     setExists(null);
     setAlertText(null);
     setNeedsVip(false);
-    const payload = buildBotPayload(values);
+    const built = buildBotPayload(values);
+    const payload =
+      built && hasPresetParameters ? { ...built, parameters: presetParameters } : built;
     const chosen = accounts.find((a) => a.id === values.exchange_api);
     if (!payload || !chosen) return;
 
@@ -289,6 +325,18 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated }: P
             options={strategyList.map((s) => ({ value: s.id, label: s.name }))}
           />
         </Form.Item>
+        {hasPresetParameters && (
+          <Alert
+            type="success"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={t('bots.form.presetParameters')}
+            description={Object.entries(presetParameters)
+              .map(([name, value]) => `${name} = ${value}`)
+              .join(' · ')}
+            data-testid="bot-form-parameters"
+          />
+        )}
         <div style={{ display: 'grid', gap: '0 12px', gridTemplateColumns: '2fr 1fr' }}>
           <Form.Item
             name="symbol"

@@ -46,6 +46,19 @@ export interface BotFormValues {
   take_profit_percentage?: number | null;
 }
 
+/**
+ * What another screen hands the bot form (the optimisation's "Use these parameters"): the
+ * strategy by type, its parameters, the market, and the stop-loss / take-profit it found.
+ */
+export interface BotPreset {
+  strategyType: string;
+  parameters: Record<string, number>;
+  symbol: string;
+  timeframe: Timeframe;
+  stop_loss_percentage?: number;
+  take_profit_percentage?: number;
+}
+
 /** The create payload; null when a required field is missing. Empty SL/TP are left out. */
 export function buildBotPayload(values: BotFormValues): BotCreateRequest | null {
   const { exchange_api, strategy, symbol, timeframe, trade_amount } = values;

@@ -153,6 +153,20 @@ export function BacktestSummary({ summary, isLoading, errorText }: Props) {
       label: t('dashboard.backtest.direction'),
       value: t(`dashboard.backtest.directions.${a.direction}`),
     },
+    {
+      label: t('dashboard.backtest.funding'),
+      value:
+        a.funding_source === null
+          ? t('dashboard.backtest.fundingNone')
+          : t('dashboard.backtest.fundingValue', {
+              paid: formatRatio(summary.funding_paid, locale),
+              source: t(
+                a.funding_source === 'live'
+                  ? 'dashboard.backtest.fundingLive'
+                  : 'dashboard.backtest.fundingSimulated',
+              ),
+            }),
+    },
     // The engine's rules are fixed; the API words them in English for any client, the screen
     // shows them in the reader's language.
     { label: t('dashboard.backtest.fillRule'), value: t('dashboard.backtest.fillRuleText') },

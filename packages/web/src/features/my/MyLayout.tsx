@@ -4,6 +4,7 @@ import {
   CopyOutlined,
   CrownOutlined,
   ExperimentOutlined,
+  LineChartOutlined,
   SafetyOutlined,
   UserOutlined,
   WalletOutlined,
@@ -47,6 +48,7 @@ export function MyLayout() {
       icon: <ExperimentOutlined />,
       label: t('my.strategyBuilder'),
     },
+    { key: '/my/optimise', icon: <LineChartOutlined />, label: t('my.optimise') },
     // The webhook screens (signal trading, signal monitoring) join the management centre.
     {
       key: PATHS.signalTrading,

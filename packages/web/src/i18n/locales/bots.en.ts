@@ -148,6 +148,7 @@ export const botsEn: BotsLocaleResources = {
       addAccount: 'Go to API management',
       strategy: 'Strategy',
       strategyPlaceholder: 'Choose a strategy',
+      presetParameters: 'Strategy parameters from the optimisation',
       symbol: 'Symbol',
       symbolPlaceholder: 'Choose a symbol',
       timeframe: 'Timeframe',

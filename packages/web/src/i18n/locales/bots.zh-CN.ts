@@ -144,6 +144,7 @@ export const botsZhCN = {
       addAccount: '前往 API 管理',
       strategy: '策略',
       strategyPlaceholder: '选择策略',
+      presetParameters: '来自参数优化的策略参数',
       symbol: '交易对',
       symbolPlaceholder: '选择交易对',
       timeframe: '周期',

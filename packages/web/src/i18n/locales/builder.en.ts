@@ -9,6 +9,7 @@ export const builderEn: BuilderLocaleResources = {
     myStrategies: 'My strategies',
     pick: 'Choose a strategy to edit',
     newStrategy: 'New strategy',
+    optimise: 'Optimise parameters',
     loadFailed: 'Failed to load your strategies',
     name: 'Strategy name',
     namePlaceholder: 'e.g. Golden cross',

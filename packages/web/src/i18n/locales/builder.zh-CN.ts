@@ -9,6 +9,7 @@ export const builderZhCN = {
     myStrategies: '我的策略',
     pick: '选择要编辑的策略',
     newStrategy: '新建策略',
+    optimise: '优化参数',
     loadFailed: '加载策略失败',
     name: '策略名称',
     namePlaceholder: '例如：均线金叉',

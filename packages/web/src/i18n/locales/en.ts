@@ -233,6 +233,7 @@ export const en: LocaleResources = {
     accountOverview: 'Account overview',
     apiManagement: 'API management',
     strategyBuilder: 'Strategy builder',
+    optimise: 'Optimisation',
   },
   dashboard: {
     title: 'Home',
@@ -315,6 +316,11 @@ export const en: LocaleResources = {
       feeRate: 'Fee rate',
       slippage: 'Slippage',
       slippageValue: '{{bps}} bps',
+      funding: 'Funding',
+      fundingNone: 'Not charged',
+      fundingValue: '{{paid}} USDT paid at the 8-hour marks ({{source}} rates)',
+      fundingSimulated: 'simulated',
+      fundingLive: 'live',
       fillRule: 'Fill rule',
       fillRuleText:
         'Signals are decided on a closed candle and filled at the next candle open; a signal on the last candle is not traded. Market fills pay slippage against the trade.',

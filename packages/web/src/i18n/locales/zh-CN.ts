@@ -231,6 +231,7 @@ export const zhCN = {
     accountOverview: '账户总览',
     apiManagement: 'API 管理',
     strategyBuilder: '策略构建器',
+    optimise: '参数优化',
   },
   dashboard: {
     title: '首页',
@@ -312,6 +313,11 @@ export const zhCN = {
       feeRate: '手续费率',
       slippage: '滑点',
       slippageValue: '{{bps}} 基点',
+      funding: '资金费',
+      fundingNone: '未计入',
+      fundingValue: '每 8 小时结算，共支付 {{paid}} USDT（{{source}}费率）',
+      fundingSimulated: '模拟',
+      fundingLive: '实时',
       fillRule: '成交规则',
       fillRuleText:
         '信号在 K 线收盘后确定，于下一根 K 线开盘价成交；最后一根 K 线上的信号不会成交。市价成交按不利方向计入滑点。',

@@ -1,0 +1,271 @@
+import {
+  CANDLE_LIMIT_MAX,
+  DEFAULT_SYMBOLS,
+  EXCHANGES,
+  type Exchange,
+  OPTIMISABLE_SETTINGS,
+  OPTIMISATION_MAX_COMBINATIONS,
+  OPTIMISATION_MIN_IN_SAMPLE_BARS,
+  OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS,
+  OPTIMISATION_OBJECTIVES,
+  type OptimisationObjective,
+  type OptimisationRequest,
+  TIMEFRAMES,
+  type Timeframe,
+} from '@quantsquare/contracts';
+import { Alert, Button, Checkbox, Flex, InputNumber, Select, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStrategies, useSymbols } from '../../api/trading';
+import { useIsMobile } from '../../app/use-is-mobile';
+import { type AxisDraft, axisCount, defaultAxes, gridCount, gridOf } from './optimise-grid';
+
+interface Props {
+  initialStrategyType?: string;
+  isSubmitting: boolean;
+  /** The request's refusal, worded for the reader (null when none). */
+  errorText: string | null;
+  onSubmit: (request: OptimisationRequest) => void;
+}
+
+const isSetting = (name: string): name is (typeof OPTIMISABLE_SETTINGS)[number] =>
+  (OPTIMISABLE_SETTINGS as readonly string[]).includes(name);
+
+const labelStyle = { display: 'block', fontSize: 12, marginBottom: 4 } as const;
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div style={{ minWidth: 0 }}>
+      <Typography.Text type="secondary" style={labelStyle}>
+        {label}
+      </Typography.Text>
+      {children}
+    </div>
+  );
+}
+
+/** The optimisation's request: strategy, market, windows, objective and the parameter grid. */
+export function OptimiseForm({ initialStrategyType, isSubmitting, errorText, onSubmit }: Props) {
+  const { t } = useTranslation();
+  const strategies = useStrategies();
+  const isMobile = useIsMobile();
+  const list = strategies.data?.results ?? [];
+  const [strategyType, setStrategyType] = useState(initialStrategyType ?? 'ma_cross');
+  const [exchange, setExchange] = useState<Exchange>('binance');
+  const symbols = useSymbols(exchange);
+  const symbolList = symbols.data?.symbols ?? [...DEFAULT_SYMBOLS];
+  const [symbol, setSymbol] = useState<string>(DEFAULT_SYMBOLS[1] ?? 'BTC/USDT:USDT');
+  const [timeframe, setTimeframe] = useState<Timeframe>('1h');
+  const [objective, setObjective] = useState<OptimisationObjective>('sharpe');
+  const [limit, setLimit] = useState<number | null>(CANDLE_LIMIT_MAX);
+  const [inSample, setInSample] = useState<number | null>(300);
+  const [outOfSample, setOutOfSample] = useState<number | null>(100);
+  const [step, setStep] = useState<number | null>(100);
+  const strategy = list.find((s) => s.type === strategyType);
+  const [axes, setAxes] = useState<AxisDraft[]>(() => defaultAxes(strategy));
+  // A new strategy (or the catalogue arriving) starts from its own default grid.
+  useEffect(() => setAxes(defaultAxes(strategy)), [strategy]);
+
+  const count = useMemo(() => gridCount(axes), [axes]);
+  const isTooMany = count > OPTIMISATION_MAX_COMBINATIONS;
+  const hasAxis = axes.some((axis) => axis.isEnabled);
+  const canSubmit =
+    hasAxis && !isTooMany && count > 0 && !!limit && !!inSample && !!outOfSample && !!step;
+  const change = (name: string, patch: Partial<AxisDraft>) =>
+    setAxes((current) =>
+      current.map((axis) => (axis.name === name ? { ...axis, ...patch } : axis)),
+    );
+  const axisLabel = (name: string) =>
+    isSetting(name)
+      ? t(`optimise.form.settings.${name}`)
+      : (strategy?.parameter_specs.find((spec) => spec.name === name)?.display_name ?? name);
+
+  const submit = () => {
+    if (!canSubmit) return;
+    onSubmit({
+      strategy_type: strategyType,
+      exchange,
+      symbol,
+      timeframe,
+      objective,
+      limit,
+      windows: { in_sample_bars: inSample, out_of_sample_bars: outOfSample, step_bars: step },
+      parameter_grid: gridOf(axes),
+    });
+  };
+
+  return (
+    <Flex vertical gap={16} data-testid="optimise-form">
+      <div
+        style={{
+          display: 'grid',
+          gap: 12,
+          gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))',
+        }}
+      >
+        <Field label={t('optimise.form.strategy')}>
+          <Select
+            data-testid="optimise-strategy"
+            value={strategyType}
+            onChange={setStrategyType}
+            loading={strategies.isPending}
+            options={list.map((s) => ({ value: s.type, label: s.name }))}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.exchange')}>
+          <Select
+            value={exchange}
+            onChange={setExchange}
+            options={EXCHANGES.map((value) => ({ value, label: t(`bots.exchanges.${value}`) }))}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.symbol')}>
+          <Select
+            data-testid="optimise-symbol"
+            showSearch
+            value={symbol}
+            onChange={setSymbol}
+            options={symbolList.map((value) => ({ value, label: value }))}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.timeframe')}>
+          <Select
+            value={timeframe}
+            onChange={setTimeframe}
+            options={TIMEFRAMES.map((value) => ({ value, label: value }))}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.objective')}>
+          <Select
+            data-testid="optimise-objective"
+            value={objective}
+            onChange={setObjective}
+            options={OPTIMISATION_OBJECTIVES.map((value) => ({
+              value,
+              label: t(`optimise.objectives.${value}`),
+            }))}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.candles')}>
+          <InputNumber
+            min={OPTIMISATION_MIN_IN_SAMPLE_BARS + OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS}
+            max={CANDLE_LIMIT_MAX}
+            precision={0}
+            value={limit}
+            onChange={setLimit}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.inSample')}>
+          <InputNumber
+            data-testid="optimise-in-sample"
+            min={OPTIMISATION_MIN_IN_SAMPLE_BARS}
+            max={CANDLE_LIMIT_MAX}
+            precision={0}
+            value={inSample}
+            onChange={setInSample}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.outOfSample')}>
+          <InputNumber
+            data-testid="optimise-out-of-sample"
+            min={OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS}
+            max={CANDLE_LIMIT_MAX}
+            precision={0}
+            value={outOfSample}
+            onChange={setOutOfSample}
+            style={{ width: '100%' }}
+          />
+        </Field>
+        <Field label={t('optimise.form.step')}>
+          <InputNumber
+            data-testid="optimise-step"
+            min={1}
+            max={CANDLE_LIMIT_MAX}
+            precision={0}
+            value={step}
+            onChange={setStep}
+            style={{ width: '100%' }}
+          />
+        </Field>
+      </div>
+
+      <div>
+        <Typography.Text strong>{t('optimise.form.parameters')}</Typography.Text>
+        <Flex vertical gap={8} style={{ marginTop: 8 }}>
+          {axes.map((axis) => (
+            <div
+              key={axis.name}
+              data-testid={`optimise-axis-${axis.name}`}
+              style={{
+                display: 'grid',
+                gap: 8,
+                alignItems: 'center',
+                // A phone puts the name on its own line above the three inputs.
+                gridTemplateColumns: isMobile
+                  ? 'repeat(3, minmax(0, 1fr)) 36px'
+                  : 'minmax(110px, 1.4fr) repeat(3, minmax(60px, 1fr)) 44px',
+              }}
+            >
+              <Checkbox
+                style={isMobile ? { gridColumn: '1 / -1' } : undefined}
+                checked={axis.isEnabled}
+                onChange={(event) => change(axis.name, { isEnabled: event.target.checked })}
+                data-testid={`optimise-axis-${axis.name}-vary`}
+              >
+                {axisLabel(axis.name)}
+              </Checkbox>
+              {(['min', 'max', 'step'] as const).map((part) => (
+                <InputNumber
+                  key={part}
+                  aria-label={`${axisLabel(axis.name)} ${t(part === 'step' ? 'optimise.form.stepValue' : `optimise.form.${part}`)}`}
+                  placeholder={t(
+                    part === 'step' ? 'optimise.form.stepValue' : `optimise.form.${part}`,
+                  )}
+                  disabled={!axis.isEnabled}
+                  value={axis[part]}
+                  precision={axis.integer ? 0 : 2}
+                  onChange={(value) => change(axis.name, { [part]: value })}
+                  data-testid={`optimise-axis-${axis.name}-${part}`}
+                  style={{ width: '100%' }}
+                />
+              ))}
+              <Typography.Text type="secondary" style={{ textAlign: 'right' }}>
+                {axis.isEnabled ? `×${axisCount(axis)}` : ''}
+              </Typography.Text>
+            </div>
+          ))}
+        </Flex>
+      </div>
+
+      <Typography.Text
+        type={isTooMany ? 'danger' : 'secondary'}
+        data-testid="optimise-combination-count"
+      >
+        {isTooMany
+          ? t('optimise.form.tooMany', { max: OPTIMISATION_MAX_COMBINATIONS })
+          : hasAxis
+            ? t('optimise.form.combinations', { count, max: OPTIMISATION_MAX_COMBINATIONS })
+            : t('optimise.form.noParameter')}
+      </Typography.Text>
+      {errorText && <Alert type="error" showIcon title={errorText} data-testid="optimise-error" />}
+      <div>
+        <Button
+          type="primary"
+          onClick={submit}
+          disabled={!canSubmit}
+          loading={isSubmitting}
+          data-testid="optimise-start"
+        >
+          {t('optimise.form.start')}
+        </Button>
+      </div>
+    </Flex>
+  );
+}
