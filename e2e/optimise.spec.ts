@@ -54,8 +54,12 @@ test('optimises a small grid, shows the results and hands the best parameters to
   const best = answer.best?.parameters ?? {};
   await expect(page.getByTestId('optimise-table').locator('tbody tr.ant-table-row')).toHaveCount(9);
   await expect(page.getByTestId('optimise-heat-map').locator('tbody tr')).toHaveCount(3);
+  // The parameters are named in the reader's language.
+  const zhNames: Record<string, string> = { fast_period: '快线周期', slow_period: '慢线周期' };
   for (const [name, value] of Object.entries(best)) {
-    await expect(page.getByTestId('optimise-best-parameters')).toContainText(`${name} = ${value}`);
+    await expect(page.getByTestId('optimise-best-parameters')).toContainText(
+      `${zhNames[name] ?? name} = ${value}`,
+    );
   }
   await page.screenshot({ path: 'test-results/optimise-zh-1280.png', fullPage: true });
 
@@ -64,7 +68,7 @@ test('optimises a small grid, shows the results and hands the best parameters to
   const parameters = page.getByTestId('bot-form-parameters');
   await expect(parameters).toBeVisible();
   for (const [name, value] of Object.entries(best)) {
-    await expect(parameters).toContainText(`${name} = ${value}`);
+    await expect(parameters).toContainText(`${zhNames[name] ?? name} = ${value}`);
   }
   await chooseOption(page, 'bot-form-account', 'Optimised desk');
   await page.screenshot({ path: 'test-results/optimise-bot-form-zh-1280.png' });

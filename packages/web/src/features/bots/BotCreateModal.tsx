@@ -29,6 +29,7 @@ import {
   type BotPreset,
   buildBotPayload,
   readBotExists,
+  strategyParameterLabel,
 } from './bot-format';
 import { useBotErrorText } from './use-bot-actions';
 
@@ -332,7 +333,7 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated, pre
             style={{ marginBottom: 16 }}
             title={t('bots.form.presetParameters')}
             description={Object.entries(presetParameters)
-              .map(([name, value]) => `${name} = ${value}`)
+              .map(([name, value]) => `${strategyParameterLabel(t, name)} = ${value}`)
               .join(' · ')}
             data-testid="bot-form-parameters"
           />

@@ -7,6 +7,7 @@ import {
   type PositionMode,
   type Timeframe,
 } from '@quantsquare/contracts';
+import type { TFunction } from 'i18next';
 
 // Pure helpers of the bot area (document 1 §2, §4, §8, §9).
 
@@ -50,6 +51,11 @@ export interface BotFormValues {
  * What another screen hands the bot form (the optimisation's "Use these parameters"): the
  * strategy by type, its parameters, the market, and the stop-loss / take-profit it found.
  */
+/** A strategy parameter's name in the reader's language, else `fallback` (the server's name). */
+export function strategyParameterLabel(t: TFunction, name: string, fallback: string = name) {
+  return t(`bots.params.${name}` as never, { defaultValue: fallback }) as string;
+}
+
 export interface BotPreset {
   strategyType: string;
   parameters: Record<string, number>;

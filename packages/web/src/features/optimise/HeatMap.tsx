@@ -2,7 +2,7 @@ import type { OptimisationCombinationResult } from '@quantsquare/contracts';
 import { Flex, Select, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { heatMapOf } from './optimise-grid';
+import { heatMapOf, parameterLabel } from './optimise-grid';
 
 interface Props {
   names: string[];
@@ -30,7 +30,7 @@ export function HeatMap({ names, results, formatValue }: Props) {
   if (names.length < 2) {
     return <Typography.Text type="secondary">{t('optimise.heatNeedsTwo')}</Typography.Text>;
   }
-  const options = names.map((name) => ({ value: name, label: name }));
+  const options = names.map((name) => ({ value: name, label: parameterLabel(t, name) }));
   return (
     <Flex vertical gap={8} data-testid="optimise-heat-map">
       <Flex gap={8} wrap>
@@ -62,7 +62,7 @@ export function HeatMap({ names, results, formatValue }: Props) {
           <thead>
             <tr>
               <th style={{ padding: 4, textAlign: 'right' }}>
-                {yName} \ {xName}
+                {parameterLabel(t, yName)} \ {parameterLabel(t, xName)}
               </th>
               {map.xs.map((x) => (
                 <th key={x} style={{ padding: 4, fontWeight: 500 }}>

@@ -3,7 +3,6 @@ import {
   DEFAULT_SYMBOLS,
   EXCHANGES,
   type Exchange,
-  OPTIMISABLE_SETTINGS,
   OPTIMISATION_MAX_COMBINATIONS,
   OPTIMISATION_MIN_IN_SAMPLE_BARS,
   OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS,
@@ -18,7 +17,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStrategies, useSymbols } from '../../api/trading';
 import { useIsMobile } from '../../app/use-is-mobile';
-import { type AxisDraft, axisCount, defaultAxes, gridCount, gridOf } from './optimise-grid';
+import {
+  type AxisDraft,
+  axisCount,
+  defaultAxes,
+  gridCount,
+  gridOf,
+  parameterLabel,
+} from './optimise-grid';
 
 interface Props {
   initialStrategyType?: string;
@@ -27,9 +33,6 @@ interface Props {
   errorText: string | null;
   onSubmit: (request: OptimisationRequest) => void;
 }
-
-const isSetting = (name: string): name is (typeof OPTIMISABLE_SETTINGS)[number] =>
-  (OPTIMISABLE_SETTINGS as readonly string[]).includes(name);
 
 const labelStyle = { display: 'block', fontSize: 12, marginBottom: 4 } as const;
 
@@ -76,9 +79,11 @@ export function OptimiseForm({ initialStrategyType, isSubmitting, errorText, onS
       current.map((axis) => (axis.name === name ? { ...axis, ...patch } : axis)),
     );
   const axisLabel = (name: string) =>
-    isSetting(name)
-      ? t(`optimise.form.settings.${name}`)
-      : (strategy?.parameter_specs.find((spec) => spec.name === name)?.display_name ?? name);
+    parameterLabel(
+      t,
+      name,
+      strategy?.parameter_specs.find((spec) => spec.name === name)?.display_name,
+    );
 
   const submit = () => {
     if (!canSubmit) return;

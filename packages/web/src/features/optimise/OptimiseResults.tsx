@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotPreset } from '../bots/bot-format';
 import { HeatMap } from './HeatMap';
-import { botPresetOf, gridNames } from './optimise-grid';
+import { botPresetOf, gridNames, parameterLabel } from './optimise-grid';
 
 interface Props {
   answer: OptimisationAnswer;
@@ -48,7 +48,7 @@ export function OptimiseResults({ answer, isCancelling, onCancel, onUse }: Props
       render: (_: unknown, __: OptimisationCombinationResult, index: number) => index + 1,
     },
     ...names.map((name) => ({
-      title: name,
+      title: parameterLabel(t, name),
       key: name,
       render: (_: unknown, row: OptimisationCombinationResult) => row.parameters[name],
     })),
@@ -119,7 +119,7 @@ export function OptimiseResults({ answer, isCancelling, onCancel, onUse }: Props
             <Flex gap={6} wrap data-testid="optimise-best-parameters">
               {Object.entries(best.parameters).map(([name, value]) => (
                 <Tag key={name} color="blue">
-                  {name} = {value}
+                  {parameterLabel(t, name)} = {value}
                 </Tag>
               ))}
             </Flex>

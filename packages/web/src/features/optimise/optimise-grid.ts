@@ -5,9 +5,21 @@ import {
   type StrategyInfo,
   type Timeframe,
 } from '@quantsquare/contracts';
-import type { BotPreset } from '../bots/bot-format';
+import type { TFunction } from 'i18next';
+import { type BotPreset, strategyParameterLabel } from '../bots/bot-format';
 
 // Pure helpers of the optimisation screen: the grid the form edits, its size, the heat map.
+
+/**
+ * A grid parameter's name in the reader's language: the stop/take-profit settings and the
+ * built-ins' periods and levels have texts; anything else shows `fallback` (the server's name).
+ */
+export function parameterLabel(t: TFunction, name: string, fallback: string = name): string {
+  if ((OPTIMISABLE_SETTINGS as readonly string[]).includes(name)) {
+    return t(`optimise.form.settings.${name}` as never) as string;
+  }
+  return strategyParameterLabel(t, name, fallback);
+}
 
 /** One row of the form's grid: whether it varies, and its range. */
 export interface AxisDraft {

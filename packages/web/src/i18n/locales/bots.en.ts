@@ -3,6 +3,16 @@ import type { BotsLocaleResources } from './bots.zh-CN';
 
 export const botsEn: BotsLocaleResources = {
   bots: {
+    /** The built-in strategies' parameters, by their API names. */
+    params: {
+      fast_period: 'Fast period',
+      slow_period: 'Slow period',
+      signal_period: 'Signal period',
+      period: 'Period',
+      oversold: 'Oversold level',
+      overbought: 'Overbought level',
+      std_dev: 'Standard deviations',
+    },
     title: 'My trading bots',
     create: 'Configure Trading Bot',
     loading: 'Loading bots…',

@@ -3,6 +3,16 @@
 // `bots.en.ts` must have exactly the same keys.
 export const botsZhCN = {
   bots: {
+    /** The built-in strategies' parameters, by their API names. */
+    params: {
+      fast_period: '快线周期',
+      slow_period: '慢线周期',
+      signal_period: '信号线周期',
+      period: '周期',
+      oversold: '超卖线',
+      overbought: '超买线',
+      std_dev: '标准差倍数',
+    },
     title: '我的交易机器人',
     create: '配置交易机器人',
     loading: '正在加载机器人…',
