@@ -27,8 +27,8 @@ import type { TFunction } from 'i18next';
 import { ApiRequestError } from './client';
 
 // Field errors of an error answer, said in the reader's language from their machine codes
-// (`field_codes`, contracts' FIELD_ERROR_CODES); only forms use them, so their texts load with
-// the forms.
+// (`field_codes`, contracts' FIELD_ERROR_CODES): per field in forms, and for the one-line
+// message of any validation answer (api/errors.ts).
 
 type FieldCodeKey =
   keyof typeof import('../i18n/locales/field-errors.zh-CN').fieldErrorsZhCN.fieldErrors.codes;
