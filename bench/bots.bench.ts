@@ -9,10 +9,10 @@ import { ManualClock } from '../packages/server/src/common/clock.js';
 import { createSecretBox } from '../packages/server/src/common/secret-box.js';
 import { openPglite } from '../packages/server/src/db/client.js';
 import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../packages/server/src/execution/index.js';
 import { createMarketFeed } from '../packages/server/src/market/market-feed.js';
-import { createExchangeClientFactory } from '../packages/server/src/modules/exchange-accounts/exchange-client-factory.js';
 import {
   type BotStrategy,
   createBotEngine,

@@ -19,6 +19,7 @@ import {
   createCcxtExchangeClient,
   createCcxtMarketCache,
 } from '../packages/server/src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import {
   createAccountClientCache,
@@ -26,7 +27,6 @@ import {
   type ExecutionCore,
 } from '../packages/server/src/execution/index.js';
 import { createCopyEngine } from '../packages/server/src/modules/copy-trading/copy-engine.js';
-import { createExchangeClientFactory } from '../packages/server/src/modules/exchange-accounts/exchange-client-factory.js';
 import {
   type BenchDatabase,
   type FakeProcess,

@@ -17,6 +17,7 @@ import {
   createCcxtMarketCache,
 } from '../packages/server/src/exchange/ccxt/index.js';
 import type { ExchangeClient } from '../packages/server/src/exchange/exchange-client.js';
+import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import {
   createExecutionRepository,
@@ -31,7 +32,6 @@ import {
   type OrderIntent,
   type OrderOwner,
 } from '../packages/server/src/execution/index.js';
-import { createExchangeClientFactory } from '../packages/server/src/modules/exchange-accounts/exchange-client-factory.js';
 import {
   type BenchDatabase,
   type FakeProcess,

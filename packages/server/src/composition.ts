@@ -6,7 +6,9 @@ import path from 'node:path';
 import { Decimal } from 'decimal.js';
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import type { Clock } from './common/clock.js';
+import { createLeases, workerHolderId } from './common/leases.js';
 import type { ServiceLogger } from './common/logger.js';
+import { createScheduler } from './common/scheduler.js';
 import { createSecretBox } from './common/secret-box.js';
 import type { Config } from './config.js';
 import type { Database, DatabaseKind } from './db/database.js';
@@ -22,6 +24,10 @@ import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import { createInProcessEventBus, type EventBus } from './events/index.js';
 import { createOutbox, createOutboxRelay } from './events/outbox.js';
 import { createCcxtExchangeClient, createCcxtMarketCache } from './exchange/ccxt/index.js';
+import {
+  createExchangeClientFactory,
+  type ExchangeClientFactory,
+} from './exchange/exchange-client-factory.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
 import {
   createAccountClientCache,
@@ -37,6 +43,7 @@ import {
   EXCHANGE_CALL_TIMEOUT_MS,
 } from './modules/accounts/account-services.js';
 import { accountBalance } from './modules/accounts/balance-snapshots.service.js';
+import { experienceAccountForNewUsers } from './modules/accounts/experience-account.js';
 import { createAttemptGuard } from './modules/auth/attempt-guard.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -53,11 +60,6 @@ import {
   createCopyingCheck,
   createCopyTradingModule,
 } from './modules/copy-trading/copy-trading.module.js';
-import {
-  createExchangeClientFactory,
-  type ExchangeClientFactory,
-} from './modules/exchange-accounts/exchange-client-factory.js';
-import { experienceAccountForNewUsers } from './modules/exchange-accounts/experience-account.js';
 import { createHelpRepository } from './modules/help/help.repository.js';
 import { createHelpService } from './modules/help/help.service.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
@@ -86,8 +88,6 @@ import { createWalletService } from './modules/wallet/wallet.service.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createImageStore, type ImageStore } from './uploads/image-store.js';
 import { createBotEngine } from './workers/bot-engine/index.js';
-import { createLeases, workerHolderId } from './workers/leases.js';
-import { createScheduler } from './workers/scheduler.js';
 
 /** The logger the services write to (Fastify's pino logger fits). */
 export type { ServiceLogger };

@@ -1,5 +1,4 @@
 import nodemailer from 'nodemailer';
-import type { OutboxRepository } from '../modules/system/outbox.repository.js';
 
 /** The minimal logger the delivery adapters use (pino/fastify's logger fits). */
 export interface DeliveryLogger {
@@ -12,6 +11,17 @@ export interface OutgoingMessage {
   text: string;
   /** The one-time code carried by the text, kept for the dev outbox only. */
   code?: string;
+}
+
+/** Where a channel without a real delivery writes its messages (the system module's outbox). */
+export interface OutboxWriter {
+  insert(message: {
+    channel: 'email' | 'sms';
+    to: string;
+    subject: string;
+    body: string;
+    code: string | null;
+  }): Promise<{ id: number }>;
 }
 
 export interface Mailer {
@@ -40,7 +50,7 @@ export function createSmtpMailer(
   };
 }
 
-function outboxWriter(channel: 'email' | 'sms', outbox: OutboxRepository, log: DeliveryLogger) {
+function outboxWriter(channel: 'email' | 'sms', outbox: OutboxWriter, log: DeliveryLogger) {
   return async (message: OutgoingMessage) => {
     const row = await outbox.insert({
       channel,
@@ -57,13 +67,10 @@ function outboxWriter(channel: 'email' | 'sms', outbox: OutboxRepository, log: D
   };
 }
 
-export function createOutboxMailer(outbox: OutboxRepository, log: DeliveryLogger): Mailer {
+export function createOutboxMailer(outbox: OutboxWriter, log: DeliveryLogger): Mailer {
   return { send: outboxWriter('email', outbox, log) };
 }
 
-export function createOutboxSmsProvider(
-  outbox: OutboxRepository,
-  log: DeliveryLogger,
-): SmsProvider {
+export function createOutboxSmsProvider(outbox: OutboxWriter, log: DeliveryLogger): SmsProvider {
   return { send: outboxWriter('sms', outbox, log) };
 }

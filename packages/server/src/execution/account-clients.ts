@@ -1,8 +1,8 @@
 import type { SecretBox } from '../common/secret-box.js';
 import type { ExchangeAccountRow } from '../db/schema/index.js';
+import { createAccountClients } from '../exchange/account-clients.js';
 import type { ExchangeClient } from '../exchange/exchange-client.js';
-import { createAccountClients } from '../modules/exchange-accounts/account-clients.js';
-import type { ExchangeClientFactory } from '../modules/exchange-accounts/exchange-client-factory.js';
+import type { ExchangeClientFactory } from '../exchange/exchange-client-factory.js';
 import type { AccountClients } from './execution.types.js';
 
 /**

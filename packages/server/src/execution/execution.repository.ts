@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import type { LeaseFence } from '../common/leases.js';
 import { anyOf, arrayOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
@@ -18,7 +19,6 @@ import {
   workerLeases,
 } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
-import type { LeaseFence } from '../workers/leases.js';
 import type { PositionRef } from './execution.types.js';
 import { transition } from './order-states.js';
 

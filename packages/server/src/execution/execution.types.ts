@@ -1,10 +1,10 @@
 import type { RiskRefusalReason } from '@quantsquare/contracts';
 import type { AppliedFill, Sizing } from '@quantsquare/engine';
+import type { LeaseFence } from '../common/leases.js';
 import type { Database } from '../db/database.js';
 import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
 import type { OrderOwner } from '../events/event-bus.types.js';
 import type { ExchangeClient, ExchangeOrder } from '../exchange/exchange-client.js';
-import type { LeaseFence } from '../workers/leases.js';
 
 export type { OrderOwner, OrderOwnerKind } from '../events/event-bus.types.js';
 export type { LeaseFence };

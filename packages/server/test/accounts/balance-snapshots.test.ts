@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
+import { createScheduler, nextFullHour, type Scheduler } from '../../src/common/scheduler.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { balanceSnapshots, users } from '../../src/db/schema/index.js';
@@ -10,7 +11,6 @@ import {
   createAccountServices,
 } from '../../src/modules/accounts/account-services.js';
 import { tradingDayStart } from '../../src/modules/accounts/trading-day.js';
-import { createScheduler, nextFullHour, type Scheduler } from '../../src/workers/scheduler.js';
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';

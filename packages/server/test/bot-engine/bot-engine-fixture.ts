@@ -12,14 +12,14 @@ import {
   paperOrders,
   users,
 } from '../../src/db/schema/index.js';
+import {
+  createExchangeClientFactory,
+  type LiveClientConstructor,
+} from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
-import {
-  createExchangeClientFactory,
-  type LiveClientConstructor,
-} from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import {
   type BotClients,
   type BotEngine,

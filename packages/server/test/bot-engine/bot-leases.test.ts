@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
+import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { testDatabaseUrlFromEnvironment } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
@@ -18,7 +19,6 @@ import {
   workerLeases,
 } from '../../src/db/schema/index.js';
 import { isFollowed } from '../../src/execution/order-states.js';
-import { LEASE_RENEW_MS, LEASE_TTL_MS } from '../../src/workers/leases.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { followChild } from '../helpers/child-output.js';
 import { withDatabase } from '../helpers/test-database-info.js';

@@ -2,15 +2,15 @@
 // DATA_DIR, live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from CLOCK_START_MS
 // (wall time T0_MS), so candles close every second. SETUP=1 creates the accounts and bots.
 import type { Clock } from '../../src/common/clock.js';
+import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
-import { createLeases, workerHolderId } from '../../src/workers/leases.js';
 import { seedLiveBots } from './live-bots.fixture.js';
 
 const env = process.env;

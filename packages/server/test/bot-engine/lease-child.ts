@@ -2,16 +2,16 @@
 // another worker), live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from
 // CLOCK_START_MS (wall time T0_MS). Reports the bots it drives every 200 ms as a JSON line.
 import type { Clock } from '../../src/common/clock.js';
+import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
-import { createLeases, workerHolderId } from '../../src/workers/leases.js';
 import { LEASE_TEST_SECRET } from './lease-test-secret.js';
 
 const env = process.env;

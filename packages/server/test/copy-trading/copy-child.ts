@@ -15,20 +15,20 @@
 // ("submitted": [relation id, key]).
 import { createInterface } from 'node:readline';
 import { systemClock } from '../../src/common/clock.js';
+import { copyLease, createLeases } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { copyRelations } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, createRedisEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { createCopyEngine } from '../../src/modules/copy-trading/copy-engine.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
-import { copyLease, createLeases } from '../../src/workers/leases.js';
 import { COPY_SYMBOL, LEADER_SIZE } from './copy-fault-plan.js';
 import { COPY_TEST_SECRET, seedCopyRelations } from './copy-fault-seed.js';
 

@@ -16,7 +16,7 @@ import { ExchangeAdapterError, type ExchangeClient } from '../../src/exchange/ex
 import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
-} from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+} from '../../src/exchange/exchange-client-factory.js';
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';

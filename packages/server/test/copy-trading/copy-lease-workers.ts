@@ -11,12 +11,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { systemClock } from '../../src/common/clock.js';
+import { copyLease } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { testDatabaseUrlFromEnvironment } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
 import type { Database } from '../../src/db/database.js';
 import { copyRelations, exchangeAccounts, workerLeases } from '../../src/db/schema/index.js';
-import { copyLease } from '../../src/workers/leases.js';
 import {
   type FakeExchangeOptions,
   type FakePrivateExchange,

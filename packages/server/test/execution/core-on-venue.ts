@@ -8,12 +8,12 @@ import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
 import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import {
   createAccountClientCache,
   createExecutionCore,
   type ExecutionCore,
 } from '../../src/execution/index.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 

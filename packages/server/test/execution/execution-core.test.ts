@@ -9,12 +9,12 @@ import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import type { BusEvent, EventBus } from '../../src/events/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import {
   createAccountClientCache,
   createExecutionCore,
   type ExecutionCore,
 } from '../../src/execution/index.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';

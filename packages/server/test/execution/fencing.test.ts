@@ -4,9 +4,9 @@
 // is refused by the venue once its window has passed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
+import { createLeases } from '../../src/common/leases.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
-import { createLeases } from '../../src/workers/leases.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { coreOnVenue, insertLiveAccount, insertUser } from './core-on-venue.js';

@@ -4,17 +4,17 @@
 // and the bot. The manual owner submits the targets of MANUAL_TARGETS under keys m1, m2, … from
 // the first one on every start (a restart repeats the keys: nothing may be sent twice).
 import type { Clock } from '../../src/common/clock.js';
+import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { bots, exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
-import { createLeases, workerHolderId } from '../../src/workers/leases.js';
 
 export const OWNERS_API_KEY = 'owners-key-1';
 export const MANUAL_TARGETS = [0.05, -0.02, 0, 0.04, -0.05, 0.03, 0, -0.01];

@@ -8,13 +8,13 @@ import {
   type ExchangeErrorKind,
   type KeyPermissions,
 } from '../../src/exchange/exchange-client.js';
-import type { PriceSource } from '../../src/exchange/paper/price-source.js';
-import type { MarketCandle } from '../../src/market/market.types.js';
 import {
   createExchangeClientFactory,
   type ExchangeAccountCredentials,
   type ExchangeClientFactory,
-} from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+} from '../../src/exchange/exchange-client-factory.js';
+import type { PriceSource } from '../../src/exchange/paper/price-source.js';
+import type { MarketCandle } from '../../src/market/market.types.js';
 
 /**
  * Prices the test sets by hand (paper fills and marks). They have no history, so no candle ever

@@ -10,11 +10,11 @@ import { type Config, loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { Mailer, SmsProvider } from '../../src/delivery/delivery.adapters.js';
 import type { EventBus } from '../../src/events/index.js';
+import type { ExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import type { BotControl } from '../../src/modules/bots/bot-control.js';
-import type { ExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
 import { createTestDatabase } from './test-database.js';
 
 export const TEST_SECRET_KEY = 'test-secret-key-0123456789-abcdefghijklmnop';

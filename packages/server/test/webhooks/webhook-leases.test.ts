@@ -4,8 +4,8 @@
 // configuration over on its next look at the queue and fills the signal once.
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
+import { createLeases, webhookLease } from '../../src/common/leases.js';
 import { executionOrders, webhookSignals } from '../../src/db/schema/index.js';
-import { createLeases, webhookLease } from '../../src/workers/leases.js';
 import { useTestApp } from '../helpers/test-app.js';
 import { createConfig, postAlert, webhookUser } from './webhook-flows.js';
 

@@ -4,28 +4,21 @@ import { EXCHANGE_CHECK_TIMEOUT_MS } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { createInProcessEventBus, type EventBus } from '../../events/index.js';
-import { createBalanceSnapshotter } from '../../workers/balance-snapshotter.js';
+import { type AccountClients, createAccountClients } from '../../exchange/account-clients.js';
+import type { ExchangeClientFactory } from '../../exchange/exchange-client-factory.js';
 import type { StepUp } from '../auth/step-up.js';
 import type { BotControl } from '../bots/bot-control.js';
-import { type AccountClients, createAccountClients } from '../exchange-accounts/account-clients.js';
-import type {
-  AccountCopies,
-  AccountOwnerPositions,
-} from '../exchange-accounts/exchange-account-deletion.js';
-import { createExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
+import { type OperationLogWriter, operationLogOn } from '../operation-log/operation-log.service.js';
+import { createAccountsService } from './accounts.service.js';
+import { createBalanceSnapshotter } from './balance-snapshots.job.js';
+import { createBalanceSnapshotsRepository } from './balance-snapshots.repository.js';
+import { createBalanceSnapshotsService } from './balance-snapshots.service.js';
+import type { AccountCopies, AccountOwnerPositions } from './exchange-account-deletion.js';
+import { createExchangeAccountsRepository } from './exchange-accounts.repository.js';
 import {
   createExchangeAccountsService,
   type ExchangeAccountsLogger,
-} from '../exchange-accounts/exchange-accounts.service.js';
-import type { ExchangeClientFactory } from '../exchange-accounts/exchange-client-factory.js';
-import { createOperationLogRepository } from '../operation-log/operation-log.repository.js';
-import {
-  createOperationLog,
-  type OperationLogWriter,
-} from '../operation-log/operation-log.service.js';
-import { createAccountsService } from './accounts.service.js';
-import { createBalanceSnapshotsRepository } from './balance-snapshots.repository.js';
-import { createBalanceSnapshotsService } from './balance-snapshots.service.js';
+} from './exchange-accounts.service.js';
 
 /** One exchange call of a worker (a balance snapshot) answers within this time. */
 export const EXCHANGE_CALL_TIMEOUT_MS = 15_000;
@@ -73,12 +66,7 @@ export function createAccountServices(deps: {
       repo,
       writes: unitOfWork(deps.db, (tx) => ({
         accounts: createExchangeAccountsRepository(tx),
-        operationLog:
-          deps.operationLog &&
-          createOperationLog({
-            repo: createOperationLogRepository(tx),
-            clock: deps.clock,
-          }),
+        operationLog: deps.operationLog && operationLogOn(tx, deps.clock),
       })),
       secretBox: deps.secretBox,
       clientFor,

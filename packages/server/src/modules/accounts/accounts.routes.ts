@@ -2,8 +2,8 @@ import { accountOverview, accountsOverviewResponse, apiErrorSchema } from '@quan
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerAuthentication } from '../../common/bearer-auth.js';
 import type { TokensService } from '../auth/tokens.service.js';
-import { accountIdParams } from '../exchange-accounts/exchange-accounts.routes.js';
 import type { AccountsService } from './accounts.service.js';
+import { accountIdParams } from './exchange-accounts.routes.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 

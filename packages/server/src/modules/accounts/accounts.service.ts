@@ -3,15 +3,11 @@ import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import { NotFound } from '../../common/errors.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
-import type { AccountClients } from '../exchange-accounts/account-clients.js';
-import type { ExchangeAccountsRepository } from '../exchange-accounts/exchange-accounts.repository.js';
-import { ACCOUNT_MESSAGES } from '../exchange-accounts/exchange-accounts.service.js';
-import {
-  exchangeErrorKind,
-  exchangeErrorMessage,
-  withTimeout,
-} from '../exchange-accounts/exchange-call.js';
+import type { AccountClients } from '../../exchange/account-clients.js';
 import type { BalanceSnapshotsService } from './balance-snapshots.service.js';
+import type { ExchangeAccountsRepository } from './exchange-accounts.repository.js';
+import { ACCOUNT_MESSAGES } from './exchange-accounts.service.js';
+import { exchangeErrorKind, exchangeErrorMessage, withTimeout } from './exchange-call.js';
 
 export interface AccountsServiceDeps {
   readonly accounts: ExchangeAccountsRepository;

@@ -1,10 +1,10 @@
 import { BALANCE_CHART_POINTS, type BalanceSnapshot } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
+import type { AccountClients } from '../../exchange/account-clients.js';
 import type { CurrencyBalance } from '../../exchange/exchange-client.js';
-import type { AccountClients } from '../exchange-accounts/account-clients.js';
-import { withTimeout } from '../exchange-accounts/exchange-call.js';
 import type { BalanceSnapshotsRepository } from './balance-snapshots.repository.js';
+import { withTimeout } from './exchange-call.js';
 import { tradingDayStart } from './trading-day.js';
 
 export interface DailyPnl {

@@ -8,9 +8,9 @@ import { type CompiledStrategy, compileStrategyOrThrow } from '@quantsquare/engi
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import { BadRequest } from '../../common/errors.js';
+import { HOUR_MS, type ScheduledJob } from '../../common/scheduler.js';
 import type { BotLiveComparisonRow, BotRow } from '../../db/schema/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
-import { HOUR_MS, type ScheduledJob } from '../../workers/scheduler.js';
 import type { BotsRepository, BotWithAccount } from './bots.repository.js';
 import type { BotPositions } from './bots.service.js';
 import { compareBotWithBacktest } from './live-vs-backtest.js';

@@ -16,6 +16,13 @@ import {
 import { Decimal } from 'decimal.js';
 import { createBatcher } from '../../common/batcher.js';
 import type { Clock } from '../../common/clock.js';
+import {
+  copyLease,
+  createLeases,
+  isCopyLease,
+  LEASE_RENEW_MS,
+  type Leases,
+} from '../../common/leases.js';
 import type { Database } from '../../db/database.js';
 import type {
   CopyReceiptRow,
@@ -32,13 +39,6 @@ import {
   type IntentResult,
   type OrderOwner,
 } from '../../execution/index.js';
-import {
-  copyLease,
-  createLeases,
-  isCopyLease,
-  LEASE_RENEW_MS,
-  type Leases,
-} from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { createCopyLifecycle } from './copy-lifecycle.js';
 import { type CopyStatusOutbox, transitionTelling } from './copy-status-events.js';

@@ -1,10 +1,10 @@
 import type { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import type { Leases } from '../../common/leases.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
 import type { Outbox } from '../../events/outbox.js';
 import type { ExecutionCore } from '../../execution/index.js';
-import type { Leases } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { SharingService } from '../square/sharing.service.js';
 import type { Ledger } from '../wallet/ledger.js';

@@ -1,11 +1,11 @@
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import type { Clock } from '../../common/clock.js';
+import type { Leases } from '../../common/leases.js';
 import type { Database } from '../../db/database.js';
 import type { Mailer } from '../../delivery/delivery.adapters.js';
 import { createTelegramBot, type TelegramSettings } from '../../delivery/telegram-bot.js';
 import type { EventBus } from '../../events/index.js';
 import type { Outbox } from '../../events/outbox.js';
-import type { Leases } from '../../workers/leases.js';
 import type { TokensService } from '../auth/tokens.service.js';
 import { createNotificationSender } from './notification-sender.js';
 import { createNotificationsConsumer } from './notifications.consumer.js';

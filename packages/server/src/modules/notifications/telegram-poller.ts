@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock.js';
+import type { Leases } from '../../common/leases.js';
 import type { TelegramBot, TelegramUpdate } from '../../delivery/telegram-bot.js';
-import type { Leases } from '../../workers/leases.js';
 import { TELEGRAM_REPLIES } from './notification-texts.js';
 import type { NotificationsRepository } from './notifications.repository.js';
 import type { NotificationsLogger, NotificationsService } from './notifications.service.js';

@@ -6,8 +6,12 @@ import type {
   OperationLogType,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
+import type { Database } from '../../db/database.js';
 import type { OperationLogRow } from '../../db/schema/index.js';
-import type { OperationLogRepository } from './operation-log.repository.js';
+import {
+  createOperationLogRepository,
+  type OperationLogRepository,
+} from './operation-log.repository.js';
 
 /** One entry of a user's operation log, as bots, accounts and the bot engine write it. */
 export interface OperationLogRecord {
@@ -77,3 +81,8 @@ export function createOperationLog(deps: { repo: OperationLogRepository; clock: 
   };
 }
 export type OperationLogService = ReturnType<typeof createOperationLog>;
+
+/** The operation log bound to `db` — a caller's transaction, so its entry commits with the action. */
+export function operationLogOn(db: Database, clock: Clock): OperationLogService {
+  return createOperationLog({ repo: createOperationLogRepository(db), clock });
+}

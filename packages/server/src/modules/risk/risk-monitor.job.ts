@@ -1,4 +1,4 @@
-import type { ScheduledJob } from '../../workers/scheduler.js';
+import type { ScheduledJob } from '../../common/scheduler.js';
 import type { RiskService } from './risk.service.js';
 
 const MINUTE_MS = 60_000;

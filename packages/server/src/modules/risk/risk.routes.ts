@@ -1,8 +1,8 @@
 import { apiErrorSchema, riskSettings, riskSettingsRequest } from '@quantsquare/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerAuthentication } from '../../common/bearer-auth.js';
+import { accountIdParams } from '../accounts/exchange-accounts.routes.js';
 import type { TokensService } from '../auth/tokens.service.js';
-import { accountIdParams } from '../exchange-accounts/exchange-accounts.routes.js';
 import type { RiskService } from './risk.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };

@@ -14,8 +14,7 @@ import type { EventBus } from '../../events/event-bus.types.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import { tradingDayStart } from '../accounts/trading-day.js';
-import { createOperationLogRepository } from '../operation-log/operation-log.repository.js';
-import { createOperationLog } from '../operation-log/operation-log.service.js';
+import { operationLogOn } from '../operation-log/operation-log.service.js';
 import { createRiskRepository, type RiskValues } from './risk.repository.js';
 
 // The risk gate's settings and state per exchange account (the execution core refuses openings
@@ -93,7 +92,7 @@ export function createRiskService(deps: {
         since: now,
         updatedAt: now,
       });
-      await createOperationLog({ repo: createOperationLogRepository(tx), clock }).record({
+      await operationLogOn(tx, clock).record({
         userId: account.userId,
         type: change.reason === 'user' || change.to === 'active' ? 'user_action' : 'system',
         event: 'risk_state_changed',
@@ -219,7 +218,7 @@ export function createRiskService(deps: {
           ...(isTrailingChanged ? { peakEquity: null } : {}),
           updatedAt: now,
         });
-        await createOperationLog({ repo: createOperationLogRepository(tx), clock }).record({
+        await operationLogOn(tx, clock).record({
           userId: account.userId,
           type: 'user_action',
           event: 'risk_updated',

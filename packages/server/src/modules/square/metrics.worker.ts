@@ -1,10 +1,10 @@
 import { Decimal } from 'decimal.js';
+import { HOUR_MS, type ScheduledJob } from '../../common/scheduler.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
+import type { AccountClients } from '../../exchange/account-clients.js';
 import type { ExchangeClient, ExchangePosition } from '../../exchange/exchange-client.js';
-import { HOUR_MS, type ScheduledJob } from '../../workers/scheduler.js';
-import type { AccountClients } from '../exchange-accounts/account-clients.js';
-import { withTimeout } from '../exchange-accounts/exchange-call.js';
+import { withTimeout } from '../accounts/exchange-call.js';
 import type { MetricsRepository } from './metrics.repository.js';
 import type { MetricsService } from './metrics.service.js';
 import { EXCHANGE_EVENT_PREFIX, type ReadModelRepository } from './read-model.repository.js';

@@ -8,6 +8,7 @@ import {
 import { positionAmount } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import { LEASE_RENEW_MS, type Leases, webhookLease } from '../../common/leases.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
 import type { WebhookSignalRow } from '../../db/schema/index.js';
@@ -22,7 +23,6 @@ import {
   type OrderOwner,
 } from '../../execution/execution.types.js';
 import { type ExecutionCore, isFinal } from '../../execution/index.js';
-import { LEASE_RENEW_MS, type Leases, webhookLease } from '../../workers/leases.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repository.js';
 

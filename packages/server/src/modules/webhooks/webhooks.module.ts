@@ -1,4 +1,5 @@
 import type { Clock } from '../../common/clock.js';
+import type { Leases } from '../../common/leases.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
@@ -6,7 +7,6 @@ import type { Outbox } from '../../events/outbox.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
-import type { Leases } from '../../workers/leases.js';
 import type { StepUp } from '../auth/step-up.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import { createWebhookExecutor, ownerOf, type TrailLog } from './webhook-executor.js';

@@ -6,6 +6,7 @@
 // order fills at the new candle's open, as the backtest's next-open fill (see README.md).
 import { customStrategyId } from '@quantsquare/contracts';
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
+import { botLease, createLeases, LEASE_RENEW_MS } from '../../common/leases.js';
 import { createInProcessEventBus } from '../../events/index.js';
 import type { OutboxEvent } from '../../events/outbox.js';
 import { adoptLegacyBotRows, createExecutionCore, ExecutionError } from '../../execution/index.js';
@@ -14,7 +15,6 @@ import { createOperationLogRepository } from '../../modules/operation-log/operat
 import { createOperationLog } from '../../modules/operation-log/operation-log.service.js';
 import { createUserStrategiesRepository } from '../../modules/user-strategies/user-strategies.repository.js';
 import { compiledForBot } from '../../modules/user-strategies/user-strategies.service.js';
-import { botLease, createLeases, LEASE_RENEW_MS } from '../leases.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
 import { type BotEngineRepository, createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';

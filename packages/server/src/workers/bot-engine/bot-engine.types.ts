@@ -1,6 +1,7 @@
 import type { Exchange, Timeframe } from '@quantsquare/contracts';
 import type { CompiledStrategy } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
+import type { Leases } from '../../common/leases.js';
 import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
@@ -8,7 +9,6 @@ import type { Outbox } from '../../events/outbox.js';
 import type { AccountClients, ExecutionCore, OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
 import type { BotControl } from '../../modules/bots/bot-control.js';
-import type { Leases } from '../leases.js';
 import type { BotStrategy } from './bot-decision.js';
 import type { OperationLogEntry } from './bot-engine.repository.js';
 

@@ -5,13 +5,13 @@
 // transaction as the fill (bot-settlement.ts).
 import { protectiveLevels } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
+import type { LeaseFence } from '../../common/leases.js';
 import {
   type ExecutionCore,
   ExecutionError,
   type OwnerPosition,
   type Settlement,
 } from '../../execution/index.js';
-import type { LeaseFence } from '../leases.js';
 import { type BotSide, orderAmount } from './bot-decision.js';
 import type { OperationLogEntry } from './bot-engine.repository.js';
 import type { RunningBot } from './bot-engine.types.js';

@@ -1,7 +1,7 @@
 import { exchangeApi, exchangeApiList, PAPER_BALANCE_DEFAULT } from '@quantsquare/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exchangeAccounts } from '../../src/db/schema/index.js';
-import type { ExchangeAccountCredentials } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import type { ExchangeAccountCredentials } from '../../src/exchange/exchange-client-factory.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { scriptedFactory } from '../helpers/exchange-doubles.js';
 import { call, useTestApp } from '../helpers/test-app.js';

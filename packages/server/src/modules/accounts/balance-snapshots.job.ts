@@ -1,7 +1,7 @@
-import type { EventBus } from '../events/index.js';
-import type { BalanceSnapshotsService } from '../modules/accounts/balance-snapshots.service.js';
-import type { ExchangeAccountsRepository } from '../modules/exchange-accounts/exchange-accounts.repository.js';
-import { nextFullHour, type ScheduledJob } from './scheduler.js';
+import { nextFullHour, type ScheduledJob } from '../../common/scheduler.js';
+import type { EventBus } from '../../events/index.js';
+import type { BalanceSnapshotsService } from './balance-snapshots.service.js';
+import type { ExchangeAccountsRepository } from './exchange-accounts.repository.js';
 
 export interface SnapshotterLogger {
   warn(details: object, message: string): void;

@@ -18,12 +18,12 @@ import { NotFound, ValidationFailed } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
+import type { AccountClients } from '../../exchange/account-clients.js';
 import { EXCHANGE_CAPABILITIES } from '../../exchange/exchange-capabilities.js';
-import type { BalanceSnapshotsService } from '../accounts/balance-snapshots.service.js';
 import type { StepUp } from '../auth/step-up.js';
 import type { BotControl } from '../bots/bot-control.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
-import type { AccountClients } from './account-clients.js';
+import type { BalanceSnapshotsService } from './balance-snapshots.service.js';
 import {
   type AccountCopies,
   type AccountOwnerPositions,

@@ -7,8 +7,8 @@ import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/database.js';
 import type { UserRow } from '../../db/schema/index.js';
-import { createBalanceSnapshotsRepository } from '../accounts/balance-snapshots.repository.js';
 import type { NewUserHook } from '../auth/user-accounts.service.js';
+import { createBalanceSnapshotsRepository } from './balance-snapshots.repository.js';
 import { createExchangeAccountsRepository } from './exchange-accounts.repository.js';
 
 /**

@@ -5,7 +5,7 @@ import type { ConnectionTestResponse, ExchangeApi } from '@quantsquare/contracts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
-import { createExchangeClientFactory } from '../../src/modules/exchange-accounts/exchange-client-factory.js';
+import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';

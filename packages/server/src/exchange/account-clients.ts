@@ -1,6 +1,6 @@
-import type { SecretBox } from '../../common/secret-box.js';
-import type { ExchangeAccountRow } from '../../db/schema/index.js';
-import type { ExchangeClient } from '../../exchange/exchange-client.js';
+import type { SecretBox } from '../common/secret-box.js';
+import type { ExchangeAccountRow } from '../db/schema/index.js';
+import type { ExchangeClient } from './exchange-client.js';
 import type { ExchangeClientFactory } from './exchange-client-factory.js';
 
 /** Decrypts an account's keys and builds its client; the plaintext lives only in the call. */

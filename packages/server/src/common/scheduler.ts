@@ -1,4 +1,4 @@
-import type { Clock } from '../common/clock.js';
+import type { Clock } from './clock.js';
 
 export interface SchedulerLogger {
   error(details: object, message: string): void;

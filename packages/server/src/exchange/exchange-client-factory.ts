@@ -1,10 +1,10 @@
 import type { Exchange, PositionMode } from '@quantsquare/contracts';
-import type { Clock } from '../../common/clock.js';
-import type { Database } from '../../db/database.js';
-import type { ExchangeClient } from '../../exchange/exchange-client.js';
-import { createPaperDesk } from '../../exchange/paper/paper-desk.js';
-import { createPaperExchangeClient } from '../../exchange/paper/paper-exchange-client.js';
-import type { PriceSource } from '../../exchange/paper/price-source.js';
+import type { Clock } from '../common/clock.js';
+import type { Database } from '../db/database.js';
+import type { ExchangeClient } from './exchange-client.js';
+import { createPaperDesk } from './paper/paper-desk.js';
+import { createPaperExchangeClient } from './paper/paper-exchange-client.js';
+import type { PriceSource } from './paper/price-source.js';
 
 /** What a client needs to reach one account: decrypted keys for live, the id for paper. */
 export interface ExchangeAccountCredentials {
