@@ -37,7 +37,6 @@ const KNOWN_CYCLES: Record<string, readonly string[][]> = {
 const KNOWN_SHARED_TABLES: Record<string, readonly string[]> = {
   users: ['modules/admin', 'modules/auth', 'modules/profile', 'modules/wallet'],
   exchangeAccounts: ['exchange', 'modules/accounts', 'modules/admin'],
-  bots: ['modules/bots', 'workers'],
 };
 
 /** Cycles of `actual` not inside one known cycle. */

@@ -1,13 +1,13 @@
 import type { OperationLogEvent } from '@quantsquare/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
   type BotRow,
   bots,
-  botTrades,
   type ExchangeAccountRow,
   exchangeAccounts,
 } from '../../db/schema/index.js';
+import { botRunsOn } from '../../modules/bots/bot-runs.service.js';
 
 /** An operation-log row as the engine writes it. */
 export interface OperationLogEntry {
@@ -20,23 +20,10 @@ export interface OperationLogEntry {
   readonly details?: Record<string, unknown>;
 }
 
-export interface ClosedTrade {
-  readonly botId: number;
-  readonly side: 'long' | 'short';
-  readonly amount: string;
-  readonly entryPrice: string;
-  readonly exitPrice: string;
-  readonly pnl: string;
-  readonly fee: string;
-  readonly reason: 'signal' | 'stop_loss' | 'take_profit' | 'manual';
-  readonly openedAt: Date;
-  readonly closedAt: Date;
-}
-
 /**
- * The only file of the engine that touches the database: the bots' rows it drives. Its log
- * entries go through the operation-log module; its orders and positions through the execution
- * core.
+ * The only file of the engine that reads the database: the bots it drives. Their writes go
+ * through the bots module, its log entries through the operation-log module, its orders and
+ * positions through the execution core.
  */
 export function createBotEngineRepository(db: Database) {
   return {
@@ -56,45 +43,8 @@ export function createBotEngineRepository(db: Database) {
       return rows.map((r) => r.id);
     },
 
-    /**
-     * The trade row and the bot's statistics (bound to the settlement's transaction, so they
-     * are written with the fill or not at all).
-     */
-    async recordClosedTrade(trade: ClosedTrade): Promise<void> {
-      const isWin = Number(trade.pnl) > 0;
-      const isLoss = Number(trade.pnl) < 0;
-      await db.insert(botTrades).values(trade);
-      await db
-        .update(bots)
-        .set({
-          totalTrades: sql`${bots.totalTrades} + 1`,
-          winningTrades: sql`${bots.winningTrades} + ${isWin ? 1 : 0}`,
-          losingTrades: sql`${bots.losingTrades} + ${isLoss ? 1 : 0}`,
-          totalProfitLoss: sql`${bots.totalProfitLoss} + ${trade.pnl}::numeric`,
-          lastTradeAt: trade.closedAt,
-          updatedAt: trade.closedAt,
-        })
-        .where(eq(bots.id, trade.botId));
-    },
-
-    async setLastCandle(botId: number, candleTimeMs: number): Promise<void> {
-      await db.update(bots).set({ lastCandleTimeMs: candleTimeMs }).where(eq(bots.id, botId));
-    },
-
-    /** Stopped by the platform (its account's risk gate): the reason kept as its last error. */
-    async markStoppedFor(botId: number, message: string, at: Date): Promise<void> {
-      await db
-        .update(bots)
-        .set({ status: 'stopped', lastError: message, lastErrorAt: at, updatedAt: at })
-        .where(eq(bots.id, botId));
-    },
-
-    async markError(botId: number, message: string, at: Date): Promise<void> {
-      await db
-        .update(bots)
-        .set({ status: 'error', lastError: message, lastErrorAt: at, updatedAt: at })
-        .where(eq(bots.id, botId));
-    },
+    // The bots' own rows are the bots module's (their one writer); the engine asks it.
+    ...botRunsOn(db),
   };
 }
 export type BotEngineRepository = ReturnType<typeof createBotEngineRepository>;
