@@ -35,7 +35,6 @@ const KNOWN_CYCLES: Record<string, readonly string[][]> = {
 
 /** Tables written by more than one unit today (the set may only shrink). */
 const KNOWN_SHARED_TABLES: Record<string, readonly string[]> = {
-  users: ['modules/admin', 'modules/auth', 'modules/profile', 'modules/wallet'],
   exchangeAccounts: ['exchange', 'modules/accounts', 'modules/admin'],
 };
 

@@ -1,6 +1,7 @@
 import { eq, isNotNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { adminActions, exchangeAccounts, users } from '../../db/schema/index.js';
+import { userRecordsOn } from '../auth/user-records.service.js';
 import type { StoredSecret } from './secret-rotation.js';
 
 /** Every encrypted column: table, id column and the column, as `where` names them. */
@@ -72,10 +73,7 @@ export function createAdminRepository(db: Database) {
           const [, table, column, idText] = match ?? [];
           const id = Number(idText);
           if (table === 'users' && column && isUserColumn(column)) {
-            await tx
-              .update(users)
-              .set({ [USER_FIELDS[column]]: stored })
-              .where(eq(users.id, id));
+            await userRecordsOn(tx).setStoredSecret(id, USER_FIELDS[column], stored);
           } else if (table === 'exchange_accounts' && column && isAccountColumn(column)) {
             await tx
               .update(exchangeAccounts)

@@ -14,8 +14,8 @@ import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
 import { createInProcessEventBus, type EventBus } from '../../events/index.js';
 import { experienceAccountForNewUsers } from '../accounts/experience-account.js';
-import { createAuthRepository } from '../auth/auth.repository.js';
 import { createUserAccount } from '../auth/user-accounts.service.js';
+import { userAccountsOn } from '../auth/user-records.service.js';
 import { createLedger } from '../wallet/ledger.js';
 import { checkLedger, describeMismatch } from '../wallet/ledger-check.js';
 import { type AdminRepository, createAdminRepository } from './admin.repository.js';
@@ -72,7 +72,7 @@ export function createAdminService(deps: {
   /** Where balance changes are announced (the server's bus); a private one otherwise. */
   events?: EventBus;
 }) {
-  const users = createAuthRepository(deps.db);
+  const users = userAccountsOn(deps.db);
   const ledger = createLedger({
     db: deps.db,
     clock: deps.clock,
@@ -81,7 +81,7 @@ export function createAdminService(deps: {
   const actions = createAdminRepository(deps.db);
   // A change and its audit row are written in one transaction.
   const writes = unitOfWork(deps.db, (tx) => ({
-    users: createAuthRepository(tx),
+    users: userAccountsOn(tx),
     actions: createAdminRepository(tx),
   }));
   const { clock } = deps;

@@ -18,7 +18,6 @@ import {
 import type { Clock } from '../../common/clock.js';
 import { BadRequest, FieldErrorList, NotFound, ValidationFailed } from '../../common/errors.js';
 import type { UserRow } from '../../db/schema/index.js';
-import type { ProfileEditor } from '../profile/profile.service.js';
 import type { AttemptGuard, ClientAddress } from './attempt-guard.js';
 import { toAccountSecurity, toAuthUser, toProfile } from './auth.mappers.js';
 import type { AuthRepository } from './auth.repository.js';
@@ -29,6 +28,14 @@ import { checkNewPassword, type PasswordOwner } from './password.policy.js';
 import type { AuthContext, TokensService } from './tokens.service.js';
 import type { TotpService } from './totp.service.js';
 import { createUserAccount, type NewUserHook } from './user-accounts.service.js';
+
+/**
+ * What the auth module needs from the profile module to apply PUT /auth/profile/ with the same
+ * rules (the composition root passes the profile service).
+ */
+export interface ProfileEditor {
+  applyUpdate(userId: number, request: ProfileUpdateRequest): Promise<UserRow>;
+}
 
 export function createAuthService(deps: {
   repo: AuthRepository;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { type UserRow, users } from '../../db/schema/index.js';
+import { userRecordsOn } from '../auth/user-records.service.js';
 
 export type AvatarChange =
   /** Leave the avatar as it is. */
@@ -44,7 +45,7 @@ export function profileQueries(db: Database) {
         const values = { ...fields, ...(avatar.kind === 'set' ? { avatarUrl: avatar.url } : {}) };
         const [user] =
           Object.keys(values).length > 0
-            ? await tx.update(users).set(values).where(eq(users.id, userId)).returning()
+            ? await userRecordsOn(tx).setProfile(userId, values)
             : await tx.select().from(users).where(eq(users.id, userId));
         if (!user) return { kind: 'missing' } as const;
         return { kind: 'updated', user, previousAvatar: current.avatarUrl } as const;

@@ -141,5 +141,3 @@ export function createProfileService(deps: {
 }
 
 export type ProfileService = ReturnType<typeof createProfileService>;
-/** What the auth module needs to apply PUT /auth/profile/ with the same rules. */
-export type ProfileEditor = Pick<ProfileService, 'applyUpdate'>;

@@ -1,7 +1,6 @@
 import type { TransactionStatus, TransactionType } from '@quantsquare/contracts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/pg-errors.js';
 import {
   type NewWalletTransactionRow,
   users,
@@ -14,6 +13,8 @@ import {
 // transaction. Only this module writes users.platform_balance.
 
 /** A user row as the ledger holds it under its lock. */
+import { userRecordsOn } from '../auth/user-records.service.js';
+
 export interface LockedUser {
   id: number;
   balance: string;
@@ -26,7 +27,13 @@ const ledgerBalance = sql<string>`coalesce(sum(case
   else 0 end), 0)`;
 
 export function walletQueries(db: Database) {
+  // The users' balance and VIP columns are the auth module's (the one writer of `users`); bound
+  // to `db`, they change in the wallet's transaction with the ledger rows.
+  const userRecords = userRecordsOn(db);
   return {
+    addToBalance: userRecords.addToBalance,
+    setVip: userRecords.setVip,
+    setInvitationCode: userRecords.setInvitationCode,
     /**
      * Locks the users' rows in ascending id order (every ledger operation does, so two
      * operations never wait on each other in a cycle) and answers their balances.
@@ -42,16 +49,6 @@ export function walletQueries(db: Database) {
         .orderBy(asc(users.id))
         .for('no key update');
       return new Map(rows.map((r) => [r.id, r]));
-    },
-
-    /** Adds `delta` (negative debits) unless the balance would go below zero; answers the new one. */
-    async addToBalance(userId: number, delta: string): Promise<string | undefined> {
-      const rows = await db
-        .update(users)
-        .set({ platformBalance: sql`${users.platformBalance} + ${delta}::numeric` })
-        .where(and(eq(users.id, userId), sql`${users.platformBalance} + ${delta}::numeric >= 0`))
-        .returning({ balance: users.platformBalance });
-      return rows[0]?.balance;
     },
 
     async balanceOf(userId: number): Promise<string | undefined> {
@@ -159,36 +156,9 @@ export function walletQueries(db: Database) {
       return rows.length > 0;
     },
 
-    /** Sets VIP active until `expiresAt` (the purchase's transaction holds the user's lock). */
-    async setVip(userId: number, expiresAt: Date): Promise<void> {
-      await db
-        .update(users)
-        .set({ isVip: true, vipExpiresAt: expiresAt })
-        .where(eq(users.id, userId));
-    },
-
     async findUser(userId: number) {
       const rows = await db.select().from(users).where(eq(users.id, userId));
       return rows[0];
-    },
-
-    /** Replaces the user's invitation code; false when another user holds that code. */
-    async setInvitationCode(userId: number, code: string): Promise<boolean> {
-      const rows = await db
-        .update(users)
-        .set({ invitationCode: code })
-        .where(
-          and(
-            eq(users.id, userId),
-            sql`not exists (select 1 from ${users} other where other.invitation_code = ${code})`,
-          ),
-        )
-        .returning({ id: users.id })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) return [];
-          throw error;
-        });
-      return rows.length > 0;
     },
 
     /** The inviter's referrals, newest first, with their VIP state. */
