@@ -13,6 +13,7 @@ import { createExchangeClientFactory } from '../packages/server/src/exchange/exc
 import { feedPriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../packages/server/src/execution/index.js';
 import { createMarketFeed } from '../packages/server/src/market/market-feed.js';
+import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import {
   type BotStrategy,
   createBotEngine,
@@ -101,6 +102,7 @@ async function ordersPerSecond(): Promise<string[]> {
     const clients = createAccountClientCache({
       secretBox,
       factory: createExchangeClientFactory({
+        paperBalances: writePaperBalances,
         db,
         clock,
         prices: feedPriceSource(feed),

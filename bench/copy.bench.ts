@@ -26,6 +26,7 @@ import {
   createExecutionCore,
   type ExecutionCore,
 } from '../packages/server/src/execution/index.js';
+import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import { createCopyEngine } from '../packages/server/src/modules/copy-trading/copy-engine.js';
 import {
   type BenchDatabase,
@@ -279,6 +280,7 @@ async function benchCase(
   const clients = createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: fixedPrice,

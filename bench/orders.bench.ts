@@ -32,6 +32,7 @@ import {
   type OrderIntent,
   type OrderOwner,
 } from '../packages/server/src/execution/index.js';
+import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import {
   type BenchDatabase,
   type FakeProcess,
@@ -121,6 +122,7 @@ function accountClients(db: Database, clock: Clock, fakeUrl: string): AccountCli
   return createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: fixedPrice,

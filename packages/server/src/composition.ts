@@ -38,6 +38,7 @@ import { createCandlesRepository } from './market/candles.repository.js';
 import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { feedQuotes } from './market/venue-quotes.js';
+import { writePaperBalances } from './modules/accounts/account-records.service.js';
 import {
   createAccountServices,
   EXCHANGE_CALL_TIMEOUT_MS,
@@ -131,6 +132,7 @@ export function defaultExchangeClientFactory(deps: {
     clock: deps.clock,
     prices: feedPriceSource(deps.marketFeed),
     paperSlippageBps: deps.config.paperSlippageBps,
+    paperBalances: writePaperBalances,
     // One market list per venue for every live account (loaded once, not once per account).
     createLiveClient: (options) => {
       const urlsOverride = deps.config.exchangeUrls[options.exchange];
@@ -319,7 +321,6 @@ export async function createServices(deps: ServiceDeps) {
         feed: marketFeed,
         control: botControl,
         clock,
-        customStrategies: userStrategies,
         liveChecks,
       })
     : undefined;

@@ -2,6 +2,7 @@ import type { Exchange, PositionMode } from '@quantsquare/contracts';
 import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { ExchangeClient } from './exchange-client.js';
+import type { PaperBalanceWriter } from './paper/paper-balances.js';
 import { createPaperDesk } from './paper/paper-desk.js';
 import { createPaperExchangeClient } from './paper/paper-exchange-client.js';
 import type { PriceSource } from './paper/price-source.js';
@@ -37,10 +38,12 @@ export function createExchangeClientFactory(deps: {
   clock: Clock;
   prices: PriceSource;
   paperSlippageBps: number;
+  /** Writes paper balances (the accounts module's; the composition root passes it). */
+  paperBalances: PaperBalanceWriter;
   createLiveClient: LiveClientConstructor;
 }): ExchangeClientFactory {
   // One desk for every paper account: orders that arrive together fill in one transaction.
-  const desk = createPaperDesk(deps.db);
+  const desk = createPaperDesk(deps.db, deps.paperBalances);
   return (account) =>
     account.isPaper
       ? createPaperExchangeClient({
@@ -50,6 +53,7 @@ export function createExchangeClientFactory(deps: {
           accountId: account.id,
           exchange: account.exchange,
           slippageBps: deps.paperSlippageBps,
+          paperBalances: deps.paperBalances,
           desk,
         })
       : deps.createLiveClient({

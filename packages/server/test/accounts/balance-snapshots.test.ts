@@ -6,6 +6,7 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { balanceSnapshots, users } from '../../src/db/schema/index.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import {
   type AccountServices,
   createAccountServices,
@@ -128,6 +129,7 @@ describe('hourly balance snapshots', () => {
   it('starts a new day at 16:00 UTC (00:00 UTC+8) and measures daily P&L from it', async () => {
     prices.set(BTC, 100);
     const client = createPaperExchangeClient({
+      paperBalances: writePaperBalances,
       db: database.db,
       clock,
       prices,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
@@ -27,6 +28,7 @@ const ctx = useTestApp({
   config: { exchangeCheckTimeoutMs: CHECK_BOUND_MS },
   exchangeClientFactory: ({ database, clock }) =>
     createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db: database.db,
       clock,
       prices: new FixedPrices(),

@@ -10,6 +10,7 @@ import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchan
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
 import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
@@ -56,6 +57,7 @@ async function user() {
 function paperClient(accountId: number) {
   if (!feed) throw new Error('no feed');
   return createPaperExchangeClient({
+    paperBalances: writePaperBalances,
     db: ctx.database.db,
     clock: ctx.clock,
     prices: feedPriceSource(feed),

@@ -7,6 +7,7 @@ import { createPaperDesk } from '../../src/exchange/paper/paper-desk.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -60,6 +61,7 @@ async function paperAccount(
 
 const clientFor = (accountId: number): ExchangeClient =>
   createPaperExchangeClient({
+    paperBalances: writePaperBalances,
     db: database.db,
     clock,
     prices,
@@ -124,6 +126,7 @@ describe('paper client fills', () => {
     prices.set(BTC, 100);
     const id = await paperAccount({ positionMode: 'net', balance: '1000', leverage: 1 });
     const client = createPaperExchangeClient({
+      paperBalances: writePaperBalances,
       db: database.db,
       clock,
       prices,
@@ -193,6 +196,7 @@ describe('position modes', () => {
     prices.set(ETH, 100);
     const id = await paperAccount({ positionMode: 'net' });
     const client = createPaperExchangeClient({
+      paperBalances: writePaperBalances,
       db: database.db,
       clock,
       prices,
@@ -327,9 +331,10 @@ describe('idempotency, leverage, trigger orders and restarts', () => {
 
 describe('the shared desk: orders of many accounts that arrive together', () => {
   const sharedClients = (ids: readonly number[]) => {
-    const desk = createPaperDesk(database.db);
+    const desk = createPaperDesk(database.db, writePaperBalances);
     return ids.map((accountId) =>
       createPaperExchangeClient({
+        paperBalances: writePaperBalances,
         db: database.db,
         clock,
         prices,
@@ -474,6 +479,7 @@ describe('prices from the market feed', () => {
     const latest = series.forming?.close ?? series.closed.at(-1)?.close;
     expect(await feedPrices.lastPrice('binance', BTC)).toBe(latest);
     const client = createPaperExchangeClient({
+      paperBalances: writePaperBalances,
       db: database.db,
       clock,
       prices: feedPrices,

@@ -20,6 +20,7 @@ import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import {
   type BotClients,
   type BotEngine,
@@ -92,6 +93,7 @@ export async function createBotFixture(
   const clients = createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: feedPriceSource(feed),

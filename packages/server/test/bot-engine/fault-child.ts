@@ -10,6 +10,7 @@ import { createExchangeClientFactory } from '../../src/exchange/exchange-client-
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { seedLiveBots } from './live-bots.fixture.js';
 
@@ -41,6 +42,7 @@ const engine = createBotEngine({
   clients: createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: feedPriceSource(feed),

@@ -11,6 +11,7 @@ import { createExchangeClientFactory } from '../../src/exchange/exchange-client-
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { LEASE_TEST_SECRET } from './lease-test-secret.js';
 
@@ -29,6 +30,7 @@ const core = createExecutionCore({
   clients: createAccountClientCache({
     secretBox: createSecretBox(LEASE_TEST_SECRET),
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: feedPriceSource(feed),

@@ -26,6 +26,7 @@ import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createCopyEngine } from '../../src/modules/copy-trading/copy-engine.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
@@ -65,6 +66,7 @@ const execution = createExecutionCore({
   clients: createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: feedPriceSource(feed),

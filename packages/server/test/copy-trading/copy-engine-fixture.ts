@@ -17,6 +17,7 @@ import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from '../../src/exchange/exchange-client-factory.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
@@ -96,6 +97,7 @@ export function useCopyEngineApp(options: CopyEngineAppOptions = {}): CopyEngine
     const liveVenueUrl = options.liveVenueUrl;
     const onVenue = liveVenueUrl
       ? createExchangeClientFactory({
+          paperBalances: writePaperBalances,
           db: database.db,
           clock,
           prices,

@@ -14,6 +14,7 @@ import {
   createExecutionCore,
   type ExecutionCore,
 } from '../../src/execution/index.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 
@@ -37,6 +38,7 @@ export function coreOnVenue(options: {
     clients: createAccountClientCache({
       secretBox,
       factory: createExchangeClientFactory({
+        paperBalances: writePaperBalances,
         db,
         clock,
         prices: new FixedPrices(),

@@ -15,6 +15,7 @@ import {
   createExecutionCore,
   type ExecutionCore,
 } from '../../src/execution/index.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
@@ -42,6 +43,7 @@ function coreOnFake(
     clients: createAccountClientCache({
       secretBox,
       factory: createExchangeClientFactory({
+        paperBalances: writePaperBalances,
         db: database.db,
         clock,
         prices: new FixedPrices(),

@@ -14,6 +14,7 @@ import { createExchangeClientFactory } from '../../src/exchange/exchange-client-
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
 
 export const OWNERS_API_KEY = 'owners-key-1';
@@ -80,6 +81,7 @@ const core = createExecutionCore({
   clients: createAccountClientCache({
     secretBox,
     factory: createExchangeClientFactory({
+      paperBalances: writePaperBalances,
       db,
       clock,
       prices: feedPriceSource(feed),

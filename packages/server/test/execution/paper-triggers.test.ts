@@ -11,6 +11,7 @@ import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchan
 import { feedPriceSource, type PriceSource } from '../../src/exchange/paper/price-source.js';
 import type { MarketCandle } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const BTC = 'BTC/USDT:USDT';
@@ -83,6 +84,7 @@ async function paperClient(prices: PriceSource = market): Promise<ExchangeClient
     })
     .returning();
   return createPaperExchangeClient({
+    paperBalances: writePaperBalances,
     db: database.db,
     clock,
     prices,

@@ -15,6 +15,7 @@ import {
 } from '../../src/exchange/exchange-client-factory.js';
 import type { PriceSource } from '../../src/exchange/paper/price-source.js';
 import type { MarketCandle } from '../../src/market/market.types.js';
+import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 
 /**
  * Prices the test sets by hand (paper fills and marks). They have no history, so no candle ever
@@ -92,6 +93,7 @@ export function scriptedFactory(
   seen: ExchangeAccountCredentials[] = [],
 ): ExchangeClientFactory {
   const paper = createExchangeClientFactory({
+    paperBalances: writePaperBalances,
     db: deps.database.db,
     clock: deps.clock,
     prices,

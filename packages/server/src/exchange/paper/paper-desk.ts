@@ -14,6 +14,7 @@ import {
 } from '../../db/schema/index.js';
 import { ExchangeAdapterError } from '../exchange-client.js';
 import type { PaperAccountState } from './paper.repository.js';
+import type { PaperBalanceWriter } from './paper-balances.js';
 import {
   type PaperFillSpec,
   type PaperRates,
@@ -45,7 +46,11 @@ type DeskOutcome = { readonly order: PaperOrderRow } | { readonly error: unknown
 const orderKey = (accountId: number, clientOrderId: string) => `${accountId}|${clientOrderId}`;
 
 /** Fills `items` in one transaction: one outcome per item, in order. */
-async function fillMany(db: Database, items: readonly PaperDeskOrder[]): Promise<DeskOutcome[]> {
+async function fillMany(
+  db: Database,
+  paperBalances: PaperBalanceWriter,
+  items: readonly PaperDeskOrder[],
+): Promise<DeskOutcome[]> {
   return db.transaction(async (tx) => {
     const ids = [...new Set(items.map((i) => i.accountId))].sort((a, b) => a - b);
     const accounts = await tx
@@ -219,18 +224,14 @@ async function fillMany(db: Database, items: readonly PaperDeskOrder[]): Promise
         });
     }
     if (balances.size > 0) {
-      const entries = [...balances];
-      await tx
-        .update(exchangeAccounts)
-        .set({ paperBalance: sql`u.balance`, updatedAt: sql`u.at` })
-        .from(
-          sql`unnest(${sql.param(entries.map(([id]) => id))}::integer[], ${sql.param(
-            entries.map(([, b]) => b.paperBalance),
-          )}::numeric[], ${sql.param(
-            entries.map(([, b]) => b.now.toISOString()),
-          )}::timestamptz[]) as u(id, balance, at)`,
-        )
-        .where(sql`${exchangeAccounts.id} = u.id`);
+      await paperBalances(
+        tx,
+        [...balances].map(([accountId, b]) => ({
+          accountId,
+          paperBalance: b.paperBalance,
+          at: b.now,
+        })),
+      );
     }
     return planned.map((p): DeskOutcome => {
       if (p.kind === 'error') return { error: p.error };
@@ -287,7 +288,7 @@ export interface PaperLeverage {
   readonly leverage: number;
 }
 
-export function createPaperDesk(db: Database) {
+export function createPaperDesk(db: Database, paperBalances: PaperBalanceWriter) {
   const options = { maxSize: 500 };
   const restingCounts = createBatcher(
     async (keys: readonly { accountId: number; symbol: string }[]) => {
@@ -332,7 +333,10 @@ export function createPaperDesk(db: Database) {
     },
     options,
   );
-  const filler = createBatcher((items: readonly PaperDeskOrder[]) => fillMany(db, items), options);
+  const filler = createBatcher(
+    (items: readonly PaperDeskOrder[]) => fillMany(db, paperBalances, items),
+    options,
+  );
   const leverageSetter = createBatcher(async (items: readonly PaperLeverage[]) => {
     await setLeverages(db, items);
     return items.map(() => undefined);

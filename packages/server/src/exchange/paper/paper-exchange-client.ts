@@ -21,6 +21,7 @@ import {
   type OrderRequest,
 } from '../exchange-client.js';
 import { createPaperRepository } from './paper.repository.js';
+import type { PaperBalanceWriter } from './paper-balances.js';
 import { createPaperDesk, type PaperDesk } from './paper-desk.js';
 import { type PaperFillSpec, toPaperPositionState as toState } from './paper-execution.js';
 import { positionMargin, unrealizedPnl } from './paper-fill.js';
@@ -37,6 +38,8 @@ export interface PaperClientDeps {
   /** Market orders fill this many basis points away from the feed's price. */
   readonly slippageBps: number;
   readonly feeRate?: number;
+  /** Writes the account's balance (the accounts module's, passed in by the composition root). */
+  readonly paperBalances: PaperBalanceWriter;
   /** The desk its immediate orders fill through (shared by a factory's paper accounts). */
   readonly desk?: PaperDesk;
 }
@@ -86,10 +89,10 @@ function toOrder(row: PaperOrderRow): ExchangeOrder {
  * instance on the same database continues where the last one stopped.
  */
 export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient {
-  const repo = createPaperRepository(deps.db, deps.accountId);
+  const repo = createPaperRepository(deps.db, deps.accountId, deps.paperBalances);
   const slippageRate = new Decimal(deps.slippageBps).dividedBy(BPS);
   const feeRate = new Decimal(deps.feeRate ?? PLATFORM_FEE_RATE);
-  const desk = deps.desk ?? createPaperDesk(deps.db);
+  const desk = deps.desk ?? createPaperDesk(deps.db, deps.paperBalances);
 
   const price = async (symbol: string) =>
     new Decimal(await deps.prices.lastPrice(deps.exchange, symbol));

@@ -10,6 +10,7 @@ import {
   paperOrders,
   paperPositions,
 } from '../../db/schema/index.js';
+import type { PaperBalanceWriter } from './paper-balances.js';
 
 export interface PaperAccountState {
   readonly positionMode: 'hedge' | 'net';
@@ -22,7 +23,7 @@ export type NewPaperOrder = typeof paperOrders.$inferInsert;
 export type NewPaperFill = typeof paperFills.$inferInsert;
 
 /** The paper exchange's tables, all keyed by account. */
-function paperQueries(db: Database, accountId: number) {
+function paperQueries(db: Database, accountId: number, paperBalances: PaperBalanceWriter) {
   return {
     async account(): Promise<PaperAccountState | undefined> {
       const [row] = await db
@@ -36,10 +37,7 @@ function paperQueries(db: Database, accountId: number) {
       return row ? { ...row, paperBalance: row.paperBalance ?? '0' } : undefined;
     },
     async setBalance(paperBalance: string, now: Date): Promise<void> {
-      await db
-        .update(exchangeAccounts)
-        .set({ paperBalance, updatedAt: now })
-        .where(eq(exchangeAccounts.id, accountId));
+      await paperBalances(db, [{ accountId, paperBalance, at: now }]);
     },
     async positions(symbol?: string): Promise<PaperPositionRow[]> {
       const where = symbol
@@ -172,9 +170,13 @@ function paperQueries(db: Database, accountId: number) {
 }
 export type PaperQueries = ReturnType<typeof paperQueries>;
 
-export function createPaperRepository(db: Database, accountId: number) {
+export function createPaperRepository(
+  db: Database,
+  accountId: number,
+  paperBalances: PaperBalanceWriter,
+) {
   return {
-    ...paperQueries(db, accountId),
+    ...paperQueries(db, accountId, paperBalances),
     /** Runs `work` in one transaction holding the account row lock (one order at a time). */
     async withAccountLock<T>(
       work: (repo: PaperQueries, account: PaperAccountState) => Promise<T>,
@@ -190,7 +192,7 @@ export function createPaperRepository(db: Database, accountId: number) {
           .where(eq(exchangeAccounts.id, accountId))
           .for('update');
         if (!row) throw new Error(`Paper account ${accountId} does not exist`);
-        return work(paperQueries(tx, accountId), {
+        return work(paperQueries(tx, accountId, paperBalances), {
           ...row,
           paperBalance: row.paperBalance ?? '0',
         });

@@ -13,6 +13,7 @@ import {
   type NewExchangeAccountRow,
   webhookConfigs,
 } from '../../db/schema/index.js';
+import type { PaperBalanceChange } from '../../exchange/paper/paper-balances.js';
 
 /** A bot's open position in the execution core's book (owner `bot`, size not zero). */
 const botHolds = and(
@@ -111,6 +112,32 @@ export function createExchangeAccountsRepository(db: Database) {
         .where(owned(userId, id))
         .returning({ id: exchangeAccounts.id });
       return rows.length > 0;
+    },
+    /** Sets paper accounts' balances (the paper desk's fills, in their transaction). */
+    async setPaperBalances(changes: readonly PaperBalanceChange[]): Promise<void> {
+      if (changes.length === 0) return;
+      await db
+        .update(exchangeAccounts)
+        .set({ paperBalance: sql`u.balance`, updatedAt: sql`u.at` })
+        .from(
+          sql`unnest(${sql.param(changes.map((c) => c.accountId))}::integer[], ${sql.param(
+            changes.map((c) => c.paperBalance),
+          )}::numeric[], ${sql.param(
+            changes.map((c) => c.at.toISOString()),
+          )}::timestamptz[]) as u(id, balance, at)`,
+        )
+        .where(sql`${exchangeAccounts.id} = u.id`);
+    },
+    /** Replaces an account's stored key with its new stored form (the secret-key rotation). */
+    async setStoredKey(
+      id: number,
+      field: 'apiKeyEncrypted' | 'apiSecretEncrypted' | 'apiPasswordEncrypted',
+      stored: string,
+    ): Promise<void> {
+      await db
+        .update(exchangeAccounts)
+        .set({ [field]: stored })
+        .where(eq(exchangeAccounts.id, id));
     },
     /** Stores the result of a check: the account's status follows its last check. */
     async recordCheck(id: number, check: AccountCheck, now: Date): Promise<void> {

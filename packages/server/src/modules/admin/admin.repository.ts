@@ -1,6 +1,7 @@
-import { eq, isNotNull, or } from 'drizzle-orm';
+import { isNotNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { adminActions, exchangeAccounts, users } from '../../db/schema/index.js';
+import { setStoredAccountKey } from '../accounts/account-records.service.js';
 import { userRecordsOn } from '../auth/user-records.service.js';
 import type { StoredSecret } from './secret-rotation.js';
 
@@ -75,10 +76,7 @@ export function createAdminRepository(db: Database) {
           if (table === 'users' && column && isUserColumn(column)) {
             await userRecordsOn(tx).setStoredSecret(id, USER_FIELDS[column], stored);
           } else if (table === 'exchange_accounts' && column && isAccountColumn(column)) {
-            await tx
-              .update(exchangeAccounts)
-              .set({ [ACCOUNT_FIELDS[column]]: stored })
-              .where(eq(exchangeAccounts.id, id));
+            await setStoredAccountKey(tx, id, ACCOUNT_FIELDS[column], stored);
           } else {
             throw new Error(`Unknown secret location ${where}`);
           }
