@@ -284,7 +284,6 @@ export async function createServices(deps: ServiceDeps) {
     db,
     clock,
     secretBox,
-    factory,
     clientFor: accountClients,
     log,
     operationLog,

@@ -7,11 +7,9 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { balanceSnapshots, users } from '../../src/db/schema/index.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
-import {
-  type AccountServices,
-  createAccountServices,
-} from '../../src/modules/accounts/account-services.js';
+import type { AccountServices } from '../../src/modules/accounts/account-services.js';
 import { tradingDayStart } from '../../src/modules/accounts/trading-day.js';
+import { createTestAccountServices } from '../helpers/account-services.js';
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
@@ -29,7 +27,7 @@ const prices = new FixedPrices();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  services = createAccountServices({
+  services = createTestAccountServices({
     db: database.db,
     clock,
     secretBox: createSecretBox(TEST_SECRET_KEY),

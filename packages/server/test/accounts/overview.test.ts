@@ -4,7 +4,7 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { users } from '../../src/db/schema/index.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
-import { createAccountServices } from '../../src/modules/accounts/account-services.js';
+import { createTestAccountServices } from '../helpers/account-services.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { FixedPrices, scriptedClient, scriptedFactory } from '../helpers/exchange-doubles.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
@@ -164,7 +164,7 @@ describe('an account that does not answer', () => {
     // The healthy account answers at once (no database work), so the 50 ms budget below only
     // ever cuts off the account that never answers, however loaded the machine is.
     const never = new Promise<never>(() => undefined);
-    const services = createAccountServices({
+    const services = createTestAccountServices({
       db: ctx.database.db,
       clock: ctx.clock,
       secretBox: createSecretBox(TEST_SECRET_KEY),

@@ -5,9 +5,9 @@ import { ManualClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventType } from '../../src/events/index.js';
-import { createAccountServices } from '../../src/modules/accounts/account-services.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { createBotFixture, runCandles } from '../bot-engine/bot-engine-fixture.js';
+import { createTestAccountServices } from '../helpers/account-services.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import {
   createBot,
@@ -122,7 +122,7 @@ describe('BalanceChanged', () => {
           updatedAt: clock.now(),
         })
         .returning();
-      const services = createAccountServices({
+      const services = createTestAccountServices({
         db: database.db,
         clock,
         secretBox: createSecretBox(TEST_SECRET_KEY),

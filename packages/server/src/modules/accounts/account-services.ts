@@ -3,9 +3,8 @@ import type { SecretBox } from '../../common/secret-box.js';
 import { EXCHANGE_CHECK_TIMEOUT_MS } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { unitOfWork } from '../../db/unit-of-work.js';
-import { createInProcessEventBus, type EventBus } from '../../events/index.js';
-import { type AccountClients, createAccountClients } from '../../exchange/account-clients.js';
-import type { ExchangeClientFactory } from '../../exchange/exchange-client-factory.js';
+import type { EventBus } from '../../events/index.js';
+import type { AccountClients } from '../../exchange/account-clients.js';
 import type { StepUp } from '../auth/step-up.js';
 import type { BotControl } from '../bots/bot-control.js';
 import { type OperationLogWriter, operationLogOn } from '../operation-log/operation-log.service.js';
@@ -27,13 +26,12 @@ export const EXCHANGE_CALL_TIMEOUT_MS = 15_000;
 export const ACCOUNT_OVERVIEW_TIMEOUT_MS = 10_000;
 
 /** The exchange-account services wired together (the app and the workers build the same). */
-export function createAccountServices(deps: {
+export interface AccountServicesDeps {
   db: Database;
   clock: Clock;
   secretBox: SecretBox;
-  factory: ExchangeClientFactory;
-  /** Accounts' clients (the composition root shares its cache); built from `factory` by default. */
-  clientFor?: AccountClients;
+  /** Accounts' clients (the composition root's cache, shared with the execution core). */
+  clientFor: AccountClients;
   log: ExchangeAccountsLogger;
   exchangeTimeoutMs?: number;
   /** Bound of a user's check (test connection, validate, balance). */
@@ -47,14 +45,15 @@ export function createAccountServices(deps: {
   ownerPositions?: AccountOwnerPositions;
   /** Ends the copies a deleted account drives, as follower or leader (copy trading). */
   copies?: AccountCopies;
-  /** Where balance snapshots are told (BalanceChanged); in-process without listeners by default. */
-  events?: EventBus;
+  /** Where balance snapshots are told (BalanceChanged). */
+  events: EventBus;
   /** The authenticator check for adding or changing a live key (the app passes it). */
   stepUp?: StepUp;
-}) {
+}
+
+export function createAccountServices(deps: AccountServicesDeps) {
   const repo = createExchangeAccountsRepository(deps.db);
-  const clientFor =
-    deps.clientFor ?? createAccountClients({ secretBox: deps.secretBox, factory: deps.factory });
+  const { clientFor } = deps;
   const exchangeTimeoutMs = deps.exchangeTimeoutMs ?? EXCHANGE_CALL_TIMEOUT_MS;
   const snapshots = createBalanceSnapshotsService({
     repo: createBalanceSnapshotsRepository(deps.db),
@@ -91,7 +90,7 @@ export function createAccountServices(deps: {
     snapshotter: createBalanceSnapshotter({
       accounts: repo,
       snapshots,
-      events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
+      events: deps.events,
       log: deps.log,
     }),
   };
