@@ -1,3 +1,4 @@
+// (Shared by owners-sigkill-binance.test.ts and owners-sigkill-okx.test.ts.)
 // A bot and a `manual` owner trade one live account and symbol (the ccxt fake keeps the
 // account's real one-way position); the process is SIGKILLed while orders are in flight (answers
 // lost), and a new process resumes: no order is sent twice, every order at the exchange is a
@@ -22,7 +23,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const API_KEY = 'owners-key-1';
 const MANUAL_STEPS = 32;
 
-const VENUES = [
+export const OWNER_VENUES = [
   {
     exchange: 'binance',
     orderPath: '/fapi/v1/order',
@@ -47,9 +48,9 @@ const VENUES = [
   },
 ] as const;
 
-describe.each(VENUES)(
-  'a bot and a manual owner on one $exchange account, with a SIGKILL in between',
-  (venue) => {
+/** The table on one venue (a file per venue, so that the two run side by side). */
+export function describeOwnersSigkill(venue: (typeof OWNER_VENUES)[number]): void {
+  describe(`a bot and a manual owner on one ${venue.exchange} account, with a SIGKILL in between`, () => {
     let fake: FakePrivateExchange;
     let dataDir: string;
     const children: ChildProcess[] = [];
@@ -184,5 +185,5 @@ describe.each(VENUES)(
         await database.close();
       }
     }, 240_000);
-  },
-);
+  });
+}
