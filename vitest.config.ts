@@ -1,5 +1,5 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that mostly wait (killed and restarted processes, venues that answer late, leases running
