@@ -4,6 +4,7 @@ import {
   EXPERIENCE_ACCOUNT_NAME,
 } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
+import { toDisplayTime } from '../src/shared/charts/chart-data';
 import {
   type ApiFormValues,
   accountName,
@@ -13,8 +14,7 @@ import {
   formatBalance,
   formatSignedMoney,
   pnlTone,
-} from '../src/features/accounts/account-format';
-import { toDisplayTime } from '../src/features/dashboard/chart-data';
+} from '../src/shared/format/account-format';
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const snapshot = (minutes: number, balance: number): BalanceSnapshot => ({

@@ -18,7 +18,7 @@ import {
   toEpochMs,
   tradeMarkers,
   visibleLength,
-} from '../src/features/square/square-format';
+} from '../src/shared/format/square-format';
 
 describe('abbreviateNumber', () => {
   it.each([

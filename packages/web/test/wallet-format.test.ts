@@ -5,7 +5,7 @@ import {
   formatDateUtc8,
   shortHash,
   signedAmount,
-} from '../src/features/wallet/wallet-format';
+} from '../src/shared/format/wallet-format';
 
 describe('wallet display', () => {
   it('formats coin amounts exactly, with 2 to 8 decimals', () => {

@@ -6,12 +6,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useExchangeApis } from '../api/accounts';
 import { errorMessage } from '../api/errors';
-import { useIsMobile } from '../app/use-is-mobile';
 import { AddApiModal } from '../features/accounts/AddApiModal';
 import { ApiBalanceModal } from '../features/accounts/ApiBalanceModal';
 import { ApiList } from '../features/accounts/ApiList';
 import { ApiValidateModal } from '../features/accounts/ApiValidateModal';
 import { useApiActions } from '../features/accounts/use-api-actions';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /** /my/api-management: the user's exchange APIs (document 1 §2 "API management"). */
 export function ApiManagementPage() {

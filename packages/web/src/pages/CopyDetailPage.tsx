@@ -18,7 +18,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../api/client';
 import { useCopyDetail } from '../api/copy-trading';
-import { useIsMobile } from '../app/use-is-mobile';
 import { CopyLeaderTitle, copyAccountName } from '../features/copy-trading/CopyNames';
 import {
   CopyActionButtons,
@@ -33,9 +32,10 @@ import { CopySimulatedVsActual } from '../features/copy-trading/CopySimulatedVsA
 import { copyErrorText } from '../features/copy-trading/copy-errors';
 import { EditCopyModal } from '../features/copy-trading/EditCopyModal';
 import { useCopyActions } from '../features/copy-trading/use-copy-actions';
-import { formatAmount, formatPercent, formatPrice } from '../features/dashboard/format';
-import { formatTradeTime, parseRouteId, toEpochMs } from '../features/square/square-format';
-import { formatCoinAmount } from '../features/wallet/wallet-format';
+import { formatAmount, formatPercent, formatPrice } from '../shared/format/number-format';
+import { formatTradeTime, parseRouteId, toEpochMs } from '../shared/format/square-format';
+import { formatCoinAmount } from '../shared/format/wallet-format';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const num = (value: string | null) => (value === null ? null : Number(value));
 

@@ -15,9 +15,9 @@ import {
   useOptimisationSocket,
 } from '../api/optimisations';
 import { BotCreateModal } from '../features/bots/BotCreateModal';
-import type { BotPreset } from '../features/bots/bot-format';
 import { OptimiseForm } from '../features/optimise/OptimiseForm';
 import { OptimiseResults } from '../features/optimise/OptimiseResults';
+import type { BotPreset } from '../shared/format/bot-format';
 
 const OWN_CODES = new Set<string>(Object.values(OPTIMISATION_ERROR_CODES));
 

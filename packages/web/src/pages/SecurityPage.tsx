@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useAccountSecurity } from '../api/auth';
 import { errorMessage } from '../api/errors';
 import { ChangePasswordCard } from '../features/security/ChangePasswordCard';
-import { maskPhone } from '../features/security/mask-phone';
 import { TwoFactorCard } from '../features/security/TwoFactorCard';
+import { maskPhone } from '../shared/format/mask-phone';
 
 /** /my/security: account identifiers, Google authenticator (2FA) and password change. */
 export function SecurityPage() {

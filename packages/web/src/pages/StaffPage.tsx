@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useProfile } from '../api/auth';
 import { StaffQueue } from '../features/staff/StaffQueue';
-import { PageHeading } from '../features/wallet/PageHeading';
-import { walletErrorMessage } from '../features/wallet/wallet-errors';
+import { walletErrorMessage } from '../shared/errors/wallet-errors';
+import { PageHeading } from '../shared/ui/PageHeading';
 
 /**
  * /staff: the review queues of deposits and withdrawals (issue 10). A signed-in user who is not

@@ -22,12 +22,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookLogs } from '../api/webhooks';
-import { useIsMobile } from '../app/use-is-mobile';
-import { formatUtc8 } from '../features/bots/bot-format';
-import { PageHeading } from '../features/wallet/PageHeading';
 import { WEBHOOK_PATHS, WebhookTabs } from '../features/webhooks/WebhookTabs';
 import { LOG_LEVEL_COLORS } from '../features/webhooks/webhook-format';
 import { logText } from '../features/webhooks/webhook-words';
+import { formatUtc8 } from '../shared/format/bot-format';
+import { PageHeading } from '../shared/ui/PageHeading';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const PAGE_SIZE = 20;
 

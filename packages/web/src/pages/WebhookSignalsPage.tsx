@@ -25,9 +25,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookSignals } from '../api/webhooks';
-import { useIsMobile } from '../app/use-is-mobile';
-import { formatUtc8 } from '../features/bots/bot-format';
-import { PageHeading } from '../features/wallet/PageHeading';
 import { SignalTrailDrawer } from '../features/webhooks/SignalTrailDrawer';
 import { WebhookTabs } from '../features/webhooks/WebhookTabs';
 import {
@@ -35,6 +32,9 @@ import {
   formatUsdt,
   SIGNAL_STATUS_COLORS,
 } from '../features/webhooks/webhook-format';
+import { formatUtc8 } from '../shared/format/bot-format';
+import { PageHeading } from '../shared/ui/PageHeading';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const PAGE_SIZE = 20;
 

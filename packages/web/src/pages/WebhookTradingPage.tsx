@@ -6,8 +6,6 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookStats } from '../api/webhooks';
-import { useIsMobile } from '../app/use-is-mobile';
-import { PageHeading, TwoColumns } from '../features/wallet/PageHeading';
 import { AlertFormatCard } from '../features/webhooks/AlertFormatCard';
 import { ConfigFormModal } from '../features/webhooks/ConfigFormModal';
 import { ConfigList } from '../features/webhooks/ConfigList';
@@ -15,6 +13,8 @@ import { StatsCards } from '../features/webhooks/StatsCards';
 import { TestAlertCard } from '../features/webhooks/TestAlertCard';
 import { WebhookTabs } from '../features/webhooks/WebhookTabs';
 import { RevealedUrlModal } from '../features/webhooks/WebhookUrl';
+import { PageHeading, TwoColumns } from '../shared/ui/PageHeading';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /**
  * /webhook-trading (issue 13 "Web"): signal statistics, the configurations with their URLs and

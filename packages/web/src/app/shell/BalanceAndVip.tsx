@@ -10,7 +10,7 @@ import {
   refreshCoinLists,
   usePendingCoinRequest,
 } from '../../api/wallet';
-import { useIsMobile } from '../use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { formatCoins } from './format';
 
 function Badge({

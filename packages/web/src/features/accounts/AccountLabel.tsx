@@ -2,7 +2,7 @@ import { GiftOutlined } from '@ant-design/icons';
 import { EXPERIENCE_ACCOUNT_BALANCE } from '@quantsquare/contracts';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { accountName } from './account-format';
+import { accountName } from '../../shared/format/account-format';
 
 interface Props {
   account: { name: string; is_paper: boolean; is_experience: boolean };

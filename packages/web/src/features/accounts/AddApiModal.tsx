@@ -16,14 +16,14 @@ import { useTranslation } from 'react-i18next';
 import { useCreateExchangeApi } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
-import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
+import { type ApiFormValues, buildCreatePayload } from '../../shared/format/account-format';
+import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import {
   isStepUpAsked,
   StepUpCodeField,
   stepUpErrorText,
   useHasTwoFactor,
-} from '../security/StepUpCodeField';
-import { type ApiFormValues, buildCreatePayload } from './account-format';
+} from '../../shared/forms/StepUpCodeField';
 import { useExchangeErrorKindText } from './ExchangeErrorText';
 
 // Typed numbers are checked, never clamped or rounded behind the user's back.

@@ -3,7 +3,7 @@ import { Alert, Modal, Skeleton, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiBalance } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
-import { accountName, formatBalance } from './account-format';
+import { accountName, formatBalance } from '../../shared/format/account-format';
 import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 
 interface Props {

@@ -23,7 +23,7 @@ import {
 } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
 import { fieldErrors } from '../../api/field-errors';
-import { formatUtc8 } from '../bots/bot-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
 
 const STATE_COLORS = { active: 'success', reducing: 'warning', halted: 'error' } as const;
 

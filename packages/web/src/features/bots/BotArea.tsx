@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBots } from '../../api/bots';
 import { errorMessage } from '../../api/errors';
-import { Panel, Text } from '../dashboard/ui';
+import { Panel, Text } from '../../shared/ui/ui';
 import { BotCard } from './BotCard';
 import { BotCreateModal } from './BotCreateModal';
 import { OperationLog } from './OperationLog';

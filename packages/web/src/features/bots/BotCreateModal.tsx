@@ -21,8 +21,7 @@ import { useCreateBot, useFreshnessCheck } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
-import { accountName } from '../accounts/account-format';
-import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
+import { accountName } from '../../shared/format/account-format';
 import {
   type BotExists,
   type BotFormValues,
@@ -30,7 +29,8 @@ import {
   buildBotPayload,
   readBotExists,
   strategyParameterLabel,
-} from './bot-format';
+} from '../../shared/format/bot-format';
+import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import { useBotErrorText } from './use-bot-actions';
 
 const FORM_FIELDS = new Set<string>([

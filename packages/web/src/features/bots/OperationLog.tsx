@@ -23,10 +23,10 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useOperationLogs } from '../../api/bots';
 import { errorMessage } from '../../api/errors';
-import { useIsMobile } from '../../app/use-is-mobile';
-import { formatMoney } from '../dashboard/format';
-import { Panel, Text } from '../dashboard/ui';
-import { formatUtc8, logPnl } from './bot-format';
+import { formatUtc8, logPnl } from '../../shared/format/bot-format';
+import { formatMoney } from '../../shared/format/number-format';
+import { Panel, Text } from '../../shared/ui/ui';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { describeLogEntry } from './log-text';
 
 const TYPE_COLORS: Record<OperationLogType, string> = {

@@ -1,6 +1,6 @@
 import { OPERATION_LOG_EVENTS, type OperationLogEntry } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { formatAmount, formatMoney, formatPrice } from '../dashboard/format';
+import { formatAmount, formatMoney, formatPrice } from '../../shared/format/number-format';
 // Copy relations write to the same log: their miss reasons are copy trading's texts.
 import '../../i18n/copy-texts';
 

@@ -35,9 +35,9 @@ import { Link, useNavigate } from 'react-router';
 import { useExchangeApis } from '../../api/accounts';
 import { useCreateCopy } from '../../api/copy-trading';
 import { useTransactions } from '../../api/wallet';
-import { accountName } from '../accounts/account-format';
-import { compareDecimal } from '../wallet/decimal';
-import { formatCoinAmount } from '../wallet/wallet-format';
+import { accountName } from '../../shared/format/account-format';
+import { compareDecimal } from '../../shared/format/decimal';
+import { formatCoinAmount } from '../../shared/format/wallet-format';
 import {
   type CopyProtection,
   CopyProtectionFields,

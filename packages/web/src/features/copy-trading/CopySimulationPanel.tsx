@@ -6,7 +6,7 @@ import {
 import { Alert, Flex, Popover, Segmented, Skeleton, Spin, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CopySimulationParams, useCopySimulation } from '../../api/copy-trading';
-import { Sparkline } from '../square/Sparkline';
+import { Sparkline } from '../../shared/ui/Sparkline';
 
 // The copy simulator's preview (the copy modal): the strategy's recorded fills over the chosen
 // period replayed as the copy engine would copy them for this amount, mode and venue — a small

@@ -11,7 +11,7 @@ import { Button, Flex, theme } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Text } from './ui';
+import { Text } from '../../shared/ui/ui';
 
 /** When the user closed the welcome advertisement (ISO time); it is not shown again after that. */
 export const WELCOME_CLOSED_STORAGE_KEY = 'qs.welcomeClosedAt';

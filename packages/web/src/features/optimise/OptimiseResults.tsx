@@ -6,7 +6,7 @@ import {
 import { Alert, Button, Card, Descriptions, Flex, Progress, Table, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BotPreset } from '../bots/bot-format';
+import type { BotPreset } from '../../shared/format/bot-format';
 import { HeatMap } from './HeatMap';
 import { botPresetOf, gridNames, parameterLabel } from './optimise-grid';
 

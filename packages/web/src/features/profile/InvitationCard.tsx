@@ -15,9 +15,9 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGenerateInvitation, useInvitationStats, useReferrals } from '../../api/wallet';
-import { useCopy } from '../wallet/use-copy';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { formatCoinAmount, formatDateUtc8 } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatCoinAmount, formatDateUtc8 } from '../../shared/format/wallet-format';
+import { useCopy } from '../../shared/ui/use-copy';
 
 const REFERRALS_PAGE_SIZE = 10;
 

@@ -5,10 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client';
 import { usePurchaseVip, useVipInfo } from '../../api/wallet';
-import { formatUtc8 } from '../bots/bot-format';
-import { compareDecimal, toRequestAmount } from '../wallet/decimal';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { formatCoinAmount } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { compareDecimal, toRequestAmount } from '../../shared/format/decimal';
+import { formatCoinAmount } from '../../shared/format/wallet-format';
 
 const FEATURE_KEYS = {
   unlimited_bot_activation: 'vip.features.bots',

@@ -11,9 +11,9 @@ import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
 import { type StaffQueue as Queue, useStaffDecision, useStaffQueue } from '../../api/staff';
-import { formatUtc8 } from '../bots/bot-format';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { depositProof, formatCoinAmount, statusColor } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { depositProof, formatCoinAmount, statusColor } from '../../shared/format/wallet-format';
 import { type PendingTextDecision, StaffDecisionModal } from './StaffDecisionModal';
 
 const FILTERS: Record<Queue, readonly StaffStatusFilter[]> = {

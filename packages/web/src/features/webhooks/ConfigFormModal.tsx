@@ -37,8 +37,8 @@ import { Link } from 'react-router';
 import { useExchangeApis } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
 import { useCreateWebhookConfig, useUpdateWebhookConfig } from '../../api/webhooks';
-import { accountName } from '../accounts/account-format';
-import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
+import { accountName } from '../../shared/format/account-format';
+import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import { webhookFieldErrors } from './webhook-errors';
 import { looksLikeIp } from './webhook-format';
 

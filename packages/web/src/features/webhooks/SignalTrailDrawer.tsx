@@ -20,8 +20,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors';
 import { isPendingSignal, useWebhookSignal } from '../../api/webhooks';
-import { useIsMobile } from '../../app/use-is-mobile';
-import { formatUtc8 } from '../bots/bot-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import {
   EXECUTION_STATUS_COLORS,
   failureText,

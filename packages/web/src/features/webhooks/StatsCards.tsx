@@ -6,7 +6,7 @@ import {
 import { Card, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from '../../app/use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { formatLatency, formatRate, SIGNAL_STATUS_COLORS } from './webhook-format';
 
 function Figure({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {

@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors';
 import { useTestWebhookAlert } from '../../api/webhooks';
-import { formatUtc8 } from '../bots/bot-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
 import { formatDecimal, formatUsdt, reasonText, sampleAlert } from './webhook-format';
 
 function TestResult({ result }: { result: WebhookTestResponse }) {

@@ -13,7 +13,7 @@ import {
   type WebhookSignalStatus,
 } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { amountDecimals } from '../dashboard/format';
+import { amountDecimals } from '../../shared/format/number-format';
 
 // Pure helpers of the webhook trading screens: colours, figures and reasons said in the
 // reader's language from the server's codes.

@@ -3,9 +3,9 @@ import { Alert, App, type ButtonProps, Modal, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShareSettings, useUpdateShareSettings } from '../../api/square';
+import { squareErrorText } from '../errors/square-errors';
+import { visibleLength } from '../format/square-format';
 import { DescriptionEditor } from './DescriptionEditor';
-import { squareErrorText } from './square-errors';
-import { visibleLength } from './square-format';
 
 interface Props {
   accountId: number | null;

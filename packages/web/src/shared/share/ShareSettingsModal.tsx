@@ -20,7 +20,7 @@ import {
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShareSettings, useUpdateShareSettings } from '../../api/square';
-import { squareErrorText } from './square-errors';
+import { squareErrorText } from '../errors/square-errors';
 
 export interface ShareFlags {
   name: string;

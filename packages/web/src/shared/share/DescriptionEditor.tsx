@@ -2,12 +2,12 @@ import { SHARE_DESCRIPTION_MAX_LENGTH } from '@quantsquare/contracts';
 import { Flex, Typography, theme } from 'antd';
 import { type CSSProperties, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../app/Spinner';
-import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
-import { visibleLength } from './square-format';
+import { ChartErrorBoundary } from '../charts/ChartErrorBoundary';
+import { visibleLength } from '../format/square-format';
+import { Spinner } from '../ui/Spinner';
 
 // Quill and its styles load with the editor only (not with /my/account or the square).
-const LazyQuillEditor = lazy(() => import('./editor/QuillEditor'));
+const LazyQuillEditor = lazy(() => import('./QuillEditor'));
 
 interface Props {
   value: string;

@@ -5,8 +5,8 @@ import {
   SYNTHETIC_CURVE_BASE,
   SYNTHETIC_CURVE_DAYS,
 } from '@quantsquare/contracts';
-import { formatSignedMoney } from '../accounts/account-format';
-import { formatPercent } from '../dashboard/format';
+import { formatSignedMoney } from './account-format';
+import { formatPercent } from './number-format';
 
 // Pure display rules of the strategy square, the strategy detail and the public profile
 // (document 2 §2, §3, §9). No React and no DOM here, so each rule is unit-tested.

@@ -1,6 +1,6 @@
 import { UserOutlined } from '@ant-design/icons';
 import { Avatar } from 'antd';
-import { initialOf } from './square-format';
+import { initialOf } from '../format/square-format';
 
 interface Props {
   url: string | null | undefined;

@@ -1,6 +1,6 @@
 import { AreaSeries, createChart, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
-import { type LinePoint, toDisplayTime } from '../chart-data';
+import { type LinePoint, toDisplayTime } from './chart-data';
 import { type ChartPalette, chartOptions, PRICE_FORMAT, removeChart } from './chart-theme';
 
 export interface EquityChartProps {

@@ -1,5 +1,5 @@
 import type { StrategyDetail, TradeEffect } from '@quantsquare/contracts';
-import { type CurvePoint, tradeMarkers } from './square-format';
+import { type CurvePoint, tradeMarkers } from '../format/square-format';
 
 /** What the fills of one marker did: a reversal is a close and an open of one side at once. */
 export type MarkerEffect = TradeEffect | 'reverse';

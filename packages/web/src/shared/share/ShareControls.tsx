@@ -1,14 +1,14 @@
 import '../../i18n/square-texts';
-import './square.css';
+import './editor.css';
 import { EditOutlined, ExportOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { App as AntApp, Button, Divider, Flex, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useShareStatus, useUpdateShareSettings } from '../../api/square';
+import { squareErrorText } from '../errors/square-errors';
 import { DescriptionEditorModal } from './DescriptionEditorModal';
 import { PRIVATE_RESET, ShareSettingsModal } from './ShareSettingsModal';
-import { squareErrorText } from './square-errors';
 
 /**
  * The sharing controls of one account on /my/account (document 1 §2, §4, §8): the public

@@ -1,8 +1,8 @@
 import type { TransactionType, WalletTransaction } from '@quantsquare/contracts';
 import { Alert, Button, Empty, Flex, Skeleton, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatUtc8 } from '../bots/bot-format';
-import { walletErrorMessage } from './wallet-errors';
+import { walletErrorMessage } from '../errors/wallet-errors';
+import { formatUtc8 } from '../format/bot-format';
 import {
   depositProof,
   explorerTxUrl,
@@ -10,7 +10,7 @@ import {
   shortHash,
   signedAmount,
   statusColor,
-} from './wallet-format';
+} from '../format/wallet-format';
 
 interface TransactionRowsProps {
   transactions: readonly WalletTransaction[] | undefined;

@@ -8,7 +8,7 @@ import {
   PAPER_BALANCE_DEFAULT,
   type PositionMode,
 } from '@quantsquare/contracts';
-import type { LinePoint } from '../dashboard/chart-data';
+import type { LinePoint } from '../charts/chart-data';
 
 // Pure helpers of the API management and account overview screens (document 1 §5, §9).
 

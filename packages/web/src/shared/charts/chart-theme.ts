@@ -6,9 +6,9 @@ import {
   type ISeriesApi,
   type SeriesType,
 } from 'lightweight-charts';
-import type { ChartPalette } from '../palette';
+import type { ChartPalette } from './palette';
 
-export type { ChartPalette } from '../palette';
+export type { ChartPalette } from './palette';
 
 const GROUPED_PRICE = new Intl.NumberFormat('en-US', {
   minimumFractionDigits: 2,

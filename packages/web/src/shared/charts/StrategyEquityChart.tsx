@@ -11,15 +11,10 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
-import { toDisplayTime } from '../../dashboard/chart-data';
-import {
-  type ChartPalette,
-  chartOptions,
-  PRICE_FORMAT,
-  removeChart,
-} from '../../dashboard/charts/chart-theme';
-import { type CurvePoint, displayTimeLabel } from '../square-format';
-import type { EffectMarker, MarkerEffect } from '../trade-effects';
+import { type CurvePoint, displayTimeLabel } from '../format/square-format';
+import { toDisplayTime } from './chart-data';
+import { type ChartPalette, chartOptions, PRICE_FORMAT, removeChart } from './chart-theme';
+import type { EffectMarker, MarkerEffect } from './trade-effects';
 
 export interface StrategyEquityChartProps {
   points: CurvePoint[];

@@ -1,7 +1,7 @@
 import '../../i18n/accounts-texts';
 import { useTranslation } from 'react-i18next';
 import { useExchangeApis } from '../../api/accounts';
-import { accountName } from './account-format';
+import { accountName } from '../format/account-format';
 
 /**
  * Names one of the user's own accounts from an answer that carries only its id and raw name (a

@@ -1,6 +1,6 @@
 import { theme } from 'antd';
 import { useId } from 'react';
-import { sparklinePath } from './square-format';
+import { sparklinePath } from '../format/square-format';
 
 interface Props {
   values: readonly number[];

@@ -19,7 +19,7 @@ import {
   oscillatorOf,
   recentLogicalRange,
   toDisplayTime,
-} from '../chart-data';
+} from './chart-data';
 import { type ChartPalette, chartOptions, PRICE_FORMAT, removeChart } from './chart-theme';
 
 export interface CandleChartProps {

@@ -8,13 +8,8 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
-import { toDisplayTime } from '../../dashboard/chart-data';
-import {
-  type ChartPalette,
-  chartOptions,
-  PRICE_FORMAT,
-  removeChart,
-} from '../../dashboard/charts/chart-theme';
+import { toDisplayTime } from './chart-data';
+import { type ChartPalette, chartOptions, PRICE_FORMAT, removeChart } from './chart-theme';
 
 export interface CurvePoint {
   readonly time: number;
