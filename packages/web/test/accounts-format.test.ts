@@ -11,10 +11,9 @@ import {
   apiStatus,
   balanceChartPoints,
   buildCreatePayload,
-  formatBalance,
-  formatSignedMoney,
   pnlTone,
 } from '../src/shared/format/account-format';
+import { formatBalance, formatSignedMoney } from '../src/shared/format/money';
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const snapshot = (minutes: number, balance: number): BalanceSnapshot => ({

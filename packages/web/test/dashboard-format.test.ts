@@ -7,7 +7,7 @@ import {
   formatAmount,
   formatMoney,
   formatPercent,
-} from '../src/shared/format/number-format';
+} from '../src/shared/format/money';
 
 describe('amount formatting (document 1 §9)', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatCoinAmount } from '../src/shared/format/money';
 import {
   depositProof,
-  formatCoinAmount,
   formatDateUtc8,
   shortHash,
   signedAmount,

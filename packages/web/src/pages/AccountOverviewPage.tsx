@@ -7,8 +7,8 @@ import { useNavigate } from 'react-router';
 import { useAccountsOverview, useRefreshAccount } from '../api/accounts';
 import { errorMessage } from '../api/errors';
 import { AccountCard } from '../features/accounts/AccountCard';
-import { formatSignedMoney, pnlTone } from '../shared/format/account-format';
-import { formatMoney, formatPercent } from '../shared/format/number-format';
+import { pnlTone } from '../shared/format/account-format';
+import { formatMoney, formatPercent, formatSignedMoney } from '../shared/format/money';
 
 function Total({ label, children }: { label: string; children: ReactNode }) {
   return (

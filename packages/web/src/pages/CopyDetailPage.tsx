@@ -32,9 +32,14 @@ import { CopySimulatedVsActual } from '../features/copy-trading/CopySimulatedVsA
 import { copyErrorText } from '../features/copy-trading/copy-errors';
 import { EditCopyModal } from '../features/copy-trading/EditCopyModal';
 import { useCopyActions } from '../features/copy-trading/use-copy-actions';
-import { formatAmount, formatPercent, formatPrice } from '../shared/format/number-format';
+import {
+  formatAmount,
+  formatCoinAmount,
+  formatPercent,
+  formatPlain,
+  formatPrice,
+} from '../shared/format/money';
 import { formatTradeTime, parseRouteId, toEpochMs } from '../shared/format/square-format';
-import { formatCoinAmount } from '../shared/format/wallet-format';
 import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const num = (value: string | null) => (value === null ? null : Number(value));
@@ -165,7 +170,7 @@ export function CopyDetailPage() {
       key: 'slippage',
       title: t('copy.detail.columns.slippage'),
       align: 'right',
-      render: (_, r) => (r.slippage_bps === null ? '—' : r.slippage_bps.toFixed(1)),
+      render: (_, r) => formatPlain(r.slippage_bps, 1),
     },
     {
       key: 'delay',

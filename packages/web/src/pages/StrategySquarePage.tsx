@@ -27,8 +27,7 @@ import {
   readFilters,
   writeFilters,
 } from '../features/square/square-filters';
-import { formatPercent } from '../shared/format/number-format';
-import { abbreviateNumber } from '../shared/format/square-format';
+import { abbreviateNumber, formatPercent } from '../shared/format/money';
 import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const VIEW_STORAGE_KEY = 'qs.squareView';

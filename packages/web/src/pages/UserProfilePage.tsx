@@ -12,7 +12,8 @@ import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyMod
 import { ownerName, StrategyCardView } from '../features/square/StrategyCardView';
 import { FollowButton } from '../features/square/StrategyHeader';
 import { squareErrorText } from '../shared/errors/square-errors';
-import { abbreviateNumber, parseRouteId } from '../shared/format/square-format';
+import { abbreviateNumber } from '../shared/format/money';
+import { parseRouteId } from '../shared/format/square-format';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 
 function Count({ label, value, testId }: { label: string; value: string; testId: string }) {

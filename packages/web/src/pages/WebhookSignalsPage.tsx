@@ -27,12 +27,9 @@ import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookSignals } from '../api/webhooks';
 import { SignalTrailDrawer } from '../features/webhooks/SignalTrailDrawer';
 import { WebhookTabs } from '../features/webhooks/WebhookTabs';
-import {
-  formatLatency,
-  formatUsdt,
-  SIGNAL_STATUS_COLORS,
-} from '../features/webhooks/webhook-format';
+import { formatLatency, SIGNAL_STATUS_COLORS } from '../features/webhooks/webhook-format';
 import { formatUtc8 } from '../shared/format/bot-format';
+import { formatUsdt } from '../shared/format/money';
 import { PageHeading } from '../shared/ui/PageHeading';
 import { useIsMobile } from '../shared/ui/use-is-mobile';
 

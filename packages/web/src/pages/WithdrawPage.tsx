@@ -11,7 +11,7 @@ import { useTransactions } from '../api/wallet';
 import { WithdrawForm } from '../features/wallet/WithdrawForm';
 import { walletErrorMessage } from '../shared/errors/wallet-errors';
 import { compareDecimal } from '../shared/format/decimal';
-import { formatCoinAmount } from '../shared/format/wallet-format';
+import { formatCoinAmount } from '../shared/format/money';
 import { PageHeading, RuleList, TwoColumns } from '../shared/ui/PageHeading';
 import { TransactionRows } from '../shared/ui/TransactionRows';
 

@@ -3,13 +3,14 @@ import type { AccountOverview } from '@quantsquare/contracts';
 import { Alert, Button, Card, Flex, Tag, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { apiStatus, pnlTone } from '../../shared/format/account-format';
 import {
-  apiStatus,
+  formatAmount,
   formatBalance,
+  formatPercent,
+  formatPrice,
   formatSignedMoney,
-  pnlTone,
-} from '../../shared/format/account-format';
-import { formatAmount, formatPercent, formatPrice } from '../../shared/format/number-format';
+} from '../../shared/format/money';
 import { ShareControls } from '../../shared/share/ShareControls';
 import { AccountLabel } from './AccountLabel';
 import { BalanceChart } from './BalanceChart';

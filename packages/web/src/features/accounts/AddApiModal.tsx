@@ -17,6 +17,7 @@ import { useCreateExchangeApi } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
 import { type ApiFormValues, buildCreatePayload } from '../../shared/format/account-format';
+import { formatGrouped } from '../../shared/format/money';
 import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import {
   isStepUpAsked,
@@ -69,7 +70,7 @@ export function AddApiModal({ open, onClose }: Props) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ApiFormValues>();
-  const limit = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const limit = (value: number) => formatGrouped(value, i18n.language);
   const numberRule = (rule: NumberFieldRule, rangeText: string, stepText: string) => ({
     validator: (_: unknown, value: unknown) => {
       if (value === null || value === undefined || value === '') return Promise.resolve();

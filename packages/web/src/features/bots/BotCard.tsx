@@ -14,12 +14,7 @@ import { Link } from 'react-router';
 import { PATHS } from '../../app/shell/nav-items';
 import { useAccountName } from '../../shared/data/use-account-name';
 import { formatUtc8, positionModeKey } from '../../shared/format/bot-format';
-import {
-  formatAmount,
-  formatMoney,
-  formatPercent,
-  formatPrice,
-} from '../../shared/format/number-format';
+import { formatAmount, formatMoney, formatPercent, formatPrice } from '../../shared/format/money';
 import { Text } from '../../shared/ui/ui';
 import { LiveVsBacktestPanel } from './LiveVsBacktestPanel';
 

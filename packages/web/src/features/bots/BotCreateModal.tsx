@@ -30,6 +30,7 @@ import {
   readBotExists,
   strategyParameterLabel,
 } from '../../shared/format/bot-format';
+import { formatMoneyLimit } from '../../shared/format/money';
 import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import { useBotErrorText } from './use-bot-actions';
 
@@ -257,8 +258,7 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated, pre
       );
     },
   });
-  const amountRange = (value: number) =>
-    new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
+  const amountRange = (value: number) => formatMoneyLimit(value, i18n.language);
 
   return (
     <Modal

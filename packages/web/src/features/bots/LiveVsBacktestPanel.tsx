@@ -6,7 +6,7 @@ import { useLiveVsBacktest } from '../../api/bots';
 import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
 import { chartPalette } from '../../shared/charts/palette';
 import { formatUtc8 } from '../../shared/format/bot-format';
-import { formatPercent } from '../../shared/format/number-format';
+import { formatPercent } from '../../shared/format/money';
 import { Spinner } from '../../shared/ui/Spinner';
 import { Text } from '../../shared/ui/ui';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';

@@ -24,7 +24,7 @@ import { useLocation } from 'react-router';
 import { useOperationLogs } from '../../api/bots';
 import { errorMessage } from '../../api/errors';
 import { formatUtc8, logPnl } from '../../shared/format/bot-format';
-import { formatMoney } from '../../shared/format/number-format';
+import { formatMoney } from '../../shared/format/money';
 import { Panel, Text } from '../../shared/ui/ui';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { describeLogEntry } from './log-text';

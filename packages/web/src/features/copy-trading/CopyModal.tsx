@@ -37,7 +37,7 @@ import { useCreateCopy } from '../../api/copy-trading';
 import { useTransactions } from '../../api/wallet';
 import { accountName } from '../../shared/format/account-format';
 import { compareDecimal } from '../../shared/format/decimal';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 import {
   type CopyProtection,
   CopyProtectionFields,

@@ -13,7 +13,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCopyFollowers } from '../../api/copy-trading';
-import { formatCoinAmount, formatDateUtc8 } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
 import { copyFollowerName, copyStrategyName } from './CopyNames';
 import { CopyBadges, CopyStatusTag, Figure } from './CopyParts';
 

@@ -4,7 +4,8 @@ import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCopyFollowing } from '../../api/copy-trading';
-import { formatCoinAmount, formatDateUtc8 } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
 import { CopyLeaderTitle, copyAccountName } from './CopyNames';
 import {
   CopyActionButtons,

@@ -2,7 +2,7 @@ import type { BacktestSummary as Summary } from '@quantsquare/contracts';
 import { theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMoney, formatPercent, formatRatio } from '../../shared/format/number-format';
+import { formatMoney, formatPercent, formatRatio } from '../../shared/format/money';
 import { Spinner } from '../../shared/ui/Spinner';
 import { Note, Text, type Tone } from '../../shared/ui/ui';
 

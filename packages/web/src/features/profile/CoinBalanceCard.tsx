@@ -4,7 +4,7 @@ import { Button, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useTransactions } from '../../api/wallet';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 import { TransactionRows } from '../../shared/ui/TransactionRows';
 
 /** The platform coin balance with Deposit and Withdraw links and the 5 latest transactions. */

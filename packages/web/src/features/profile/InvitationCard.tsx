@@ -16,7 +16,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGenerateInvitation, useInvitationStats, useReferrals } from '../../api/wallet';
 import { walletErrorMessage } from '../../shared/errors/wallet-errors';
-import { formatCoinAmount, formatDateUtc8 } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
 import { useCopy } from '../../shared/ui/use-copy';
 
 const REFERRALS_PAGE_SIZE = 10;

@@ -8,7 +8,7 @@ import { usePurchaseVip, useVipInfo } from '../../api/wallet';
 import { walletErrorMessage } from '../../shared/errors/wallet-errors';
 import { formatUtc8 } from '../../shared/format/bot-format';
 import { compareDecimal, toRequestAmount } from '../../shared/format/decimal';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 
 const FEATURE_KEYS = {
   unlimited_bot_activation: 'vip.features.bots',

@@ -8,7 +8,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
 import { chartPalette } from '../../shared/charts/palette';
-import { formatPercent } from '../../shared/format/number-format';
+import { formatPercent } from '../../shared/format/money';
 import { formatChartTime } from '../../shared/format/square-format';
 import { Spinner } from '../../shared/ui/Spinner';
 

@@ -3,7 +3,7 @@ import { Card, Table, type TableColumnsType, Tag } from 'antd';
 import { type HTMLAttributes, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tradeEffectKey } from '../../shared/charts/trade-effects';
-import { formatAmount, formatMoney } from '../../shared/format/number-format';
+import { formatAmount, formatMoney } from '../../shared/format/money';
 import { formatTradeTime, tradeTimeMs } from '../../shared/format/square-format';
 
 interface Props {

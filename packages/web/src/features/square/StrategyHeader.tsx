@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { LiveStatus } from '../../api/strategy-socket';
-import { abbreviateNumber } from '../../shared/format/square-format';
+import { abbreviateNumber } from '../../shared/format/money';
 import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { NewTag, ownerName } from './StrategyCardView';
 

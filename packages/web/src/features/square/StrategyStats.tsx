@@ -3,12 +3,8 @@ import type { StrategyDetail } from '@quantsquare/contracts';
 import { Card, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatPercent } from '../../shared/format/number-format';
-import {
-  abbreviateNumber,
-  copyFigureTexts,
-  drawdownShown,
-} from '../../shared/format/square-format';
+import { abbreviateNumber, formatPercent } from '../../shared/format/money';
+import { copyFigureTexts, drawdownShown } from '../../shared/format/square-format';
 import { useToneColor } from './StrategyCardView';
 
 function StatCard({

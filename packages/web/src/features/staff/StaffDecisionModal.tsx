@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
 import { type StaffDecisionInput, useStaffDecision } from '../../api/staff';
 import { walletErrorMessage } from '../../shared/errors/wallet-errors';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 
 /** The decisions that need a text: a reason (reject, fail) or the payout's hash (complete). */
 export type TextDecision = 'reject' | 'complete' | 'fail';

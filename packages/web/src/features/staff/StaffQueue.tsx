@@ -13,7 +13,8 @@ import { ApiRequestError } from '../../api/client';
 import { type StaffQueue as Queue, useStaffDecision, useStaffQueue } from '../../api/staff';
 import { walletErrorMessage } from '../../shared/errors/wallet-errors';
 import { formatUtc8 } from '../../shared/format/bot-format';
-import { depositProof, formatCoinAmount, statusColor } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { depositProof, statusColor } from '../../shared/format/wallet-format';
 import { type PendingTextDecision, StaffDecisionModal } from './StaffDecisionModal';
 
 const FILTERS: Record<Queue, readonly StaffStatusFilter[]> = {

@@ -1,7 +1,7 @@
 import { BALANCE_POLL_INTERVAL_MS, BALANCE_POLL_MAX_ATTEMPTS } from '@quantsquare/contracts';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 import { Spinner } from '../../shared/ui/Spinner';
 import type { BalancePollState } from './use-balance-poll';
 

@@ -11,7 +11,7 @@ import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { type DepositBody, useSubmitDeposit } from '../../api/wallet';
 import { walletErrorMessage, walletFieldErrors } from '../../shared/errors/wallet-errors';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 import { depositAmountProblem } from './amount-rules';
 import { DepositNetworkInfo } from './DepositNetworkInfo';
 

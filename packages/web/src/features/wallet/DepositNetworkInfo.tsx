@@ -3,7 +3,7 @@ import type { DepositNetworkInfo as NetworkInfo } from '@quantsquare/contracts';
 import { App, Button, Flex, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 import { useCopy } from '../../shared/ui/use-copy';
 
 /**

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSubmitWithdrawal } from '../../api/wallet';
 import { walletErrorMessage, walletFieldErrors } from '../../shared/errors/wallet-errors';
-import { formatCoinAmount } from '../../shared/format/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
 import {
   isStepUpAsked,
   StepUpCodeField,

@@ -38,6 +38,7 @@ import { useExchangeApis } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
 import { useCreateWebhookConfig, useUpdateWebhookConfig } from '../../api/webhooks';
 import { accountName } from '../../shared/format/account-format';
+import { formatGrouped } from '../../shared/format/money';
 import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import { webhookFieldErrors } from './webhook-errors';
 import { looksLikeIp } from './webhook-format';
@@ -195,7 +196,7 @@ export function ConfigFormModal({ target, onClose, onCreated, onSaved }: Props) 
 
   const amountText = t('webhooks.form.rules.amountRange', {
     min: WEBHOOK_AMOUNT_MIN,
-    max: new Intl.NumberFormat('en-US').format(WEBHOOK_AMOUNT_MAX),
+    max: formatGrouped(WEBHOOK_AMOUNT_MAX, 'en-US'),
   });
   const amountRules = (optional: boolean): Rule[] => [
     {

@@ -21,13 +21,12 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors';
 import { isPendingSignal, useWebhookSignal } from '../../api/webhooks';
 import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatDecimal, formatUsdt } from '../../shared/format/money';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import {
   EXECUTION_STATUS_COLORS,
   failureText,
-  formatDecimal,
   formatLatency,
-  formatUsdt,
   reasonText,
   SIGNAL_STATUS_COLORS,
 } from './webhook-format';

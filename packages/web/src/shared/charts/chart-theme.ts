@@ -6,15 +6,10 @@ import {
   type ISeriesApi,
   type SeriesType,
 } from 'lightweight-charts';
+import { formatPrice } from '../format/money';
 import type { ChartPalette } from './palette';
 
 export type { ChartPalette } from './palette';
-
-const GROUPED_PRICE = new Intl.NumberFormat('en-US', {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  signDisplay: 'negative',
-});
 
 /**
  * Prices show 2 decimals (document 1 §9) with thousands separators on the axes and the
@@ -23,7 +18,7 @@ const GROUPED_PRICE = new Intl.NumberFormat('en-US', {
 export const PRICE_FORMAT = {
   type: 'custom',
   minMove: 0.01,
-  formatter: (price: number) => GROUPED_PRICE.format(price),
+  formatter: (price: number) => formatPrice(price, 'en-US'),
 } as const;
 
 /**

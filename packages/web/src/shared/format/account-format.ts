@@ -12,26 +12,6 @@ import type { LinePoint } from '../charts/chart-data';
 
 // Pure helpers of the API management and account overview screens (document 1 §5, §9).
 
-/** Balances show 4 decimals (document 1 §9); '—' when not a number. */
-export function formatBalance(value: number | null | undefined, locale: string): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
-  return new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 4,
-    maximumFractionDigits: 4,
-  }).format(value);
-}
-
-/** Money with 2 decimals and a leading + for gains, as P&L is shown. */
-export function formatSignedMoney(value: number | null | undefined, locale: string): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
-  const text = new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    signDisplay: 'negative',
-  }).format(value);
-  return value >= 0.005 ? `+${text}` : text;
-}
-
 /** The tone of a P&L value: gains green, losses red, zero neutral. */
 export function pnlTone(value: number): 'up' | 'down' | 'flat' {
   if (value > 0) return 'up';

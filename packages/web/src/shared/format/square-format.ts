@@ -5,8 +5,7 @@ import {
   SYNTHETIC_CURVE_BASE,
   SYNTHETIC_CURVE_DAYS,
 } from '@quantsquare/contracts';
-import { formatSignedMoney } from './account-format';
-import { formatPercent } from './number-format';
+import { formatPercent, formatSignedMoney } from './money';
 
 // Pure display rules of the strategy square, the strategy detail and the public profile
 // (document 2 §2, §3, §9). No React and no DOM here, so each rule is unit-tested.
@@ -14,32 +13,6 @@ import { formatPercent } from './number-format';
 const MILLISECONDS_THRESHOLD = 1e10;
 const DISPLAY_OFFSET_MS = DISPLAY_UTC_OFFSET_HOURS * 3_600_000;
 const DAY_MS = 86_400_000;
-
-/**
- * A number abbreviated with k and M (document 2 §9): 950 → "950", 1234 → "1.2k",
- * 2_500_000 → "2.5M". Below 1000 it keeps up to `smallDigits` decimals.
- */
-export function abbreviateNumber(
-  value: number | null | undefined,
-  locale: string,
-  smallDigits = 2,
-): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
-  const size = Math.abs(value);
-  const format = (n: number, digits: number) =>
-    new Intl.NumberFormat(locale, {
-      maximumFractionDigits: digits,
-      signDisplay: 'negative',
-    }).format(n);
-  if (size >= 1_000_000) return `${format(value / 1_000_000, 1)}M`;
-  // 999,950 would round to "1,000k": it is shown as 1M instead.
-  if (size >= 1000) {
-    const thousands = Math.round((value / 1000) * 10) / 10;
-    if (Math.abs(thousands) >= 1000) return `${format(value / 1_000_000, 1)}M`;
-    return `${format(thousands, 1)}k`;
-  }
-  return format(value, smallDigits);
-}
 
 export type PageItem = number | 'gap-start' | 'gap-end';
 

@@ -1,17 +1,7 @@
 import type { TransactionStatus, WalletTransaction } from '@quantsquare/contracts';
+import { formatCoinAmount } from './money';
 
-// Display helpers of the wallet area. Amounts stay decimal strings: Intl formats a numeric string
-// exactly, so no value passes through a float on its way to the screen.
-
-/** A coin amount with 2 to 8 decimals (0.5 → "0.50", 100 → "100.00"); '—' when not numeric. */
-export function formatCoinAmount(value: string | null | undefined, locale: string): string {
-  if (value === null || value === undefined || !/^-?\d+(\.\d+)?$/.test(value.trim())) return '—';
-  const format = new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 8,
-  }) as Intl.NumberFormat & { format(value: string): string };
-  return format.format(value.trim());
-}
+// Display helpers of the wallet area. Amounts stay decimal strings (formatted by money.ts).
 
 /** "+12.50" for a credit, "−12.50" for a debit. */
 export function signedAmount(

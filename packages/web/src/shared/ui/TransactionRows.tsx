@@ -3,10 +3,10 @@ import { Alert, Button, Empty, Flex, Skeleton, Tag, Typography, theme } from 'an
 import { useTranslation } from 'react-i18next';
 import { walletErrorMessage } from '../errors/wallet-errors';
 import { formatUtc8 } from '../format/bot-format';
+import { formatCoinAmount } from '../format/money';
 import {
   depositProof,
   explorerTxUrl,
-  formatCoinAmount,
   shortHash,
   signedAmount,
   statusColor,
