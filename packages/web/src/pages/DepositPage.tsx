@@ -1,7 +1,7 @@
 import '../i18n/wallet-texts';
 import { ReloadOutlined } from '@ant-design/icons';
 import { RECENT_DEPOSITS_SHOWN } from '@quantsquare/contracts';
-import { Alert, Button, Card, Flex, Skeleton } from 'antd';
+import { Button, Card, Flex, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../api/auth';
 import { useDepositInfo, useRecentDeposits } from '../api/wallet';
@@ -10,6 +10,7 @@ import { DepositForm } from '../features/wallet/DepositForm';
 import { useBalancePoll } from '../features/wallet/use-balance-poll';
 import { walletErrorMessage } from '../shared/errors/wallet-errors';
 import { PageHeading, RuleList, TwoColumns } from '../shared/ui/PageHeading';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 import { TransactionRows } from '../shared/ui/TransactionRows';
 
 /**
@@ -34,15 +35,10 @@ export function DepositPage() {
           <BalancePollNotice state={poll.state} />
           {networks.isPending && <Skeleton active />}
           {networks.isError && (
-            <Alert
-              type="error"
-              showIcon
-              title={walletErrorMessage(t, networks.error, t('wallet.loadFailed'))}
-              action={
-                <Button size="small" onClick={() => void networks.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              }
+            <QueryErrorAlert
+              query={networks}
+              failedText={t('wallet.loadFailed')}
+              describe={walletErrorMessage}
             />
           )}
           {networks.data && <DepositForm networks={networks.data} onSubmitted={startPolling} />}

@@ -1,7 +1,7 @@
 import '../i18n/webhooks-texts';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { WebhookConfig } from '@quantsquare/contracts';
-import { Alert, App, Button, Card, Flex, Skeleton, Space, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/errors';
@@ -14,6 +14,7 @@ import { TestAlertCard } from '../features/webhooks/TestAlertCard';
 import { WebhookTabs } from '../features/webhooks/WebhookTabs';
 import { RevealedUrlModal } from '../features/webhooks/WebhookUrl';
 import { PageHeading, TwoColumns } from '../shared/ui/PageHeading';
+import { QueryState } from '../shared/ui/QueryState';
 import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /**
@@ -93,32 +94,21 @@ export function WebhookTradingPage() {
           )
         }
       >
-        {configs.isPending && <Skeleton active />}
-        {configs.isError && !configs.data && (
-          <Alert
-            type="error"
-            showIcon
-            title={errorMessage(t, configs.error, t('webhooks.loadFailed'))}
-            action={
-              <Button size="small" onClick={() => void configs.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
-          />
-        )}
-        {configs.data && (
-          <ConfigList
-            configs={list}
-            revealed={revealed}
-            onRevealed={reveal}
-            onEdit={(config) => setFormTarget(config)}
-            onTest={(config) => {
-              setTestConfigId(config.id);
-              testRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-            }}
-            onCreate={() => setFormTarget('new')}
-          />
-        )}
+        <QueryState query={configs} failedText={t('webhooks.loadFailed')}>
+          {() => (
+            <ConfigList
+              configs={list}
+              revealed={revealed}
+              onRevealed={reveal}
+              onEdit={(config) => setFormTarget(config)}
+              onTest={(config) => {
+                setTestConfigId(config.id);
+                testRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+              }}
+              onCreate={() => setFormTarget('new')}
+            />
+          )}
+        </QueryState>
       </Card>
       <TwoColumns>
         <AlertFormatCard />

@@ -13,6 +13,7 @@ import { walletErrorMessage } from '../shared/errors/wallet-errors';
 import { compareDecimal } from '../shared/format/decimal';
 import { formatCoinAmount } from '../shared/format/money';
 import { PageHeading, RuleList, TwoColumns } from '../shared/ui/PageHeading';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 import { TransactionRows } from '../shared/ui/TransactionRows';
 
 /**
@@ -37,15 +38,10 @@ export function WithdrawPage() {
         <Card>
           {recent.isPending && <Skeleton active />}
           {recent.isError && !recent.data && (
-            <Alert
-              type="error"
-              showIcon
-              title={walletErrorMessage(t, recent.error, t('wallet.loadFailed'))}
-              action={
-                <Button size="small" onClick={() => void recent.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              }
+            <QueryErrorAlert
+              query={recent}
+              failedText={t('wallet.loadFailed')}
+              describe={walletErrorMessage}
             />
           )}
           {balance !== undefined && (

@@ -18,6 +18,7 @@ import { useGenerateInvitation, useInvitationStats, useReferrals } from '../../a
 import { walletErrorMessage } from '../../shared/errors/wallet-errors';
 import { formatCoinAmount } from '../../shared/format/money';
 import { formatDateUtc8 } from '../../shared/format/wallet-format';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { useCopy } from '../../shared/ui/use-copy';
 
 const REFERRALS_PAGE_SIZE = 10;
@@ -164,15 +165,10 @@ export function InvitationCard({ code }: { code: string }) {
 
       {stats.isPending && <Skeleton active paragraph={{ rows: 1 }} />}
       {stats.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, stats.error, t('wallet.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void stats.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
+        <QueryErrorAlert
+          query={stats}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
         />
       )}
       {data && (

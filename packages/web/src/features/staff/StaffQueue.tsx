@@ -5,7 +5,7 @@ import {
   type StaffRequest,
   type StaffStatusFilter,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Flex, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Flex, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { walletErrorMessage } from '../../shared/errors/wallet-errors';
 import { formatUtc8 } from '../../shared/format/bot-format';
 import { formatCoinAmount } from '../../shared/format/money';
 import { depositProof, statusColor } from '../../shared/format/wallet-format';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { type PendingTextDecision, StaffDecisionModal } from './StaffDecisionModal';
 
 const FILTERS: Record<Queue, readonly StaffStatusFilter[]> = {
@@ -282,15 +283,10 @@ export function StaffQueue({ queue }: { queue: Queue }) {
         />
       </Flex>
       {list.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, list.error, t('wallet.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
+        <QueryErrorAlert
+          query={list}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
         />
       )}
       <Table<StaffRequest>
