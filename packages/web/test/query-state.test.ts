@@ -30,6 +30,7 @@ function render<T>(view: QueryView<T>, extra: { textOnly?: boolean } = {}) {
         failedText: 'could not load',
         empty: createElement('p', null, 'nothing yet'),
         isEmpty: (rows: T[]) => rows.length === 0,
+        // biome-ignore lint/correctness/noChildrenProp: a render function, which createElement's children cannot type
         children: (rows: T[]) => createElement('ul', null, `${rows.length} rows`),
         ...extra,
       }),
@@ -61,7 +62,7 @@ describe('QueryState', () => {
   });
 
   it('falls back to the screen text for a network failure only when told to', () => {
-    const error = new ApiRequestError('network', 0, undefined);
+    const error = new ApiRequestError('network', 0, null);
     expect(render(query({ isError: true, error }))).toContain(
       i18n.getFixedT('en')('errors.network'),
     );
