@@ -36,6 +36,7 @@ import { visibleLength } from '../shared/format/square-format';
 import { DescriptionEditor } from '../shared/share/DescriptionEditor';
 import { descriptionToSave } from '../shared/share/DescriptionEditorModal';
 import { ShareFlagFields, type ShareFlags } from '../shared/share/ShareSettingsModal';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 
 type Step = 'account' | 'details' | 'done';
 const STEPS: Step[] = ['account', 'details', 'done'];
@@ -244,10 +245,11 @@ export function CreateStrategyPage() {
       {step === 'details' && (
         <Card size="small" title={chosen ? accountName(chosen, experienceName) : undefined}>
           {settings.isError ? (
-            <Alert
-              type="error"
-              showIcon
-              title={squareErrorText(t, settings.error, t('share.modal.loadFailed'))}
+            <QueryErrorAlert
+              query={settings}
+              failedText={t('share.modal.loadFailed')}
+              describe={squareErrorText}
+              hideRetry
             />
           ) : !settings.data ? (
             <Skeleton active />

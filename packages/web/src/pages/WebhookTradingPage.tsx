@@ -1,10 +1,9 @@
 import '../i18n/webhooks-texts';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { WebhookConfig } from '@quantsquare/contracts';
-import { Alert, App, Button, Card, Flex, Space, Typography } from 'antd';
+import { App, Button, Card, Flex, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookStats } from '../api/webhooks';
 import { AlertFormatCard } from '../features/webhooks/AlertFormatCard';
 import { ConfigFormModal } from '../features/webhooks/ConfigFormModal';
@@ -14,7 +13,7 @@ import { TestAlertCard } from '../features/webhooks/TestAlertCard';
 import { WebhookTabs } from '../features/webhooks/WebhookTabs';
 import { RevealedUrlModal } from '../features/webhooks/WebhookUrl';
 import { PageHeading, TwoColumns } from '../shared/ui/PageHeading';
-import { QueryState } from '../shared/ui/QueryState';
+import { QueryErrorAlert, QueryState } from '../shared/ui/QueryState';
 import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /**
@@ -72,11 +71,7 @@ export function WebhookTradingPage() {
       />
       <WebhookTabs current="configs" />
       {stats.isError && !stats.data ? (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, stats.error, t('webhooks.loadFailed'))}
-        />
+        <QueryErrorAlert query={stats} failedText={t('webhooks.loadFailed')} hideRetry />
       ) : (
         <StatsCards stats={stats.data} />
       )}

@@ -205,10 +205,11 @@ export function InvitationCard({ code }: { code: string }) {
       <Typography.Text strong>{t('invite.referrals')}</Typography.Text>
       {referrals.isPending && <Skeleton active paragraph={{ rows: 2 }} />}
       {referrals.isError && !referrals.data && (
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, referrals.error, t('wallet.loadFailed'))}
+        <QueryErrorAlert
+          query={referrals}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
+          hideRetry
         />
       )}
       {referrals.data && referrals.data.results.length === 0 && (

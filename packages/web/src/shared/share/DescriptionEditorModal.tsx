@@ -1,10 +1,11 @@
 import { SHARE_DESCRIPTION_MAX_LENGTH } from '@quantsquare/contracts';
-import { Alert, App, type ButtonProps, Modal, Skeleton } from 'antd';
+import { App, type ButtonProps, Modal, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShareSettings, useUpdateShareSettings } from '../../api/square';
 import { squareErrorText } from '../errors/square-errors';
 import { visibleLength } from '../format/square-format';
+import { QueryErrorAlert } from '../ui/QueryState';
 import { DescriptionEditor } from './DescriptionEditor';
 
 interface Props {
@@ -71,10 +72,11 @@ export function DescriptionEditorModal({ accountId, onClose }: Props) {
       data-testid="description-modal"
     >
       {settings.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          title={squareErrorText(t, settings.error, t('share.editor.loadFailed'))}
+        <QueryErrorAlert
+          query={settings}
+          failedText={t('share.editor.loadFailed')}
+          describe={squareErrorText}
+          hideRetry
         />
       ) : html === null ? (
         <Skeleton active />

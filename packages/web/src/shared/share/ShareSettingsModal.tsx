@@ -5,7 +5,6 @@ import {
   STRATEGY_NAME_MAX_LENGTH,
 } from '@quantsquare/contracts';
 import {
-  Alert,
   App,
   type ButtonProps,
   Descriptions,
@@ -21,6 +20,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShareSettings, useUpdateShareSettings } from '../../api/square';
 import { squareErrorText } from '../errors/square-errors';
+import { QueryErrorAlert } from '../ui/QueryState';
 
 export interface ShareFlags {
   name: string;
@@ -191,10 +191,11 @@ export function ShareSettingsModal({ accountId, onClose }: Props) {
       data-testid="share-modal"
     >
       {settings.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          title={squareErrorText(t, settings.error, t('share.modal.loadFailed'))}
+        <QueryErrorAlert
+          query={settings}
+          failedText={t('share.modal.loadFailed')}
+          describe={squareErrorText}
+          hideRetry
         />
       ) : !data ? (
         <Skeleton active />
