@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { CHART_INITIAL_VIEW_CANDLES, CHART_REFRESH_MS } from '@quantsquare/contracts';
 
-// The candle colours of packages/web/src/features/dashboard/palette.ts.
+// The candle colours of packages/web/src/shared/charts/palette.ts.
 const CANDLE_COLOURS = ['#26a69a', '#ef5350'];
 // lightweight-charts draws each candle as three rectangles: the wick above and below the body,
 // and the body.

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 import { pureContractSchemas } from './build/pure-contract-schemas.ts';
 
 // antd's rc-component packages declare no `sideEffects` in their package.json, although their
@@ -10,7 +11,7 @@ const SIDE_EFFECT_FREE_PACKAGES = /[\\/]node_modules[\\/]@rc-component[\\/]/;
 const apiProxyTarget = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react(), pureContractSchemas()],
+  plugins: [react(), pureContractSchemas(), precompress()],
   // The strategy page's live connection (/ws/...) goes to the same server as the API.
   server: {
     proxy: {

@@ -7,6 +7,7 @@ export * from './backtest/live-comparison.js';
 export * from './backtest/trade-log.js';
 export * from './candles.js';
 export * from './copy/copy-decision.js';
+export * from './copy/copy-plan.js';
 export * from './copy/copy-simulation.js';
 export * from './copy/copy-target.js';
 export * from './indicators/indicators.js';

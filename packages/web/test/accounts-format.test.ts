@@ -4,17 +4,16 @@ import {
   EXPERIENCE_ACCOUNT_NAME,
 } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
+import { toDisplayTime } from '../src/shared/charts/chart-data';
 import {
   type ApiFormValues,
   accountName,
   apiStatus,
   balanceChartPoints,
   buildCreatePayload,
-  formatBalance,
-  formatSignedMoney,
   pnlTone,
-} from '../src/features/accounts/account-format';
-import { toDisplayTime } from '../src/features/dashboard/chart-data';
+} from '../src/shared/format/account-format';
+import { formatBalance, formatSignedMoney } from '../src/shared/format/money';
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const snapshot = (minutes: number, balance: number): BalanceSnapshot => ({

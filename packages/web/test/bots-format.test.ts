@@ -7,8 +7,8 @@ import {
   logPnl,
   positionModeKey,
   readBotExists,
-} from '../src/features/bots/bot-format';
-import { numberFieldProblem } from '../src/features/forms/number-field';
+} from '../src/shared/format/bot-format';
+import { numberFieldProblem } from '../src/shared/forms/number-field';
 
 describe('bot helpers', () => {
   it('shows times at UTC+8 as YYYY-MM-DD HH:mm:ss', () => {

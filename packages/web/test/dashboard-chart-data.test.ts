@@ -5,7 +5,7 @@ import {
   prepareChartSeries,
   recentLogicalRange,
   toDisplayTime,
-} from '../src/features/dashboard/chart-data';
+} from '../src/shared/charts/chart-data';
 
 const HOUR_MS = 3_600_000;
 const T0 = Date.UTC(2025, 0, 1); // 2025-01-01T00:00Z

@@ -1,13 +1,13 @@
 import { DEFAULT_STRATEGY_TYPE, DEFAULT_SYMBOLS } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
+import { sourceState } from '../src/features/dashboard/source-state';
+import { strategyOptions, symbolOptions } from '../src/features/dashboard/use-market-selection';
 import {
   amountDecimals,
   formatAmount,
   formatMoney,
   formatPercent,
-} from '../src/features/dashboard/format';
-import { sourceState } from '../src/features/dashboard/source-state';
-import { strategyOptions, symbolOptions } from '../src/features/dashboard/use-market-selection';
+} from '../src/shared/format/money';
 
 describe('amount formatting (document 1 §9)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRICE_FORMAT } from '../src/features/dashboard/charts/chart-theme';
 import i18n from '../src/i18n/index';
+import { PRICE_FORMAT } from '../src/shared/charts/chart-theme';
 import '../src/i18n/square-texts';
 import '../src/i18n/help-texts';
 
@@ -23,7 +23,7 @@ describe('counts and chart prices as the screens show them', () => {
 
 describe('equity chart ticks', () => {
   it('labels ticks seconds apart with their seconds, days with MM/DD', async () => {
-    const { tickLabel } = await import('../src/features/square/charts/StrategyEquityChart');
+    const { tickLabel } = await import('../src/shared/charts/StrategyEquityChart');
     const { TickMarkType } = await import('lightweight-charts');
     // 2026-11-28 08:41:07 as the chart's shifted (UTC+8) seconds.
     const at = Date.UTC(2026, 10, 28, 8, 41, 7) / 1000;

@@ -1,7 +1,7 @@
 import { SYNTHETIC_CURVE_BASE, SYNTHETIC_CURVE_DAYS } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
+import { abbreviateNumber } from '../src/shared/format/money';
 import {
-  abbreviateNumber,
   copyButtonState,
   copyFigureTexts,
   drawdownShown,
@@ -18,7 +18,7 @@ import {
   toEpochMs,
   tradeMarkers,
   visibleLength,
-} from '../src/features/square/square-format';
+} from '../src/shared/format/square-format';
 
 describe('abbreviateNumber', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectMarkers, tradeEffectKey } from '../src/features/square/trade-effects';
+import { effectMarkers, tradeEffectKey } from '../src/shared/charts/trade-effects';
 
 const HOUR_MS = 3_600_000;
 const T0 = Date.UTC(2026, 0, 15, 0, 0, 0);

@@ -6,7 +6,7 @@ import {
   subtractDecimal,
   toRequestAmount,
   toUnits,
-} from '../src/features/wallet/decimal';
+} from '../src/shared/format/decimal';
 
 describe('coin decimals', () => {
   it('reads decimal strings and numbers into 10⁻⁸ units', () => {

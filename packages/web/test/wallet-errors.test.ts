@@ -1,8 +1,8 @@
 import { STAFF_MESSAGES, WALLET_MESSAGES } from '@quantsquare/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
-import { walletErrorMessage, walletFieldErrors } from '../src/features/wallet/wallet-errors';
 import i18n from '../src/i18n/index';
+import { walletErrorMessage, walletFieldErrors } from '../src/shared/errors/wallet-errors';
 import '../src/i18n/wallet-texts';
 
 const t = i18n.t.bind(i18n);

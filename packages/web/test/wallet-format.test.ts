@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { formatCoinAmount } from '../src/shared/format/money';
 import {
   depositProof,
-  formatCoinAmount,
   formatDateUtc8,
   shortHash,
   signedAmount,
-} from '../src/features/wallet/wallet-format';
+} from '../src/shared/format/wallet-format';
 
 describe('wallet display', () => {
   it('formats coin amounts exactly, with 2 to 8 decimals', () => {

@@ -201,6 +201,16 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     },
     { maxSize: 500 },
   );
+  // The risk gate's view, read fresh for each intent; intents written together share the read.
+  const riskLoader = createBatcher(
+    async (ids: readonly number[]) => {
+      const rows = new Map(
+        (await repo.risksOf(ids)).map(({ accountId, ...risk }) => [accountId, risk]),
+      );
+      return ids.map((id) => rows.get(id) ?? null);
+    },
+    { maxSize: 1000 },
+  );
   const leverageLoader = createBatcher(
     async (keys: readonly SymbolKey[]) => {
       const rows = new Map(
@@ -625,7 +635,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       .filter((leg) => leg.opens)
       .reduce((sum, leg) => sum.plus(leg.amount), new Decimal(0));
     if (openingAmount.isZero()) return;
-    const risk = await repo.riskOf(account.id);
+    const risk = await riskLoader.run(account.id);
     if (risk === null) return;
     const isMarket = pricing.type === 'market';
     const venue = deps.quotes

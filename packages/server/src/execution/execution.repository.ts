@@ -78,6 +78,20 @@ function executionQueries(db: Database) {
       return row ?? null;
     },
 
+    /** `riskOf` for many accounts in one statement (the intents a fan-out writes together). */
+    async risksOf(accountIds: readonly number[]) {
+      if (accountIds.length === 0) return [];
+      return db
+        .select({
+          accountId: accountRisks.accountId,
+          state: accountRisks.state,
+          maxOrderNotional: accountRisks.maxOrderNotional,
+          maxOpenNotional: accountRisks.maxOpenNotional,
+        })
+        .from(accountRisks)
+        .where(anyOf(accountRisks.accountId, [...new Set(accountIds)]));
+    },
+
     /** Every owner's position on these (account, symbol) pairs. */
     async positionsOn(keys: readonly SymbolKey[]): Promise<ExecutionPositionRow[]> {
       if (keys.length === 0) return [];

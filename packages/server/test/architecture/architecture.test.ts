@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   importCycles,
+  type SourceFile,
   schemaTables,
   sourceFiles,
   tableWriters,
   unitImports,
+  unitOf,
 } from './source-graph.js';
 
 const packages = fileURLToPath(new URL('../../../', import.meta.url));
@@ -19,22 +21,33 @@ const webSrc = path.join(packages, 'web/src');
 /** Import cycles known today (each may lose members, none may gain one or appear). */
 const KNOWN_CYCLES: Record<string, readonly string[][]> = {
   server: [],
-  web: [
-    [
-      'api',
-      'app',
-      'features/accounts',
-      'features/bots',
-      'features/dashboard',
-      'features/security',
-      'features/square',
-      'features/wallet',
-    ],
-  ],
 };
 
 /** Tables written by more than one unit today (the set may only shrink). */
 const KNOWN_SHARED_TABLES: Record<string, readonly string[]> = {};
+
+/**
+ * The web's one-way layers: a feature imports no other feature, `shared` imports only `api` and
+ * `i18n`, and `api` only `i18n` (a lazy `import()` counts as an import).
+ */
+function webLayerBreaches(srcDir: string, files: readonly SourceFile[]): string[] {
+  const breaches: string[] = [];
+  for (const file of files) {
+    for (const match of file.text.matchAll(/(?:\sfrom\s+|\bimport\(\s*)'(\.[^']+)'/g)) {
+      const target = path.resolve(path.dirname(file.path), match[1]!);
+      const unit = unitOf(srcDir, `${target}.ts`);
+      if (unit === file.unit || unit.startsWith('root:')) continue;
+      const isBreach = file.unit.startsWith('features/')
+        ? unit.startsWith('features/')
+        : (file.unit === 'shared' && !['api', 'i18n'].includes(unit)) ||
+          (file.unit === 'api' && unit !== 'i18n');
+      if (isBreach) {
+        breaches.push(`${path.relative(srcDir, file.path)} -> ${path.relative(srcDir, target)}`);
+      }
+    }
+  }
+  return breaches;
+}
 
 /** Cycles of `actual` not inside one known cycle. */
 function newCycles(actual: string[][], known: readonly string[][]): string[][] {
@@ -69,6 +82,35 @@ describe('the import graph', () => {
     ).toEqual([]);
     expect(newCycles([['a', 'b', 'x']], [['a', 'b', 'c']])).toEqual([['a', 'b', 'x']]);
     expect(newCycles([['a', 'b']], [['a', 'b', 'c']])).toEqual([]);
+  });
+
+  it('keeps the web features apart: no feature imports another, shared and api import none', () => {
+    const files = sourceFiles(webSrc);
+    const offending = webLayerBreaches(webSrc, files);
+    expect(files.length).toBeGreaterThan(100);
+    expect(offending).toEqual([]);
+  });
+
+  it('flags a feature that imports another feature, statically or lazily', () => {
+    const file = (rel: string, text: string) => ({
+      path: path.join(webSrc, rel),
+      unit: unitOf(webSrc, path.join(webSrc, rel)),
+      text,
+    });
+    expect(
+      webLayerBreaches(webSrc, [
+        file('features/a/A.tsx', "import { B } from '../b/B';"),
+        file('features/b/B.tsx', "const C = lazy(() => import('../c/C'));"),
+        file('shared/ui/S.tsx', "import { A } from '../../features/a/A';"),
+        file('api/x.ts', "import { S } from '../shared/ui/S';"),
+        file('features/c/C.tsx', "import { S } from '../../shared/ui/S';"),
+      ]),
+    ).toEqual([
+      'features/a/A.tsx -> features/b/B',
+      'features/b/B.tsx -> features/c/C',
+      'shared/ui/S.tsx -> features/a/A',
+      'api/x.ts -> shared/ui/S',
+    ]);
   });
 
   it.each([

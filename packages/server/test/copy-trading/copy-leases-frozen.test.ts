@@ -1,5 +1,5 @@
 // A frozen lease holder (SIGSTOP, as a stalled VM or a long pause would) must not trade on its
-// relations once their leases are another's (workers/leases.ts: "a frozen process must not trade
+// relations once their leases are another's (common/leases.ts: "a frozen process must not trade
 // on a lease now someone else's"). Worker A holds every relation and is frozen in the middle of
 // copying the leader's change: one follower's intent is written, its leverage call not yet
 // answered (the fake answers it late), its order not sent. Worker B takes the relations over once

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../helpers/test-app.js';
 
@@ -11,6 +12,10 @@ writeFileSync(
   '<!doctype html><title>QuantSquare</title><div id="root"></div>',
 );
 writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.info("app");');
+// As the build writes it: a hashed chunk with its brotli copy beside it.
+const chunk = `export const chart = ${JSON.stringify('x'.repeat(4000))};`;
+writeFileSync(path.join(dist, 'assets', 'chart-Ab12Cd34.js'), chunk);
+writeFileSync(path.join(dist, 'assets', 'chart-Ab12Cd34.js.br'), brotliCompressSync(chunk));
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 const ctx = useTestApp({ env: { WEB_DIST_DIR: dist } });
@@ -27,6 +32,32 @@ describe('serving the built web app', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('console.info');
+  });
+
+  it('lets browsers keep hashed assets for a year, and revalidate the page itself', async () => {
+    const asset = await ctx.app.inject({ method: 'GET', url: '/assets/chart-Ab12Cd34.js' });
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/', '/dashboard']) {
+      const page = await ctx.app.inject({ method: 'GET', url });
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
+  it("sends the build's brotli copy to a browser that accepts it, the plain file to others", async () => {
+    const url = '/assets/chart-Ab12Cd34.js';
+    const compressed = await ctx.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers.vary).toContain('accept-encoding');
+    expect(compressed.rawPayload.length).toBeLessThan(chunk.length / 4);
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(chunk);
+
+    const plain = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': '' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(chunk);
   });
 
   it.each(['/login', '/my/security', '/dashboard', '/strategy/12?tab=trades'])(

@@ -1,14 +1,15 @@
 import '../i18n/accounts-texts';
 import { ApiOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Empty, Flex, Skeleton, Typography, theme } from 'antd';
+import { App, Button, Card, Empty, Flex, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAccountsOverview, useRefreshAccount } from '../api/accounts';
 import { errorMessage } from '../api/errors';
 import { AccountCard } from '../features/accounts/AccountCard';
-import { formatSignedMoney, pnlTone } from '../features/accounts/account-format';
-import { formatMoney, formatPercent } from '../features/dashboard/format';
+import { pnlTone } from '../shared/format/account-format';
+import { formatMoney, formatPercent, formatSignedMoney } from '../shared/format/money';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 
 function Total({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -65,16 +66,7 @@ export function AccountOverviewPage() {
         </Card>
       )}
       {overview.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, overview.error, t('accounts.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void overview.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
+        <QueryErrorAlert query={overview} failedText={t('accounts.loadFailed')} />
       )}
       {data && (
         <Flex gap={12} wrap>

@@ -1,17 +1,17 @@
 import '../i18n/accounts-texts';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ExchangeApi } from '@quantsquare/contracts';
-import { Alert, Button, Card, Empty, Flex, Skeleton, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useExchangeApis } from '../api/accounts';
-import { errorMessage } from '../api/errors';
-import { useIsMobile } from '../app/use-is-mobile';
 import { AddApiModal } from '../features/accounts/AddApiModal';
 import { ApiBalanceModal } from '../features/accounts/ApiBalanceModal';
 import { ApiList } from '../features/accounts/ApiList';
 import { ApiValidateModal } from '../features/accounts/ApiValidateModal';
 import { useApiActions } from '../features/accounts/use-api-actions';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /** /my/api-management: the user's exchange APIs (document 1 §2 "API management"). */
 export function ApiManagementPage() {
@@ -46,18 +46,7 @@ export function ApiManagementPage() {
           <Skeleton active />
         </Card>
       )}
-      {apis.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, apis.error, t('apis.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void apis.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      )}
+      {apis.isError && <QueryErrorAlert query={apis} failedText={t('apis.loadFailed')} />}
       {apis.isSuccess && list.length === 0 && (
         <Card>
           <Empty description={t('apis.empty')} data-testid="api-empty">

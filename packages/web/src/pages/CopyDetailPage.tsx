@@ -18,7 +18,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../api/client';
 import { useCopyDetail } from '../api/copy-trading';
-import { useIsMobile } from '../app/use-is-mobile';
 import { CopyLeaderTitle, copyAccountName } from '../features/copy-trading/CopyNames';
 import {
   CopyActionButtons,
@@ -33,9 +32,15 @@ import { CopySimulatedVsActual } from '../features/copy-trading/CopySimulatedVsA
 import { copyErrorText } from '../features/copy-trading/copy-errors';
 import { EditCopyModal } from '../features/copy-trading/EditCopyModal';
 import { useCopyActions } from '../features/copy-trading/use-copy-actions';
-import { formatAmount, formatPercent, formatPrice } from '../features/dashboard/format';
-import { formatTradeTime, parseRouteId, toEpochMs } from '../features/square/square-format';
-import { formatCoinAmount } from '../features/wallet/wallet-format';
+import {
+  formatAmount,
+  formatCoinAmount,
+  formatPercent,
+  formatPlain,
+  formatPrice,
+} from '../shared/format/money';
+import { formatTradeTime, parseRouteId, toEpochMs } from '../shared/format/square-format';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const num = (value: string | null) => (value === null ? null : Number(value));
 
@@ -165,7 +170,7 @@ export function CopyDetailPage() {
       key: 'slippage',
       title: t('copy.detail.columns.slippage'),
       align: 'right',
-      render: (_, r) => (r.slippage_bps === null ? '—' : r.slippage_bps.toFixed(1)),
+      render: (_, r) => formatPlain(r.slippage_bps, 1),
     },
     {
       key: 'delay',

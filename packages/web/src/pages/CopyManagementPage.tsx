@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { FollowersPanel } from '../features/copy-trading/FollowersPanel';
 import { FollowingList } from '../features/copy-trading/FollowingList';
-import { PageHeading } from '../features/wallet/PageHeading';
+import { PageHeading } from '../shared/ui/PageHeading';
 
 type CopyTab = 'mine' | 'followers';
 

@@ -29,13 +29,14 @@ import { useNavigate } from 'react-router';
 import { useExchangeApis } from '../api/accounts';
 import { useShareSettings, useShareStatus, useUpdateShareSettings } from '../api/square';
 import '../i18n/accounts-texts';
-import { accountName } from '../features/accounts/account-format';
 import { BotCreateModal } from '../features/bots/BotCreateModal';
-import { DescriptionEditor } from '../features/square/DescriptionEditor';
-import { descriptionToSave } from '../features/square/DescriptionEditorModal';
-import { ShareFlagFields, type ShareFlags } from '../features/square/ShareSettingsModal';
-import { squareErrorText } from '../features/square/square-errors';
-import { visibleLength } from '../features/square/square-format';
+import { squareErrorText } from '../shared/errors/square-errors';
+import { accountName } from '../shared/format/account-format';
+import { visibleLength } from '../shared/format/square-format';
+import { DescriptionEditor } from '../shared/share/DescriptionEditor';
+import { descriptionToSave } from '../shared/share/DescriptionEditorModal';
+import { ShareFlagFields, type ShareFlags } from '../shared/share/ShareSettingsModal';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 
 type Step = 'account' | 'details' | 'done';
 const STEPS: Step[] = ['account', 'details', 'done'];
@@ -244,10 +245,11 @@ export function CreateStrategyPage() {
       {step === 'details' && (
         <Card size="small" title={chosen ? accountName(chosen, experienceName) : undefined}>
           {settings.isError ? (
-            <Alert
-              type="error"
-              showIcon
-              title={squareErrorText(t, settings.error, t('share.modal.loadFailed'))}
+            <QueryErrorAlert
+              query={settings}
+              failedText={t('share.modal.loadFailed')}
+              describe={squareErrorText}
+              hideRetry
             />
           ) : !settings.data ? (
             <Skeleton active />

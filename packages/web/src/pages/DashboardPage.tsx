@@ -4,18 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/errors';
 import { useIsLoggedIn } from '../api/tokens';
 import { useBacktest, useChartData, useDataFreshness, useMarketStatus } from '../api/trading';
-import { useIsMobile } from '../app/use-is-mobile';
-import { UserBotArea, VisitorPrompt } from '../features/dashboard/AccountPanel';
+import { UserBotArea } from '../features/bots/UserBotArea';
+import { VisitorPrompt } from '../features/dashboard/AccountPanel';
 import { BacktestSummary } from '../features/dashboard/BacktestSummary';
 import { CandlePanel, EquityPanel } from '../features/dashboard/ChartPanels';
 import { FreshnessText, SourceIndicator } from '../features/dashboard/DataStatus';
 import { MarketSelectors } from '../features/dashboard/MarketSelectors';
 import { MarketStatusView } from '../features/dashboard/MarketStatusView';
-import { chartPalette } from '../features/dashboard/palette';
 import { sourceState } from '../features/dashboard/source-state';
-import { Panel, Pill, Text } from '../features/dashboard/ui';
 import { useMarketSelection } from '../features/dashboard/use-market-selection';
 import { WelcomeModal } from '../features/dashboard/WelcomeModal';
+import { chartPalette } from '../shared/charts/palette';
+import { Panel, Pill, Text } from '../shared/ui/ui';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /**
  * /dashboard (document 1 §2): market selectors, the candle chart with the strategy's signals, the

@@ -1,15 +1,17 @@
 import '../i18n/wallet-texts';
 import { ReloadOutlined } from '@ant-design/icons';
 import { RECENT_DEPOSITS_SHOWN } from '@quantsquare/contracts';
-import { Alert, Button, Card, Flex, Skeleton } from 'antd';
+import { Button, Card, Flex, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../api/auth';
-import { useBalancePoll, useDepositInfo, useRecentDeposits } from '../api/wallet';
+import { useDepositInfo, useRecentDeposits } from '../api/wallet';
 import { BalancePollNotice } from '../features/wallet/BalancePollNotice';
 import { DepositForm } from '../features/wallet/DepositForm';
-import { PageHeading, RuleList, TwoColumns } from '../features/wallet/PageHeading';
-import { TransactionRows } from '../features/wallet/TransactionRows';
-import { walletErrorMessage } from '../features/wallet/wallet-errors';
+import { useBalancePoll } from '../features/wallet/use-balance-poll';
+import { walletErrorMessage } from '../shared/errors/wallet-errors';
+import { PageHeading, RuleList, TwoColumns } from '../shared/ui/PageHeading';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
+import { TransactionRows } from '../shared/ui/TransactionRows';
 
 /**
  * /deposit (document 2 §2, §4, §5, §8, §9): network choice with its address, QR and minimum,
@@ -33,15 +35,10 @@ export function DepositPage() {
           <BalancePollNotice state={poll.state} />
           {networks.isPending && <Skeleton active />}
           {networks.isError && (
-            <Alert
-              type="error"
-              showIcon
-              title={walletErrorMessage(t, networks.error, t('wallet.loadFailed'))}
-              action={
-                <Button size="small" onClick={() => void networks.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              }
+            <QueryErrorAlert
+              query={networks}
+              failedText={t('wallet.loadFailed')}
+              describe={walletErrorMessage}
             />
           )}
           {networks.data && <DepositForm networks={networks.data} onSubmitted={startPolling} />}

@@ -11,11 +11,11 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useAnnouncementsLive, useUnreadCount } from '../api/help';
-import { useIsMobile } from '../app/use-is-mobile';
 import { AnnouncementsView } from '../features/help/AnnouncementsView';
 import { ContactView } from '../features/help/ContactView';
 import { FaqView } from '../features/help/FaqView';
 import { TutorialView } from '../features/help/TutorialView';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const TABS = ['tutorial', 'announcements', 'faq', 'contact'] as const;
 type Tab = (typeof TABS)[number];

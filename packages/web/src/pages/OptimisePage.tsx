@@ -1,7 +1,7 @@
 import '../i18n/bots-texts';
 import '../i18n/optimise-texts';
 import { OPTIMISATION_ERROR_CODES } from '@quantsquare/contracts';
-import { Alert, App, Card, Flex, Typography } from 'antd';
+import { App, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -15,9 +15,10 @@ import {
   useOptimisationSocket,
 } from '../api/optimisations';
 import { BotCreateModal } from '../features/bots/BotCreateModal';
-import type { BotPreset } from '../features/bots/bot-format';
 import { OptimiseForm } from '../features/optimise/OptimiseForm';
 import { OptimiseResults } from '../features/optimise/OptimiseResults';
+import type { BotPreset } from '../shared/format/bot-format';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 
 const OWN_CODES = new Set<string>(Object.values(OPTIMISATION_ERROR_CODES));
 
@@ -68,11 +69,7 @@ export function OptimisePage() {
         />
       </Card>
       {run.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, run.error, t('optimise.errors.loadFailed'))}
-        />
+        <QueryErrorAlert query={run} failedText={t('optimise.errors.loadFailed')} hideRetry />
       )}
       {run.data && (
         <OptimiseResults

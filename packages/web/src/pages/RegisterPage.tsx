@@ -22,6 +22,7 @@ import { PhoneInput } from '../features/auth/PhoneInput';
 import { SendCodeButton } from '../features/auth/SendCodeButton';
 import { useCountdown } from '../features/auth/use-countdown';
 import { useFlash } from '../features/auth/use-flash';
+import { formatGrouped } from '../shared/format/money';
 
 type RegisterMode = 'email' | 'phone';
 
@@ -134,7 +135,7 @@ export function RegisterPage() {
             type: 'success',
             title: t('register.successTitle'),
             description: t('register.successBody', {
-              balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
+              balance: formatGrouped(EXPERIENCE_ACCOUNT_BALANCE, i18n.language),
             }),
             testId: 'register-success-notice',
             durationMs: REGISTER_NOTICE_MS,

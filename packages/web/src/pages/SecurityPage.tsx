@@ -1,10 +1,10 @@
-import { Alert, Button, Card, Descriptions, Skeleton, Space, Typography } from 'antd';
+import { Card, Descriptions, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAccountSecurity } from '../api/auth';
-import { errorMessage } from '../api/errors';
 import { ChangePasswordCard } from '../features/security/ChangePasswordCard';
-import { maskPhone } from '../features/security/mask-phone';
 import { TwoFactorCard } from '../features/security/TwoFactorCard';
+import { maskPhone } from '../shared/format/mask-phone';
+import { QueryState } from '../shared/ui/QueryState';
 
 /** /my/security: account identifiers, Google authenticator (2FA) and password change. */
 export function SecurityPage() {
@@ -16,38 +16,25 @@ export function SecurityPage() {
       <Typography.Title level={3} style={{ margin: 0 }}>
         {t('security.title')}
       </Typography.Title>
-      {security.isPending && <Skeleton active />}
-      {security.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, security.error, t('security.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void security.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      )}
-      {security.data && (
-        <>
-          <Card title={t('security.overview')}>
-            <Descriptions column={1} size="small">
-              <Descriptions.Item label={t('security.email')}>
-                <span data-testid="security-email">
-                  {security.data.email ?? t('security.notSet')}
-                </span>
-              </Descriptions.Item>
-              <Descriptions.Item label={t('security.phone')}>
-                <span data-testid="security-phone">
-                  {security.data.phone ? maskPhone(security.data.phone) : t('security.notSet')}
-                </span>
-              </Descriptions.Item>
-            </Descriptions>
-          </Card>
-          <TwoFactorCard security={security.data} />
-        </>
-      )}
+      <QueryState query={security} failedText={t('security.loadFailed')}>
+        {(data) => (
+          <>
+            <Card title={t('security.overview')}>
+              <Descriptions column={1} size="small">
+                <Descriptions.Item label={t('security.email')}>
+                  <span data-testid="security-email">{data.email ?? t('security.notSet')}</span>
+                </Descriptions.Item>
+                <Descriptions.Item label={t('security.phone')}>
+                  <span data-testid="security-phone">
+                    {data.phone ? maskPhone(data.phone) : t('security.notSet')}
+                  </span>
+                </Descriptions.Item>
+              </Descriptions>
+            </Card>
+            <TwoFactorCard security={data} />
+          </>
+        )}
+      </QueryState>
       <ChangePasswordCard />
     </Space>
   );

@@ -1,12 +1,13 @@
 import '../i18n/wallet-texts';
 import { LockOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Result, Skeleton, Tabs } from 'antd';
+import { Button, Card, Result, Skeleton, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useProfile } from '../api/auth';
 import { StaffQueue } from '../features/staff/StaffQueue';
-import { PageHeading } from '../features/wallet/PageHeading';
-import { walletErrorMessage } from '../features/wallet/wallet-errors';
+import { walletErrorMessage } from '../shared/errors/wallet-errors';
+import { PageHeading } from '../shared/ui/PageHeading';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
 
 /**
  * /staff: the review queues of deposits and withdrawals (issue 10). A signed-in user who is not
@@ -26,15 +27,10 @@ export function StaffPage() {
   }
   if (profile.isError && !profile.data) {
     return (
-      <Alert
-        type="error"
-        showIcon
-        title={walletErrorMessage(t, profile.error, t('wallet.loadFailed'))}
-        action={
-          <Button size="small" onClick={() => void profile.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
+      <QueryErrorAlert
+        query={profile}
+        failedText={t('wallet.loadFailed')}
+        describe={walletErrorMessage}
       />
     );
   }

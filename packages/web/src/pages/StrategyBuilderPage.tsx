@@ -38,7 +38,6 @@ import {
 } from '../api/user-strategies';
 import { BacktestSummary } from '../features/dashboard/BacktestSummary';
 import { CandlePanel, EquityPanel } from '../features/dashboard/ChartPanels';
-import { chartPalette } from '../features/dashboard/palette';
 import { ConditionEditor } from '../features/strategy-builder/ConditionEditor';
 import {
   describeRules,
@@ -50,6 +49,7 @@ import {
   starterRules,
   totalLeaves,
 } from '../features/strategy-builder/rule-model';
+import { chartPalette } from '../shared/charts/palette';
 
 /** How long editing must pause before the preview backtest runs. */
 const PREVIEW_DEBOUNCE_MS = 600;

@@ -24,7 +24,6 @@ import {
 } from '../api/square';
 import { useStrategyLive } from '../api/strategy-socket';
 import { useIsLoggedIn } from '../api/tokens';
-import { useIsMobile } from '../app/use-is-mobile';
 import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyModalHost';
 import { CommentsSection } from '../features/square/CommentsSection';
 import { CopyTradeButton } from '../features/square/CopyTradeButton';
@@ -35,8 +34,9 @@ import { PositionsGrid } from '../features/square/PositionsGrid';
 import { StrategyAbout } from '../features/square/StrategyAbout';
 import { FollowButton, StrategyHeader } from '../features/square/StrategyHeader';
 import { StrategyStats } from '../features/square/StrategyStats';
-import { squareErrorText } from '../features/square/square-errors';
-import { parseRouteId, prependTrade } from '../features/square/square-format';
+import { squareErrorText } from '../shared/errors/square-errors';
+import { parseRouteId, prependTrade } from '../shared/format/square-format';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /** Keeps the page's cached data in step with the live frames (document 2 §4). */
 function useLiveUpdates(id: number | null, strategy: StrategyDetail | undefined) {

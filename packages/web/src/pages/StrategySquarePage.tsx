@@ -16,9 +16,7 @@ import { useProfile } from '../api/auth';
 import { errorMessage } from '../api/errors';
 import { type SearchMode, type SquareListParams, squareKeys, useStrategyList } from '../api/square';
 import { useIsLoggedIn } from '../api/tokens';
-import { useIsMobile } from '../app/use-is-mobile';
 import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyModalHost';
-import { formatPercent } from '../features/dashboard/format';
 import { SquarePager } from '../features/square/SquarePager';
 import { SquareToolbar, type SquareView } from '../features/square/SquareToolbar';
 import { StrategyCardView, useToneColor } from '../features/square/StrategyCardView';
@@ -29,7 +27,8 @@ import {
   readFilters,
   writeFilters,
 } from '../features/square/square-filters';
-import { abbreviateNumber } from '../features/square/square-format';
+import { abbreviateNumber, formatPercent } from '../shared/format/money';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const VIEW_STORAGE_KEY = 'qs.squareView';
 const SKELETON_CARDS = [1, 2, 3, 4, 5, 6];

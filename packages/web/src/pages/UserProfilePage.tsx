@@ -11,9 +11,10 @@ import { useIsLoggedIn } from '../api/tokens';
 import { CopyModalHost, type CopyTarget } from '../features/copy-trading/CopyModalHost';
 import { ownerName, StrategyCardView } from '../features/square/StrategyCardView';
 import { FollowButton } from '../features/square/StrategyHeader';
-import { squareErrorText } from '../features/square/square-errors';
-import { abbreviateNumber, parseRouteId } from '../features/square/square-format';
-import { UserAvatar } from '../features/square/UserAvatar';
+import { squareErrorText } from '../shared/errors/square-errors';
+import { abbreviateNumber } from '../shared/format/money';
+import { parseRouteId } from '../shared/format/square-format';
+import { UserAvatar } from '../shared/ui/UserAvatar';
 
 function Count({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (

@@ -1,16 +1,11 @@
 import '../i18n/webhooks-texts';
-import { ReloadOutlined } from '@ant-design/icons';
 import { WEBHOOK_LOG_LEVELS, type WebhookLog, type WebhookLogLevel } from '@quantsquare/contracts';
 import {
-  Alert,
   Button,
-  Card,
   DatePicker,
   Empty,
   Flex,
-  Pagination,
   Select,
-  Table,
   type TableColumnsType,
   Tag,
   Typography,
@@ -19,22 +14,19 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { errorMessage } from '../api/errors';
+import { Link } from 'react-router';
 import { useWebhookConfigs, useWebhookLogs } from '../api/webhooks';
-import { useIsMobile } from '../app/use-is-mobile';
-import { formatUtc8 } from '../features/bots/bot-format';
-import { PageHeading } from '../features/wallet/PageHeading';
-import { WEBHOOK_PATHS, WebhookTabs } from '../features/webhooks/WebhookTabs';
+import {
+  positiveInt,
+  useListParams,
+  WEBHOOK_LIST_PAGE_SIZE,
+  WebhookListFrame,
+} from '../features/webhooks/WebhookListFrame';
+import { WEBHOOK_PATHS } from '../features/webhooks/WebhookTabs';
 import { LOG_LEVEL_COLORS } from '../features/webhooks/webhook-format';
 import { logText } from '../features/webhooks/webhook-words';
-
-const PAGE_SIZE = 20;
-
-function positiveInt(text: string | null): number | undefined {
-  const value = Number(text);
-  return Number.isInteger(value) && value > 0 ? value : undefined;
-}
+import { formatUtc8 } from '../shared/format/bot-format';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 function isoOrUndefined(text: string | null): string | undefined {
   if (!text) return undefined;
@@ -106,28 +98,22 @@ function LogCards({ logs }: { logs: readonly WebhookLog[] }) {
 export function WebhookLogsPage() {
   const { t, i18n } = useTranslation();
   const isMobile = useIsMobile();
-  const [params, setParams] = useSearchParams();
+  const { params, page, setFilters, setParams } = useListParams();
   const config = positiveInt(params.get('config'));
   const levelParam = params.get('status');
   const level = WEBHOOK_LOG_LEVELS.find((l) => l === levelParam);
   const since = isoOrUndefined(params.get('since'));
   const until = isoOrUndefined(params.get('until'));
-  const page = positiveInt(params.get('page')) ?? 1;
   const configs = useWebhookConfigs();
-  const logs = useWebhookLogs({ page, pageSize: PAGE_SIZE, config, status: level, since, until });
-  const rows = logs.data?.results ?? [];
+  const logs = useWebhookLogs({
+    page,
+    pageSize: WEBHOOK_LIST_PAGE_SIZE,
+    config,
+    status: level,
+    since,
+    until,
+  });
   const hasFilters = config !== undefined || level !== undefined || since || until;
-
-  const change = (next: Record<string, string | number | undefined>) =>
-    setParams((current) => {
-      const result = new URLSearchParams(current);
-      for (const [name, value] of Object.entries(next)) {
-        if (value === undefined || value === '') result.delete(name);
-        else result.set(name, String(value));
-      }
-      if (!('page' in next)) result.delete('page');
-      return result;
-    });
 
   const columns: TableColumnsType<WebhookLog> = [
     {
@@ -199,133 +185,77 @@ export function WebhookLogsPage() {
   );
 
   return (
-    <Flex vertical gap={16} style={{ width: '100%' }}>
-      <PageHeading
-        title={t('webhooks.logsTitle')}
-        subtitle={t('webhooks.logsSubtitle')}
-        extra={
-          <Button
-            icon={<ReloadOutlined />}
-            loading={logs.isFetching}
-            onClick={() => void logs.refetch()}
-          >
-            {t('webhooks.refresh')}
-          </Button>
-        }
-      />
-      <WebhookTabs current="logs" />
-      <Card styles={{ body: { padding: isMobile ? 12 : undefined } }}>
-        <Flex vertical gap={12}>
-          <Flex gap={8} wrap>
-            <Select
-              allowClear
-              value={config}
-              onChange={(value?: number) => change({ config: value })}
-              placeholder={t('webhooks.signals.allConfigs')}
-              options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
-              style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
-              data-testid="webhook-logs-config"
-            />
-            <Select
-              allowClear
-              value={level}
-              onChange={(value?: WebhookLogLevel) => change({ status: value })}
-              placeholder={t('webhooks.logs.allLevels')}
-              options={WEBHOOK_LOG_LEVELS.map((l) => ({
-                value: l,
-                label: t(`webhooks.logs.levels.${l}`),
-              }))}
-              style={{ minWidth: 140, flex: isMobile ? '1 1 100%' : undefined }}
-              data-testid="webhook-logs-level"
-            />
-            <DatePicker.RangePicker
-              showTime={{ format: 'HH:mm' }}
-              format="YYYY-MM-DD HH:mm"
-              allowEmpty={[true, true]}
-              value={range}
-              placeholder={[t('webhooks.logs.since'), t('webhooks.logs.until')]}
-              onChange={(values) =>
-                change({
-                  since: values?.[0]?.toISOString(),
-                  until: values?.[1]?.toISOString(),
+    <WebhookListFrame<WebhookLog>
+      tab="logs"
+      title={t('webhooks.logsTitle')}
+      subtitle={t('webhooks.logsSubtitle')}
+      query={logs}
+      page={page}
+      onPage={(next) => setParams({ page: next })}
+      columns={columns}
+      scrollX={860}
+      onRow={(log) =>
+        ({
+          'data-testid': 'webhook-log',
+          'data-event': log.event,
+        }) as HTMLAttributes<HTMLElement>
+      }
+      cards={(rows) => <LogCards logs={rows} />}
+      empty={empty}
+      filters={
+        <>
+          <Select
+            allowClear
+            value={config}
+            onChange={(value?: number) => setFilters({ config: value })}
+            placeholder={t('webhooks.signals.allConfigs')}
+            options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
+            data-testid="webhook-logs-config"
+          />
+          <Select
+            allowClear
+            value={level}
+            onChange={(value?: WebhookLogLevel) => setFilters({ status: value })}
+            placeholder={t('webhooks.logs.allLevels')}
+            options={WEBHOOK_LOG_LEVELS.map((l) => ({
+              value: l,
+              label: t(`webhooks.logs.levels.${l}`),
+            }))}
+            style={{ minWidth: 140, flex: isMobile ? '1 1 100%' : undefined }}
+            data-testid="webhook-logs-level"
+          />
+          <DatePicker.RangePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            allowEmpty={[true, true]}
+            value={range}
+            placeholder={[t('webhooks.logs.since'), t('webhooks.logs.until')]}
+            onChange={(values) =>
+              setFilters({
+                since: values?.[0]?.toISOString(),
+                until: values?.[1]?.toISOString(),
+              })
+            }
+            style={{ flex: isMobile ? '1 1 100%' : undefined }}
+            data-testid="webhook-logs-range"
+          />
+          {hasFilters && (
+            <Button
+              onClick={() =>
+                setFilters({
+                  config: undefined,
+                  status: undefined,
+                  since: undefined,
+                  until: undefined,
                 })
               }
-              style={{ flex: isMobile ? '1 1 100%' : undefined }}
-              data-testid="webhook-logs-range"
-            />
-            {hasFilters && (
-              <Button
-                onClick={() =>
-                  change({
-                    config: undefined,
-                    status: undefined,
-                    since: undefined,
-                    until: undefined,
-                  })
-                }
-              >
-                {t('webhooks.logs.clear')}
-              </Button>
-            )}
-          </Flex>
-          {logs.isError && !logs.data && (
-            <Alert
-              type="error"
-              showIcon
-              title={errorMessage(t, logs.error, t('webhooks.loadFailed'))}
-              action={
-                <Button size="small" onClick={() => void logs.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              }
-            />
+            >
+              {t('webhooks.logs.clear')}
+            </Button>
           )}
-          {isMobile && !logs.isPending ? (
-            rows.length === 0 ? (
-              empty
-            ) : (
-              <LogCards logs={rows} />
-            )
-          ) : (
-            <Table<WebhookLog>
-              rowKey="id"
-              size="middle"
-              columns={columns}
-              dataSource={rows}
-              loading={logs.isPending || (logs.isFetching && logs.isPlaceholderData)}
-              scroll={{ x: 860 }}
-              locale={{ emptyText: logs.isPending ? ' ' : empty }}
-              onRow={(log) =>
-                ({
-                  'data-testid': 'webhook-log',
-                  'data-event': log.event,
-                }) as HTMLAttributes<HTMLElement>
-              }
-              pagination={{
-                current: page,
-                pageSize: PAGE_SIZE,
-                total: logs.data?.count ?? 0,
-                showSizeChanger: false,
-                hideOnSinglePage: true,
-                onChange: (next) => change({ page: next }),
-              }}
-            />
-          )}
-          {isMobile && (logs.data?.count ?? 0) > PAGE_SIZE && (
-            <Pagination
-              simple
-              align="center"
-              current={page}
-              pageSize={PAGE_SIZE}
-              total={logs.data?.count ?? 0}
-              onChange={(next) => change({ page: next })}
-            />
-          )}
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('webhooks.utc8')}
-          </Typography.Text>
-        </Flex>
-      </Card>
-    </Flex>
+        </>
+      }
+    />
   );
 }

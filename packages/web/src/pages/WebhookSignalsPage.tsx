@@ -1,47 +1,24 @@
 import '../i18n/webhooks-texts';
-import { ReloadOutlined } from '@ant-design/icons';
 import {
   WEBHOOK_SIGNAL_STATUSES,
   type WebhookSignal,
   type WebhookSignalStatus,
 } from '@quantsquare/contracts';
-import {
-  Alert,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Pagination,
-  Select,
-  Skeleton,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-  theme,
-} from 'antd';
+import { Empty, Flex, Select, type TableColumnsType, Tag, Typography, theme } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
-import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookSignals } from '../api/webhooks';
-import { useIsMobile } from '../app/use-is-mobile';
-import { formatUtc8 } from '../features/bots/bot-format';
-import { PageHeading } from '../features/wallet/PageHeading';
 import { SignalTrailDrawer } from '../features/webhooks/SignalTrailDrawer';
-import { WebhookTabs } from '../features/webhooks/WebhookTabs';
 import {
-  formatLatency,
-  formatUsdt,
-  SIGNAL_STATUS_COLORS,
-} from '../features/webhooks/webhook-format';
-
-const PAGE_SIZE = 20;
-
-function positiveInt(text: string | null): number | undefined {
-  const value = Number(text);
-  return Number.isInteger(value) && value > 0 ? value : undefined;
-}
+  positiveInt,
+  useListParams,
+  WEBHOOK_LIST_PAGE_SIZE,
+  WebhookListFrame,
+} from '../features/webhooks/WebhookListFrame';
+import { formatLatency, SIGNAL_STATUS_COLORS } from '../features/webhooks/webhook-format';
+import { formatUtc8 } from '../shared/format/bot-format';
+import { formatUsdt } from '../shared/format/money';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 function StatusTag({ status }: { status: WebhookSignalStatus }) {
   const { t } = useTranslation();
@@ -116,25 +93,13 @@ function SignalCards({
 export function WebhookSignalsPage() {
   const { t, i18n } = useTranslation();
   const isMobile = useIsMobile();
-  const [params, setParams] = useSearchParams();
+  const { params, page, setFilters, setParams } = useListParams();
   const config = positiveInt(params.get('config'));
   const statusParam = params.get('status');
   const status = WEBHOOK_SIGNAL_STATUSES.find((s) => s === statusParam);
-  const page = positiveInt(params.get('page')) ?? 1;
   const openId = positiveInt(params.get('signal')) ?? null;
   const configs = useWebhookConfigs();
-  const signals = useWebhookSignals({ page, pageSize: PAGE_SIZE, config, status });
-  const rows = signals.data?.results ?? [];
-
-  const change = (next: Record<string, string | number | undefined>) =>
-    setParams((current) => {
-      const result = new URLSearchParams(current);
-      for (const [name, value] of Object.entries(next)) {
-        if (value === undefined || value === '') result.delete(name);
-        else result.set(name, String(value));
-      }
-      return result;
-    });
+  const signals = useWebhookSignals({ page, pageSize: WEBHOOK_LIST_PAGE_SIZE, config, status });
 
   const columns: TableColumnsType<WebhookSignal> = [
     {
@@ -193,103 +158,52 @@ export function WebhookSignalsPage() {
   );
 
   return (
-    <Flex vertical gap={16} style={{ width: '100%' }}>
-      <PageHeading
-        title={t('webhooks.signalsTitle')}
-        subtitle={t('webhooks.signalsSubtitle')}
-        extra={
-          <Button
-            icon={<ReloadOutlined />}
-            loading={signals.isFetching}
-            onClick={() => void signals.refetch()}
-          >
-            {t('webhooks.refresh')}
-          </Button>
-        }
-      />
-      <WebhookTabs current="signals" />
-      <Card styles={{ body: { padding: isMobile ? 12 : undefined } }}>
-        <Flex vertical gap={12}>
-          <Flex gap={8} wrap>
-            <Select
-              allowClear
-              value={config}
-              onChange={(value?: number) => change({ config: value, page: undefined })}
-              placeholder={t('webhooks.signals.allConfigs')}
-              options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
-              style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
-              data-testid="webhook-signals-config"
-            />
-            <Select
-              allowClear
-              value={status}
-              onChange={(value?: WebhookSignalStatus) => change({ status: value, page: undefined })}
-              placeholder={t('webhooks.signals.allStatuses')}
-              options={WEBHOOK_SIGNAL_STATUSES.map((s) => ({
-                value: s,
-                label: t(`webhooks.statuses.${s}`),
-              }))}
-              style={{ minWidth: 160, flex: isMobile ? '1 1 100%' : undefined }}
-              data-testid="webhook-signals-status"
-            />
-          </Flex>
-          {signals.isError && !signals.data && (
-            <Alert
-              type="error"
-              showIcon
-              title={errorMessage(t, signals.error, t('webhooks.loadFailed'))}
-              action={
-                <Button size="small" onClick={() => void signals.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              }
-            />
-          )}
-          {isMobile ? (
-            signals.isPending ? (
-              <Skeleton active />
-            ) : rows.length === 0 ? (
-              empty
-            ) : (
-              <SignalCards signals={rows} onOpen={(id) => change({ signal: id })} />
-            )
-          ) : (
-            <Table<WebhookSignal>
-              rowKey="id"
-              size="middle"
-              columns={columns}
-              dataSource={rows}
-              loading={signals.isPending}
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: signals.isPending ? ' ' : empty }}
-              onRow={(signal) =>
-                ({
-                  onClick: () => change({ signal: signal.id }),
-                  style: { cursor: 'pointer' },
-                  'data-testid': 'webhook-signal',
-                  'data-status': signal.status,
-                }) as HTMLAttributes<HTMLElement>
-              }
-            />
-          )}
-          {(signals.data?.count ?? 0) > PAGE_SIZE && (
-            <Pagination
-              align="end"
-              current={page}
-              pageSize={PAGE_SIZE}
-              total={signals.data?.count ?? 0}
-              showSizeChanger={false}
-              onChange={(next) => change({ page: next })}
-              size={isMobile ? 'small' : undefined}
-            />
-          )}
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('webhooks.utc8')}
-          </Typography.Text>
-        </Flex>
-      </Card>
-      <SignalTrailDrawer id={openId} onClose={() => change({ signal: undefined })} />
-    </Flex>
+    <WebhookListFrame<WebhookSignal>
+      tab="signals"
+      title={t('webhooks.signalsTitle')}
+      subtitle={t('webhooks.signalsSubtitle')}
+      query={signals}
+      page={page}
+      onPage={(next) => setParams({ page: next })}
+      columns={columns}
+      scrollX="max-content"
+      onRow={(signal) =>
+        ({
+          onClick: () => setParams({ signal: signal.id }),
+          style: { cursor: 'pointer' },
+          'data-testid': 'webhook-signal',
+          'data-status': signal.status,
+        }) as HTMLAttributes<HTMLElement>
+      }
+      cards={(rows) => <SignalCards signals={rows} onOpen={(id) => setParams({ signal: id })} />}
+      empty={empty}
+      filters={
+        <>
+          <Select
+            allowClear
+            value={config}
+            onChange={(value?: number) => setFilters({ config: value })}
+            placeholder={t('webhooks.signals.allConfigs')}
+            options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
+            data-testid="webhook-signals-config"
+          />
+          <Select
+            allowClear
+            value={status}
+            onChange={(value?: WebhookSignalStatus) => setFilters({ status: value })}
+            placeholder={t('webhooks.signals.allStatuses')}
+            options={WEBHOOK_SIGNAL_STATUSES.map((s) => ({
+              value: s,
+              label: t(`webhooks.statuses.${s}`),
+            }))}
+            style={{ minWidth: 160, flex: isMobile ? '1 1 100%' : undefined }}
+            data-testid="webhook-signals-status"
+          />
+        </>
+      }
+    >
+      <SignalTrailDrawer id={openId} onClose={() => setParams({ signal: undefined })} />
+    </WebhookListFrame>
   );
 }

@@ -1,13 +1,10 @@
 import '../i18n/webhooks-texts';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { WebhookConfig } from '@quantsquare/contracts';
-import { Alert, App, Button, Card, Flex, Skeleton, Space, Typography } from 'antd';
+import { App, Button, Card, Flex, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../api/errors';
 import { useWebhookConfigs, useWebhookStats } from '../api/webhooks';
-import { useIsMobile } from '../app/use-is-mobile';
-import { PageHeading, TwoColumns } from '../features/wallet/PageHeading';
 import { AlertFormatCard } from '../features/webhooks/AlertFormatCard';
 import { ConfigFormModal } from '../features/webhooks/ConfigFormModal';
 import { ConfigList } from '../features/webhooks/ConfigList';
@@ -15,6 +12,9 @@ import { StatsCards } from '../features/webhooks/StatsCards';
 import { TestAlertCard } from '../features/webhooks/TestAlertCard';
 import { WebhookTabs } from '../features/webhooks/WebhookTabs';
 import { RevealedUrlModal } from '../features/webhooks/WebhookUrl';
+import { PageHeading, TwoColumns } from '../shared/ui/PageHeading';
+import { QueryErrorAlert, QueryState } from '../shared/ui/QueryState';
+import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 /**
  * /webhook-trading (issue 13 "Web"): signal statistics, the configurations with their URLs and
@@ -71,11 +71,7 @@ export function WebhookTradingPage() {
       />
       <WebhookTabs current="configs" />
       {stats.isError && !stats.data ? (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, stats.error, t('webhooks.loadFailed'))}
-        />
+        <QueryErrorAlert query={stats} failedText={t('webhooks.loadFailed')} hideRetry />
       ) : (
         <StatsCards stats={stats.data} />
       )}
@@ -93,32 +89,21 @@ export function WebhookTradingPage() {
           )
         }
       >
-        {configs.isPending && <Skeleton active />}
-        {configs.isError && !configs.data && (
-          <Alert
-            type="error"
-            showIcon
-            title={errorMessage(t, configs.error, t('webhooks.loadFailed'))}
-            action={
-              <Button size="small" onClick={() => void configs.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
-          />
-        )}
-        {configs.data && (
-          <ConfigList
-            configs={list}
-            revealed={revealed}
-            onRevealed={reveal}
-            onEdit={(config) => setFormTarget(config)}
-            onTest={(config) => {
-              setTestConfigId(config.id);
-              testRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-            }}
-            onCreate={() => setFormTarget('new')}
-          />
-        )}
+        <QueryState query={configs} failedText={t('webhooks.loadFailed')}>
+          {() => (
+            <ConfigList
+              configs={list}
+              revealed={revealed}
+              onRevealed={reveal}
+              onEdit={(config) => setFormTarget(config)}
+              onTest={(config) => {
+                setTestConfigId(config.id);
+                testRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+              }}
+              onCreate={() => setFormTarget('new')}
+            />
+          )}
+        </QueryState>
       </Card>
       <TwoColumns>
         <AlertFormatCard />

@@ -8,12 +8,13 @@ import {
 import { Alert, Button, Card, Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useTransactions } from '../api/wallet';
-import { compareDecimal } from '../features/wallet/decimal';
-import { PageHeading, RuleList, TwoColumns } from '../features/wallet/PageHeading';
-import { TransactionRows } from '../features/wallet/TransactionRows';
 import { WithdrawForm } from '../features/wallet/WithdrawForm';
-import { walletErrorMessage } from '../features/wallet/wallet-errors';
-import { formatCoinAmount } from '../features/wallet/wallet-format';
+import { walletErrorMessage } from '../shared/errors/wallet-errors';
+import { compareDecimal } from '../shared/format/decimal';
+import { formatCoinAmount } from '../shared/format/money';
+import { PageHeading, RuleList, TwoColumns } from '../shared/ui/PageHeading';
+import { QueryErrorAlert } from '../shared/ui/QueryState';
+import { TransactionRows } from '../shared/ui/TransactionRows';
 
 /**
  * /withdraw (document 2 §2, §5, §8, §9): the balance, the form with its rules and confirmation,
@@ -37,15 +38,10 @@ export function WithdrawPage() {
         <Card>
           {recent.isPending && <Skeleton active />}
           {recent.isError && !recent.data && (
-            <Alert
-              type="error"
-              showIcon
-              title={walletErrorMessage(t, recent.error, t('wallet.loadFailed'))}
-              action={
-                <Button size="small" onClick={() => void recent.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              }
+            <QueryErrorAlert
+              query={recent}
+              failedText={t('wallet.loadFailed')}
+              describe={walletErrorMessage}
             />
           )}
           {balance !== undefined && (

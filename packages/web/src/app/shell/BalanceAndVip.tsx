@@ -10,8 +10,8 @@ import {
   refreshCoinLists,
   usePendingCoinRequest,
 } from '../../api/wallet';
-import { useIsMobile } from '../use-is-mobile';
-import { formatCoins } from './format';
+import { formatUsdt } from '../../shared/format/money';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 
 function Badge({
   color,
@@ -82,8 +82,8 @@ export default function BalanceAndVip() {
         <WalletOutlined />
         {/* On a phone the wallet icon says "coins": the brand keeps its room in the header. */}
         {isMobile
-          ? formatCoins(profile.platform_balance, i18n.language)
-          : t('nav.coins', { amount: formatCoins(profile.platform_balance, i18n.language) })}
+          ? formatUsdt(profile.platform_balance, i18n.language)
+          : t('nav.coins', { amount: formatUsdt(profile.platform_balance, i18n.language) })}
       </Badge>
       {profile.is_vip_active && (
         <Badge color={token.colorWarning} testId="vip-badge">

@@ -1,4 +1,4 @@
-import { maskPhone } from '../../features/security/mask-phone';
+import { maskPhone } from '../../shared/format/mask-phone';
 
 /**
  * The name shown for the signed-in user: the nickname, else the username. A phone user's

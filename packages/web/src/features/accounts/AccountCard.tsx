@@ -3,10 +3,16 @@ import type { AccountOverview } from '@quantsquare/contracts';
 import { Alert, Button, Card, Flex, Tag, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatPercent, formatPrice } from '../dashboard/format';
-import { ShareControls } from '../square/ShareControls';
+import { apiStatus, pnlTone } from '../../shared/format/account-format';
+import {
+  formatAmount,
+  formatBalance,
+  formatPercent,
+  formatPrice,
+  formatSignedMoney,
+} from '../../shared/format/money';
+import { ShareControls } from '../../shared/share/ShareControls';
 import { AccountLabel } from './AccountLabel';
-import { apiStatus, formatBalance, formatSignedMoney, pnlTone } from './account-format';
 import { BalanceChart } from './BalanceChart';
 import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 import { RiskControls } from './RiskControls';

@@ -2,7 +2,8 @@ import { GiftOutlined } from '@ant-design/icons';
 import { EXPERIENCE_ACCOUNT_BALANCE } from '@quantsquare/contracts';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { accountName } from './account-format';
+import { accountName } from '../../shared/format/account-format';
+import { formatGrouped } from '../../shared/format/money';
 
 interface Props {
   account: { name: string; is_paper: boolean; is_experience: boolean };
@@ -26,7 +27,7 @@ export function AccountLabel({ account, testIdPrefix }: Props) {
       {account.is_experience ? (
         <Tooltip
           title={t('apis.experienceHint', {
-            balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
+            balance: formatGrouped(EXPERIENCE_ACCOUNT_BALANCE, i18n.language),
           })}
         >
           <Tag

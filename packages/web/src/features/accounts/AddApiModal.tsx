@@ -16,14 +16,15 @@ import { useTranslation } from 'react-i18next';
 import { useCreateExchangeApi } from '../../api/accounts';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
-import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
+import { type ApiFormValues, buildCreatePayload } from '../../shared/format/account-format';
+import { formatGrouped } from '../../shared/format/money';
+import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
 import {
   isStepUpAsked,
   StepUpCodeField,
   stepUpErrorText,
   useHasTwoFactor,
-} from '../security/StepUpCodeField';
-import { type ApiFormValues, buildCreatePayload } from './account-format';
+} from '../../shared/forms/StepUpCodeField';
 import { useExchangeErrorKindText } from './ExchangeErrorText';
 
 // Typed numbers are checked, never clamped or rounded behind the user's back.
@@ -69,7 +70,7 @@ export function AddApiModal({ open, onClose }: Props) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<ApiFormValues>();
-  const limit = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
+  const limit = (value: number) => formatGrouped(value, i18n.language);
   const numberRule = (rule: NumberFieldRule, rangeText: string, stepText: string) => ({
     validator: (_: unknown, value: unknown) => {
       if (value === null || value === undefined || value === '') return Promise.resolve();

@@ -3,7 +3,8 @@ import { Alert, Modal, Skeleton, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useApiBalance } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
-import { accountName, formatBalance } from './account-format';
+import { accountName } from '../../shared/format/account-format';
+import { formatBalance } from '../../shared/format/money';
 import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 
 interface Props {

@@ -9,9 +9,9 @@ import type { ExchangeApi } from '@quantsquare/contracts';
 import { Button, Card, Descriptions, Flex, Table, Tag, Tooltip, Typography } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatUtc8 } from '../bots/bot-format';
+import { apiStatus } from '../../shared/format/account-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
 import { AccountLabel } from './AccountLabel';
-import { apiStatus } from './account-format';
 import { ExchangeErrorText } from './ExchangeErrorText';
 
 export interface ApiRowActions {

@@ -1,7 +1,7 @@
 import type { ExchangeApi, ValidateResponse } from '@quantsquare/contracts';
 import { Alert, Button, Descriptions, Modal, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { accountName } from './account-format';
+import { accountName } from '../../shared/format/account-format';
 import { ExchangeErrorText, useExchangeErrorKindText } from './ExchangeErrorText';
 
 /** What to warn about a working key, from its permissions (in the reader's language). */

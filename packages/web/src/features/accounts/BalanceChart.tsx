@@ -2,10 +2,10 @@ import type { BalanceSnapshot } from '@quantsquare/contracts';
 import { Flex, Typography, theme } from 'antd';
 import { Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
-import { LazyEquityChart } from '../dashboard/lazy-charts';
-import { chartPalette } from '../dashboard/palette';
-import { balanceChartPoints } from './account-format';
+import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { LazyEquityChart } from '../../shared/charts/lazy-charts';
+import { chartPalette } from '../../shared/charts/palette';
+import { balanceChartPoints } from '../../shared/format/account-format';
 
 const CHART_HEIGHT_PX = 160;
 

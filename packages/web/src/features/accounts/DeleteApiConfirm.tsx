@@ -1,7 +1,7 @@
 import type { ExchangeApi, ExchangeApiBot } from '@quantsquare/contracts';
 import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { accountName } from './account-format';
+import { accountName } from '../../shared/format/account-format';
 
 /** "BTC/USDT:USDT #12, ETH/USDT:USDT #15" for a refusal or a list of bots. */
 export function runningBotsText(bots: readonly { id: number; symbol: string }[]): string {

@@ -23,7 +23,8 @@ import {
 } from '../../api/accounts';
 import { errorMessage } from '../../api/errors';
 import { fieldErrors } from '../../api/field-errors';
-import { formatUtc8 } from '../bots/bot-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatMoneyLimit } from '../../shared/format/money';
 
 const STATE_COLORS = { active: 'success', reducing: 'warning', halted: 'error' } as const;
 
@@ -148,9 +149,7 @@ export function RiskControls({
   const [isEditing, setEditing] = useState(false);
   const data = risk.data;
   const amount = (value: string | null) =>
-    value === null
-      ? t('risk.noLimit')
-      : `${Number(value).toLocaleString(i18n.language, { maximumFractionDigits: 2 })} USDT`;
+    value === null ? t('risk.noLimit') : `${formatMoneyLimit(Number(value), i18n.language)} USDT`;
   const pct = (value: number | null) => (value === null ? t('risk.noLimit') : `${value}%`);
   const failed = (error: unknown) =>
     void message.error(t('risk.failed', { error: errorMessage(t, error, t('errors.generic')) }));

@@ -1,11 +1,11 @@
 import '../../i18n/bots-texts';
 import { PlusOutlined } from '@ant-design/icons';
-import { Alert, App as AntApp, Button, Flex, Skeleton } from 'antd';
+import { App as AntApp, Button, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBots } from '../../api/bots';
-import { errorMessage } from '../../api/errors';
-import { Panel, Text } from '../dashboard/ui';
+import { QueryState } from '../../shared/ui/QueryState';
+import { Panel, Text } from '../../shared/ui/ui';
 import { BotCard } from './BotCard';
 import { BotCreateModal } from './BotCreateModal';
 import { OperationLog } from './OperationLog';
@@ -40,45 +40,43 @@ function BotList() {
         </Flex>
       }
     >
-      {bots.isPending && <Skeleton active />}
-      {bots.isError && !bots.data && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, bots.error, t('bots.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void bots.refetch()}>
-              {t('common.retry')}
+      <QueryState
+        query={bots}
+        failedText={t('bots.loadFailed')}
+        isEmpty={() => list.length === 0}
+        empty={
+          <Flex
+            vertical
+            align="center"
+            gap={8}
+            style={{ padding: '24px 8px', textAlign: 'center' }}
+          >
+            <Text strong data-testid="bot-empty">
+              {t('bots.empty')}
+            </Text>
+            <Text tone="secondary">{t('bots.emptyHint')}</Text>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreateOpen(true)}>
+              {t('bots.create')}
             </Button>
-          }
-        />
-      )}
-      {bots.data && list.length === 0 && (
-        <Flex vertical align="center" gap={8} style={{ padding: '24px 8px', textAlign: 'center' }}>
-          <Text strong data-testid="bot-empty">
-            {t('bots.empty')}
-          </Text>
-          <Text tone="secondary">{t('bots.emptyHint')}</Text>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreateOpen(true)}>
-            {t('bots.create')}
-          </Button>
-        </Flex>
-      )}
-      {list.length > 0 && (
-        <Flex vertical gap={12}>
-          {list.map((bot) => (
-            <BotCard
-              key={bot.id}
-              bot={bot}
-              busy={actions.busy?.id === bot.id ? actions.busy.kind : null}
-              showVip={actions.vipBlocked.has(bot.id)}
-              onStart={actions.start}
-              onStop={actions.stop}
-              onDelete={actions.confirmDelete}
-            />
-          ))}
-        </Flex>
-      )}
+          </Flex>
+        }
+      >
+        {() => (
+          <Flex vertical gap={12}>
+            {list.map((bot) => (
+              <BotCard
+                key={bot.id}
+                bot={bot}
+                busy={actions.busy?.id === bot.id ? actions.busy.kind : null}
+                showVip={actions.vipBlocked.has(bot.id)}
+                onStart={actions.start}
+                onStop={actions.stop}
+                onDelete={actions.confirmDelete}
+              />
+            ))}
+          </Flex>
+        )}
+      </QueryState>
       <BotCreateModal open={isCreateOpen} onClose={() => setCreateOpen(false)} />
     </Panel>
   );

@@ -12,10 +12,10 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS } from '../../app/shell/nav-items';
-import { useAccountName } from '../accounts/use-account-name';
-import { formatAmount, formatMoney, formatPercent, formatPrice } from '../dashboard/format';
-import { Text } from '../dashboard/ui';
-import { formatUtc8, positionModeKey } from './bot-format';
+import { useAccountName } from '../../shared/data/use-account-name';
+import { formatUtc8, positionModeKey } from '../../shared/format/bot-format';
+import { formatAmount, formatMoney, formatPercent, formatPrice } from '../../shared/format/money';
+import { Text } from '../../shared/ui/ui';
 import { LiveVsBacktestPanel } from './LiveVsBacktestPanel';
 
 const STATUS_COLORS: Record<Bot['status'], string> = {

@@ -1,18 +1,11 @@
 import {
   type BotCreateRequest,
   DEFAULT_TIMEFRAME,
-  STOP_LOSS_MAX,
-  STOP_LOSS_MIN,
-  TAKE_PROFIT_MAX,
-  TAKE_PROFIT_MIN,
   TIMEFRAMES,
   TRADE_AMOUNT_DEFAULT,
-  TRADE_AMOUNT_MAX,
-  TRADE_AMOUNT_MIN,
-  TRADE_AMOUNT_STEP,
   USER_STRATEGY_ERROR_CODES,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Form, InputNumber, Modal, Select, theme } from 'antd';
+import { Alert, App, Button, Form, Modal, Select, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -21,8 +14,7 @@ import { useCreateBot, useFreshnessCheck } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
 import { fieldErrors } from '../../api/field-errors';
 import { useStrategies, useSymbols } from '../../api/trading';
-import { accountName } from '../accounts/account-format';
-import { type NumberFieldRule, numberFieldProblem } from '../forms/number-field';
+import { accountName } from '../../shared/format/account-format';
 import {
   type BotExists,
   type BotFormValues,
@@ -30,7 +22,9 @@ import {
   buildBotPayload,
   readBotExists,
   strategyParameterLabel,
-} from './bot-format';
+} from '../../shared/format/bot-format';
+import { BotExistsAlert } from './BotExistsAlert';
+import { BotSizeFields } from './BotSizeFields';
 import { useBotErrorText } from './use-bot-actions';
 
 const FORM_FIELDS = new Set<string>([
@@ -42,17 +36,6 @@ const FORM_FIELDS = new Set<string>([
   'stop_loss_percentage',
   'take_profit_percentage',
 ]);
-
-// The form's number rules (document 1 §5). The inputs take what is typed; a value out of range or
-// off its step is shown as an error and blocks the submit, never clamped or rounded.
-const AMOUNT_RULE: NumberFieldRule = { min: TRADE_AMOUNT_MIN, max: TRADE_AMOUNT_MAX, decimals: 2 };
-const STOP_LOSS_RULE: NumberFieldRule = { min: STOP_LOSS_MIN, max: STOP_LOSS_MAX, decimals: 1 };
-const TAKE_PROFIT_RULE: NumberFieldRule = {
-  min: TAKE_PROFIT_MIN,
-  max: TAKE_PROFIT_MAX,
-  decimals: 1,
-};
-const PERCENT_STEP = 0.1;
 
 const INITIAL_VALUES: Partial<BotFormValues> = {
   timeframe: DEFAULT_TIMEFRAME,
@@ -72,7 +55,7 @@ interface Props {
 
 /** The Configure Trading Bot dialog (document 1 §2, §4 stale data, §5 bot form, §8 texts). */
 export function BotCreateModal({ open, onClose, initialAccountId, onCreated, preset }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const { token } = theme.useToken();
   const [form] = Form.useForm<BotFormValues>();
@@ -247,19 +230,6 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated, pre
     required: true,
     message: t('bots.form.required', { field }),
   });
-  const numberRule = (rule: NumberFieldRule, rangeText: string, step: number) => ({
-    validator: (_: unknown, value: unknown) => {
-      if (value === null || value === undefined || value === '') return Promise.resolve();
-      const problem = typeof value === 'number' ? numberFieldProblem(value, rule) : 'step';
-      if (problem === null) return Promise.resolve();
-      return Promise.reject(
-        new Error(problem === 'step' ? t('bots.form.stepRule', { step }) : rangeText),
-      );
-    },
-  });
-  const amountRange = (value: number) =>
-    new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(value);
-
   return (
     <Modal
       open={open}
@@ -363,90 +333,8 @@ export function BotCreateModal({ open, onClose, initialAccountId, onCreated, pre
             />
           </Form.Item>
         </div>
-        <Form.Item
-          name="trade_amount"
-          label={t('bots.form.amount')}
-          rules={[
-            { required: true, message: t('bots.form.amountRequired') },
-            numberRule(
-              AMOUNT_RULE,
-              t('bots.form.amountRange', {
-                min: amountRange(TRADE_AMOUNT_MIN),
-                max: amountRange(TRADE_AMOUNT_MAX),
-              }),
-              TRADE_AMOUNT_STEP,
-            ),
-          ]}
-        >
-          <InputNumber
-            data-testid="bot-form-amount"
-            step={TRADE_AMOUNT_STEP}
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
-        <div style={{ display: 'grid', gap: '0 12px', gridTemplateColumns: '1fr 1fr' }}>
-          <Form.Item
-            name="stop_loss_percentage"
-            label={t('bots.form.stopLoss')}
-            tooltip={t('bots.form.optional')}
-            rules={[
-              numberRule(
-                STOP_LOSS_RULE,
-                t('bots.form.stopLossRange', { min: STOP_LOSS_MIN, max: STOP_LOSS_MAX }),
-                PERCENT_STEP,
-              ),
-            ]}
-          >
-            <InputNumber
-              data-testid="bot-form-stop-loss"
-              step={PERCENT_STEP}
-              style={{ width: '100%' }}
-            />
-          </Form.Item>
-          <Form.Item
-            name="take_profit_percentage"
-            label={t('bots.form.takeProfit')}
-            tooltip={t('bots.form.optional')}
-            rules={[
-              numberRule(
-                TAKE_PROFIT_RULE,
-                t('bots.form.takeProfitRange', { min: TAKE_PROFIT_MIN, max: TAKE_PROFIT_MAX }),
-                PERCENT_STEP,
-              ),
-            ]}
-          >
-            <InputNumber
-              data-testid="bot-form-take-profit"
-              step={PERCENT_STEP}
-              style={{ width: '100%' }}
-            />
-          </Form.Item>
-        </div>
-        {exists && (
-          <Alert
-            type="error"
-            showIcon
-            style={{ marginBottom: 16 }}
-            data-testid="bot-exists-alert"
-            title={t('bots.server.alreadyExists')}
-            description={
-              <>
-                <div>{t('bots.server.alreadyExistsDetails')}</div>
-                <div>{t('bots.server.alreadyExistsSuggestion')}</div>
-                {exists.existingBot && (
-                  <div>
-                    {t('bots.existing', {
-                      id: exists.existingBot.id,
-                      status: t(`bots.status.${exists.existingBot.status}`, {
-                        defaultValue: exists.existingBot.status,
-                      }),
-                    })}
-                  </div>
-                )}
-              </>
-            }
-          />
-        )}
+        <BotSizeFields />
+        {exists && <BotExistsAlert exists={exists} />}
         {alertText && (
           <Alert
             type="error"

@@ -3,16 +3,16 @@ import { Flex, Tag, theme } from 'antd';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveVsBacktest } from '../../api/bots';
-import { Spinner } from '../../app/Spinner';
-import { useIsMobile } from '../../app/use-is-mobile';
-import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
-import { formatPercent } from '../dashboard/format';
-import { chartPalette } from '../dashboard/palette';
-import { Text } from '../dashboard/ui';
-import { formatUtc8 } from './bot-format';
+import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { chartPalette } from '../../shared/charts/palette';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatPercent } from '../../shared/format/money';
+import { Spinner } from '../../shared/ui/Spinner';
+import { Text } from '../../shared/ui/ui';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 
 // lightweight-charts in its own chunk, loaded when a bot's details open.
-const LazyChart = lazy(() => import('./charts/LiveVsBacktestChart'));
+const LazyChart = lazy(() => import('../../shared/charts/LiveVsBacktestChart'));
 
 const MAX_LISTED = 5;
 

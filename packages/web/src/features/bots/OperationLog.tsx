@@ -5,7 +5,6 @@ import {
   type OperationLogType,
 } from '@quantsquare/contracts';
 import {
-  Alert,
   Button,
   Empty,
   Flex,
@@ -22,11 +21,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { useOperationLogs } from '../../api/bots';
-import { errorMessage } from '../../api/errors';
-import { useIsMobile } from '../../app/use-is-mobile';
-import { formatMoney } from '../dashboard/format';
-import { Panel, Text } from '../dashboard/ui';
-import { formatUtc8, logPnl } from './bot-format';
+import { formatUtc8, logPnl } from '../../shared/format/bot-format';
+import { formatMoney } from '../../shared/format/money';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
+import { Panel, Text } from '../../shared/ui/ui';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { describeLogEntry } from './log-text';
 
 const TYPE_COLORS: Record<OperationLogType, string> = {
@@ -241,11 +240,7 @@ export function OperationLog() {
         }
       >
         {logs.isError && !logs.data ? (
-          <Alert
-            type="error"
-            showIcon
-            title={errorMessage(t, logs.error, t('bots.logs.loadFailed'))}
-          />
+          <QueryErrorAlert query={logs} failedText={t('bots.logs.loadFailed')} hideRetry />
         ) : isMobile ? (
           <Flex vertical gap={12}>
             {logs.isPending ? (

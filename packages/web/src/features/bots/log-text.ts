@@ -1,8 +1,8 @@
 import { OPERATION_LOG_EVENTS, type OperationLogEntry } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { formatAmount, formatMoney, formatPrice } from '../dashboard/format';
 // Copy relations write to the same log: their miss reasons are copy trading's texts.
 import '../../i18n/copy-texts';
+import { formatAmount, formatMoney, formatPrice } from '../../shared/format/money';
 
 // An operation-log entry in the reader's language. The server writes an English `message` and,
 // for every entry it knows how to describe, an `event` with the facts in `details`; an entry

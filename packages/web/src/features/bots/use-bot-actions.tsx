@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useBotAction, useDeleteBot } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { botServerKey } from './bot-format';
+import { botServerKey } from '../../shared/format/bot-format';
 
 /** A failed call's text: a known bots-API text translated, the server's own text, or `fallback`. */
 export function useBotErrorText() {

@@ -3,11 +3,9 @@ import {
   COPY_AMOUNT_DEFAULT,
   COPY_AMOUNT_STEP,
   COPY_ENTRY_DISTANCE_DEFAULT_PERCENT,
-  COPY_ENTRY_DISTANCE_MAX_PERCENT,
   COPY_FEE_COINS,
   COPY_MAX_LOSS_STEP,
   COPY_MIN_BALANCE_COINS,
-  COPY_MODES,
   COPY_SIMULATION_DAYS_DEFAULT,
   type CopyMode,
   type CopySimulationDays,
@@ -17,16 +15,12 @@ import {
   Alert,
   App,
   Button,
-  Checkbox,
   Collapse,
   Flex,
   Form,
   InputNumber,
   Modal,
-  Radio,
-  Select,
   Skeleton,
-  Tag,
   Typography,
 } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -35,9 +29,9 @@ import { Link, useNavigate } from 'react-router';
 import { useExchangeApis } from '../../api/accounts';
 import { useCreateCopy } from '../../api/copy-trading';
 import { useTransactions } from '../../api/wallet';
-import { accountName } from '../accounts/account-format';
-import { compareDecimal } from '../wallet/decimal';
-import { formatCoinAmount } from '../wallet/wallet-format';
+import { compareDecimal } from '../../shared/format/decimal';
+import { formatCoinAmount } from '../../shared/format/money';
+import { CopyAccountField, CopyLateJoinFields, CopyModeField } from './CopyFormFields';
 import {
   type CopyProtection,
   CopyProtectionFields,
@@ -182,7 +176,6 @@ export function CopyModal({ target, onClose }: Props) {
     );
   };
 
-  const experience = t('copy.modal.experience');
   let body: React.ReactNode;
   if (isLoading) {
     body = <Skeleton active paragraph={{ rows: 5 }} />;
@@ -212,44 +205,12 @@ export function CopyModal({ target, onClose }: Props) {
   } else {
     body = (
       <Form layout="vertical" requiredMark={false} onFinish={submit} component="div">
-        <Form.Item label={t('copy.modal.account')} style={{ marginBottom: 12 }}>
-          <Select<number>
-            value={accountId ?? undefined}
-            onChange={setAccountId}
-            placeholder={t('copy.modal.accountPlaceholder')}
-            data-testid="copy-account"
-            options={accounts.map((a) => {
-              const name = accountName(a, experience);
-              return {
-                value: a.id,
-                title: name,
-                label: (
-                  <Flex gap={6} align="center" style={{ minWidth: 0 }}>
-                    <span
-                      style={{
-                        minWidth: 0,
-                        overflow: 'hidden',
-                        textOverflow: 'ellipsis',
-                        whiteSpace: 'nowrap',
-                      }}
-                    >
-                      {name}
-                    </span>
-                    <Tag style={{ marginInlineEnd: 0 }}>{a.exchange.toUpperCase()}</Tag>
-                    {a.is_paper && (
-                      <Tag style={{ marginInlineEnd: 0 }}>{t('copy.modal.paper')}</Tag>
-                    )}
-                    {target && a.exchange !== target.exchange && (
-                      <Tag color="orange" style={{ marginInlineEnd: 0 }}>
-                        {t('copy.modal.crossExchange')}
-                      </Tag>
-                    )}
-                  </Flex>
-                ),
-              };
-            })}
-          />
-        </Form.Item>
+        <CopyAccountField
+          accounts={accounts}
+          targetExchange={target?.exchange ?? null}
+          value={accountId}
+          onChange={setAccountId}
+        />
         {isCross && (
           <Alert
             type="warning"
@@ -290,58 +251,19 @@ export function CopyModal({ target, onClose }: Props) {
             />
           </Form.Item>
         </Flex>
-        <Form.Item label={t('copy.modal.mode')} style={{ marginBottom: 12 }}>
-          <Radio.Group
-            value={mode}
-            onChange={(event) => setMode(event.target.value as CopyMode)}
-            data-testid="copy-mode"
-          >
-            <Flex vertical gap={4}>
-              {COPY_MODES.map((m) => (
-                <Radio key={m} value={m} data-testid={`copy-mode-${m}`}>
-                  {t(`copy.modes.${m}`)}{' '}
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t(`copy.modeHints.${m}`)}
-                  </Typography.Text>
-                </Radio>
-              ))}
-            </Flex>
-          </Radio.Group>
-        </Form.Item>
+        <CopyModeField value={mode} onChange={setMode} />
         <CopySimulationPanel
           params={simulation}
           days={simulationDays}
           onDaysChange={setSimulationDays}
         />
-        <Form.Item style={{ marginBottom: 12 }} extra={t('copy.modal.lateJoinHint')}>
-          <Checkbox
-            checked={lateJoin}
-            onChange={(event) => setLateJoin(event.target.checked)}
-            data-testid="copy-late-join"
-          >
-            {t('copy.modal.lateJoin')}
-          </Checkbox>
-        </Form.Item>
-        {lateJoin && (
-          <Form.Item
-            label={t('copy.modal.entryDistance')}
-            style={{ marginBottom: 12 }}
-            validateStatus={distanceProblem ? 'error' : undefined}
-            help={
-              distanceProblem
-                ? t('copy.modal.entryDistanceRange', { max: COPY_ENTRY_DISTANCE_MAX_PERCENT })
-                : undefined
-            }
-          >
-            <InputNumber<number>
-              step={0.1}
-              value={distance}
-              onChange={setDistance}
-              style={{ width: 160 }}
-              data-testid="copy-entry-distance"
-            />
-          </Form.Item>
-        )}
+        <CopyLateJoinFields
+          isOn={lateJoin}
+          onToggle={setLateJoin}
+          distance={distance}
+          onDistance={setDistance}
+          hasDistanceProblem={distanceProblem !== null}
+        />
         <Collapse
           ghost
           size="small"

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { UserAvatar } from '../square/UserAvatar';
+import { UserAvatar } from '../../shared/ui/UserAvatar';
 
 /**
  * An account name as a copy shows it: every new user's paper account carries the server's English

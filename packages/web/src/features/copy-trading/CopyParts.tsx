@@ -2,8 +2,7 @@ import type { CopyRelation, CopyStatus } from '@quantsquare/contracts';
 import { Button, Flex, Tag, Typography, theme } from 'antd';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSignedMoney } from '../accounts/account-format';
-import { formatPercent } from '../dashboard/format';
+import { formatPercent, formatSignedMoney } from '../../shared/format/money';
 import { type CopyRowAction, copyActionsFor, copyStatusColor, toNumber } from './copy-format';
 
 export function CopyStatusTag({ status }: { status: CopyStatus }) {

@@ -2,13 +2,13 @@ import type { CopyDetailResponse } from '@quantsquare/contracts';
 import { Card, Flex, Typography, theme } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../app/Spinner';
-import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
-import { chartPalette } from '../dashboard/palette';
-import { type CurvePoint, toEpochMs } from '../square/square-format';
+import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { chartPalette } from '../../shared/charts/palette';
+import { type CurvePoint, toEpochMs } from '../../shared/format/square-format';
+import { Spinner } from '../../shared/ui/Spinner';
 
 // The square's equity chart (lightweight-charts, its own chunk) draws the copy's P&L curve.
-const LazyCurveChart = lazy(() => import('../square/charts/StrategyEquityChart'));
+const LazyCurveChart = lazy(() => import('../../shared/charts/StrategyEquityChart'));
 
 /** Points of the P&L series, one per second, ascending. */
 /** The copy's P&L curve has no trade markers. */

@@ -3,6 +3,7 @@ import { Card, Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useExchangeApis } from '../../api/accounts';
 import { useCopySimulation } from '../../api/copy-trading';
+import { formatPlain } from '../../shared/format/money';
 import { PercentText } from './CopyParts';
 import { comparisonDays } from './copy-format';
 
@@ -68,10 +69,10 @@ export function CopySimulatedVsActual({ relation }: { relation: CopyRelation }) 
             {cell(data.trades, 'sim-vs-simulated-trades')}
             {cell(relation.total_copied_trades, 'sim-vs-actual-trades')}
             {label(t('copy.simulation.maxDrawdown'))}
-            {cell(`${data.max_drawdown_pct.toFixed(2)}%`)}
+            {cell(`${formatPlain(data.max_drawdown_pct, 2)}%`)}
             {cell('—')}
             {label(t('copy.simulation.fees'))}
-            {cell(`${data.fees.toFixed(2)} USDT`)}
+            {cell(`${formatPlain(data.fees, 2)} USDT`)}
             {cell('—')}
           </div>
           {label(t('copy.simulation.compareHint', { days }))}

@@ -6,13 +6,12 @@ import {
 import { Alert, Flex, Popover, Segmented, Skeleton, Spin, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type CopySimulationParams, useCopySimulation } from '../../api/copy-trading';
-import { Sparkline } from '../square/Sparkline';
+import { formatPlain } from '../../shared/format/money';
+import { Sparkline } from '../../shared/ui/Sparkline';
 
 // The copy simulator's preview (the copy modal): the strategy's recorded fills over the chosen
 // period replayed as the copy engine would copy them for this amount, mode and venue — a small
 // equity chart and four figures (return, max drawdown, fees, skipped orders).
-
-const signed = (value: number, digits = 2) => `${value > 0 ? '+' : ''}${value.toFixed(digits)}%`;
 
 function Figure({
   label,
@@ -47,18 +46,18 @@ export function SimulationFigures({ data }: { data: CopySimulationResponse }) {
     <Flex gap={8} wrap>
       <Figure
         label={t('copy.simulation.return')}
-        value={signed(data.return_pct)}
+        value={`${formatPlain(data.return_pct, 2, 'withSign')}%`}
         tone={data.return_pct > 0 ? 'up' : data.return_pct < 0 ? 'down' : undefined}
         testId="sim-return"
       />
       <Figure
         label={t('copy.simulation.maxDrawdown')}
-        value={`${data.max_drawdown_pct.toFixed(2)}%`}
+        value={`${formatPlain(data.max_drawdown_pct, 2)}%`}
         testId="sim-drawdown"
       />
       <Figure
         label={t('copy.simulation.fees')}
-        value={`${data.fees.toFixed(2)} USDT`}
+        value={`${formatPlain(data.fees, 2)} USDT`}
         testId="sim-fees"
       />
       <Figure

@@ -1,19 +1,11 @@
 import type { CopyRelation } from '@quantsquare/contracts';
-import {
-  Alert,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Skeleton,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from 'antd';
+import { Card, Empty, Flex, Skeleton, Table, type TableColumnsType, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCopyFollowers } from '../../api/copy-trading';
-import { formatCoinAmount, formatDateUtc8 } from '../wallet/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { copyFollowerName, copyStrategyName } from './CopyNames';
 import { CopyBadges, CopyStatusTag, Figure } from './CopyParts';
 
@@ -35,18 +27,7 @@ export function FollowersPanel() {
     );
   }
   if (followers.isError && !followers.data) {
-    return (
-      <Alert
-        type="error"
-        showIcon
-        title={t('copy.page.loadFailed')}
-        action={
-          <Button size="small" onClick={() => void followers.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      />
-    );
+    return <QueryErrorAlert query={followers} failedText={t('copy.page.loadFailed')} textOnly />;
   }
   const data = followers.data;
   const totals = data?.totals;

@@ -1,10 +1,12 @@
 import type { CopyRelation } from '@quantsquare/contracts';
-import { Alert, Button, Card, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCopyFollowing } from '../../api/copy-trading';
-import { formatCoinAmount, formatDateUtc8 } from '../wallet/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { CopyLeaderTitle, copyAccountName } from './CopyNames';
 import {
   CopyActionButtons,
@@ -128,18 +130,7 @@ export function FollowingList() {
   }
   // Document 2 §8: a failed copy list is only logged; the page says it could not load.
   if (following.isError && !following.data) {
-    return (
-      <Alert
-        type="error"
-        showIcon
-        title={t('copy.page.loadFailed')}
-        action={
-          <Button size="small" onClick={() => void following.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      />
-    );
+    return <QueryErrorAlert query={following} failedText={t('copy.page.loadFailed')} textOnly />;
   }
   const list = following.data?.results ?? [];
   return (

@@ -15,7 +15,7 @@ import {
   type NumberFieldProblem,
   type NumberFieldRule,
   numberFieldProblem,
-} from '../forms/number-field';
+} from '../../shared/forms/number-field';
 
 // Pure rules of the copy screens (document 2 §4, §5, §9).
 

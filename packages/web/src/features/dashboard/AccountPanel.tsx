@@ -1,9 +1,8 @@
 import { ApiOutlined } from '@ant-design/icons';
 import { Button, Flex } from 'antd';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Panel, Text } from './ui';
+import { Panel, Text } from '../../shared/ui/ui';
 
 /** Visitors: the login/register prompt that stands where signed-in users see their bots. */
 export function VisitorPrompt() {
@@ -27,25 +26,5 @@ export function VisitorPrompt() {
         </Flex>
       </Flex>
     </Panel>
-  );
-}
-
-// The bot area is a chunk of its own (with its texts), loaded only for signed-in users, so a
-// visitor's /dashboard does not pay for it.
-const BotArea = lazy(() => import('../bots/BotArea'));
-
-/** Signed-in users: the bot list, the Configure Trading Bot dialog and the operation log. */
-export function UserBotArea() {
-  const { t } = useTranslation();
-  return (
-    <Suspense
-      fallback={
-        <Panel data-testid="bot-area-loading">
-          <Text tone="secondary">{t('common.loading')}</Text>
-        </Panel>
-      }
-    >
-      <BotArea />
-    </Suspense>
   );
 }

@@ -2,9 +2,9 @@ import type { BacktestSummary as Summary } from '@quantsquare/contracts';
 import { theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../app/Spinner';
-import { formatMoney, formatPercent, formatRatio } from './format';
-import { Note, Text, type Tone } from './ui';
+import { formatMoney, formatPercent, formatRatio } from '../../shared/format/money';
+import { Spinner } from '../../shared/ui/Spinner';
+import { Note, Text, type Tone } from '../../shared/ui/ui';
 
 interface Props {
   summary: Summary | undefined;

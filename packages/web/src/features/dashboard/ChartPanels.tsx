@@ -2,17 +2,17 @@ import { Flex } from 'antd';
 import { type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChartData } from '../../api/trading';
-import { Spinner } from '../../app/Spinner';
-import { ChartErrorBoundary } from './ChartErrorBoundary';
+import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
 import {
   type ChartSeriesData,
   cleanEquityCurve,
   type LinePoint,
   prepareChartSeries,
-} from './chart-data';
-import { LazyCandleChart, LazyEquityChart } from './lazy-charts';
-import type { ChartPalette } from './palette';
-import { Text } from './ui';
+} from '../../shared/charts/chart-data';
+import { LazyCandleChart, LazyEquityChart } from '../../shared/charts/lazy-charts';
+import type { ChartPalette } from '../../shared/charts/palette';
+import { Spinner } from '../../shared/ui/Spinner';
+import { Text } from '../../shared/ui/ui';
 
 /** The indicator lines the chart draws, by name (what the legend and the tests read). */
 export function drawnLines(series: ChartSeriesData): string[] {

@@ -1,8 +1,8 @@
 import type { DataFreshness } from '@quantsquare/contracts';
 import { Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Pill, Text, type Tone } from '../../shared/ui/ui';
 import type { SourceState } from './source-state';
-import { Pill, Text, type Tone } from './ui';
 
 const SOURCE_COLORS: Record<SourceState, Tone> = {
   live: 'success',

@@ -2,7 +2,7 @@ import { EXCHANGES, type Exchange, TIMEFRAMES, type Timeframe } from '@quantsqua
 import { Flex, Select } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Text } from './ui';
+import { Text } from '../../shared/ui/ui';
 import type { StrategyOption } from './use-market-selection';
 
 interface Props {

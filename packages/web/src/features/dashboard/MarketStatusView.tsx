@@ -1,8 +1,8 @@
 import { type MarketStatusResponse, TIMEFRAMES } from '@quantsquare/contracts';
 import { Flex, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../app/Spinner';
-import { Dot, Note, Pill, Text } from './ui';
+import { Spinner } from '../../shared/ui/Spinner';
+import { Dot, Note, Pill, Text } from '../../shared/ui/ui';
 
 interface Props {
   status: MarketStatusResponse | undefined;

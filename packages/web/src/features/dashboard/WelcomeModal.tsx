@@ -11,7 +11,8 @@ import { Button, Flex, theme } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Text } from './ui';
+import { formatGrouped } from '../../shared/format/money';
+import { Text } from '../../shared/ui/ui';
 
 /** When the user closed the welcome advertisement (ISO time); it is not shown again after that. */
 export const WELCOME_CLOSED_STORAGE_KEY = 'qs.welcomeClosedAt';
@@ -133,7 +134,7 @@ export function WelcomeModal({ isLoggedIn }: { isLoggedIn: boolean }) {
           <Feature
             icon={<GiftOutlined />}
             text={t('dashboard.welcomeModal.bonus', {
-              balance: new Intl.NumberFormat(i18n.language).format(EXPERIENCE_ACCOUNT_BALANCE),
+              balance: formatGrouped(EXPERIENCE_ACCOUNT_BALANCE, i18n.language),
             })}
           />
         </Flex>

@@ -3,7 +3,7 @@ import type { Announcement } from '@quantsquare/contracts';
 import { Alert, App, Button, Flex, Modal, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAnnouncement, useDeleteAnnouncement } from '../../api/help';
-import { useIsMobile } from '../../app/use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { publishedText, TYPE_COLORS, useNow } from './announcement-format';
 import { RichContent } from './RichContent';
 

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { apiErrorBody } from '../../api/errors';
 import { fieldErrors } from '../../api/field-errors';
 import { useCreateAnnouncement, useUpdateAnnouncement, useUploadHelpImage } from '../../api/help';
-import { Spinner } from '../../app/Spinner';
+import { Spinner } from '../../shared/ui/Spinner';
 import type { ImageRejection } from './RichTextEditor';
 
 // Quill and its styles load only when this dialog opens.

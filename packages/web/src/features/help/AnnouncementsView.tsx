@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../api/auth';
 import { useAnnouncements, useMarkAnnouncementRead } from '../../api/help';
 import { useIsLoggedIn } from '../../api/tokens';
-import { useIsMobile } from '../../app/use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { AnnouncementDetailModal } from './AnnouncementDetailModal';
 import { AnnouncementFormModal } from './AnnouncementFormModal';
 import { publishedText, TYPE_COLORS, useNow } from './announcement-format';

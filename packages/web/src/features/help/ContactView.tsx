@@ -1,9 +1,9 @@
 import { GlobalOutlined, MailOutlined, SendOutlined, XOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Row, Skeleton, Typography, theme } from 'antd';
+import { Card, Col, Row, Skeleton, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/errors';
 import { useHelpContact } from '../../api/help';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 
 function Channel(props: {
   icon: ReactNode;
@@ -54,16 +54,7 @@ export function ContactView() {
       <Typography.Paragraph type="secondary">{t('helpCenter.contact.intro')}</Typography.Paragraph>
       {contact.isPending && <Skeleton active />}
       {contact.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, contact.error, t('helpCenter.contact.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void contact.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
+        <QueryErrorAlert query={contact} failedText={t('helpCenter.contact.loadFailed')} />
       )}
       {contact.data && (
         <Row gutter={[12, 12]}>

@@ -16,7 +16,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { PageFallback } from '../../app/shell/AppShell';
 import { NAV_ICONS } from '../../app/shell/nav-icons';
 import { PATHS } from '../../app/shell/nav-items';
-import { useIsMobile } from '../../app/use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 
 function selectedKey(pathname: string): string {
   // The webhook logs belong to signal monitoring.

@@ -4,7 +4,7 @@ import { Badge, Button, Drawer, Popover } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotificationsLive, useUnreadNotifications } from '../../api/notifications';
-import { useIsMobile } from '../../app/use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { NotificationPanel } from './NotificationPanel';
 
 /**

@@ -1,5 +1,5 @@
 import type { Notification } from '@quantsquare/contracts';
-import { Alert, Badge, Button, Empty, Flex, Spin, Switch, Typography, theme } from 'antd';
+import { Badge, Button, Empty, Flex, Spin, Switch, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -7,6 +7,7 @@ import {
   useMarkNotificationsRead,
   useNotifications,
 } from '../../api/notifications';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { formatNotificationTime, notificationText } from './notification-text';
 
 function Item({ notification }: { notification: Notification }) {
@@ -89,7 +90,12 @@ export function NotificationPanel({ unread, hasTitle }: { unread: number; hasTit
         </Flex>
       </Flex>
       {list.isError && !list.data ? (
-        <Alert type="error" showIcon title={t('notifications.loadFailed')} />
+        <QueryErrorAlert
+          query={list}
+          failedText={t('notifications.loadFailed')}
+          textOnly
+          hideRetry
+        />
       ) : list.isPending ? (
         <Flex justify="center" style={{ padding: 24 }}>
           <Spin />

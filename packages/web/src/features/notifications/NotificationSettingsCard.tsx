@@ -10,7 +10,7 @@ import {
   type NotificationSettings,
   type TelegramLinkResponse,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Card, Flex, Select, Skeleton, Switch, Typography, theme } from 'antd';
+import { App, Button, Card, Flex, Select, Skeleton, Switch, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiErrorBody, errorMessage } from '../../api/errors';
@@ -20,6 +20,7 @@ import {
   useTelegramUnlink,
   useUpdateNotificationSettings,
 } from '../../api/notifications';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 
 function TelegramSection({ settings }: { settings: NotificationSettings }) {
   const { t } = useTranslation();
@@ -117,16 +118,7 @@ export function NotificationSettingsCard() {
   if (settings.isError && !settings.data) {
     return (
       <Card title={title}>
-        <Alert
-          type="error"
-          showIcon
-          title={t('notifications.loadFailed')}
-          action={
-            <Button size="small" onClick={() => void settings.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
+        <QueryErrorAlert query={settings} failedText={t('notifications.loadFailed')} textOnly />
       </Card>
     );
   }

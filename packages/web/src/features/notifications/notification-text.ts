@@ -1,6 +1,6 @@
 import type { Notification } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { formatAmount, formatPrice } from '../dashboard/format';
+import { formatAmount, formatPrice } from '../../shared/format/money';
 
 // A notification's words in the reader's language, from its kind and parameters (the server
 // stores no sentence).

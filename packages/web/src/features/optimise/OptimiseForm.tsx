@@ -16,7 +16,7 @@ import { Alert, Button, Checkbox, Flex, InputNumber, Select, Typography } from '
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStrategies, useSymbols } from '../../api/trading';
-import { useIsMobile } from '../../app/use-is-mobile';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import {
   type AxisDraft,
   axisCount,

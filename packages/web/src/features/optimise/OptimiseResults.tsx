@@ -6,7 +6,8 @@ import {
 import { Alert, Button, Card, Descriptions, Flex, Progress, Table, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BotPreset } from '../bots/bot-format';
+import type { BotPreset } from '../../shared/format/bot-format';
+import { formatPlain } from '../../shared/format/money';
 import { HeatMap } from './HeatMap';
 import { botPresetOf, gridNames, parameterLabel } from './optimise-grid';
 
@@ -25,8 +26,7 @@ const STATUS_COLOURS = {
   failed: 'error',
 } as const;
 
-const format = (value: number | null | undefined, digits = 3) =>
-  value === null || value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits);
+const format = (value: number | null | undefined, digits = 3) => formatPlain(value, digits);
 
 /** A run's progress, its best parameters with the overfitting warning, the heat map and table. */
 export function OptimiseResults({ answer, isCancelling, onCancel, onUse }: Props) {

@@ -6,7 +6,7 @@ import {
   type Timeframe,
 } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { type BotPreset, strategyParameterLabel } from '../bots/bot-format';
+import { type BotPreset, strategyParameterLabel } from '../../shared/format/bot-format';
 
 // Pure helpers of the optimisation screen: the grid the form edits, its size, the heat map.
 

@@ -4,8 +4,8 @@ import { Button, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useTransactions } from '../../api/wallet';
-import { TransactionRows } from '../wallet/TransactionRows';
-import { formatCoinAmount } from '../wallet/wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { TransactionRows } from '../../shared/ui/TransactionRows';
 
 /** The platform coin balance with Deposit and Withdraw links and the 5 latest transactions. */
 export function CoinBalanceCard() {

@@ -15,9 +15,11 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGenerateInvitation, useInvitationStats, useReferrals } from '../../api/wallet';
-import { useCopy } from '../wallet/use-copy';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { formatCoinAmount, formatDateUtc8 } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatCoinAmount } from '../../shared/format/money';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
+import { useCopy } from '../../shared/ui/use-copy';
 
 const REFERRALS_PAGE_SIZE = 10;
 
@@ -163,15 +165,10 @@ export function InvitationCard({ code }: { code: string }) {
 
       {stats.isPending && <Skeleton active paragraph={{ rows: 1 }} />}
       {stats.isError && !data && (
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, stats.error, t('wallet.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void stats.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
+        <QueryErrorAlert
+          query={stats}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
         />
       )}
       {data && (
@@ -208,10 +205,11 @@ export function InvitationCard({ code }: { code: string }) {
       <Typography.Text strong>{t('invite.referrals')}</Typography.Text>
       {referrals.isPending && <Skeleton active paragraph={{ rows: 2 }} />}
       {referrals.isError && !referrals.data && (
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, referrals.error, t('wallet.loadFailed'))}
+        <QueryErrorAlert
+          query={referrals}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
+          hideRetry
         />
       )}
       {referrals.data && referrals.data.results.length === 0 && (

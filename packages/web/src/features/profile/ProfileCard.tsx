@@ -11,9 +11,9 @@ import { App, Avatar, Button, Descriptions, Flex, Form, Input, Typography } from
 import { type ChangeEvent, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteAvatar, useUpdateProfile, useUploadAvatar } from '../../api/profile';
-import { initialOf } from '../square/square-format';
-import { walletErrorMessage, walletFieldErrors } from '../wallet/wallet-errors';
-import { formatDateUtc8 } from '../wallet/wallet-format';
+import { walletErrorMessage, walletFieldErrors } from '../../shared/errors/wallet-errors';
+import { initialOf } from '../../shared/format/square-format';
+import { formatDateUtc8 } from '../../shared/format/wallet-format';
 import { avatarFileProblem } from './avatar-file';
 import { ProfileStats } from './ProfileStats';
 

@@ -1,10 +1,11 @@
-import { Alert, Button, Card, Flex, Skeleton } from 'antd';
+import { Card, Flex, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../../api/auth';
 import { useOwnProfile } from '../../api/profile';
-import { PageHeading } from '../wallet/PageHeading';
-import { walletErrorMessage } from '../wallet/wallet-errors';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { PageHeading } from '../../shared/ui/PageHeading';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { CoinBalanceCard } from './CoinBalanceCard';
 import { InvitationCard } from './InvitationCard';
 import { ProfileCard } from './ProfileCard';
@@ -31,15 +32,10 @@ export function ProfileSettings({ lead }: { lead: 'profile' | 'vipInvitation' })
     return (
       <Flex vertical gap={16}>
         {heading}
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, failed.error, t('wallet.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void failed.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
+        <QueryErrorAlert
+          query={failed}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
         />
       </Flex>
     );

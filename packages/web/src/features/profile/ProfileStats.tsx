@@ -1,6 +1,7 @@
 import type { OwnProfile } from '@quantsquare/contracts';
 import { Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatGrouped } from '../../shared/format/money';
 
 /** Following, followers, public strategies and total copiers (§2 profile settings). */
 export function ProfileStats({ own }: { own: OwnProfile }) {
@@ -16,7 +17,6 @@ export function ProfileStats({ own }: { own: OwnProfile }) {
     },
     { key: 'total-copiers', label: t('settings.stats.totalCopiers'), value: own.total_copiers },
   ];
-  const format = new Intl.NumberFormat(i18n.language);
   return (
     <div
       style={{
@@ -34,7 +34,7 @@ export function ProfileStats({ own }: { own: OwnProfile }) {
             style={{ fontSize: 20, fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
             data-testid={`profile-stat-${item.key}`}
           >
-            {format.format(item.value)}
+            {formatGrouped(item.value, i18n.language)}
           </div>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {item.label}

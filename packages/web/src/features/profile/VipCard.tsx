@@ -1,14 +1,15 @@
 import { CheckCircleFilled, CrownFilled } from '@ant-design/icons';
 import { type VipInfo, WALLET_ERROR_CODES } from '@quantsquare/contracts';
-import { Alert, App, Button, Flex, Skeleton, Tag, Typography, theme } from 'antd';
+import { App, Button, Flex, Skeleton, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiRequestError } from '../../api/client';
 import { usePurchaseVip, useVipInfo } from '../../api/wallet';
-import { formatUtc8 } from '../bots/bot-format';
-import { compareDecimal, toRequestAmount } from '../wallet/decimal';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { formatCoinAmount } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { compareDecimal, toRequestAmount } from '../../shared/format/decimal';
+import { formatCoinAmount } from '../../shared/format/money';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 
 const FEATURE_KEYS = {
   unlimited_bot_activation: 'vip.features.bots',
@@ -69,15 +70,10 @@ export function VipCard({ balance }: { balance: string }) {
   if (vip.isPending) return <Skeleton active />;
   if (!info) {
     return (
-      <Alert
-        type="error"
-        showIcon
-        title={walletErrorMessage(t, vip.error, t('wallet.loadFailed'))}
-        action={
-          <Button size="small" onClick={() => void vip.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
+      <QueryErrorAlert
+        query={vip}
+        failedText={t('wallet.loadFailed')}
+        describe={walletErrorMessage}
       />
     );
   }

@@ -10,10 +10,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePostComment, useStrategyComments, useToggleLike } from '../../api/square';
 import { useIsLoggedIn } from '../../api/tokens';
+import { squareErrorText } from '../../shared/errors/square-errors';
+import { relativeTime } from '../../shared/format/square-format';
+import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { ownerName } from './StrategyCardView';
-import { squareErrorText } from './square-errors';
-import { relativeTime } from './square-format';
-import { UserAvatar } from './UserAvatar';
 
 const MINUTE_MS = 60_000;
 

@@ -5,7 +5,7 @@ import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useIsLoggedIn } from '../../api/tokens';
-import { copyButtonState } from './square-format';
+import { copyButtonState } from '../../shared/format/square-format';
 
 interface Props {
   acceptsCopy: boolean;

@@ -2,14 +2,14 @@ import { SQUARE_PERIODS, type SquarePeriod, type StrategyDetail } from '@quantsq
 import { Card, Flex, Segmented, Typography, theme } from 'antd';
 import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../app/Spinner';
-import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
-import { chartPalette } from '../dashboard/palette';
-import { equityPoints } from './square-format';
-import { effectMarkers, type MarkerEffect } from './trade-effects';
+import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { chartPalette } from '../../shared/charts/palette';
+import { effectMarkers, type MarkerEffect } from '../../shared/charts/trade-effects';
+import { equityPoints } from '../../shared/format/square-format';
+import { Spinner } from '../../shared/ui/Spinner';
 
 // lightweight-charts loads with this chart only (its own chunk), as on the dashboard.
-const LazyStrategyEquityChart = lazy(() => import('./charts/StrategyEquityChart'));
+const LazyStrategyEquityChart = lazy(() => import('../../shared/charts/StrategyEquityChart'));
 
 interface Props {
   strategy: StrategyDetail;

@@ -6,14 +6,14 @@ import {
 import { Card, Flex, Tag, Typography, theme } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../app/Spinner';
-import { ChartErrorBoundary } from '../dashboard/ChartErrorBoundary';
-import { formatPercent } from '../dashboard/format';
-import { chartPalette } from '../dashboard/palette';
-import { formatChartTime } from './square-format';
+import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { chartPalette } from '../../shared/charts/palette';
+import { formatPercent } from '../../shared/format/money';
+import { formatChartTime } from '../../shared/format/square-format';
+import { Spinner } from '../../shared/ui/Spinner';
 
 // The bot card's chart (lightweight-charts, its own chunk): live solid, backtest dashed.
-const LazyChart = lazy(() => import('../bots/charts/LiveVsBacktestChart'));
+const LazyChart = lazy(() => import('../../shared/charts/LiveVsBacktestChart'));
 
 type LiveCheck = NonNullable<StrategyDetail['live_vs_backtest']>;
 

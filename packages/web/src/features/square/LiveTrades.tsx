@@ -2,9 +2,9 @@ import { LIVE_TRADE_HIGHLIGHT_MS, type StrategyTrade } from '@quantsquare/contra
 import { Card, Table, type TableColumnsType, Tag } from 'antd';
 import { type HTMLAttributes, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatMoney } from '../dashboard/format';
-import { formatTradeTime, tradeTimeMs } from './square-format';
-import { tradeEffectKey } from './trade-effects';
+import { tradeEffectKey } from '../../shared/charts/trade-effects';
+import { formatAmount, formatMoney } from '../../shared/format/money';
+import { formatTradeTime, tradeTimeMs } from '../../shared/format/square-format';
 
 interface Props {
   trades: StrategyTrade[];

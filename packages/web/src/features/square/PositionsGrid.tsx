@@ -2,8 +2,7 @@ import type { StrategyPosition } from '@quantsquare/contracts';
 import { Card, Empty, Flex, Spin, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSignedMoney } from '../accounts/account-format';
-import { formatAmount, formatPercent } from '../dashboard/format';
+import { formatAmount, formatPercent, formatSignedMoney } from '../../shared/format/money';
 import { useToneColor } from './StrategyCardView';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

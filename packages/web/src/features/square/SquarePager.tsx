@@ -1,7 +1,7 @@
 import { EllipsisOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { pageItems } from './square-format';
+import { pageItems } from '../../shared/format/square-format';
 
 interface Props {
   page: number;

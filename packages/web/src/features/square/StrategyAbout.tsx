@@ -3,7 +3,7 @@ import { Card, Descriptions, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatMoney } from '../dashboard/format';
+import { formatMoney } from '../../shared/format/money';
 import { descriptionNodes, hasVisibleText } from './rich-text';
 
 /**

@@ -4,11 +4,11 @@ import { Card, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { type KeyboardEvent, type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { formatPercent, formatRatio } from '../dashboard/format';
+import { abbreviateNumber, formatPercent, formatRatio } from '../../shared/format/money';
+import { drawdownShown, syntheticCurve } from '../../shared/format/square-format';
+import { Sparkline } from '../../shared/ui/Sparkline';
+import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { CopyTradeButton } from './CopyTradeButton';
-import { Sparkline } from './Sparkline';
-import { abbreviateNumber, drawdownShown, syntheticCurve } from './square-format';
-import { UserAvatar } from './UserAvatar';
 
 const SPARKLINE_HEIGHT_PX = 52;
 

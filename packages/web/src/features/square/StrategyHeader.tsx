@@ -5,9 +5,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { LiveStatus } from '../../api/strategy-socket';
+import { abbreviateNumber } from '../../shared/format/money';
+import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { NewTag, ownerName } from './StrategyCardView';
-import { abbreviateNumber } from './square-format';
-import { UserAvatar } from './UserAvatar';
 
 export function LiveIndicator({ status }: { status: LiveStatus }) {
   const { t } = useTranslation();

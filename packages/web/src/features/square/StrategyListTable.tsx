@@ -2,9 +2,11 @@ import type { SquarePeriod, StrategyCard } from '@quantsquare/contracts';
 import { Flex, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatPercent, formatRatio } from '../dashboard/format';
+import { abbreviateNumber, formatPercent, formatRatio } from '../../shared/format/money';
+import { drawdownShown } from '../../shared/format/square-format';
+import { Sparkline } from '../../shared/ui/Sparkline';
+import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { CopyTradeButton } from './CopyTradeButton';
-import { Sparkline } from './Sparkline';
 import {
   IllustrativeTag,
   NewTag,
@@ -13,8 +15,6 @@ import {
   useCardCurve,
   useToneColor,
 } from './StrategyCardView';
-import { abbreviateNumber, drawdownShown } from './square-format';
-import { UserAvatar } from './UserAvatar';
 
 function CurveCell({ strategy }: { strategy: StrategyCard }) {
   const curve = useCardCurve(strategy);

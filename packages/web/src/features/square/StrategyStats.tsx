@@ -3,9 +3,9 @@ import type { StrategyDetail } from '@quantsquare/contracts';
 import { Card, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatPercent } from '../dashboard/format';
+import { abbreviateNumber, formatPercent } from '../../shared/format/money';
+import { copyFigureTexts, drawdownShown } from '../../shared/format/square-format';
 import { useToneColor } from './StrategyCardView';
-import { abbreviateNumber, copyFigureTexts, drawdownShown } from './square-format';
 
 function StatCard({
   label,

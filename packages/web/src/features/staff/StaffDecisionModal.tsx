@@ -9,8 +9,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
 import { type StaffDecisionInput, useStaffDecision } from '../../api/staff';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { formatCoinAmount } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatCoinAmount } from '../../shared/format/money';
 
 /** The decisions that need a text: a reason (reject, fail) or the payout's hash (complete). */
 export type TextDecision = 'reject' | 'complete' | 'fail';

@@ -5,15 +5,17 @@ import {
   type StaffRequest,
   type StaffStatusFilter,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Flex, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Flex, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
 import { type StaffQueue as Queue, useStaffDecision, useStaffQueue } from '../../api/staff';
-import { formatUtc8 } from '../bots/bot-format';
-import { walletErrorMessage } from '../wallet/wallet-errors';
-import { depositProof, formatCoinAmount, statusColor } from '../wallet/wallet-format';
+import { walletErrorMessage } from '../../shared/errors/wallet-errors';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { depositProof, statusColor } from '../../shared/format/wallet-format';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { type PendingTextDecision, StaffDecisionModal } from './StaffDecisionModal';
 
 const FILTERS: Record<Queue, readonly StaffStatusFilter[]> = {
@@ -281,15 +283,10 @@ export function StaffQueue({ queue }: { queue: Queue }) {
         />
       </Flex>
       {list.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={walletErrorMessage(t, list.error, t('wallet.loadFailed'))}
-          action={
-            <Button size="small" onClick={() => void list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
+        <QueryErrorAlert
+          query={list}
+          failedText={t('wallet.loadFailed')}
+          describe={walletErrorMessage}
         />
       )}
       <Table<StaffRequest>

@@ -1,9 +1,9 @@
 import { BALANCE_POLL_INTERVAL_MS, BALANCE_POLL_MAX_ATTEMPTS } from '@quantsquare/contracts';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { BalancePollState } from '../../api/wallet';
-import { Spinner } from '../../app/Spinner';
-import { formatCoinAmount } from './wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { Spinner } from '../../shared/ui/Spinner';
+import type { BalancePollState } from './use-balance-poll';
 
 /** What the balance polling after a deposit is doing: checking, credited, or given up. */
 export function BalancePollNotice({ state }: { state: BalancePollState }) {

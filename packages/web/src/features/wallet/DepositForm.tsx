@@ -10,10 +10,10 @@ import { Alert, App, Button, Empty, Form, Input, InputNumber, Radio } from 'antd
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { type DepositBody, useSubmitDeposit } from '../../api/wallet';
+import { walletErrorMessage, walletFieldErrors } from '../../shared/errors/wallet-errors';
+import { formatCoinAmount } from '../../shared/format/money';
 import { depositAmountProblem } from './amount-rules';
 import { DepositNetworkInfo } from './DepositNetworkInfo';
-import { walletErrorMessage, walletFieldErrors } from './wallet-errors';
-import { formatCoinAmount } from './wallet-format';
 
 interface DepositValues {
   network?: DepositNetwork;

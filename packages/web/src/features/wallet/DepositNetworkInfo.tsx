@@ -3,8 +3,8 @@ import type { DepositNetworkInfo as NetworkInfo } from '@quantsquare/contracts';
 import { App, Button, Flex, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCopy } from './use-copy';
-import { formatCoinAmount } from './wallet-format';
+import { formatCoinAmount } from '../../shared/format/money';
+import { useCopy } from '../../shared/ui/use-copy';
 
 /**
  * The chosen network's deposit details (§3 Deposit network info): name, address with copy and

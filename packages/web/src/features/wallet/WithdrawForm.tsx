@@ -11,15 +11,15 @@ import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSubmitWithdrawal } from '../../api/wallet';
+import { walletErrorMessage, walletFieldErrors } from '../../shared/errors/wallet-errors';
+import { formatCoinAmount } from '../../shared/format/money';
 import {
   isStepUpAsked,
   StepUpCodeField,
   stepUpErrorText,
   useHasTwoFactor,
-} from '../security/StepUpCodeField';
+} from '../../shared/forms/StepUpCodeField';
 import { isWithdrawAmountValid, maxWithdrawable, withdrawReceive } from './amount-rules';
-import { walletErrorMessage, walletFieldErrors } from './wallet-errors';
-import { formatCoinAmount } from './wallet-format';
 
 interface WithdrawValues {
   network?: WithdrawNetwork;

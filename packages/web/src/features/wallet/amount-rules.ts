@@ -1,5 +1,11 @@
 import { COIN_AMOUNT_MAX, WITHDRAW_FEE_USDT, WITHDRAW_MIN_AMOUNT } from '@quantsquare/contracts';
-import { compareDecimal, fromUnits, hasAtMostDecimals, subtractDecimal, toUnits } from './decimal';
+import {
+  compareDecimal,
+  fromUnits,
+  hasAtMostDecimals,
+  subtractDecimal,
+  toUnits,
+} from '../../shared/format/decimal';
 
 // The amount rules of the deposit and withdraw forms (document 2 §5), checked before a request
 // is sent; the server checks the same again.

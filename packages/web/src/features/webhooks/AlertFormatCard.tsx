@@ -2,7 +2,7 @@ import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { WEBHOOK_EXAMPLE_ALERT_TEXT } from '@quantsquare/contracts';
 import { App, Button, Card, Flex, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCopy } from '../wallet/use-copy';
+import { useCopy } from '../../shared/ui/use-copy';
 
 /** The example alert, one field to a line, as it goes into TradingView's message box. */
 export function prettyAlertText(text: string): string {

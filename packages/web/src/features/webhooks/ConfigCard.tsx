@@ -3,10 +3,11 @@ import type { WebhookConfig } from '@quantsquare/contracts';
 import { Button, Card, Checkbox, Flex, Space, Switch, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAccountName } from '../accounts/use-account-name';
-import { formatUtc8 } from '../bots/bot-format';
+import { useAccountName } from '../../shared/data/use-account-name';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatDecimal, formatUsdt } from '../../shared/format/money';
 import { WebhookUrl } from './WebhookUrl';
-import { formatDecimal, formatUsdt, SIGNAL_STATUS_COLORS } from './webhook-format';
+import { SIGNAL_STATUS_COLORS } from './webhook-format';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -9,7 +9,7 @@ import {
   StepUpCodeField,
   stepUpErrorText,
   useHasTwoFactor,
-} from '../security/StepUpCodeField';
+} from '../../shared/forms/StepUpCodeField';
 
 interface Props {
   /** The configuration whose URL is to be replaced; null: closed. */

@@ -18,16 +18,15 @@ import {
   theme,
 } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/errors';
 import { isPendingSignal, useWebhookSignal } from '../../api/webhooks';
-import { useIsMobile } from '../../app/use-is-mobile';
-import { formatUtc8 } from '../bots/bot-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatDecimal, formatUsdt } from '../../shared/format/money';
+import { QueryErrorAlert } from '../../shared/ui/QueryState';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import {
   EXECUTION_STATUS_COLORS,
   failureText,
-  formatDecimal,
   formatLatency,
-  formatUsdt,
   reasonText,
   SIGNAL_STATUS_COLORS,
 } from './webhook-format';
@@ -300,11 +299,7 @@ export function SignalTrailDrawer({ id, onClose }: { id: number | null; onClose:
     >
       {signal.isPending && <Skeleton active />}
       {signal.isError && (
-        <Alert
-          type="error"
-          showIcon
-          title={errorMessage(t, signal.error, t('webhooks.trail.loadFailed'))}
-        />
+        <QueryErrorAlert query={signal} failedText={t('webhooks.trail.loadFailed')} hideRetry />
       )}
       {signal.data && <Trail signal={signal.data} />}
       {!signal.isPending && !signal.isError && !signal.data && <Empty />}

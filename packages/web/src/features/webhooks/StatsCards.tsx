@@ -6,8 +6,9 @@ import {
 import { Card, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from '../../app/use-is-mobile';
-import { formatLatency, formatRate, SIGNAL_STATUS_COLORS } from './webhook-format';
+import { formatGrouped, formatRate } from '../../shared/format/money';
+import { useIsMobile } from '../../shared/ui/use-is-mobile';
+import { formatLatency, SIGNAL_STATUS_COLORS } from './webhook-format';
 
 function Figure({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
   const title = (
@@ -47,9 +48,7 @@ function WindowCard({
         }}
       >
         <Figure label={t('webhooks.stats.signals')}>
-          <span data-testid={`${testId}-total`}>
-            {new Intl.NumberFormat(locale).format(window.total)}
-          </span>
+          <span data-testid={`${testId}-total`}>{formatGrouped(window.total, locale)}</span>
         </Figure>
         <Figure label={t('webhooks.stats.successRate')} hint={t('webhooks.stats.successRateHint')}>
           {formatRate(window.success_rate, locale)}

@@ -16,8 +16,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errors';
 import { useTestWebhookAlert } from '../../api/webhooks';
-import { formatUtc8 } from '../bots/bot-format';
-import { formatDecimal, formatUsdt, reasonText, sampleAlert } from './webhook-format';
+import { formatUtc8 } from '../../shared/format/bot-format';
+import { formatDecimal, formatUsdt } from '../../shared/format/money';
+import { reasonText, sampleAlert } from './webhook-format';
 
 function TestResult({ result }: { result: WebhookTestResponse }) {
   const { t, i18n } = useTranslation();

@@ -1,7 +1,7 @@
 import { CheckOutlined, CopyOutlined, EyeInvisibleOutlined, SyncOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Flex, Input, Modal, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCopy } from '../wallet/use-copy';
+import { useCopy } from '../../shared/ui/use-copy';
 
 /** A copy button for the full URL that says when it worked and when it did not. */
 function CopyUrlButton({ url, testId }: { url: string; testId: string }) {

@@ -13,7 +13,6 @@ import {
   type WebhookSignalStatus,
 } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { amountDecimals } from '../dashboard/format';
 
 // Pure helpers of the webhook trading screens: colours, figures and reasons said in the
 // reader's language from the server's codes.
@@ -47,34 +46,6 @@ export function formatLatency(t: TFunction, ms: number | null | undefined): stri
   if (typeof ms !== 'number' || !Number.isFinite(ms)) return '—';
   if (ms < 1000) return t('webhooks.ms', { value: Math.round(ms) });
   return t('webhooks.seconds', { value: (ms / 1000).toFixed(1) });
-}
-
-/** A decimal string of USDT with 2 decimals; '—' when missing. */
-export function formatUsdt(value: string | null | undefined, locale: string): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const number = Number(value);
-  if (!Number.isFinite(number)) return value;
-  return new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(number);
-}
-
-/** A quantity or price (decimal string) with the usual decimals for its size. */
-export function formatDecimal(value: string | null | undefined, locale: string): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const number = Number(value);
-  if (!Number.isFinite(number)) return value;
-  return new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 0,
-    maximumFractionDigits: amountDecimals(number),
-  }).format(number);
-}
-
-/** A rate already in percent with one decimal; '—' when there is none. */
-export function formatRate(value: number | null | undefined, locale: string): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value)}%`;
 }
 
 const REASONS = new Set<string>([...WEBHOOK_REFUSE_REASONS, ...WEBHOOK_IGNORE_REASONS]);

@@ -5,15 +5,11 @@ import type {
   WebhookSignalStep,
 } from '@quantsquare/contracts';
 import type { TFunction } from 'i18next';
-import { failureText, formatDecimal, formatUsdt, reasonText } from './webhook-format';
+import { formatDecimal, formatUsdt } from '../../shared/format/money';
+import { failureText, reasonText } from './webhook-format';
 
 // The webhook log's lines and the signal trail's steps said in the reader's language, from the
 // codes and figures the server answers (never from its technical `message`/`detail` lines).
-
-/** A price as the trail shows it: grouped, 2 decimals ("93,535.69"). */
-function formatTrailPrice(value: string | null | undefined, locale: string): string {
-  return formatUsdt(value, locale);
-}
 
 function orderWords(
   t: TFunction,
@@ -31,7 +27,7 @@ function orderWords(
       locale,
     ),
     symbol,
-    price: formatTrailPrice(order.price, locale),
+    price: formatUsdt(order.price, locale),
     leverage: order.leverage,
     orderId: order.exchange_order_id ?? '—',
   };

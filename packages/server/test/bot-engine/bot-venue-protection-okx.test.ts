@@ -1,0 +1,4 @@
+// A live bot's entry on okx as the venue answers, then its protection (bot-venue-protection.ts).
+import { describeVenueProtection } from './bot-venue-protection.js';
+
+describeVenueProtection('okx');

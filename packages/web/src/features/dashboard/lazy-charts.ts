@@ -1,5 +1,0 @@
-import { lazy } from 'react';
-
-// lightweight-charts loads with the dashboard only, in a chunk of its own.
-export const LazyCandleChart = lazy(() => import('./charts/CandleChart'));
-export const LazyEquityChart = lazy(() => import('./charts/EquityChart'));
