@@ -320,6 +320,7 @@ export async function createServices(deps: ServiceDeps) {
         feed: marketFeed,
         control: botControl,
         clock,
+        customStrategies: userStrategies,
         liveChecks,
       })
     : undefined;
