@@ -15,8 +15,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useWebhookConfigs, useWebhookLogs } from '../api/webhooks';
+import { useWebhookLogs } from '../api/webhooks';
 import {
+  ConfigFilter,
   positiveInt,
   useListParams,
   WEBHOOK_LIST_PAGE_SIZE,
@@ -104,7 +105,6 @@ export function WebhookLogsPage() {
   const level = WEBHOOK_LOG_LEVELS.find((l) => l === levelParam);
   const since = isoOrUndefined(params.get('since'));
   const until = isoOrUndefined(params.get('until'));
-  const configs = useWebhookConfigs();
   const logs = useWebhookLogs({
     page,
     pageSize: WEBHOOK_LIST_PAGE_SIZE,
@@ -204,14 +204,10 @@ export function WebhookLogsPage() {
       empty={empty}
       filters={
         <>
-          <Select
-            allowClear
+          <ConfigFilter
             value={config}
-            onChange={(value?: number) => setFilters({ config: value })}
-            placeholder={t('webhooks.signals.allConfigs')}
-            options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
-            data-testid="webhook-logs-config"
+            onChange={(value) => setFilters({ config: value })}
+            testId="webhook-logs-config"
           />
           <Select
             allowClear

@@ -7,9 +7,10 @@ import {
 import { Empty, Flex, Select, type TableColumnsType, Tag, Typography, theme } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useWebhookConfigs, useWebhookSignals } from '../api/webhooks';
+import { useWebhookSignals } from '../api/webhooks';
 import { SignalTrailDrawer } from '../features/webhooks/SignalTrailDrawer';
 import {
+  ConfigFilter,
   positiveInt,
   useListParams,
   WEBHOOK_LIST_PAGE_SIZE,
@@ -98,7 +99,6 @@ export function WebhookSignalsPage() {
   const statusParam = params.get('status');
   const status = WEBHOOK_SIGNAL_STATUSES.find((s) => s === statusParam);
   const openId = positiveInt(params.get('signal')) ?? null;
-  const configs = useWebhookConfigs();
   const signals = useWebhookSignals({ page, pageSize: WEBHOOK_LIST_PAGE_SIZE, config, status });
 
   const columns: TableColumnsType<WebhookSignal> = [
@@ -179,14 +179,10 @@ export function WebhookSignalsPage() {
       empty={empty}
       filters={
         <>
-          <Select
-            allowClear
+          <ConfigFilter
             value={config}
-            onChange={(value?: number) => setFilters({ config: value })}
-            placeholder={t('webhooks.signals.allConfigs')}
-            options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
-            data-testid="webhook-signals-config"
+            onChange={(value) => setFilters({ config: value })}
+            testId="webhook-signals-config"
           />
           <Select
             allowClear

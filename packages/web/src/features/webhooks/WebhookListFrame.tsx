@@ -4,6 +4,7 @@ import {
   Card,
   Flex,
   Pagination,
+  Select,
   Skeleton,
   Table,
   type TableColumnsType,
@@ -12,6 +13,7 @@ import {
 import type { HTMLAttributes, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useWebhookConfigs } from '../../api/webhooks';
 import { PageHeading } from '../../shared/ui/PageHeading';
 import { QueryErrorAlert, type QueryView } from '../../shared/ui/QueryState';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
@@ -153,5 +155,31 @@ export function WebhookListFrame<Row extends { id: number }>({
       </Card>
       {children}
     </Flex>
+  );
+}
+
+/** The "all configurations" filter both lists share (a configuration id, or none for all). */
+export function ConfigFilter({
+  value,
+  onChange,
+  testId,
+}: {
+  value: number | undefined;
+  onChange: (config: number | undefined) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const isMobile = useIsMobile();
+  const configs = useWebhookConfigs();
+  return (
+    <Select
+      allowClear
+      value={value}
+      onChange={(next?: number) => onChange(next)}
+      placeholder={t('webhooks.signals.allConfigs')}
+      options={(configs.data?.results ?? []).map((c) => ({ value: c.id, label: c.name }))}
+      style={{ minWidth: 180, flex: isMobile ? '1 1 100%' : undefined }}
+      data-testid={testId}
+    />
   );
 }
