@@ -86,3 +86,23 @@ export type StaffCompleteRequest = z.infer<typeof staffCompleteRequest>;
 
 /** Every decision answers the request as it now is (409 `not_pending` when already decided). */
 export const staffDecisionResponse = staffRequest;
+
+/** A server process of the deployment, as GET /api/staff/cluster/ lists it. */
+export const clusterMember = z.object({
+  id: z.string(),
+  /** `all` (HTTP and workers in one process), `api` or `worker`. */
+  role: z.enum(['all', 'api', 'worker']),
+  host: z.string(),
+  pid: z.number().int(),
+  started_at: z.string(),
+  last_heartbeat: z.string(),
+  /** Whether it beat within the heartbeat's time to live (a dead one is listed for an hour). */
+  is_live: z.boolean(),
+  /** The leases it holds now, by kind: `bot`, `copy`, `webhook`, `job`. */
+  leases: z.record(z.string(), z.number().int()),
+});
+export type ClusterMember = z.infer<typeof clusterMember>;
+
+/** GET /api/staff/cluster/: the processes, live first, each with the leases it holds. */
+export const staffClusterResponse = z.object({ members: z.array(clusterMember) });
+export type StaffClusterResponse = z.infer<typeof staffClusterResponse>;

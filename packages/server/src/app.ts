@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type Clock, systemClock } from './common/clock.js';
+import { readCluster } from './common/cluster.js';
 import { registerErrorHandling } from './common/error-handler.js';
 import { RateLimited } from './common/errors.js';
 import { refuseHostileInput } from './common/hostile-input.js';
@@ -174,7 +175,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           authentication,
         }),
       );
-      await api.register(staffRoutes({ staff: services.staff, authentication }));
+      await api.register(
+        staffRoutes({
+          staff: services.staff,
+          authentication,
+          cluster: async () => ({
+            members: (await readCluster(deps.db)).map((member) => ({
+              id: member.id,
+              role: member.role,
+              host: member.host,
+              pid: member.pid,
+              started_at: member.startedAt.toISOString(),
+              last_heartbeat: member.lastHeartbeat.toISOString(),
+              is_live: member.isLive,
+              leases: member.leases,
+            })),
+          }),
+        }),
+      );
       await api.register(profileRoutes({ profile: services.profile, authentication }));
       await api.register(square.routes(authentication));
       await api.register(webhooksRoutes({ service: services.webhooks.service, authentication }));

@@ -6,10 +6,12 @@ import path from 'node:path';
 import { Decimal } from 'decimal.js';
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
 import type { Clock } from './common/clock.js';
+import { createClusterMembership } from './common/cluster.js';
 import { createLeases, workerHolderId } from './common/leases.js';
 import type { ServiceLogger } from './common/logger.js';
 import { createScheduler } from './common/scheduler.js';
 import { createSecretBox } from './common/secret-box.js';
+import { createSingletons, OUTBOX_RELAY_JOB, type Singletons } from './common/singletons.js';
 import type { Config } from './config.js';
 import type { Database, DatabaseKind } from './db/database.js';
 import { unitOfWork } from './db/unit-of-work.js';
@@ -53,9 +55,11 @@ import { createStepUp } from './modules/auth/step-up.js';
 import { createTokensService } from './modules/auth/tokens.service.js';
 import { createTotpService } from './modules/auth/totp.service.js';
 import type { BotControl } from './modules/bots/bot-control.js';
+import { botLanes } from './modules/bots/bot-lanes.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
 import { createLiveChecks } from './modules/bots/live-checks.js';
+import { copyLanes } from './modules/copy-trading/copy-lanes.js';
 import {
   createCopyFiguresReader,
   createCopyingCheck,
@@ -86,6 +90,7 @@ import { createDepositNetworks } from './modules/wallet/deposit-networks.js';
 import { createInvitationsService } from './modules/wallet/invitations.service.js';
 import { createLedger } from './modules/wallet/ledger.js';
 import { createWalletService } from './modules/wallet/wallet.service.js';
+import { webhookLanes } from './modules/webhooks/webhook-lanes.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createImageStore, type ImageStore } from './uploads/image-store.js';
 import { createBotEngine } from './workers/bot-engine/index.js';
@@ -117,6 +122,12 @@ export interface ServiceDeps {
   readonly botControl?: BotControl | undefined;
   /** This process drives bots (the bot engine, under leases) and runs the scheduled jobs. */
   readonly runsWorkers?: boolean;
+  /**
+   * This process is a member of a cluster (main.ts): it beats in `cluster_members`, and its
+   * leases go to the lanes it prefers among the live workers (common/cluster.ts). Without it (the
+   * tests' services), a process takes every free lease.
+   */
+  readonly joinsCluster?: boolean;
 }
 
 /** Paper accounts trade on the market feed's prices; live accounts through ccxt. */
@@ -245,25 +256,52 @@ export async function createServices(deps: ServiceDeps) {
       log,
       quotes: feedQuotes(marketFeed, clock),
     });
-  const outboxRelay = deps.runsWorkers
-    ? createOutboxRelay({ outbox: eventOutbox, events, log })
-    : undefined;
-
   // One lease holder per process: a bot and a copy relation are each driven by one process.
   // The bot engine and the copy engine keep their leases apart (each renews and releases its own).
+  // In a cluster the holder is a member, and each takes the lanes (exchange accounts) it prefers.
   const leaseHolder = workerHolderId(deps.databaseKind);
-  const botEngine = deps.runsWorkers
-    ? createBotEngine({
+  const membership = deps.joinsCluster
+    ? createClusterMembership({
         db,
         clock,
-        feed: marketFeed,
-        execution,
-        leases: createLeases({ db, holderId: leaseHolder }),
-        outbox: eventOutbox,
-        writeLog: (entry) => operationLog.record(entry),
-        logger: log,
+        id: leaseHolder,
+        role: config.role,
+        lanes: [() => botLanes(db), () => copyLanes(db), () => webhookLanes(db)],
+        log,
       })
     : undefined;
+  const leasesOf = () => createLeases({ db, holderId: leaseHolder, preference: membership });
+  // Scheduled jobs and the outbox relay: each run by one process of the cluster at a time.
+  const singletons: Singletons | undefined = deps.runsWorkers
+    ? createSingletons({
+        leases: leasesOf(),
+        names: (): string[] => [...(scheduler?.names() ?? []), OUTBOX_RELAY_JOB],
+        log,
+      })
+    : undefined;
+  const outboxRelay = deps.runsWorkers
+    ? createOutboxRelay({
+        outbox: eventOutbox,
+        events,
+        log,
+        isActive: () => singletons?.holds(OUTBOX_RELAY_JOB) ?? true,
+      })
+    : undefined;
+  // An api process keeps an engine for the bots' stop and close commands only (it drives none).
+  const botEngine =
+    deps.runsWorkers || deps.joinsCluster
+      ? createBotEngine({
+          db,
+          clock,
+          feed: marketFeed,
+          execution,
+          leases: leasesOf(),
+          outbox: eventOutbox,
+          writeLog: (entry) => operationLog.record(entry),
+          logger: log,
+          controlOnly: !deps.runsWorkers,
+        })
+      : undefined;
   const botControl = deps.botControl ?? botEngine;
   // TradingView webhook trading: its executor runs where the workers run (main.ts starts it).
   const webhooks = createWebhooksModule({
@@ -275,7 +313,7 @@ export async function createServices(deps: ServiceDeps) {
     operationLog,
     log,
     signalsPerMinute: config.webhookSignalsPerMinute,
-    leases: createLeases({ db, holderId: leaseHolder }),
+    leases: leasesOf(),
     stepUp,
     outbox: eventOutbox,
     events,
@@ -365,7 +403,7 @@ export async function createServices(deps: ServiceDeps) {
     operationLog,
     sharing: square.sharing,
     log,
-    leases: createLeases({ db, holderId: leaseHolder }),
+    leases: leasesOf(),
     outbox: eventOutbox,
     equityAt: (accountId, at, maxAgeMs) =>
       accountServices.snapshots.equityAt(accountId, at, maxAgeMs),
@@ -406,13 +444,19 @@ export async function createServices(deps: ServiceDeps) {
     outbox: eventOutbox,
     mailer,
     telegram: config.telegram,
-    leases: createLeases({ db, holderId: leaseHolder }),
+    leases: leasesOf(),
     log,
   });
 
   // Scheduled jobs: hourly balance snapshots (the 16:00 UTC one opens the UTC+8 day), then the
   // square's wallet marks and metrics.
-  const scheduler = deps.runsWorkers ? createScheduler({ clock, log }) : undefined;
+  const scheduler = deps.runsWorkers
+    ? createScheduler({
+        clock,
+        log,
+        ...(singletons ? { runsJob: (name: string) => singletons.holds(name) } : {}),
+      })
+    : undefined;
   scheduler?.add(accountServices.snapshotter);
   scheduler?.add(createRiskMonitorJob(risk));
   scheduler?.add(liveChecks.job);
@@ -461,9 +505,11 @@ export async function createServices(deps: ServiceDeps) {
     webhooks,
     risk,
     notifications,
+    membership,
     workers: {
       outboxRelay,
-      botEngine,
+      singletons,
+      botEngine: deps.runsWorkers ? botEngine : undefined,
       scheduler,
       copyEngine: deps.runsWorkers ? copyTrading.engine : undefined,
     },

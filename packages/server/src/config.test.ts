@@ -27,6 +27,19 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('runs as one process by default; api and worker roles need PostgreSQL and Redis', () => {
+    const base = { SECRET_KEY: 'k'.repeat(40), DATA_DIR: tempDir() };
+    expect(loadConfig(base).role).toBe('all');
+    const cluster = { ...base, DATABASE_URL: 'postgres://db/qs', REDIS_URL: 'redis://r:6379' };
+    expect(loadConfig({ ...cluster, ROLE: 'api' }).role).toBe('api');
+    expect(loadConfig({ ...cluster, ROLE: 'worker' }).role).toBe('worker');
+    expect(() => loadConfig({ ...base, ROLE: 'worker' })).toThrow(/ROLE=worker needs DATABASE_URL/);
+    expect(() => loadConfig({ ...base, ROLE: 'api', DATABASE_URL: 'postgres://db/qs' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ ...cluster, ROLE: 'everything' })).toThrow(/ROLE/);
+  });
+
   it('generates DATA_DIR/secret.key with mode 0600 on first start and reuses it', () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir });

@@ -37,6 +37,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   TEST_DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'api', 'worker']).default('all')),
   SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
   JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
   /** The previous SECRET_KEY, read only by `admin rotate-secret-key` to decrypt old values. */
@@ -125,6 +126,12 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly testDatabaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
+  /**
+   * What this process does: `all` (one process: HTTP and workers), `api` (HTTP, websockets, the
+   * webhook receiver) or `worker` (bots, copy trading, webhook execution, scheduled jobs). A split
+   * needs PostgreSQL and Redis (the processes share leases and events through them).
+   */
+  readonly role: 'all' | 'api' | 'worker';
   readonly secretKey: string;
   readonly jwtSecret: string;
   /** The previous SECRET_KEY during a key rotation (see `admin rotate-secret-key`). */
@@ -268,6 +275,11 @@ export function loadConfig(
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   }
+  if (e.ROLE !== 'all' && (!e.DATABASE_URL || !e.REDIS_URL)) {
+    throw new ConfigError(
+      `ROLE=${e.ROLE} needs DATABASE_URL and REDIS_URL: split processes share PostgreSQL and Redis`,
+    );
+  }
   const depositNetworks = depositNetworksFrom(e);
   const twilio = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM];
   if (twilio.some((v) => v !== undefined) && !twilio.every((v) => v !== undefined)) {
@@ -286,6 +298,7 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     testDatabaseUrl: e.TEST_DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    role: e.ROLE,
     secretKey,
     jwtSecret: e.JWT_SECRET ?? deriveJwtSecret(secretKey),
     oldSecretKey: e.OLD_SECRET_KEY,

@@ -40,7 +40,9 @@ async function main(): Promise<void> {
       clock: systemClock,
       log,
       eventBus,
-      runsWorkers: true,
+      // ROLE=api serves HTTP only; `worker` and `all` drive bots, copies, webhooks and jobs.
+      runsWorkers: config.role !== 'api',
+      joinsCluster: true,
     });
     const app = await buildApp({
       config,
@@ -50,7 +52,12 @@ async function main(): Promise<void> {
     });
     appLog = app.log;
     const { marketFeed, square } = services;
-    const { botEngine, scheduler, copyEngine, outboxRelay } = services.workers;
+    const { botEngine, scheduler, copyEngine, outboxRelay, singletons } = services.workers;
+    const { membership } = services;
+    const runsWorkers = config.role !== 'api';
+    // Joins the cluster first: the live workers decide which lanes each drives.
+    await membership?.start();
+    await singletons?.start();
     // Probes the exchanges in the background (auto falls back to simulated data per exchange).
     marketFeed.start(app.log);
     // The square's read model and live strategy pages follow the bus from here on.
@@ -64,7 +71,7 @@ async function main(): Promise<void> {
     // before any new decision.
     await botEngine?.start();
     // Webhook signals left in flight are reconciled and completed; new ones run as they come.
-    await services.webhooks.start();
+    if (runsWorkers) await services.webhooks.start();
     // Copy trading follows the leaders' changes and reconciles every relation on a timer (the
     // first pass heals what changed while the process was down).
     copyEngine?.start();
@@ -94,6 +101,8 @@ async function main(): Promise<void> {
         await copyEngine?.stop();
         await services.execution.close();
         await outboxRelay?.stop();
+        await singletons?.stop();
+        await membership?.stop();
         await square.stop();
         await services.notifications.stop();
         await services.optimisations.close();
@@ -115,6 +124,7 @@ async function main(): Promise<void> {
     app.log.info(
       {
         database: database.kind,
+        role: config.role,
         dataDir: config.dataDir,
         webDistDir: config.webDistDir,
         app: `http://localhost:${port}/`,

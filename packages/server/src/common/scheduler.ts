@@ -28,6 +28,8 @@ export function createScheduler(deps: {
   clock: Clock;
   log: SchedulerLogger;
   pollIntervalMs?: number;
+  /** In a cluster, whether this process runs the named job (one process runs each). */
+  runsJob?: (name: string) => boolean;
 }) {
   const jobs: { job: ScheduledJob; nextDue: Date; running: Promise<void> | null }[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -53,6 +55,10 @@ export function createScheduler(deps: {
   }
 
   return {
+    /** The names of the jobs added (each a singleton in a cluster). */
+    names(): string[] {
+      return jobs.map((entry) => entry.job.name);
+    },
     add(job: ScheduledJob): void {
       jobs.push({ job, nextDue: job.nextSlotAfter(deps.clock.now()), running: null });
     },
@@ -66,6 +72,11 @@ export function createScheduler(deps: {
           continue;
         }
         if (entry.nextDue > now) continue;
+        if (deps.runsJob && !deps.runsJob(entry.job.name)) {
+          // Another process runs it: this one only keeps its next slot in step.
+          entry.nextDue = entry.job.nextSlotAfter(now);
+          continue;
+        }
         const run = runDue(entry, now).finally(() => {
           entry.running = null;
         });

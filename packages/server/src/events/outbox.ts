@@ -197,6 +197,8 @@ export function createOutboxRelay(deps: {
   events: EventBus;
   log?: EventBusLogger;
   everyMs?: number;
+  /** In a cluster, whether this process is the one relaying now (one process relays). */
+  isActive?: () => boolean;
 }) {
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<unknown> | undefined;
@@ -204,7 +206,7 @@ export function createOutboxRelay(deps: {
     start(): void {
       if (timer) return;
       timer = setInterval(() => {
-        if (running) return;
+        if (running || (deps.isActive && !deps.isActive())) return;
         running = deps.outbox
           .relay(deps.events)
           .catch((error: unknown) => deps.log?.error({ err: error }, 'outbox relay failed'))

@@ -1,5 +1,6 @@
 export * from './auth.schema.js';
 export * from './bots.schema.js';
+export * from './cluster.schema.js';
 export * from './copy-trading.schema.js';
 export * from './events.schema.js';
 export * from './exchange-accounts.schema.js';

@@ -1,5 +1,7 @@
 import {
   apiErrorSchema,
+  type StaffClusterResponse,
+  staffClusterResponse,
   staffCompleteRequest,
   staffDecisionResponse,
   staffQueueQuery,
@@ -22,7 +24,12 @@ const errors = {
 
 /** /staff/… : the review queues and decisions (is_staff only; 403 for other users). */
 export const staffRoutes =
-  (deps: { staff: StaffService; authentication: BearerAuthentication }): FastifyPluginAsyncZod =>
+  (deps: {
+    staff: StaffService;
+    authentication: BearerAuthentication;
+    /** The cluster's processes and their leases (common/cluster.ts). */
+    cluster: () => Promise<StaffClusterResponse>;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     const { staff } = deps;
     const { staffOnly, requireAuth, security } = deps.authentication;
@@ -41,6 +48,14 @@ export const staffRoutes =
       response: { 200: staffDecisionResponse, ...errors },
     };
 
+    app.get(
+      '/staff/cluster/',
+      {
+        preValidation: staffOnly,
+        schema: { tags, security, response: { 200: staffClusterResponse, ...errors } },
+      },
+      async () => deps.cluster(),
+    );
     app.get('/staff/deposits/', { preValidation: staffOnly, schema: list }, async (request) =>
       staff.queue('deposit', request.query),
     );

@@ -483,6 +483,8 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       return [...bots.keys()];
     },
     async startBot(botId) {
+      // An api process drives nothing: a worker's lease upkeep joins the running bot.
+      if (deps.controlOnly) return;
       keepLeases();
       // Held elsewhere (a stop there not finished yet): that worker's upkeep joins it.
       await leases.acquire([botLease(botId)]);
@@ -490,7 +492,12 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     },
     async stopBot(botId) {
       // A bot another worker drives is stopped there: its upkeep sees the status and closes.
-      if (!bots.has(botId) && (await leases.acquire([botLease(botId)])).length === 0) return;
+      if (
+        !bots.has(botId) &&
+        (await leases.acquire([botLease(botId)], { force: true })).length === 0
+      ) {
+        return;
+      }
       await stopHere(botId);
     },
     /**
@@ -502,7 +509,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
         throw new Error(`bot ${botId} is running: stop it before closing its position`);
       }
       // One worker at a time acts on a bot, stopped or not.
-      if ((await leases.acquire([botLease(botId)])).length === 0) {
+      if ((await leases.acquire([botLease(botId)], { force: true })).length === 0) {
         throw new Error(`bot ${botId} is being handled by another worker`);
       }
       try {

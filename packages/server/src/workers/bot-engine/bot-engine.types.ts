@@ -49,6 +49,11 @@ export type BotEngineDeps = BotExecution & {
   /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
   /**
+   * An api process's engine (ROLE=api): it answers the bots' stop and close commands (under the
+   * bot's lease) but drives no bot; a started bot is joined by a worker's lease upkeep.
+   */
+  readonly controlOnly?: boolean;
+  /**
    * A bot the engine stops or puts in error has its BotStatusChanged written here, in the
    * transaction of the status (the notifications read it); without it the event is only published.
    */
