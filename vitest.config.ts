@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * files instead of forming the run's tail. A file missing here only runs later.
  */
 const SLOW_FIRST = [
+  'system/scale-out',
   'execution/owners-sigkill-binance',
   'execution/owners-sigkill-okx',
   'bot-engine/bot-venue-protection-binance',

@@ -37,6 +37,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   TEST_DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  REDIS_PREFIX: optionalString,
   ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'api', 'worker']).default('all')),
   SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
   JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
@@ -132,6 +133,8 @@ export interface Config {
    * needs PostgreSQL and Redis (the processes share leases and events through them).
    */
   readonly role: 'all' | 'api' | 'worker';
+  /** The Redis channel prefix of this deployment's events (several deployments on one Redis). */
+  readonly redisPrefix: string | undefined;
   readonly secretKey: string;
   readonly jwtSecret: string;
   /** The previous SECRET_KEY during a key rotation (see `admin rotate-secret-key`). */
@@ -299,6 +302,7 @@ export function loadConfig(
     testDatabaseUrl: e.TEST_DATABASE_URL,
     redisUrl: e.REDIS_URL,
     role: e.ROLE,
+    redisPrefix: e.REDIS_PREFIX,
     secretKey,
     jwtSecret: e.JWT_SECRET ?? deriveJwtSecret(secretKey),
     oldSecretKey: e.OLD_SECRET_KEY,

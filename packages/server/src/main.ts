@@ -31,7 +31,12 @@ async function main(): Promise<void> {
       error: (details, message) => appLog?.error(details, message),
     };
     // One bus for the app and the workers: on Redis (across processes) when REDIS_URL is set.
-    const eventBus = await createEventBus({ redisUrl: config.redisUrl, clock: systemClock, log });
+    const eventBus = await createEventBus({
+      redisUrl: config.redisUrl,
+      redisPrefix: config.redisPrefix,
+      clock: systemClock,
+      log,
+    });
     // Every service once, shared by the app and this process's workers.
     const services = await createServices({
       config,

@@ -14,11 +14,14 @@ export {
 /** The platform's bus: on Redis when REDIS_URL is set (across processes), else in-process. */
 export async function createEventBus(deps: {
   redisUrl: string | undefined;
+  /** The deployment's channel prefix (DEFAULT_EVENT_PREFIX by default). */
+  redisPrefix?: string | undefined;
   clock: Clock;
   log?: EventBusLogger;
 }): Promise<EventBus> {
   const log = deps.log ? { log: deps.log } : {};
+  const prefix = deps.redisPrefix ? { prefix: deps.redisPrefix } : {};
   return deps.redisUrl
-    ? createRedisEventBus({ url: deps.redisUrl, clock: deps.clock, ...log })
+    ? createRedisEventBus({ url: deps.redisUrl, clock: deps.clock, ...prefix, ...log })
     : createInProcessEventBus({ clock: deps.clock, ...log });
 }
