@@ -16,13 +16,13 @@ import { createMarketFeed } from '../packages/server/src/market/market-feed.js';
 import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import {
   type BotStrategy,
-  createBotEngine,
   decide,
   latestSignal,
   type SignalMemo,
 } from '../packages/server/src/workers/bot-engine/index.js';
 import { seedLiveBots } from '../packages/server/test/bot-engine/live-bots.fixture.js';
 import { startFakeExchange } from '../packages/server/test/exchange/fake-exchange-private.js';
+import { createBotEngineWithCore } from '../packages/server/test/helpers/bot-engine-with-core.js';
 
 const FEEDS = 100;
 const BOTS_PER_FEED = 100;
@@ -116,7 +116,7 @@ async function ordersPerSecond(): Promise<string[]> {
       label: 'bench',
       parameters: { fast_period: 3, slow_period: 8 },
     });
-    const engine = createBotEngine({ db, clock, feed, clients, pollIntervalMs: 3_600_000 });
+    const engine = createBotEngineWithCore({ db, clock, feed, clients, pollIntervalMs: 3_600_000 });
     await engine.start();
     const orderCalls = () => fake.callsTo('/fapi/v1/order', 'POST').length;
     let orders = 0;

@@ -1,5 +1,6 @@
 // Deleting an exchange API that has bots (issue 8, item 2), on the real bot engine, a paper
 // account and the simulated feed.
+
 import type { ExchangeApi, OperationLogList } from '@quantsquare/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +14,9 @@ import type { MarketFeed } from '../../src/market/market.types.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
-import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
+import type { BotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import {
   BOT_SYMBOL,
   createBot,
@@ -34,7 +36,7 @@ const ctx = useTestApp({
       repo: createOperationLogRepository(database.db),
       clock,
     });
-    engine = createBotEngine({
+    engine = createBotEngineWithCore({
       db: database.db,
       clock,
       feed: marketFeed,

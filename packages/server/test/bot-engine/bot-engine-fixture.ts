@@ -21,12 +21,8 @@ import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
-import {
-  type BotClients,
-  type BotEngine,
-  type BotOrderAction,
-  createBotEngine,
-} from '../../src/workers/bot-engine/index.js';
+import type { BotClients, BotEngine, BotOrderAction } from '../../src/workers/bot-engine/index.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -135,7 +131,8 @@ export async function createBotFixture(
     feed,
     clients,
     userId,
-    newEngine: () => createBotEngine({ db, clock, feed, clients, pollIntervalMs: 3_600_000 }),
+    newEngine: () =>
+      createBotEngineWithCore({ db, clock, feed, clients, pollIntervalMs: 3_600_000 }),
     paperAccount: (options = {}) =>
       account({
         isPaper: true,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExchangeAdapterError } from '../../src/exchange/exchange-client.js';
 import type { BotClients } from '../../src/workers/bot-engine/bot-engine.types.js';
-import { createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { type BotFixture, createBotFixture } from './bot-engine-fixture.js';
 
 const START = Date.UTC(2026, 0, 18, 8, 0, 0);
@@ -42,7 +42,7 @@ function outage(
 }
 
 const engineWith = (clients: BotClients, resumeRetryDelaysMs: number[]) =>
-  createBotEngine({
+  createBotEngineWithCore({
     db: fixture.database.db,
     clock: fixture.clock,
     feed: fixture.feed,

@@ -1,6 +1,7 @@
 // The bot engine in a process of its own, for the SIGKILL fault test: a file-backed PGlite in
 // DATA_DIR, live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from CLOCK_START_MS
 // (wall time T0_MS), so candles close every second. SETUP=1 creates the accounts and bots.
+
 import type { Clock } from '../../src/common/clock.js';
 import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
@@ -11,7 +12,7 @@ import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
-import { createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { seedLiveBots } from './live-bots.fixture.js';
 
 const env = process.env;
@@ -32,7 +33,7 @@ if (env.SETUP === '1') {
   });
 }
 
-const engine = createBotEngine({
+const engine = createBotEngineWithCore({
   db,
   clock,
   feed,

@@ -1,6 +1,7 @@
 // One engine worker for the two-worker lease test: PostgreSQL at DATABASE_URL (shared with
 // another worker), live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from
 // CLOCK_START_MS (wall time T0_MS). Reports the bots it drives every 200 ms as a JSON line.
+
 import type { Clock } from '../../src/common/clock.js';
 import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
@@ -13,6 +14,7 @@ import { createAccountClientCache, createExecutionCore } from '../../src/executi
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { operationLogWriter } from '../helpers/bot-engine-with-core.js';
 import { LEASE_TEST_SECRET } from './lease-test-secret.js';
 
 const env = process.env;
@@ -45,6 +47,7 @@ const engine = createBotEngine({
   clock,
   feed,
   execution: core,
+  writeLog: operationLogWriter(db, clock),
   pollIntervalMs: 100,
   leases: createLeases({ db, holderId: workerHolderId(database.kind) }),
 });

@@ -1,4 +1,5 @@
 // The bots API on the real bot engine, a paper account and the simulated feed.
+
 import type { Bot, BotActionResponse, OperationLogList } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
 import { defaultExchangeClientFactory } from '../../src/app.js';
@@ -6,8 +7,9 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
-import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
+import type { BotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { createBot, createPaperAccount, grantVip } from '../helpers/bot-flows.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
@@ -19,7 +21,7 @@ const ctx = useTestApp({
       repo: createOperationLogRepository(database.db),
       clock,
     });
-    engine = createBotEngine({
+    engine = createBotEngineWithCore({
       db: database.db,
       clock,
       feed: marketFeed,

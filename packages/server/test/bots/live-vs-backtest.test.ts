@@ -1,5 +1,6 @@
 // GET /trading/bots/{id}/live-vs-backtest/ on the real bot engine, a paper account and the
 // simulated feed: once the candles have closed, the bot's trades are the backtest's trades.
+
 import {
   type ApiError,
   CUSTOM_STRATEGY_ID_OFFSET,
@@ -9,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultExchangeClientFactory } from '../../src/app.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
-import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
+import type { BotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { createBot, createPaperAccount, grantVip } from '../helpers/bot-flows.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
@@ -18,7 +20,7 @@ let engine: BotEngine | undefined;
 const ctx = useTestApp({
   env: { MARKET_DATA: 'simulated' },
   botControl: ({ database, clock, config, marketFeed }) => {
-    engine = createBotEngine({
+    engine = createBotEngineWithCore({
       db: database.db,
       clock,
       feed: marketFeed,

@@ -1,14 +1,15 @@
 // Who publishes what on the event bus: the bots service (a user's start and stop), the bot
 // engine (a bot's failure), the balance snapshotter (every snapshot written).
+
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventType } from '../../src/events/index.js';
-import { createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { createBotFixture, runCandles } from '../bot-engine/bot-engine-fixture.js';
 import { createTestAccountServices } from '../helpers/account-services.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import {
   createBot,
   createPaperAccount,
@@ -62,7 +63,7 @@ describe('BotStatusChanged', () => {
     const events = recorder(fixture.clock, ['BotStatusChanged', 'OrderFilled']);
     try {
       const poor = await fixture.bot({ accountId: await fixture.paperAccount({ balance: '5' }) });
-      const engine = createBotEngine({
+      const engine = createBotEngineWithCore({
         db: fixture.database.db,
         clock: fixture.clock,
         feed: fixture.feed,

@@ -3,6 +3,7 @@
 // clock running CLOCK_SPEED× from CLOCK_START_MS (wall time T0_MS). SETUP=1 creates the account
 // and the bot. The manual owner submits the targets of MANUAL_TARGETS under keys m1, m2, … from
 // the first one on every start (a restart repeats the keys: nothing may be sent twice).
+
 import type { Clock } from '../../src/common/clock.js';
 import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
@@ -16,6 +17,7 @@ import { createAccountClientCache, createExecutionCore } from '../../src/executi
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
+import { operationLogWriter } from '../helpers/bot-engine-with-core.js';
 
 export const OWNERS_API_KEY = 'owners-key-1';
 export const MANUAL_TARGETS = [0.05, -0.02, 0, 0.04, -0.05, 0.03, 0, -0.01];
@@ -96,6 +98,7 @@ const engine = createBotEngine({
   clock,
   feed,
   execution: core,
+  writeLog: operationLogWriter(db, clock),
   pollIntervalMs: 100,
   // One process owns the embedded database: a restart takes its bots' leases back at once.
   leases: createLeases({ db, holderId: workerHolderId(database.kind) }),

@@ -4,8 +4,8 @@ import { strategyPositions, strategyTrades } from '../../src/db/schema/index.js'
 import { createInProcessEventBus } from '../../src/events/index.js';
 import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
-import { createBotEngine } from '../../src/workers/bot-engine/index.js';
 import { type BotFixture, createBotFixture, runCandles } from '../bot-engine/bot-engine-fixture.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { eventually } from './square-fixture.js';
 
 const START = Date.UTC(2026, 0, 16, 8, 0, 0);
@@ -29,7 +29,7 @@ describe("a paper bot's fills reach the square's read model through the event bu
     projector.start();
     const accountId = await fixture.paperAccount();
     const botId = await fixture.bot({ accountId });
-    const engine = createBotEngine({
+    const engine = createBotEngineWithCore({
       db: fixture.database.db,
       clock: fixture.clock,
       feed: fixture.feed,

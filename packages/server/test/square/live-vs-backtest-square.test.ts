@@ -1,6 +1,7 @@
 // The square's live_delta sort, its "honest" tag and the strategy page's live-vs-backtest, from
 // the bots' hourly comparisons: a published paper account whose bot ran 15 days of hourly
 // candles on the simulated feed, and one whose bot has just started.
+
 import {
   HONEST_MAX_ABS_DELTA_PCT,
   HONEST_MIN_LIVE_DAYS,
@@ -17,8 +18,9 @@ import type { MarketFeed } from '../../src/market/market.types.js';
 import { createBotsRepository } from '../../src/modules/bots/bots.repository.js';
 import { createLiveChecks } from '../../src/modules/bots/live-checks.js';
 import { createMetricsRepository } from '../../src/modules/square/metrics.repository.js';
-import { type BotEngine, createBotEngine } from '../../src/workers/bot-engine/index.js';
+import type { BotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { createBot, createPaperAccount, grantVip } from '../helpers/bot-flows.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
@@ -28,7 +30,7 @@ const ctx = useTestApp({
   env: { MARKET_DATA: 'simulated' },
   botControl: ({ database, clock, config, marketFeed }) => {
     feed = marketFeed;
-    engine = createBotEngine({
+    engine = createBotEngineWithCore({
       db: database.db,
       clock,
       feed: marketFeed,

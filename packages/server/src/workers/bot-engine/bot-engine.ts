@@ -6,13 +6,10 @@
 // order fills at the new candle's open, as the backtest's next-open fill (see README.md).
 import { customStrategyId } from '@quantsquare/contracts';
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
-import { botLease, createLeases, LEASE_RENEW_MS } from '../../common/leases.js';
-import { createInProcessEventBus } from '../../events/index.js';
+import { botLease, LEASE_RENEW_MS } from '../../common/leases.js';
 import type { OutboxEvent } from '../../events/outbox.js';
-import { adoptLegacyBotRows, createExecutionCore, ExecutionError } from '../../execution/index.js';
+import { adoptLegacyBotRows, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
-import { createOperationLogRepository } from '../../modules/operation-log/operation-log.repository.js';
-import { createOperationLog } from '../../modules/operation-log/operation-log.service.js';
 import { createUserStrategiesRepository } from '../../modules/user-strategies/user-strategies.repository.js';
 import { compiledForBot } from '../../modules/user-strategies/user-strategies.service.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
@@ -45,21 +42,9 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   // Read only: a bot with a custom strategy runs the rule set as it is stored now.
   const userStrategies = createUserStrategiesRepository(deps.db);
   const candleLimit = deps.candleLimit ?? DEFAULT_CANDLE_LIMIT;
-  const operationLog = createOperationLog({
-    repo: createOperationLogRepository(deps.db),
-    clock: deps.clock,
-  });
-  const writeLog = deps.writeLog ?? ((entry) => operationLog.record(entry));
-  const ownsCore = !('execution' in deps);
-  const core =
-    'execution' in deps
-      ? deps.execution
-      : createExecutionCore({
-          db: deps.db,
-          clock: deps.clock,
-          clients: deps.clients,
-          events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
-        });
+  const writeLog = deps.writeLog;
+  // The process's one execution core and lease holder, from the composition root.
+  const core = deps.execution;
   // A fill that closes a bot's position writes its trade row with the fill, in one transaction.
   core.useSettlementHook('bot', recordBotSettlement);
   const trader = createBotTrader({
@@ -67,8 +52,8 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     log: writeLog,
     fenceOf: (botId) => leases.fenceOf(botLease(botId)),
   });
-  // A bot is driven by the one worker holding its lease (see ../leases.ts).
-  const leases = deps.leases ?? createLeases({ db: deps.db });
+  // A bot is driven by the one worker holding its lease (see common/leases.ts).
+  const leases = deps.leases;
   let leaseTimer: NodeJS.Timeout | undefined;
   let maintaining: Promise<void> | null = null;
   const groups = new Map<string, FeedGroup>();
@@ -468,10 +453,8 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       await ticking;
       await maintaining;
       await Promise.all([...bots.values()].map((bot) => bot.queue));
+      // The core is the composition root's to close (its live orders settle first).
       await core.idle();
-      // A core of its own is closed here (its live orders settle first); a shared one is the
-      // composition root's to close.
-      if (ownsCore) await core.close();
       // Positions stay; the next worker (or this one restarted) resumes the bots at once. Only
       // the bots' leases: the process's copy relations are the copy engine's to let go.
       await leases.release(leases.held());

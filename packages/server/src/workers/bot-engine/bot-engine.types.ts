@@ -20,20 +20,14 @@ export interface BotEngineLogger {
   error(details: object, message: string): void;
 }
 
-/**
- * Where the engine's orders go: the process's execution core (main.ts: one core for every
- * driver), or, for an engine on its own (tests, benches), clients to build a core from.
- */
-export type BotExecution =
-  | { readonly execution: ExecutionCore }
-  | { readonly clients: BotClients; readonly events?: EventBus };
-
-export type BotEngineDeps = BotExecution & {
+export type BotEngineDeps = {
+  /** Where the engine's orders go: the process's one execution core (the composition root's). */
+  readonly execution: ExecutionCore;
   readonly db: Database;
   readonly clock: Clock;
   readonly feed: MarketFeed;
-  /** The operation-log writer (the operation-log service; one of its own on `db` by default). */
-  readonly writeLog?: (entry: OperationLogEntry) => Promise<void>;
+  /** The operation-log writer (the operation-log service). */
+  readonly writeLog: (entry: OperationLogEntry) => Promise<void>;
   readonly logger?: BotEngineLogger;
   /** Closed candles the strategy sees, as the backtest would (default 500). */
   readonly candleLimit?: number;
@@ -44,8 +38,8 @@ export type BotEngineDeps = BotExecution & {
    * start-up (unavailable or rate-limited); when they are used up the bot goes to error.
    */
   readonly resumeRetryDelaysMs?: readonly number[];
-  /** The leases of this worker (default: a new worker id on `db`). */
-  readonly leases?: Leases;
+  /** The leases of this process (its holder id, shared out in a cluster). */
+  readonly leases: Leases;
   /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
   /**

@@ -1,0 +1,57 @@
+import { createLeases } from '../../src/common/leases.js';
+import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
+import { type AccountClients, createExecutionCore } from '../../src/execution/index.js';
+import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
+import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
+import {
+  type BotEngine,
+  type BotEngineDeps,
+  createBotEngine,
+} from '../../src/workers/bot-engine/index.js';
+
+/**
+ * A bot engine on an execution core of its own, as the composition root wires one (main.ts
+ * builds one core for every driver): for tests that run an engine alone. Its `stop` also closes
+ * the core (live orders settle first), as a process shutting down does.
+ */
+export function createBotEngineWithCore(
+  deps: Omit<BotEngineDeps, 'execution' | 'leases' | 'writeLog'> &
+    Partial<Pick<BotEngineDeps, 'leases' | 'writeLog'>> & {
+      readonly clients: AccountClients;
+      readonly events?: EventBus;
+    },
+): BotEngine {
+  const { clients, events, ...rest } = deps;
+  const execution = createExecutionCore({
+    db: deps.db,
+    clock: deps.clock,
+    clients,
+    events: events ?? createInProcessEventBus({ clock: deps.clock }),
+  });
+  const operationLog = createOperationLog({
+    repo: createOperationLogRepository(deps.db),
+    clock: deps.clock,
+  });
+  const engine = createBotEngine({
+    ...rest,
+    execution,
+    leases: deps.leases ?? createLeases({ db: deps.db }),
+    writeLog: deps.writeLog ?? ((entry) => operationLog.record(entry)),
+  });
+  return {
+    ...engine,
+    async stop() {
+      await engine.stop();
+      await execution.close();
+    },
+  };
+}
+
+/** The operation-log writer the composition root gives a bot engine, on `db`. */
+export function operationLogWriter(
+  db: BotEngineDeps['db'],
+  clock: BotEngineDeps['clock'],
+): BotEngineDeps['writeLog'] {
+  const operationLog = createOperationLog({ repo: createOperationLogRepository(db), clock });
+  return (entry) => operationLog.record(entry);
+}
