@@ -4,7 +4,6 @@ import type { Clock } from '../../common/clock.js';
 import type { Leases } from '../../common/leases.js';
 import type { Database } from '../../db/database.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
-import type { EventBus } from '../../events/index.js';
 import type { Outbox } from '../../events/outbox.js';
 import type { AccountClients, ExecutionCore, OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
