@@ -190,7 +190,6 @@ async function benchOn(bench: BenchDatabase): Promise<string[]> {
     config,
     db,
     databaseKind: kind,
-    clock: systemClock,
     logger: false,
     services,
   });

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../packages/server/src/app.js';
 import { systemClock } from '../packages/server/src/common/clock.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { openPglite } from '../packages/server/src/db/client.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
+import { buildStandaloneApp } from '../packages/server/test/helpers/standalone-app.js';
 
 const VIEWERS = Number(process.env.BENCH_WS_VIEWERS ?? 10_000);
 const EVENTS = 30;
@@ -50,7 +50,7 @@ export async function benchSquareWs(port: number): Promise<string[]> {
   );
   const database = await openPglite(await PGlite.create(), { migrate: true });
   const bus = createInProcessEventBus({ clock: systemClock });
-  const app = await buildApp({
+  const app = await buildStandaloneApp({
     config,
     db: database.db,
     databaseKind: database.kind,

@@ -11,15 +11,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { type Clock, systemClock } from './common/clock.js';
 import { readCluster } from './common/cluster.js';
 import { registerErrorHandling } from './common/error-handler.js';
 import { RateLimited } from './common/errors.js';
 import { refuseHostileInput } from './common/hostile-input.js';
 import { type LoggerOptions, loggerOptions } from './common/logger.js';
 import { registerSecurityHeaders } from './common/security-headers.js';
-import { createServices, type ServiceDeps, type Services } from './composition.js';
-import { SERVER_PACKAGE_JSON } from './config.js';
+import type { Services } from './composition.js';
+import { type Config, SERVER_PACKAGE_JSON } from './config.js';
+import type { Database, DatabaseKind } from './db/database.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { exchangeAccountsRoutes } from './modules/accounts/exchange-accounts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -48,17 +48,15 @@ export { defaultExchangeClientFactory } from './composition.js';
 /** Largest uploaded file (avatars, announcement images): the spec's 5 MB. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
-/**
- * What the app is built from: the process's services (main.ts builds them once for the app and
- * the workers), or what to build them from (tests: one app on a database of its own).
- */
-export type AppDeps = Omit<ServiceDeps, 'clock' | 'log' | 'runsWorkers'> & {
-  readonly clock?: Clock;
+/** What the app is built from: the process's services, built once by the composition root. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: Database;
+  readonly databaseKind: DatabaseKind;
+  readonly services: Services;
   /** Defaults to the config's log level with secret redaction. */
   readonly logger?: LoggerOptions;
-  /** Built here from the rest when absent. */
-  readonly services?: Services;
-};
+}
 
 function readVersion(): string {
   try {
@@ -74,7 +72,6 @@ function readVersion(): string {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
-  const clock = deps.clock ?? systemClock;
   const app = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimitBytes,
@@ -117,22 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
-  const services = deps.services ?? (await createServices({ ...deps, clock, log: app.log }));
-  if (!deps.services) {
-    // What was built here runs and closes with the app.
-    services.square.start();
-    services.notifications.start();
-    await services.webhooks.start();
-    app.addHook('onClose', async () => {
-      await services.webhooks.stop();
-      await services.copyTrading.engine.stop();
-      await services.square.stop();
-      await services.notifications.stop();
-      await services.optimisations.close();
-      await services.marketFeed.stop();
-      if (!deps.eventBus) await services.events.close();
-    });
-  }
+  const { services } = deps;
   const { images, auth, codes, tokens, totp, trading, bots, accountServices, operationLog } =
     services;
   const { outbox, outboxChannels, authentication, square } = services;

@@ -160,7 +160,6 @@ export function useCopyEngineApp(options: CopyEngineAppOptions = {}): CopyEngine
       config,
       db: database.db,
       databaseKind: database.kind,
-      clock,
       logger: false,
       services,
     });

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/common/clock.js';
 import { type LogStream, loggerOptions } from '../../src/common/logger.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -15,6 +14,7 @@ import { createCandlesRepository } from '../../src/market/candles.repository.js'
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import type { BotControl } from '../../src/modules/bots/bot-control.js';
+import { buildStandaloneApp } from './standalone-app.js';
 import { createTestDatabase } from './test-database.js';
 
 export const TEST_SECRET_KEY = 'test-secret-key-0123456789-abcdefghijklmnop';
@@ -80,7 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         candles: createCandlesRepository(database.db),
       })
     : undefined;
-  const app = await buildApp({
+  const app = await buildStandaloneApp({
     config,
     db: database.db,
     databaseKind: database.kind,

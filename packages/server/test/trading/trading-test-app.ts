@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/common/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
+import { buildStandaloneApp } from '../helpers/standalone-app.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -39,7 +39,7 @@ export function useTradingApp(
     );
     const database = await createTestDatabase();
     const clock = new ManualClock(start);
-    const app = await buildApp({
+    const app = await buildStandaloneApp({
       config,
       db: database.db,
       databaseKind: database.kind,
