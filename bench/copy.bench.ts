@@ -10,8 +10,10 @@
 // implementation on this machine can go under: the followers' ccxt clients alone sending one
 // order each to the fake, and the rows a change must write for every paper follower written by
 // hand in one set-based transaction. A measurement, never a test.
+
 import pg from 'pg';
 import { systemClock } from '../packages/server/src/common/clock.js';
+import { createLeases } from '../packages/server/src/common/leases.js';
 import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
@@ -302,6 +304,7 @@ async function benchCase(
     clock,
     execution,
     events,
+    leases: createLeases({ db }),
     operationLog: { record: async () => undefined },
     square: { adjustCopyFigures: async () => undefined },
     reconcileIntervalMs: 3_600_000,

@@ -40,9 +40,9 @@ export interface CopyEngineDeps {
   /**
    * A relation is driven by the one process holding its lease (`common/leases.ts`): events,
    * the timer and closes act on held relations only; a dead holder's relations move to another
-   * process within the lease's time to live. Default: leases of a holder of its own.
+   * process within the lease's time to live. The process's own, from the composition root.
    */
-  readonly leases?: Leases;
+  readonly leases: Leases;
   /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
   /** CopyStatusChanged events go to the outbox with each change (notifications). */

@@ -7,7 +7,7 @@
 import type { CopyPosition } from '@quantsquare/contracts';
 import { leaderDriftPercent, MISS_RETRY_BASE_MS } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
-import { copyLease, createLeases, isCopyLease, LEASE_RENEW_MS } from '../../common/leases.js';
+import { copyLease, isCopyLease, LEASE_RENEW_MS } from '../../common/leases.js';
 import type { BusEvent } from '../../events/index.js';
 import { createCopyCloses } from './copy-closes.js';
 import { type CopyContext, type CopyEngineDeps, ownerOf } from './copy-engine-context.js';
@@ -43,7 +43,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   /** The marks each relation's P&L was last valued at (a fan-out values its fill, keeps these). */
   const lastMarks = new Map<number, Map<string, number>>();
   const loaders = createCopyLoaders(repo);
-  const leases = deps.leases ?? createLeases({ db: deps.db });
+  const leases = deps.leases;
   let unsubscribe: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;

@@ -26,7 +26,7 @@ export interface CopyTradingModuleDeps {
   readonly log?: CopyEngineLogger;
   readonly reconcileIntervalMs?: number;
   /** The process's worker leases (the engine drives only the relations it holds). */
-  readonly leases?: Leases;
+  readonly leases: Leases;
   /** Relations' starts, stops and pauses are written here with them (notifications). */
   readonly outbox?: Outbox;
   /** Recorded equity of an account at a time (the accounts' balance snapshots). */
@@ -59,7 +59,7 @@ export function createCopyTradingModule(deps: CopyTradingModuleDeps) {
     square,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.reconcileIntervalMs ? { reconcileIntervalMs: deps.reconcileIntervalMs } : {}),
-    ...(deps.leases ? { leases: deps.leases } : {}),
+    leases: deps.leases,
   });
   const service = createCopyTradingService({
     db: deps.db,
