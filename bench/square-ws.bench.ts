@@ -5,7 +5,7 @@
 // server memory per idle viewer.
 import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
@@ -37,6 +37,9 @@ async function json(response: Response): Promise<Record<string, unknown>> {
 }
 
 export async function benchSquareWs(port: number): Promise<string[]> {
+  const loadAtStart = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
   const dataDir = mkdtempSync(join(tmpdir(), 'qs-bench-ws-'));
   const config = loadConfig(
     {
@@ -163,6 +166,7 @@ export async function benchSquareWs(port: number): Promise<string[]> {
     cpuPerEventMs.sort((a, b) => a - b);
     const perViewer = (bytes: number) => `${(bytes / opened / 1024).toFixed(1)} KiB`;
     return [
+      `load average at the start: ${loadAtStart}`,
       `${opened.toLocaleString('en')} viewers of one strategy on loopback (connected in ${connectSeconds.toFixed(1)} s), ${EVENTS} trade events ${GAP_MS} ms apart`,
       `  delivery to the LAST viewer:  p50 ${percentile(lastViewer, 50).toFixed(1)} ms  p99 ${percentile(lastViewer, 99).toFixed(1)} ms  (goal p99 ≤ 250 ms)`,
       `  delivery to each viewer:      p50 ${percentile(everyViewer, 50).toFixed(1)} ms  p99 ${percentile(everyViewer, 99).toFixed(1)} ms`,

@@ -92,6 +92,12 @@ export const STRATEGY_WS_PING_INTERVAL_MS = 30_000;
 export const STRATEGY_WS_RECONNECT_DELAY_MS = 5_000;
 /** Close code sent when a strategy stops being public while viewers watch it. */
 export const STRATEGY_WS_CLOSE_NOT_PUBLIC = 4404;
+/**
+ * Close code sent to a viewer too slow to follow the live frames (its unsent frames passed the
+ * server's bound): it missed frames, so it reconnects (replaying the trades it missed after its
+ * last one, or reloading) and goes on live. The server sends a `resync` frame before it.
+ */
+export const WS_CLOSE_RESYNC = 4408;
 
 /** Server texts of the square (document 2 §8 where it names them). */
 export const SQUARE_MESSAGES = {

@@ -132,6 +132,15 @@ export interface EventPayloads {
     readonly status: 'failed' | 'refused';
     readonly reason: string | null;
   };
+  /**
+   * A webhook signal was accepted (stored as validated): it wakes the process holding the
+   * configuration's lease, wherever the receiver ran. Not written to the outbox: a lost wake-up
+   * is made good by the executors' slow look at the queue.
+   */
+  WebhookSignalAccepted: {
+    readonly configId: number;
+    readonly signalId: number;
+  };
   AnnouncementPublished: {
     readonly announcementId: number;
     readonly title: string;

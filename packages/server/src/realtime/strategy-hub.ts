@@ -1,6 +1,9 @@
 // The websocket hub of strategy pages (/ws/strategies/{id}). Viewers of one strategy share a
 // room; all rooms share one subscription per event type on the bus, taken while any room is open.
-// Each event becomes one frame, serialised once and written to every viewer of its room.
+// Each event becomes one frame, serialised once and written to every viewer of its room. A
+// viewer too slow to follow (its unsent frames pass a bound) is taken out of live delivery at
+// once and told to resync: a `resync` frame, then the close WS_CLOSE_RESYNC (it reconnects and
+// replays the trades it missed after its last one).
 // Privacy is checked per event against the stored share settings: a strategy that stopped being
 // public closes its room; hidden trades or positions are never framed.
 import {
@@ -9,8 +12,15 @@ import {
   type StrategyPosition,
   type StrategySocketFrame,
   type StrategyTrade,
+  WS_CLOSE_RESYNC,
 } from '@quantsquare/contracts';
 import type { WebSocket } from 'ws';
+import {
+  closeForResync,
+  frameBytes,
+  SOCKET_MAX_BUFFERED_BYTES,
+  sendToAll,
+} from '../common/socket-fan-out.js';
 import type { BusEvent, EventBus, EventPayloads, EventType } from '../events/index.js';
 
 export interface StrategyVisibility {
@@ -39,8 +49,9 @@ export interface HubLogger {
   warn(details: object, message: string): void;
 }
 
-/** A viewer whose unsent frames exceed this is too slow to follow and is dropped. */
-export const VIEWER_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** A viewer whose unsent frames exceed this is too slow to follow and is told to resync. */
+export const VIEWER_MAX_BUFFERED_BYTES = SOCKET_MAX_BUFFERED_BYTES;
+const RESYNC_FRAME = frameBytes({ type: 'resync' } satisfies StrategySocketFrame);
 const PING_TEXT_MAX_LENGTH = 256;
 
 interface Room {
@@ -65,16 +76,10 @@ export function createStrategyHub(deps: {
   let heartbeat: NodeJS.Timeout | undefined;
 
   function broadcast(room: Room, frame: StrategySocketFrame): void {
-    // One serialisation, one buffer for every viewer.
-    const bytes = Buffer.from(JSON.stringify(frame));
-    for (const socket of room.viewers) {
-      if (socket.readyState !== socket.OPEN) continue;
-      if (socket.bufferedAmount > maxBuffered) {
-        socket.terminate();
-        continue;
-      }
-      socket.send(bytes, { binary: false });
-    }
+    sendToAll(room.viewers, frameBytes(frame), maxBuffered, (socket) => {
+      room.viewers.delete(socket);
+      closeForResync(socket, WS_CLOSE_RESYNC, RESYNC_FRAME);
+    });
   }
 
   /** A fill as the strategy page's trade frame (its id is the event's, for replays). */

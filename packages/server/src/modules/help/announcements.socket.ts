@@ -1,6 +1,16 @@
 import type { WebSocket } from '@fastify/websocket';
-import { ANNOUNCEMENTS_SOCKET_PATH, type AnnouncementPublishedFrame } from '@quantsquare/contracts';
+import {
+  ANNOUNCEMENTS_SOCKET_PATH,
+  type AnnouncementPublishedFrame,
+  WS_CLOSE_RESYNC,
+} from '@quantsquare/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import {
+  closeForResync,
+  frameBytes,
+  SOCKET_MAX_BUFFERED_BYTES,
+  sendToAll,
+} from '../../common/socket-fan-out.js';
 import type { EventBus } from '../../events/index.js';
 
 /** A connection that answers no ping for this long is dropped. */
@@ -31,10 +41,10 @@ export const announcementsSocketRoutes =
           type: event.payload.type,
         },
       };
-      const text = JSON.stringify(frame);
-      for (const socket of sockets.keys()) {
-        if (socket.readyState === socket.OPEN) socket.send(text);
-      }
+      // One serialisation for every page; a page too slow to read is closed (it reconnects).
+      sendToAll(sockets.keys(), frameBytes(frame), SOCKET_MAX_BUFFERED_BYTES, (socket) =>
+        closeForResync(socket, WS_CLOSE_RESYNC),
+      );
     });
 
     // One timer for all connections: a socket that missed the last ping is gone.

@@ -1,7 +1,17 @@
 import type { WebSocket } from '@fastify/websocket';
-import { NOTIFICATIONS_SOCKET_PATH, type NotificationsUnreadFrame } from '@quantsquare/contracts';
+import {
+  NOTIFICATIONS_SOCKET_PATH,
+  type NotificationsUnreadFrame,
+  WS_CLOSE_RESYNC,
+} from '@quantsquare/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AccessTokenVerifier } from '../../common/bearer-auth.js';
+import {
+  closeForResync,
+  frameBytes,
+  SOCKET_MAX_BUFFERED_BYTES,
+  sendToAll,
+} from '../../common/socket-fan-out.js';
 import type { EventBus } from '../../events/index.js';
 
 /** A socket that has not authenticated by then is closed. */
@@ -34,8 +44,14 @@ export const notificationsSocketRoutes =
     };
 
     const unsubscribe = deps.events.subscribe('NotificationsChanged', (event) => {
-      for (const socket of byUser.get(event.payload.userId) ?? [])
-        send(socket, event.payload.unread);
+      const sockets = byUser.get(event.payload.userId);
+      if (!sockets) return;
+      // One serialisation for the user's pages; a page too slow to read is closed (it
+      // reconnects and is sent the count at once).
+      const frame: NotificationsUnreadFrame = { type: 'unread', count: event.payload.unread };
+      sendToAll(sockets, frameBytes(frame), SOCKET_MAX_BUFFERED_BYTES, (socket) =>
+        closeForResync(socket, WS_CLOSE_RESYNC),
+      );
     });
     const heartbeat = setInterval(() => {
       for (const [socket, isAlive] of alive) {

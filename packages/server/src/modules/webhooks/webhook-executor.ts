@@ -131,6 +131,11 @@ export function failureKindOf(error: unknown): WebhookFailureKind {
  */
 const IN_FLIGHT_RECHECK_MS = 2_000;
 
+/** The slow look at the queue that makes good lost wake-ups. */
+export const WEBHOOK_SAFETY_POLL_MS = 15_000;
+/** Signals of a configuration read per pass of its queue. */
+const DRAIN_BATCH = 50;
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export type TrailLog = (entry: {
@@ -152,8 +157,13 @@ export function createWebhookExecutor(deps: {
   readonly log: ServiceLogger;
   readonly trail: TrailLog;
   readonly operationLog: OperationLogWriter;
-  /** Real time between polls of the queue (signals another process accepted). */
+  /**
+   * Real time between the slow looks at the queue (default WEBHOOK_SAFETY_POLL_MS): signals are
+   * run on their wake-up; the poll only makes good a wake-up that was lost.
+   */
   readonly pollIntervalMs?: number;
+  /** Where accepted signals are announced (WebhookSignalAccepted): this executor listens. */
+  readonly events?: EventBus;
   /** Leases of configurations (`webhook:<id>`); without them this process runs every signal. */
   readonly leases?: Leases;
   /** How often held leases are renewed (default LEASE_RENEW_MS). */
@@ -181,6 +191,11 @@ export function createWebhookExecutor(deps: {
   let running = false;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  /** Configurations with a drain pass queued and not yet started. */
+  const wakePending = new Set<number>();
+  /** Configurations woken while another process held them (taken over if it died). */
+  const wanted = new Set<number>();
+  let unsubscribe: (() => void) | undefined;
   /** Signals whose order is at the venue without a final answer, and their fallback timer. */
   const awaiting = new Map<number, { configId: number; timer: NodeJS.Timeout }>();
 
@@ -618,64 +633,152 @@ export function createWebhookExecutor(deps: {
     return true;
   }
 
+  /** Runs `work` after the configuration's earlier work in this process (one at a time). */
+  function inChain(configId: number, work: () => Promise<void>, signalId?: number): void {
+    const previous = chains.get(configId) ?? Promise.resolve();
+    const next: Promise<void> = previous
+      .then(work)
+      .catch((error) =>
+        deps.log.error({ err: error, configId, signalId }, 'webhook signal execution failed'),
+      )
+      .finally(() => {
+        if (signalId !== undefined) queued.delete(signalId);
+        inFlight.delete(next);
+        if (chains.get(configId) === next) chains.delete(configId);
+      });
+    chains.set(configId, next);
+    inFlight.add(next);
+  }
+
   /**
    * Runs the signal after its configuration's earlier ones (in this process), if this process
-   * holds the configuration; else the holder's poll runs it.
+   * holds the configuration (a signal whose order became final, or left in flight).
    */
   function enqueue(signalId: number, configId: number): void {
     if (stopped || queued.has(signalId)) return;
     queued.add(signalId);
-    void (async () => {
-      const previous = chains.get(configId) ?? Promise.resolve();
-      const next = previous
-        .then(async () => {
-          if (await holds(configId)) await run(signalId);
-        })
-        .catch((error) =>
-          deps.log.error({ err: error, signalId }, 'webhook signal execution failed'),
-        )
-        .finally(() => {
-          queued.delete(signalId);
-          inFlight.delete(next);
-          if (chains.get(configId) === next) chains.delete(configId);
-        });
-      chains.set(configId, next);
-      inFlight.add(next);
-    })();
+    inChain(
+      configId,
+      async () => {
+        if (await holds(configId)) await run(signalId);
+      },
+      signalId,
+    );
   }
 
   /**
-   * One look at the queue: validated signals (accepted here or by another process) run in their
-   * configuration's chain where its lease is held; so do the signals left in flight by a previous
-   * holder, once, when this process takes a configuration over (reconciled first).
+   * The configuration has signals waiting (accepted here or anywhere): if this process holds (or
+   * takes) its lease, its validated signals run now, oldest first, one after another, until none
+   * is left. A wake while a pass is queued is already covered by it; one during a pass queues the
+   * next pass, so a signal stored after a pass's last read is never left behind.
+   */
+  function wake(configId: number): void {
+    if (stopped || !running || wakePending.has(configId)) return;
+    wakePending.add(configId);
+    inChain(configId, async () => {
+      wakePending.delete(configId);
+      const isTakeover = !reconciled.has(configId);
+      if (!(await holds(configId))) {
+        // Another process holds it: if that holder died, the lease tick takes it over.
+        if (deps.leases) wanted.add(configId);
+        return;
+      }
+      wanted.delete(configId);
+      const lease = webhookLease(configId);
+      const stillHeld = () => !deps.leases || deps.leases.isHeld(lease);
+      // Taken over: what the previous holder left in flight goes first (it was reconciled).
+      const leftInFlight = isTakeover
+        ? await repo.signalIdsOf(configId, ['intent', 'placed'], DRAIN_BATCH)
+        : [];
+      for (const id of leftInFlight) {
+        if (!stillHeld() || stopped) return;
+        if (!awaiting.has(id)) await runGuarded(id);
+      }
+      const attempted = new Set<number>();
+      while (stillHeld() && !stopped) {
+        const ids = (await repo.signalIdsOf(configId, ['validated'], DRAIN_BATCH)).filter(
+          (id) => !attempted.has(id),
+        );
+        if (ids.length === 0) return;
+        for (const id of ids) {
+          if (!stillHeld() || stopped) return;
+          // A signal that stays validated after its run (its configuration went) is not retried
+          // in this pass: the pass ends instead of spinning on it.
+          attempted.add(id);
+          await runGuarded(id);
+        }
+      }
+    });
+  }
+
+  /** One signal's run; its failure is logged and the configuration's next signal still runs. */
+  async function runGuarded(signalId: number): Promise<void> {
+    try {
+      await run(signalId);
+    } catch (error) {
+      deps.log.error({ err: error, signalId }, 'webhook signal execution failed');
+    }
+  }
+
+  /**
+   * The slow look at the queue, for wake-ups that were lost (a bus message dropped, a process
+   * that accepted a signal and had no bus to tell the holder): every configuration with signals
+   * waiting is woken here; and the signals left in flight by a previous holder run, once, when
+   * this process takes their configuration over (reconciled first).
    */
   async function poll(): Promise<void> {
-    const pending = await repo.pendingSignals();
+    const configs = await repo.configsWithPendingSignals();
     const leases = deps.leases;
     if (leases) {
-      const configs = [...new Set(pending.map((s) => s.configId))];
       await leases.acquire(
         configs.filter((id) => !leases.isHeld(webhookLease(id))).map(webhookLease),
       );
     }
-    for (const signal of pending) {
-      if (leases && !leases.isHeld(webhookLease(signal.configId))) continue;
-      const isLeftInFlight = signal.status === 'intent' || signal.status === 'placed';
-      if (signal.status === 'validated' || (isLeftInFlight && !reconciled.has(signal.configId))) {
-        enqueue(signal.id, signal.configId);
-      }
+    // A configuration taken over runs what its previous holder left in flight first (wake).
+    for (const configId of configs) {
+      if (!leases || leases.isHeld(webhookLease(configId))) wake(configId);
+      else wanted.add(configId);
+    }
+  }
+
+  /**
+   * The lease tick: renews what this process holds, and takes over the configurations it was
+   * woken for while another process held them, if they still have signals waiting and that
+   * holder stopped renewing (it died): they run within the lease's time to live.
+   */
+  async function leaseTick(leases: Leases): Promise<void> {
+    const lost = await leases.renew();
+    for (const resource of lost) reconciled.delete(Number(resource.split(':')[1]));
+    if (wanted.size === 0) return;
+    const candidates = [...wanted];
+    wanted.clear();
+    const waiting = await repo.configsWaiting(candidates);
+    if (waiting.length === 0) return;
+    const taken = await leases.acquire(waiting.map(webhookLease));
+    for (const configId of waiting) {
+      if (taken.includes(webhookLease(configId))) wake(configId);
+      else wanted.add(configId);
     }
   }
 
   return {
+    /** Runs a signal now where this process holds its configuration (see `wake`). */
     enqueue,
-    /** Recovers what a previous process left, then polls the queue. */
+    /** Tells this process that the configuration has signals waiting. */
+    wake,
+    /** Recovers what a previous process left, then listens for wake-ups (and polls slowly). */
     async start(): Promise<void> {
       if (running) return;
       running = true;
       stopped = false;
+      const events = deps.events;
+      if (events) {
+        unsubscribe = events.subscribe('WebhookSignalAccepted', (event) =>
+          wake(event.payload.configId),
+        );
+      }
       await poll();
-      const interval = deps.pollIntervalMs ?? 2000;
+      const interval = deps.pollIntervalMs ?? WEBHOOK_SAFETY_POLL_MS;
       timer = setInterval(() => {
         void poll().catch((error) => deps.log.warn({ err: error }, 'webhook queue poll failed'));
       }, interval);
@@ -683,12 +786,9 @@ export function createWebhookExecutor(deps: {
       const leases = deps.leases;
       if (leases) {
         leaseTimer = setInterval(() => {
-          void leases
-            .renew()
-            .then((lost) => {
-              for (const resource of lost) reconciled.delete(Number(resource.split(':')[1]));
-            })
-            .catch((error) => deps.log.warn({ err: error }, 'webhook lease renewal failed'));
+          void leaseTick(leases).catch((error) =>
+            deps.log.warn({ err: error }, 'webhook lease renewal failed'),
+          );
         }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
         leaseTimer.unref();
       }
@@ -696,12 +796,15 @@ export function createWebhookExecutor(deps: {
     async stop(): Promise<void> {
       stopped = true;
       running = false;
+      unsubscribe?.();
+      unsubscribe = undefined;
       if (timer) clearInterval(timer);
       if (leaseTimer) clearInterval(leaseTimer);
       timer = undefined;
       leaseTimer = undefined;
       for (const waiting of awaiting.values()) clearTimeout(waiting.timer);
       awaiting.clear();
+      wanted.clear();
       await Promise.allSettled([...inFlight]);
       // Another process takes the configurations over at once. Only this executor's leases: the
       // process's bots and copy relations share its holder id and keep theirs.

@@ -9,6 +9,7 @@ import {
   WEBHOOK_UNKNOWN_KEY_LIMIT_PER_MINUTE,
   type WebhookRefuseReason,
 } from '@quantsquare/contracts';
+import { createBatcher } from '../../common/batcher.js';
 import type { Clock } from '../../common/clock.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { NewWebhookSignalRow } from '../../db/schema/index.js';
@@ -19,7 +20,7 @@ import {
   parseAlertBody,
   storable,
 } from './webhook-alert.js';
-import type { TrailLog, WebhookExecutor } from './webhook-executor.js';
+import type { TrailLog } from './webhook-executor.js';
 import { hashWebhookKey, isKeyShaped, sameHash } from './webhook-keys.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 import { normaliseIp } from './webhooks.service.js';
@@ -73,7 +74,12 @@ export function createWindowCounter(limit: number, clock: () => number, maxKeys 
 export function createWebhookReceiver(deps: {
   readonly repo: WebhooksRepository;
   readonly clock: Clock;
-  readonly executor: WebhookExecutor;
+  /**
+   * Announces a signal just stored (validated): the process holding its configuration runs it,
+   * here or in another process. Must not wait on the execution (called after the commit, not
+   * awaited).
+   */
+  readonly announce: (signalId: number, configId: number) => void;
   readonly trail: TrailLog;
   readonly log: ServiceLogger;
   /** Real time for the rate windows (tests may pass a fake). */
@@ -88,6 +94,34 @@ export function createWebhookReceiver(deps: {
     deps.signalsPerMinute ?? WEBHOOK_SIGNALS_PER_MINUTE,
     realNow,
   );
+
+  // Concurrent alerts share their round trips: the key lookups of a moment are one query, and
+  // so are the inserts of signals with an id (a lone alert still goes at once).
+  const lookups = createBatcher((hashes: readonly string[]) => repo.configsByKeyHashes(hashes), {
+    maxSize: 200,
+  });
+  type Keyed = NewWebhookSignalRow & { dedupeKey: string };
+  type Inserted = Awaited<ReturnType<WebhooksRepository['insertUnlessRepeated']>>;
+  const batchedInserts = createBatcher(
+    async (rows: readonly Keyed[]): Promise<(Inserted | { error: unknown })[]> => {
+      try {
+        return await repo.insertManyUnlessRepeated(rows);
+      } catch {
+        // One row the database refuses must not fail the others of its batch: one by one.
+        return Promise.all(
+          rows.map((row) => repo.insertUnlessRepeated(row).catch((error: unknown) => ({ error }))),
+        );
+      }
+    },
+    { maxSize: 200 },
+  );
+  const inserts = {
+    async run(row: Keyed): Promise<Inserted> {
+      const result = await batchedInserts.run(row);
+      if ('error' in result) throw result.error;
+      return result;
+    },
+  };
 
   const rateLimited = (retryAfter: number): HookAnswer => ({
     status: 429,
@@ -109,7 +143,7 @@ export function createWebhookReceiver(deps: {
     // A valid key is judged on its own: TradingView posts every user's alerts from a few shared
     // addresses, so one user's wrong keys must never hold back another user's alerts. Only
     // unknown keys count against (and are refused by) the per-address limit.
-    const found = hash ? await repo.configByKeyHash(hash) : undefined;
+    const found = hash ? await lookups.run(hash) : undefined;
     if (!found || !hash || !sameHash(found.config.keyHash, hash)) {
       const blocked = unknownKeys.blocked(ip);
       if (blocked > 0) return rateLimited(blocked);
@@ -213,7 +247,7 @@ export function createWebhookReceiver(deps: {
       ],
     };
     const { row, duplicate } = check.alert.externalId
-      ? await repo.insertUnlessRepeated({ ...accepted, dedupeKey: `id:${check.alert.externalId}` })
+      ? await inserts.run({ ...accepted, dedupeKey: `id:${check.alert.externalId}` })
       : await repo.insertUnlessSameBody(
           { ...accepted, dedupeKey: `body:${base.bodyHash}:${receivedAt.getTime()}` },
           WEBHOOK_DEDUPE_WINDOW_SECONDS * 1000,
@@ -230,7 +264,7 @@ export function createWebhookReceiver(deps: {
       });
     } else {
       perConfig.hit(String(config.id));
-      deps.executor.enqueue(row.id, config.id);
+      deps.announce(row.id, config.id);
       void deps.trail({
         config,
         signalId: row.id,

@@ -1,3 +1,4 @@
+import { createBatcher } from '../../common/batcher.js';
 import type { Clock } from '../../common/clock.js';
 import type { Leases } from '../../common/leases.js';
 import type { ServiceLogger } from '../../common/logger.js';
@@ -39,9 +40,18 @@ export function createWebhooksModule(deps: {
 }) {
   const repo = createWebhooksRepository(deps.db);
   const { clock, log } = deps;
+  // Trail lines written while a batch is being written share the next insert (a burst of
+  // alerts writes a few statements, not one per line).
+  const trailLines = createBatcher(
+    async (rows: readonly Parameters<WebhooksRepository['insertLog']>[0][]) => {
+      await repo.insertLogs(rows);
+      return rows.map(() => undefined);
+    },
+    { maxSize: 500 },
+  );
   const trail: TrailLog = async (entry) => {
     try {
-      await repo.insertLog({
+      await trailLines.run({
         userId: entry.config?.userId ?? entry.userId ?? null,
         configId: entry.config?.id ?? null,
         configName: entry.config?.name ?? null,
@@ -66,6 +76,7 @@ export function createWebhooksModule(deps: {
     operationLog: deps.operationLog,
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
     ...(deps.leases === undefined ? {} : { leases: deps.leases }),
+    ...(deps.events === undefined ? {} : { events: deps.events }),
     ...(deps.outbox && deps.events
       ? {
           failures: {
@@ -77,10 +88,23 @@ export function createWebhooksModule(deps: {
         }
       : {}),
   });
+  // An accepted signal is announced on the bus: the executor holding its configuration (in this
+  // process or another: an api process runs no executor) wakes and runs it. Without a bus, this
+  // process's executor is woken directly.
+  const events = deps.events;
+  const announce = events
+    ? (signalId: number, configId: number) => {
+        events
+          .publish('WebhookSignalAccepted', { signalId, configId }, `webhook-accepted:${signalId}`)
+          .catch((error: unknown) =>
+            log.warn({ err: error, signalId }, 'webhook wake-up not published (the poll runs it)'),
+          );
+      }
+    : (_signalId: number, configId: number) => executor.wake(configId);
   const receiver = createWebhookReceiver({
     repo,
     clock,
-    executor,
+    announce,
     trail,
     log,
     ...(deps.signalsPerMinute === undefined ? {} : { signalsPerMinute: deps.signalsPerMinute }),

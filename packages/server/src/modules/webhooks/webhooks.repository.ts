@@ -134,6 +134,19 @@ export function createWebhooksRepository(db: Database) {
       return row;
     },
 
+    /** The configurations of several key hashes at once, in the order asked (undefined: none). */
+    async configsByKeyHashes(
+      keyHashes: readonly string[],
+    ): Promise<(ConfigWithAccount | undefined)[]> {
+      const rows = await db
+        .select({ config: webhookConfigs, account: accountColumns })
+        .from(webhookConfigs)
+        .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, webhookConfigs.exchangeAccountId))
+        .where(inArray(webhookConfigs.keyHash, [...new Set(keyHashes)]));
+      const byHash = new Map(rows.map((row) => [row.config.keyHash, row]));
+      return keyHashes.map((hash) => byHash.get(hash));
+    },
+
     async configById(id: number): Promise<ConfigWithAccount | undefined> {
       const [row] = await db
         .select({ config: webhookConfigs, account: accountColumns })
@@ -230,6 +243,49 @@ export function createWebhooksRepository(db: Database) {
     },
 
     /**
+     * `insertUnlessRepeated` for several signals in one statement: each is new (the first of its
+     * (configuration, dedupe key) in the database and in the list) or a repeat of the one stored.
+     */
+    async insertManyUnlessRepeated(
+      values: readonly (NewWebhookSignalRow & { dedupeKey: string })[],
+    ): Promise<{ row: WebhookSignalRow; duplicate: boolean }[]> {
+      const inserted = await db
+        .insert(webhookSignals)
+        .values([...values])
+        .onConflictDoNothing({ target: [webhookSignals.configId, webhookSignals.dedupeKey] })
+        .returning();
+      const keyOf = (configId: number, dedupeKey: string | null) => `${configId}\n${dedupeKey}`;
+      const fresh = new Map(inserted.map((row) => [keyOf(row.configId, row.dedupeKey), row]));
+      const missing = values.filter((v) => !fresh.has(keyOf(v.configId, v.dedupeKey)));
+      const firsts = new Map<string, WebhookSignalRow>();
+      if (missing.length > 0) {
+        const found = await db
+          .select()
+          .from(webhookSignals)
+          .where(
+            and(
+              inArray(webhookSignals.configId, [...new Set(missing.map((v) => v.configId))]),
+              inArray(webhookSignals.dedupeKey, [...new Set(missing.map((v) => v.dedupeKey))]),
+            ),
+          );
+        for (const row of found) firsts.set(keyOf(row.configId, row.dedupeKey), row);
+      }
+      const taken = new Set<string>();
+      return values.map((v) => {
+        const key = keyOf(v.configId, v.dedupeKey);
+        const row = fresh.get(key);
+        // The first of a key in the list is the one inserted; later ones repeat it.
+        if (row && !taken.has(key)) {
+          taken.add(key);
+          return { row, duplicate: false };
+        }
+        const first = row ?? firsts.get(key);
+        if (!first) throw new Error('dedupe conflict without a first signal');
+        return { row: first, duplicate: true };
+      });
+    },
+
+    /**
      * An accepted signal without an id: the same body on the configuration within `windowMs`
      * is the same signal. Serialised per (configuration, body) by a transaction lock, so
      * concurrent repeats see each other.
@@ -286,12 +342,45 @@ export function createWebhooksRepository(db: Database) {
         .where(eq(webhookSignals.id, id));
     },
 
-    async pendingSignals(): Promise<WebhookSignalRow[]> {
-      return db
-        .select()
+    /** The configurations with signals waiting (validated) or left in flight (intent, placed). */
+    async configsWithPendingSignals(): Promise<number[]> {
+      const rows = await db
+        .selectDistinct({ configId: webhookSignals.configId })
         .from(webhookSignals)
-        .where(inArray(webhookSignals.status, [...PENDING_SIGNAL_STATUSES]))
-        .orderBy(asc(webhookSignals.id));
+        .where(inArray(webhookSignals.status, ['validated', 'intent', 'placed']));
+      return rows.map((row) => row.configId);
+    },
+
+    /** The ids of a configuration's signals in `statuses`, oldest first (at most `limit`). */
+    async signalIdsOf(
+      configId: number,
+      statuses: readonly WebhookSignalStatus[],
+      limit: number,
+    ): Promise<number[]> {
+      const rows = await db
+        .select({ id: webhookSignals.id })
+        .from(webhookSignals)
+        .where(
+          and(eq(webhookSignals.configId, configId), inArray(webhookSignals.status, [...statuses])),
+        )
+        .orderBy(asc(webhookSignals.id))
+        .limit(limit);
+      return rows.map((row) => row.id);
+    },
+
+    /** Those of `configIds` that have validated signals waiting. */
+    async configsWaiting(configIds: readonly number[]): Promise<number[]> {
+      if (configIds.length === 0) return [];
+      const rows = await db
+        .selectDistinct({ configId: webhookSignals.configId })
+        .from(webhookSignals)
+        .where(
+          and(
+            inArray(webhookSignals.configId, [...configIds]),
+            eq(webhookSignals.status, 'validated'),
+          ),
+        );
+      return rows.map((row) => row.configId);
     },
 
     async insertExecution(
@@ -334,6 +423,10 @@ export function createWebhooksRepository(db: Database) {
         .from(webhookExecutions)
         .where(inArray(webhookExecutions.signalId, [...signalIds]))
         .orderBy(asc(webhookExecutions.id));
+    },
+
+    async insertLogs(rows: readonly (typeof webhookLogs.$inferInsert)[]): Promise<void> {
+      if (rows.length > 0) await db.insert(webhookLogs).values([...rows]);
     },
 
     async insertLog(values: {
