@@ -75,9 +75,7 @@ export async function startWebhookProcess(
     config,
     db: database.db,
     databaseKind: database.kind,
-    clock,
     logger: false,
-    eventBus: events,
     services: { ...base, webhooks },
   });
   await app.ready();
