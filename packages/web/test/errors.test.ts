@@ -3,14 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
 import { errorMessage } from '../src/api/errors';
 import { fieldErrors } from '../src/api/field-errors';
-import i18n from '../src/i18n';
+import i18n, { changeLanguage, loadLanguage } from '../src/i18n';
 
 const httpError = (body: ConstructorParameters<typeof ApiRequestError>[2]) =>
   new ApiRequestError('http', 400, body);
 
 describe('server error texts', () => {
   beforeAll(async () => {
-    await i18n.changeLanguage('zh-CN');
+    await loadLanguage('en');
+    await changeLanguage('zh-CN');
   });
 
   it('maps the login catalogue to translated messages', () => {
