@@ -31,6 +31,7 @@ import {
   type ExchangeClientFactory,
 } from './exchange/exchange-client-factory.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
+import { createLocalVenueBudget, type VenueBudget } from './exchange/venue-budget.js';
 import {
   createAccountClientCache,
   createExecutionCore,
@@ -110,6 +111,8 @@ export interface ServiceDeps {
   readonly marketFeed?: MarketFeed | undefined;
   /** Builds an account's exchange client; defaults to paper for paper accounts, ccxt otherwise. */
   readonly exchangeClientFactory?: ExchangeClientFactory | undefined;
+  /** The venues' per-address request budgets (main.ts: on Redis when REDIS_URL is set). */
+  readonly venueBudget?: VenueBudget | undefined;
   /** The platform's events; in-process by default (main.ts: Redis when REDIS_URL is set). */
   readonly eventBus?: EventBus | undefined;
   readonly imageStore?: ImageStore | undefined;
@@ -136,8 +139,11 @@ export function defaultExchangeClientFactory(deps: {
   db: Database;
   clock: Clock;
   marketFeed: MarketFeed;
+  /** The venues' per-address budgets (shared on Redis by a cluster); in memory by default. */
+  venueBudget?: VenueBudget;
 }): ExchangeClientFactory {
   const marketCache = createCcxtMarketCache();
+  const venueBudget = deps.venueBudget ?? createLocalVenueBudget();
   return createExchangeClientFactory({
     db: deps.db,
     clock: deps.clock,
@@ -150,6 +156,7 @@ export function defaultExchangeClientFactory(deps: {
       return createCcxtExchangeClient({
         ...options,
         marketCache,
+        venueBudget,
         ...(urlsOverride === undefined ? {} : { urlsOverride }),
       });
     },
@@ -240,7 +247,14 @@ export async function createServices(deps: ServiceDeps) {
   });
 
   const factory =
-    deps.exchangeClientFactory ?? defaultExchangeClientFactory({ config, db, clock, marketFeed });
+    deps.exchangeClientFactory ??
+    defaultExchangeClientFactory({
+      config,
+      db,
+      clock,
+      marketFeed,
+      ...(deps.venueBudget ? { venueBudget: deps.venueBudget } : {}),
+    });
   // One client per account version, shared by the account screens and the execution core.
   const accountClients = createAccountClientCache({ secretBox, factory });
   // Events written with the state they describe; the relay publishes what a crash left unsent.

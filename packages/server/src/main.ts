@@ -6,7 +6,8 @@ import { loadConfigFromEnvironment } from './config.js';
 import { openDatabase } from './db/client.js';
 import { OWNER_ONLY_UMASK, secureDataDir } from './db/data-dir.js';
 import { acquireDataDirLock, type DataDirLock } from './db/lock.js';
-import { createEventBus } from './events/index.js';
+import { createEventBus, DEFAULT_EVENT_PREFIX } from './events/index.js';
+import { createLocalVenueBudget, createRedisVenueBudget } from './exchange/venue-budget.js';
 import { createAdminService } from './modules/admin/admin.service.js';
 
 async function main(): Promise<void> {
@@ -37,6 +38,13 @@ async function main(): Promise<void> {
       clock: systemClock,
       log,
     });
+    // The venues' per-address budgets: shared by every process of the deployment on Redis.
+    const venueBudget = config.redisUrl
+      ? await createRedisVenueBudget({
+          url: config.redisUrl,
+          prefix: config.redisPrefix ?? DEFAULT_EVENT_PREFIX,
+        })
+      : createLocalVenueBudget();
     // Every service once, shared by the app and this process's workers.
     const services = await createServices({
       config,
@@ -45,6 +53,7 @@ async function main(): Promise<void> {
       clock: systemClock,
       log,
       eventBus,
+      venueBudget,
       // ROLE=api serves HTTP only; `worker` and `all` drive bots, copies, webhooks and jobs.
       runsWorkers: config.role !== 'api',
       joinsCluster: true,
@@ -114,6 +123,7 @@ async function main(): Promise<void> {
         await marketFeed.stop();
         await app.close();
         await eventBus.close();
+        await venueBudget.close();
         await database.close();
       } finally {
         lock?.release();

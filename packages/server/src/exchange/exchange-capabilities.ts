@@ -22,6 +22,12 @@ export type PermissionSource =
   | 'okx-account-config';
 
 /** At most `limit` new orders per account in any `windowMs` (the exchange's own rule). */
+/** A venue's request weight allowed per address (IP) and window, whatever the account. */
+export interface RequestWeightLimit {
+  readonly weight: number;
+  readonly windowMs: number;
+}
+
 export interface OrderRateLimit {
   readonly limit: number;
   readonly windowMs: number;
@@ -61,6 +67,12 @@ export interface ExchangeCapabilities {
    * a margin), so no order is refused for its rate.
    */
   readonly orderRateLimits: readonly OrderRateLimit[];
+  /**
+   * The request weight the venue allows one address (IP), all accounts together; ccxt's cost
+   * of a call is its weight. Shared by the deployment's processes (venue-budget.ts). Absent
+   * where the venue's limits are per account or instrument (OKX's private endpoints).
+   */
+  readonly requestWeightPerAddress?: RequestWeightLimit;
   /** Exchange error codes meaning "an order with this client id exists": the earlier send landed. */
   readonly duplicateClientOrderIdCodes: readonly string[];
   /** Exchange error codes meaning "your timestamp is off": re-sync the clock, resend once. */
@@ -126,6 +138,8 @@ export const EXCHANGE_CAPABILITIES: Readonly<Record<Exchange, ExchangeCapabiliti
       { limit: 300, windowMs: 10_000 },
       { limit: 1_200, windowMs: 60_000 },
     ],
+    // REQUEST_WEIGHT: 2,400 a minute per IP (GET /fapi/v1/exchangeInfo rateLimits).
+    requestWeightPerAddress: { weight: 2_400, windowMs: 60_000 },
     // -4116 DUPLICATED_CLIENT_ORDER_ID. (-4015 is "client order id is not valid": invalid_order.)
     duplicateClientOrderIdCodes: ['-4116'],
     clockSkewCodes: ['-1021'],

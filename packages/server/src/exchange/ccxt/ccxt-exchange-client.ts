@@ -17,6 +17,7 @@ import {
   OrderNotSentError,
   type OrderRequest,
 } from '../exchange-client.js';
+import type { VenueBudget } from '../venue-budget.js';
 import {
   isAmbiguousSend,
   isClockSkew,
@@ -70,6 +71,8 @@ export interface CcxtExchangeClientOptions {
   readonly retryPolicy?: RetryPolicy;
   /** Markets shared with the venue's other clients (else this client loads its own). */
   readonly marketCache?: CcxtMarketCache;
+  /** The venue's per-address budget shared by every account (and process, on Redis). */
+  readonly venueBudget?: VenueBudget;
 }
 
 const CCXT_CLASSES = { binanceusdm: ccxt.binanceusdm, okx: ccxt.okx } as const;
@@ -88,6 +91,16 @@ function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilitie
   Object.assign(instance.has, caps.ccxtHas);
   // ccxt's pacing, computed per request instead of polled each millisecond.
   installRequestBudget(instance);
+  // Then the venue's budget per address, which every account of the deployment draws from.
+  const budget = options.venueBudget;
+  if (budget) {
+    const target = instance as unknown as { throttle: (cost?: number) => unknown };
+    const own = target.throttle.bind(instance);
+    target.throttle = async (cost?: number) => {
+      await own(cost);
+      await budget.take(options.exchange, cost ?? 1);
+    };
+  }
   if (options.isTestnet) instance.setSandboxMode(true);
   if (options.urlsOverride !== undefined) {
     const api = instance.urls.api as Record<string, string>;
