@@ -25,13 +25,10 @@ import {
 import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import { createInProcessEventBus, type EventBus } from './events/index.js';
 import { createOutbox, createOutboxRelay } from './events/outbox.js';
-import { createCcxtExchangeClient, createCcxtMarketCache } from './exchange/ccxt/index.js';
-import {
-  createExchangeClientFactory,
-  type ExchangeClientFactory,
-} from './exchange/exchange-client-factory.js';
+import type { ExchangeClientFactory } from './exchange/exchange-client-factory.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
-import { createLocalVenueBudget, type VenueBudget } from './exchange/venue-budget.js';
+import type { VenueBudget } from './exchange/venue-budget.js';
+import { defaultExchangeClientFactory } from './exchange-client-wiring.js';
 import {
   createAccountClientCache,
   createExecutionCore,
@@ -41,7 +38,6 @@ import { createCandlesRepository } from './market/candles.repository.js';
 import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { feedQuotes } from './market/venue-quotes.js';
-import { writePaperBalances } from './modules/accounts/account-records.service.js';
 import {
   createAccountServices,
   EXCHANGE_CALL_TIMEOUT_MS,
@@ -96,6 +92,7 @@ import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createImageStore, type ImageStore } from './uploads/image-store.js';
 import { createBotEngine } from './workers/bot-engine/index.js';
 
+export { defaultExchangeClientFactory } from './exchange-client-wiring.js';
 /** The logger the services write to (Fastify's pino logger fits). */
 export type { ServiceLogger };
 
@@ -131,36 +128,6 @@ export interface ServiceDeps {
    * tests' services), a process takes every free lease.
    */
   readonly joinsCluster?: boolean;
-}
-
-/** Paper accounts trade on the market feed's prices; live accounts through ccxt. */
-export function defaultExchangeClientFactory(deps: {
-  config: Config;
-  db: Database;
-  clock: Clock;
-  marketFeed: MarketFeed;
-  /** The venues' per-address budgets (shared on Redis by a cluster); in memory by default. */
-  venueBudget?: VenueBudget;
-}): ExchangeClientFactory {
-  const marketCache = createCcxtMarketCache();
-  const venueBudget = deps.venueBudget ?? createLocalVenueBudget();
-  return createExchangeClientFactory({
-    db: deps.db,
-    clock: deps.clock,
-    prices: feedPriceSource(deps.marketFeed),
-    paperSlippageBps: deps.config.paperSlippageBps,
-    paperBalances: writePaperBalances,
-    // One market list per venue for every live account (loaded once, not once per account).
-    createLiveClient: (options) => {
-      const urlsOverride = deps.config.exchangeUrls[options.exchange];
-      return createCcxtExchangeClient({
-        ...options,
-        marketCache,
-        venueBudget,
-        ...(urlsOverride === undefined ? {} : { urlsOverride }),
-      });
-    },
-  });
 }
 
 export async function createServices(deps: ServiceDeps) {
