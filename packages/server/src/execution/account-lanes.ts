@@ -1,3 +1,4 @@
+import { createKeyedQueue } from '../common/keyed-queue.js';
 import type { OrderRateLimit } from '../exchange/exchange-capabilities.js';
 
 // Concurrency per exchange account: the work of one account runs one at a time, in order (its
@@ -50,20 +51,11 @@ export function createAccountLanes(
 ): AccountLanes {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
-  const tails = new Map<number, Promise<unknown>>();
+  const queue = createKeyedQueue<number>();
   const windows = new Map<number, SlidingWindows>();
 
   return {
-    run(accountId, work) {
-      const previous = tails.get(accountId) ?? Promise.resolve();
-      const next = previous.then(work, work);
-      const tail = next.catch(() => undefined);
-      tails.set(accountId, tail);
-      void tail.then(() => {
-        if (tails.get(accountId) === tail) tails.delete(accountId);
-      });
-      return next;
-    },
+    run: (accountId, work) => queue.run(accountId, work),
     async takeOrderSlot(accountId, limits) {
       let window = windows.get(accountId);
       if (!window) {
@@ -75,8 +67,6 @@ export function createAccountLanes(
       }
       window.record(now());
     },
-    async idle() {
-      while (tails.size > 0) await Promise.all([...tails.values()]);
-    },
+    idle: () => queue.idle(),
   };
 }

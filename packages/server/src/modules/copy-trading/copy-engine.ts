@@ -4,9 +4,11 @@
 // (never from an event's payload) on every leader PositionChanged, on a timer (a missed event
 // heals itself) and on resume, so a repeated or re-ordered event finds the target held already.
 // Orders carry deterministic keys (leader change, symbol, try) and owner {copy, relation}.
+
 import type { CopyPosition } from '@quantsquare/contracts';
 import { leaderDriftPercent, MISS_RETRY_BASE_MS } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
+import { createKeyedQueue } from '../../common/keyed-queue.js';
 import { copyLease, isCopyLease, LEASE_RENEW_MS } from '../../common/leases.js';
 import type { BusEvent } from '../../events/index.js';
 import { createCopyCloses } from './copy-closes.js';
@@ -36,7 +38,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   const repo: CopyTradingQueries = copyTradingQueries(deps.db);
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
   /** Per relation, the work queued on it (an event and the timer never interleave). */
-  const chains = new Map<number, Promise<unknown>>();
+  const chains = createKeyedQueue<number>();
   const inFlight = new Set<Promise<unknown>>();
   /** The leader's last fill per account|symbol (the slippage cap's reference). */
   const lastFills = new Map<string, { price: number; atMs: number }>();
@@ -121,13 +123,7 @@ export function createCopyEngine(deps: CopyEngineDeps) {
   }
 
   function serial<T>(relationId: number, work: () => Promise<T>): Promise<T> {
-    const previous = chains.get(relationId) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => undefined);
-    chains.set(relationId, settled);
-    void settled.then(() => {
-      if (chains.get(relationId) === settled) chains.delete(relationId);
-    });
+    const next = chains.run(relationId, work);
     return track(next);
   }
 

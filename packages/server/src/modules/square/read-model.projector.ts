@@ -1,3 +1,4 @@
+import { createKeyedQueue } from '../../common/keyed-queue.js';
 import { retryOnConflict } from '../../db/pg-errors.js';
 import type { BusEvent, EventBus } from '../../events/index.js';
 import type { Outbox } from '../../events/outbox.js';
@@ -31,7 +32,7 @@ export function createReadModelProjector(deps: {
   /** The event outbox to catch up from (no catch-up without it). */
   outbox?: Outbox;
 }) {
-  const queues = new Map<number, Promise<void>>();
+  const queues = createKeyedQueue<number>();
   const unsubscribes: (() => void)[] = [];
   /** Live events heard while catching up: applied after it, in the order heard. */
   let heldBack: BusEvent[] | null = null;
@@ -64,7 +65,7 @@ export function createReadModelProjector(deps: {
       const batch = await outbox.after(cursor, ['OrderFilled', 'PositionChanged']);
       if (batch.length === 0) break;
       for (const { event } of batch) apply(event);
-      await Promise.all(queues.values());
+      await queues.idle();
       cursor = batch.at(-1)?.id ?? cursor;
       await outbox.saveCursor(READER, cursor);
     }
@@ -77,16 +78,11 @@ export function createReadModelProjector(deps: {
   }
 
   function enqueue(accountId: number, work: () => Promise<void>): void {
-    const previous = queues.get(accountId) ?? Promise.resolve();
-    const next: Promise<void> = previous
-      .then(work)
+    void queues
+      .run(accountId, work)
       .catch((error: unknown) =>
         deps.log.error({ err: error, accountId }, 'square read model: event not applied'),
-      )
-      .finally(() => {
-        if (queues.get(accountId) === next) queues.delete(accountId);
-      });
-    queues.set(accountId, next);
+      );
   }
 
   return {
@@ -123,7 +119,7 @@ export function createReadModelProjector(deps: {
       if (cursorTimer) clearInterval(cursorTimer);
       cursorTimer = undefined;
       await caughtUp;
-      await Promise.all(queues.values());
+      await queues.idle();
     },
   };
 }
