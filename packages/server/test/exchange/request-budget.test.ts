@@ -2,7 +2,10 @@
 // goes while the bucket is at or above 0, later ones wait behind it), one sleep per wait.
 import ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
-import { installRequestBudget } from '../../src/exchange/ccxt/request-budget.js';
+import {
+  installRequestBudget,
+  installVenuePacing,
+} from '../../src/exchange/ccxt/request-budget.js';
 
 function paced(instance: object) {
   let nowMs = 0;
@@ -42,5 +45,40 @@ describe.each([
     await budget.ask(2);
     await budget.ask();
     expect(budget.sleeps.slice(2)).toEqual([expect.closeTo(2 * rl, 6)]);
+  });
+});
+
+describe('the venue pacing of a ccxt instance', () => {
+  // A binanceusdm instance whose requests answer at once: only the pacing is under test.
+  function venuePaced() {
+    const instance = new ccxt.binanceusdm({ apiKey: 'key', secret: 'secret' });
+    (instance as unknown as { fetch: () => Promise<unknown> }).fetch = async () => ({});
+    const budget = paced(instance);
+    const venue: number[] = [];
+    installVenuePacing(instance, new Set(['order']), async (cost) => {
+      venue.push(cost);
+    });
+    const send = (path: string, api: string, method: string) =>
+      instance.fetch2(path, api, method, { symbol: 'BTCUSDT' });
+    return { send, budget, venue };
+  }
+
+  it('sends lane-paced order requests past its own bucket, drawing from the venue', async () => {
+    const { send, budget, venue } = venuePaced();
+    for (let i = 0; i < 5; i += 1) {
+      await send('order', 'fapiPrivate', 'POST');
+      await send('order', 'fapiPrivate', 'DELETE');
+      await send('order', 'fapiPrivate', 'GET');
+    }
+    expect(budget.sleeps).toEqual([]);
+    expect(venue).toHaveLength(15);
+    expect(venue.every((cost) => cost > 0)).toBe(true);
+  });
+
+  it('still paces every other request with its own bucket and the venue', async () => {
+    const { send, budget, venue } = venuePaced();
+    for (let i = 0; i < 5; i += 1) await send('balance', 'fapiPrivateV2', 'GET');
+    expect(budget.sleeps.length).toBeGreaterThan(0);
+    expect(venue).toHaveLength(5);
   });
 });

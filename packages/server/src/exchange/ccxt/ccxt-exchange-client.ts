@@ -47,7 +47,7 @@ import {
   type Sleep,
   withReadRetries,
 } from './read-retry.js';
-import { installRequestBudget } from './request-budget.js';
+import { installRequestBudget, installVenuePacing } from './request-budget.js';
 
 export interface ExchangeLogger {
   warn(details: object, message: string): void;
@@ -77,6 +77,11 @@ export interface CcxtExchangeClientOptions {
 
 const CCXT_CLASSES = { binanceusdm: ccxt.binanceusdm, okx: ccxt.okx } as const;
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** The venue paths of the order requests the core's account lanes pace (ccxt's path names). */
+const LANE_PACED_PATHS: Record<keyof typeof CCXT_CLASSES, ReadonlySet<string>> = {
+  binanceusdm: new Set(['order']),
+  okx: new Set(['trade/order', 'trade/cancel-order']),
+};
 
 function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilities): CcxtExchange {
   const instance = new CCXT_CLASSES[caps.ccxtId]({
@@ -91,15 +96,14 @@ function buildCcxt(options: CcxtExchangeClientOptions, caps: ExchangeCapabilitie
   Object.assign(instance.has, caps.ccxtHas);
   // ccxt's pacing, computed per request instead of polled each millisecond.
   installRequestBudget(instance);
-  // Then the venue's budget per address, which every account of the deployment draws from.
+  // Then the venue's budget per address, which every account of the deployment draws from. The
+  // order requests the core's lanes pace skip ccxt's bucket then (the venue's budget still holds
+  // them to the address's weight); without a venue budget every request keeps ccxt's bucket.
   const budget = options.venueBudget;
   if (budget) {
-    const target = instance as unknown as { throttle: (cost?: number) => unknown };
-    const own = target.throttle.bind(instance);
-    target.throttle = async (cost?: number) => {
-      await own(cost);
-      await budget.take(options.exchange, cost ?? 1);
-    };
+    installVenuePacing(instance, LANE_PACED_PATHS[caps.ccxtId], (cost) =>
+      budget.take(options.exchange, cost),
+    );
   }
   if (options.isTestnet) instance.setSandboxMode(true);
   if (options.urlsOverride !== undefined) {

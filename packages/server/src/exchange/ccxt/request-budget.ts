@@ -49,3 +49,36 @@ export function installRequestBudget(
   };
   return true;
 }
+
+/**
+ * Adds the venue's budget per address to every request of the instance, and takes the lane-paced
+ * requests (the paths given: creating, cancelling and fetching one order, which the core's account
+ * lanes pace) out of the instance's own bucket so they are not paced twice. Every other request
+ * still waits for the instance's bucket first. ccxt's fetch2 calls throttle before its first
+ * await, so the flag set around that call is exact.
+ */
+export function installVenuePacing(
+  instance: object,
+  lanePacedPaths: ReadonlySet<string>,
+  takeFromVenue: (cost: number) => Promise<void>,
+): void {
+  const target = instance as {
+    throttle: (cost?: number) => unknown;
+    fetch2: (path: string, ...rest: unknown[]) => Promise<unknown>;
+  };
+  const own = target.throttle.bind(instance);
+  const fetch2 = target.fetch2.bind(instance);
+  let lanePaced = false;
+  target.fetch2 = (path: string, ...rest: unknown[]) => {
+    lanePaced = lanePacedPaths.has(path);
+    try {
+      return fetch2(path, ...rest);
+    } finally {
+      lanePaced = false;
+    }
+  };
+  target.throttle = async (cost?: number) => {
+    if (!lanePaced) await own(cost);
+    await takeFromVenue(cost ?? 1);
+  };
+}
