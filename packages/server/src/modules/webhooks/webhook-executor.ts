@@ -1,30 +1,25 @@
-import {
-  WEBHOOK_FAILURE_KINDS,
-  WEBHOOK_MESSAGES,
-  type WebhookExecutionAction,
-  type WebhookFailureKind,
-  type WebhookIgnoreReason,
-} from '@quantsquare/contracts';
-import { positionAmount } from '@quantsquare/engine';
-import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
 import { LEASE_RENEW_MS, type Leases, webhookLease } from '../../common/leases.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
-import type { WebhookSignalRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
-import type { Outbox, OutboxEvent } from '../../events/outbox.js';
-import { ExchangeAdapterError } from '../../exchange/exchange-client.js';
+import type { Outbox } from '../../events/outbox.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
-import {
-  ExecutionError,
-  type IntentResult,
-  type IntentSize,
-  type OrderOwner,
-} from '../../execution/execution.types.js';
-import { type ExecutionCore, isFinal } from '../../execution/index.js';
+import type { ExecutionCore } from '../../execution/index.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
-import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repository.js';
+import { ownerOf, signalIdOf, type TrailLog } from './webhook-signal-plan.js';
+import { createSignalRunner } from './webhook-signal-run.js';
+import type { WebhooksRepository } from './webhooks.repository.js';
+
+export {
+  failureKindOf,
+  intentKeyOf,
+  ownerOf,
+  planSignal,
+  type SignalPlan,
+  signalIdOf,
+  type TrailLog,
+} from './webhook-signal-plan.js';
 
 // The background executor: accepted signals are rows in a pending status (the durable queue);
 // each runs once through the execution core under the idempotency key derived from its id, one
@@ -33,97 +28,8 @@ import type { ConfigWithAccount, WebhooksRepository } from './webhooks.repositor
 // interrupted between intent and fill completes once. The signal only submits and listens: the
 // core retries what may be retried, under the same key; an order it rejects ends the signal. With leases (more than one process) a
 // configuration's signals run only in the process holding its lease; a process that takes a
-// configuration over (its holder died) reconciles the configuration's intents first.
-
-export const ownerOf = (configId: number): OrderOwner => ({ kind: 'webhook', id: configId });
-/** The signal's one idempotency key: every run of the signal finds its order by it. */
-export const intentKeyOf = (signalId: number): string => `signal:${signalId}`;
-/** The signal of an intent key (`signal:<id>`), or null for another key. */
-export function signalIdOf(key: string): number | null {
-  const match = /^signal:(\d+)$/.exec(key);
-  return match ? Number(match[1]) : null;
-}
-
-/** What a valid signal does given the configuration's position (pure). */
-export type SignalPlan =
-  | { readonly kind: 'ignore'; readonly reason: WebhookIgnoreReason }
-  | {
-      readonly kind: 'close';
-      readonly action: WebhookExecutionAction;
-      readonly side: 'buy' | 'sell';
-      readonly quantity: Decimal;
-    }
-  | {
-      readonly kind: 'open';
-      readonly action: WebhookExecutionAction;
-      readonly side: 'buy' | 'sell';
-      /** true: add to the position (pyramiding); false: trade to the target (reversing first). */
-      readonly adding: boolean;
-      readonly direction: 1 | -1;
-    };
-
-export function planSignal(
-  action: string,
-  position: Decimal,
-  allowPyramiding: boolean,
-): SignalPlan {
-  const long = position.gt(0);
-  const short = position.lt(0);
-  const closeOf = (dir: 'long' | 'short'): SignalPlan => ({
-    kind: 'close',
-    action: dir === 'long' ? 'close_long' : 'close_short',
-    side: dir === 'long' ? 'sell' : 'buy',
-    quantity: position.abs(),
-  });
-  switch (action) {
-    case 'buy':
-      if (long && !allowPyramiding) return { kind: 'ignore', reason: 'already_long' };
-      return {
-        kind: 'open',
-        action: long ? 'add_long' : short ? 'reverse_to_long' : 'open_long',
-        side: 'buy',
-        adding: long,
-        direction: 1,
-      };
-    case 'sell':
-      if (short && !allowPyramiding) return { kind: 'ignore', reason: 'already_short' };
-      return {
-        kind: 'open',
-        action: short ? 'add_short' : long ? 'reverse_to_short' : 'open_short',
-        side: 'sell',
-        adding: short,
-        direction: -1,
-      };
-    case 'close_long':
-      return long ? closeOf('long') : { kind: 'ignore', reason: 'no_position' };
-    case 'close_short':
-      return short ? closeOf('short') : { kind: 'ignore', reason: 'no_position' };
-    default:
-      return long
-        ? closeOf('long')
-        : short
-          ? closeOf('short')
-          : { kind: 'ignore', reason: 'no_position' };
-  }
-}
-
-/** An exchange failure's kind, as the trail names it. */
-export function failureKindOf(error: unknown): WebhookFailureKind {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 5 && cause; depth++) {
-    if (cause instanceof ExchangeAdapterError) {
-      return (WEBHOOK_FAILURE_KINDS as readonly string[]).includes(cause.kind)
-        ? (cause.kind as WebhookFailureKind)
-        : 'invalid_order';
-    }
-    if (cause instanceof ExecutionError && cause.kind === 'unprotected') return 'unprotected';
-    if (cause instanceof ExecutionError && cause.kind === 'unknown_outcome')
-      return 'unknown_outcome';
-    cause = cause instanceof Error ? cause.cause : undefined;
-  }
-  if (error instanceof ExecutionError) return 'invalid_order';
-  return 'internal';
-}
+// configuration over (its holder died) reconciles the configuration's intents first. One
+// signal's run (plan, intent, order, trail) is webhook-signal-run.ts; this file is its queue.
 
 /**
  * How soon a signal whose order is still at the venue without a final answer is run again, at
@@ -135,19 +41,6 @@ const IN_FLIGHT_RECHECK_MS = 2_000;
 export const WEBHOOK_SAFETY_POLL_MS = 15_000;
 /** Signals of a configuration read per pass of its queue. */
 const DRAIN_BATCH = 50;
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-export type TrailLog = (entry: {
-  config: ConfigWithAccount['config'] | null;
-  signalId: number | null;
-  level: 'info' | 'warning' | 'error';
-  event: Parameters<WebhooksRepository['insertLog']>[0]['event'];
-  message: string;
-  sourceIp?: string | null;
-  /** The owner when `config` is gone (deleted) or unknown. */
-  userId?: number | null;
-}) => Promise<void>;
 
 export function createWebhookExecutor(deps: {
   readonly repo: WebhooksRepository;
@@ -180,7 +73,7 @@ export function createWebhookExecutor(deps: {
     readonly events: EventBus;
   };
 }) {
-  const { repo, execution, clock } = deps;
+  const { repo, execution } = deps;
   /** Per configuration: the chain of its signals (one at a time, in order of arrival). */
   const chains = new Map<number, Promise<void>>();
   const queued = new Set<number>();
@@ -198,395 +91,13 @@ export function createWebhookExecutor(deps: {
   let unsubscribe: (() => void) | undefined;
   /** Signals whose order is at the venue without a final answer, and their fallback timer. */
   const awaiting = new Map<number, { configId: number; timer: NodeJS.Timeout }>();
+  const { run } = createSignalRunner({ ...deps, recheckLater });
 
-  const ms = (from: Date, to: Date) => Math.max(0, Math.round(to.getTime() - from.getTime()));
-
-  async function finish(
-    signal: WebhookSignalRow,
-    status: 'filled' | 'failed' | 'ignored' | 'refused',
-    detail: string | null,
-    extra: {
-      reason?: string | null;
-      message?: string | null;
-      errorKind?: string | null;
-      at?: Date;
-      /** The configuration of a failed or refused signal: its owner is told. */
-      config?: ConfigWithAccount['config'];
-    } = {},
-  ) {
-    const at = extra.at ?? clock.now();
-    const advance = (target: WebhooksRepository) =>
-      target.advance(
-        signal.id,
-        status,
-        { step: status, at, detail },
-        {
-          reason: extra.reason ?? null,
-          message: extra.message ?? detail,
-          errorKind: extra.errorKind ?? null,
-          totalLatencyMs: ms(signal.receivedAt, at),
-          finishedAt: at,
-        },
-      );
-    const failures = deps.failures;
-    const config = extra.config;
-    if (!failures || !config || (status !== 'failed' && status !== 'refused')) {
-      await advance(repo);
-      return;
-    }
-    const event: OutboxEvent<'WebhookSignalFailed'> = {
-      type: 'WebhookSignalFailed',
-      id: `webhook-signal:${signal.id}:${status}`,
-      payload: {
-        userId: config.userId,
-        configId: config.id,
-        configName: config.name,
-        signalId: signal.id,
-        status,
-        reason: extra.errorKind ?? extra.reason ?? null,
-      },
-    };
-    await failures.inTransaction(async (txRepo, tx) => {
-      await advance(txRepo);
-      await failures.outbox.write(tx, [event]);
-    });
-    // Written with the signal: the relay publishes it if this does not.
-    await failures.outbox
-      .publish(failures.events, [event])
-      .catch((error: unknown) =>
-        deps.log.warn({ err: error, signalId: signal.id }, 'webhook failure event not published'),
-      );
-  }
-
-  /** A valid signal that trades nothing, with why: finished as ignored, told in the trail. */
-  async function ignore(
-    signal: WebhookSignalRow,
-    config: ConfigWithAccount['config'],
-    reason: WebhookIgnoreReason | 'disabled',
-    text: string,
-  ) {
-    await finish(signal, 'ignored', text, { reason, message: text });
-    await deps.trail({
-      config,
-      signalId: signal.id,
-      level: 'info',
-      event: 'signal_ignored',
-      message: `Signal #${signal.id} ${signal.action} ${signal.symbol}: ${text}`,
-    });
-  }
-
-  /** A signal refused by the account's risk gate: nothing was sent. */
-  async function refuseByRisk(
-    signal: WebhookSignalRow,
-    found: ConfigWithAccount,
-    reason: 'risk_halted' | 'risk_limit',
-    error: ExecutionError,
-    executionId: number,
-  ) {
-    const message = WEBHOOK_MESSAGES.refused[reason];
-    await repo.updateExecution(executionId, {
-      status: 'failed',
-      errorKind: reason,
-      error: error.message,
-    });
-    await finish(signal, 'refused', message, {
-      reason,
-      message,
-      errorKind: reason,
-      config: found.config,
-    });
-    await deps.trail({
-      config: found.config,
-      signalId: signal.id,
-      level: 'warning',
-      event: 'order_failed',
-      message: `Signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} refused by the risk gate: ${error.message}`,
-    });
-    await deps.operationLog
-      .record({
-        userId: found.config.userId,
-        type: 'error',
-        event: 'webhook_failed',
-        message: `Webhook ${found.config.name}: signal #${signal.id} refused by the risk gate: ${error.message}`,
-        details: {
-          webhook_config_id: found.config.id,
-          signal_id: signal.id,
-          error_kind: reason,
-          reason: error.reason,
-        },
-      })
-      .catch(() => undefined);
-  }
-
-  async function fail(
-    signal: WebhookSignalRow,
-    found: ConfigWithAccount,
-    kind: WebhookFailureKind,
-    message: string,
-    executionId?: number,
-  ) {
-    if (executionId !== undefined) {
-      await repo.updateExecution(executionId, {
-        status: 'failed',
-        errorKind: kind,
-        error: message,
-      });
-    }
-    await finish(signal, 'failed', message, { errorKind: kind, message, config: found.config });
-    await deps.trail({
-      config: found.config,
-      signalId: signal.id,
-      level: 'error',
-      event: 'order_failed',
-      message: `Signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} failed (${kind}): ${message}`,
-    });
-    await deps.operationLog
-      .record({
-        userId: found.config.userId,
-        type: 'error',
-        event: 'webhook_failed',
-        message: `Webhook ${found.config.name}: signal #${signal.id} ${signal.action ?? ''} ${signal.symbol ?? ''} failed: ${message}`,
-        details: {
-          webhook_config_id: found.config.id,
-          signal_id: signal.id,
-          error_kind: kind,
-          exchange_api: found.account.id,
-        },
-      })
-      .catch((error) => deps.log.warn({ err: error }, 'webhook operation log entry failed'));
-  }
-
-  /** The configuration's lease as this process holds it: its orders are claimed under it. */
-  const fenceOf = (configId: number) => {
-    const fence = deps.leases?.fenceOf(webhookLease(configId));
-    return fence ? { fence } : {};
-  };
-
-  async function run(signalId: number): Promise<void> {
-    let signal = await repo.signal(signalId);
-    if (!signal || !['received', 'validated', 'intent', 'placed'].includes(signal.status)) return;
-    const found = await repo.configById(signal.configId);
-    if (!found) return;
-    const { config, account } = found;
-    if (!signal.action || !signal.symbol || !signal.amount) {
-      await fail(signal, found, 'internal', 'The signal lost its fields');
-      return;
-    }
-    const symbol = signal.symbol;
-    const owner = ownerOf(config.id);
-    const ref = { accountId: account.id, symbol, owner };
-    const key = intentKeyOf(signal.id);
-
-    // The plan is decided once, when the intent is written; a restart repeats it as recorded.
-    let executionRow = (await repo.executionsOfSignals([signal.id])).find(
-      (e) => e.intentKey === key,
-    );
-    let size: IntentSize;
-    let referencePrice: number | undefined;
-    if (!executionRow) {
-      // Disabled since it was accepted (by its owner, or as its account is being deleted): a
-      // signal that has not traded yet does not trade.
-      if (!config.enabled) {
-        await ignore(signal, config, 'disabled', WEBHOOK_MESSAGES.refused.disabled);
-        return;
-      }
-      if (!account.isActive) {
-        await fail(signal, found, 'invalid_key', WEBHOOK_MESSAGES.refused.account_inactive);
-        return;
-      }
-      const before = await execution.position(ref);
-      const plan = planSignal(signal.action, new Decimal(before.size), config.allowPyramiding);
-      if (plan.kind === 'ignore') {
-        await ignore(signal, config, plan.reason, WEBHOOK_MESSAGES.ignored[plan.reason]);
-        return;
-      }
-      let quantity: Decimal;
-      if (plan.kind === 'close') {
-        size = { kind: 'close' };
-        quantity = plan.quantity;
-      } else {
-        let price: number;
-        try {
-          price = await deps.prices.lastPrice(account.exchange, symbol);
-        } catch (error) {
-          await fail(signal, found, 'no_price', errorText(error));
-          return;
-        }
-        referencePrice = price;
-        const amount = positionAmount(Number(signal.amount), config.leverage, price);
-        quantity = new Decimal(amount);
-        size = plan.adding
-          ? { kind: 'delta', amount: plan.direction * amount }
-          : { kind: 'target', amount: plan.direction * amount };
-      }
-      const now = clock.now();
-      executionRow = await repo.insertExecution({
-        signalId: signal.id,
-        configId: config.id,
-        userId: config.userId,
-        accountId: account.id,
-        symbol,
-        action: plan.action,
-        side: plan.side,
-        quantity: quantity.toDecimalPlaces(10).toString(),
-        leverage: config.leverage,
-        status: 'pending',
-        intentKey: key,
-        createdAt: now,
-      });
-      await repo.advance(signal.id, 'intent', {
-        step: 'intent',
-        at: now,
-        detail: `${plan.action} ${quantity.toDecimalPlaces(8).toString()} ${symbol} at ${config.leverage}x`,
-      });
-      signal = { ...signal, status: 'intent' };
-    } else {
-      const action = executionRow.action;
-      const direction = executionRow.side === 'buy' ? 1 : -1;
-      const quantity = Number(executionRow.quantity);
-      size = action.startsWith('close')
-        ? { kind: 'close' }
-        : action.startsWith('add')
-          ? { kind: 'delta', amount: direction * quantity }
-          : { kind: 'target', amount: direction * quantity };
-    }
-
-    let result: IntentResult;
-    try {
-      result = await execution.submit({
-        accountId: account.id,
-        symbol,
-        owner,
-        key,
-        size,
-        action: executionRow.action,
-        leverage: config.leverage,
-        ...(referencePrice === undefined ? {} : { referencePrice }),
-        ...fenceOf(config.id),
-      });
-    } catch (error) {
-      // Another process holds the configuration now: it runs the signal; nothing changes here.
-      if (error instanceof ExecutionError && error.kind === 'fenced') return;
-      // The account's risk gate refused the opening: the signal is listed as refused.
-      if (
-        error instanceof ExecutionError &&
-        (error.kind === 'risk_halted' || error.kind === 'risk_limit')
-      ) {
-        await refuseByRisk(signal, found, error.kind, error, executionRow.id);
-        return;
-      }
-      // Refused (or proven never to have reached the venue): final for this signal.
-      await fail(signal, found, failureKindOf(error), errorText(error), executionRow.id);
-      return;
-    }
-
-    switch (result.status) {
-      case 'filled':
-      case 'done':
-      case 'in_flight':
-        await conclude(signal, found, executionRow.id, key, result);
-        return;
-      case 'noop': {
-        const text = WEBHOOK_MESSAGES.ignored.no_position;
-        await repo.updateExecution(executionRow.id, { status: 'failed', error: text });
-        await finish(signal, 'ignored', text, { reason: 'no_position', message: text });
-        return;
-      }
-      case 'skipped':
-        await fail(signal, found, 'below_minimum', result.sizing.reason, executionRow.id);
-        return;
-      case 'not_filled':
-        await fail(signal, found, 'invalid_order', 'The order did not fill', executionRow.id);
-        return;
-    }
-  }
-
-  /**
-   * The signal's outcome from its orders as the core holds them (every leg, all its trades): a
-   * leg still on its way leaves the signal placed and looked at again (never a failure); once
-   * every leg is final, the signal is filled for what the venue filled — the legs' trades'
-   * weighted price and all their fees — or failed when nothing filled.
-   */
-  async function conclude(
-    signal: WebhookSignalRow,
-    found: ConfigWithAccount,
-    executionId: number,
-    key: string,
-    result: Extract<IntentResult, { status: 'filled' | 'done' | 'in_flight' }>,
-  ) {
-    const legs = (await execution.intentsOf(ownerOf(found.config.id), key)).filter(
-      (leg) => leg.idempotencyKey === key,
-    );
-    const live = legs.find((leg) => !isFinal(leg.status));
-    if (live || legs.length === 0) {
-      const shown = live ?? (result.status === 'filled' ? result.settlement.intent : result.intent);
-      await awaitVenue(
-        signal,
-        executionId,
-        `order ${shown.exchangeOrderId ?? shown.clientOrderId} ${shown.status}`,
-      );
-      return;
-    }
-    let filled = new Decimal(0);
-    let cost = new Decimal(0);
-    let fee = new Decimal(0);
-    for (const leg of legs) {
-      const amount = new Decimal(leg.filledAmount ?? 0);
-      filled = filled.plus(amount);
-      cost = cost.plus(amount.mul(leg.averagePrice ?? 0));
-      fee = fee.plus(leg.fee ?? 0);
-    }
-    const last = legs.filter((leg) => new Decimal(leg.filledAmount ?? 0).gt(0)).at(-1);
-    if (!last) {
-      const states = legs.map((leg) => leg.status).join(', ');
-      await fail(signal, found, 'invalid_order', `order ${states}`, executionId);
-      return;
-    }
-    const filledAt =
-      result.status === 'filled' && result.settlement.intent.id === last.id
-        ? result.settlement.filledAt
-        : last.updatedAt;
-    if (signal.status !== 'placed') {
-      const first = legs[0] as (typeof legs)[number];
-      await repo.advance(signal.id, 'placed', {
-        step: 'placed',
-        at: first.createdAt.getTime() < filledAt.getTime() ? first.createdAt : filledAt,
-        detail: `order ${last.exchangeOrderId ?? last.clientOrderId}`,
-      });
-    }
-    const price = cost.div(filled).toDecimalPlaces(10);
-    await repo.updateExecution(executionId, {
-      status: 'filled',
-      filledQuantity: filled.toString(),
-      price: price.toString(),
-      fee: fee.toString(),
-      exchangeOrderId: last.exchangeOrderId ?? null,
-      filledAt,
-      receiveToFillMs: ms(signal.receivedAt, filledAt),
-      error: null,
-      errorKind: null,
-    });
-    const action = last.action;
-    const text = `${action} ${filled.toString()} ${signal.symbol ?? ''} @ ${price.toString()}`;
-    await finish(signal, 'filled', text, { at: filledAt, message: text });
-    await deps.trail({
-      config: found.config,
-      signalId: signal.id,
-      level: 'info',
-      event: 'order_filled',
-      message: `Signal #${signal.id}: ${text}`,
-    });
-  }
-
-  /** The signal's order is at the venue without a final answer: placed, and looked at again. */
-  async function awaitVenue(signal: WebhookSignalRow, executionId: number, detail: string) {
-    if (signal.status !== 'placed') {
-      await repo.advance(signal.id, 'placed', { step: 'placed', at: clock.now(), detail });
-    }
-    await repo.updateExecution(executionId, { status: 'placed', error: null });
-    const again = setTimeout(() => runAgain(signal.id), IN_FLIGHT_RECHECK_MS);
+  /** Looks at a signal left placed again once its wait is over (or its order is final). */
+  function recheckLater(signalId: number, configId: number): void {
+    const again = setTimeout(() => runAgain(signalId), IN_FLIGHT_RECHECK_MS);
     again.unref();
-    awaiting.set(signal.id, { configId: signal.configId, timer: again });
+    awaiting.set(signalId, { configId, timer: again });
   }
 
   /** Runs a signal that waited on its order again (its order is final, or the wait is over). */
