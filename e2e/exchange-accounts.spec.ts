@@ -145,7 +145,7 @@ test('every new user has a labelled experience account, as the welcome pop-up pr
   await page.goto('/dashboard');
   await expect(page.getByTestId('welcome-modal')).toContainText(
     '新用户福利：注册即送 10,000 USDT 模拟体验账户',
-    { timeout: 5000 },
+    { timeout: 20_000 },
   );
   await page.getByTestId('welcome-modal-close').click();
 
