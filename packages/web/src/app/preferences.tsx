@@ -1,7 +1,9 @@
 import { ConfigProvider, theme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { antdLocaleOf, changeLanguage, type Language, storeLanguage } from '../i18n';
+import { type Language, storeLanguage } from '../i18n';
 
 export type ThemeMode = 'dark' | 'light';
 const THEME_STORAGE_KEY = 'qs.theme';
@@ -56,16 +58,16 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       language,
       setLanguage: (next) => {
         storeLanguage(next);
-        void changeLanguage(next);
+        void i18n.changeLanguage(next);
       },
     }),
-    [themeMode, language],
+    [themeMode, language, i18n],
   );
 
   return (
     <PreferencesContext.Provider value={value}>
       <ConfigProvider
-        locale={antdLocaleOf(language)}
+        locale={language === 'en' ? enUS : zhCN}
         theme={{
           algorithm: themeMode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
           token: { colorPrimary: '#1668dc', borderRadius: 8 },

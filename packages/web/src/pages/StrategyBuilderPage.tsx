@@ -458,7 +458,7 @@ export function StrategyBuilderPage() {
           <BacktestSummary
             summary={preview.data?.backtest}
             isLoading={preview.isPending}
-            failure={
+            errorText={
               preview.isError ? errorMessage(t, preview.error, t('builder.preview.failed')) : null
             }
           />

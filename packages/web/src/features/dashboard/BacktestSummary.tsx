@@ -9,8 +9,7 @@ import { Note, Text, type Tone } from '../../shared/ui/ui';
 interface Props {
   summary: Summary | undefined;
   isLoading: boolean;
-  /** Why the backtest failed, when it did. */
-  failure: ReactNode;
+  errorText: string | null;
 }
 
 const toneOf = (value: number): Tone => (value > 0 ? 'success' : value < 0 ? 'danger' : 'default');
@@ -73,7 +72,7 @@ function Rows({ rows, small }: { rows: Row[]; small?: boolean }) {
 }
 
 /** The backtest's key figures and the assumptions it ran under. */
-export function BacktestSummary({ summary, isLoading, failure }: Props) {
+export function BacktestSummary({ summary, isLoading, errorText }: Props) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   if (isLoading) {
@@ -83,10 +82,10 @@ export function BacktestSummary({ summary, isLoading, failure }: Props) {
       </Note>
     );
   }
-  if (failure) {
+  if (errorText) {
     return (
       <Note tone="danger" testId="backtest-error">
-        {failure}
+        {errorText}
       </Note>
     );
   }
