@@ -95,8 +95,9 @@ test('the candle chart draws each candle once, also after its automatic refresh'
     expect(pane.panes).toBe(1);
     return pane.rectsSinceClear / RECTS_PER_CANDLE;
   };
+  // A loaded machine may paint the first view some seconds after the data arrived.
   await expect
-    .poll(drawnCandles, { timeout: 10_000 })
+    .poll(drawnCandles, { timeout: 30_000 })
     .toBeGreaterThanOrEqual(CHART_INITIAL_VIEW_CANDLES);
   expect(await drawnCandles()).toBeLessThanOrEqual(CHART_INITIAL_VIEW_CANDLES + 2);
 
@@ -112,7 +113,7 @@ test('the candle chart draws each candle once, also after its automatic refresh'
   expect(refreshed.ok()).toBe(true);
   // The refreshed data is painted (a full paint clears the pane first)…
   await expect
-    .poll(async () => (await candlePane(page)).clears)
+    .poll(async () => (await candlePane(page)).clears, { timeout: 30_000 })
     .toBeGreaterThan(clearsBeforeRefresh);
   await page.waitForTimeout(1000);
 

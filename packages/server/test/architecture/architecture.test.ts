@@ -1,6 +1,7 @@
 // The structure rules of STYLE 15, checked on every run: imports between units run one way, and
 // each table has one writing unit. The cycles and shared tables that exist today are listed
 // below; they may only shrink. Breaking one up means deleting its line here.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -135,5 +136,64 @@ describe('table writers', () => {
       if (beyond.length > 0 || (!allowed && units.size > 1)) extra[table] = [...units].sort();
     }
     expect(extra).toEqual({});
+  });
+});
+
+/** The backticked names on the README line that starts with `- <label>:`, or undefined. */
+function readmeList(text: string, label: string): string[] | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`- ${label}:`));
+  if (line === undefined) return undefined;
+  return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).sort();
+}
+
+describe('unit READMEs', () => {
+  // Each server unit says in its README what it owns and what it may import, in two lines that
+  // this test holds to the code: a new table writer or import means updating the README too.
+  it('name the tables each unit writes and the units it imports', () => {
+    const files = sourceFiles(serverSrc);
+    const sqlNames = new Map<string, string>();
+    for (const file of sourceFiles(path.join(serverSrc, 'db/schema'))) {
+      for (const m of file.text.matchAll(/export const (\w+) = pgTable\(\s*'(\w+)'/g)) {
+        sqlNames.set(m[1]!, m[2]!);
+      }
+    }
+    const owned = new Map<string, string[]>();
+    for (const [table, units] of tableWriters(
+      files,
+      schemaTables(path.join(serverSrc, 'db/schema')),
+    )) {
+      for (const unit of units) owned.set(unit, [...(owned.get(unit) ?? []), sqlNames.get(table)!]);
+    }
+    const imports = unitImports(serverSrc, files);
+    const shown = (unit: string) => (unit.startsWith('root:') ? `${unit.slice(5)}.ts` : unit);
+    const units = [...new Set(files.map((f) => f.unit))].filter((u) => !u.startsWith('root:'));
+    expect(units.length).toBeGreaterThan(20);
+    const wrong: Record<string, unknown> = {};
+    for (const unit of units.sort()) {
+      const readme = path.join(serverSrc, unit, 'README.md');
+      if (!existsSync(readme)) {
+        wrong[unit] = 'no README.md';
+        continue;
+      }
+      const text = readFileSync(readme, 'utf8');
+      const owns = readmeList(text, 'Owns');
+      const mayImport = readmeList(text, 'May import');
+      const actualOwns = (owned.get(unit) ?? []).sort();
+      const actualImports = [...(imports.get(unit) ?? [])].map(shown).sort();
+      if (JSON.stringify(owns) !== JSON.stringify(actualOwns)) {
+        wrong[`${unit} owns`] = { readme: owns, code: actualOwns };
+      }
+      if (JSON.stringify(mayImport) !== JSON.stringify(actualImports)) {
+        wrong[`${unit} may import`] = { readme: mayImport, code: actualImports };
+      }
+    }
+    expect(wrong).toEqual({});
+  });
+
+  it('reads the two lines of a README', () => {
+    const text = '# x\n\n- Owns: `bots`, `bot_trades`\n- May import: no other unit\n';
+    expect(readmeList(text, 'Owns')).toEqual(['bot_trades', 'bots']);
+    expect(readmeList(text, 'May import')).toEqual([]);
+    expect(readmeList(text, 'Imports')).toBeUndefined();
   });
 });
