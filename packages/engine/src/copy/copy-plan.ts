@@ -66,9 +66,7 @@ export function copiedPnl(
     if (size.isZero()) continue;
     const entryPrice = new Decimal(row.entryPrice);
     const mark = marks.get(row.symbol) ?? entryPrice;
-    pnl = pnl
-      .plus(unrealizedPnl({ size, entryPrice, entryFee: new Decimal(row.entryFee) }, mark))
-      .minus(row.entryFee);
+    pnl = pnl.plus(unrealizedPnl({ size, entryPrice }, mark)).minus(row.entryFee);
   }
   return pnl;
 }

@@ -147,8 +147,15 @@ export function applyFill(position: BookPosition, fill: BookFill): AppliedFill {
   };
 }
 
-/** Profit of a held position marked at `mark`, before fees. */
-export function unrealizedPnl(position: BookPosition, mark: Decimal.Value): Decimal {
-  if (position.size.isZero()) return new Decimal(0);
-  return new Decimal(mark).minus(position.entryPrice).times(position.size);
+/**
+ * Profit of a held position (signed size: negative is short) marked at `mark`, before fees. The
+ * one definition the server's books, paper desk, copies and bots mark their positions with.
+ */
+export function unrealizedPnl(
+  position: { readonly size: Decimal.Value; readonly entryPrice: Decimal.Value },
+  mark: Decimal.Value,
+): Decimal {
+  const size = new Decimal(position.size);
+  if (size.isZero()) return new Decimal(0);
+  return new Decimal(mark).minus(position.entryPrice).times(size);
 }

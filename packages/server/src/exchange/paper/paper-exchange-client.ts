@@ -24,7 +24,7 @@ import { createPaperRepository } from './paper.repository.js';
 import type { PaperBalanceWriter } from './paper-balances.js';
 import { createPaperDesk, type PaperDesk } from './paper-desk.js';
 import { type PaperFillSpec, toPaperPositionState as toState } from './paper-execution.js';
-import { positionMargin, unrealizedPnl } from './paper-fill.js';
+import { paperUnrealizedPnl, positionMargin } from './paper-fill.js';
 import { matchRestingOrders } from './paper-matcher.js';
 import type { PriceSource } from './price-source.js';
 
@@ -199,7 +199,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       for (const row of rows) {
         const state = toState(row);
         unrealized = unrealized.plus(
-          unrealizedPnl(state, markPrices.get(row.symbol) ?? state.entryPrice),
+          paperUnrealizedPnl(state, markPrices.get(row.symbol) ?? state.entryPrice),
         );
         used = used.plus(positionMargin(state));
       }
@@ -225,7 +225,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
           amount: state.amount.toNumber(),
           entryPrice: state.entryPrice.toNumber(),
           markPrice: mark.toNumber(),
-          unrealizedPnl: unrealizedPnl(state, mark).toNumber(),
+          unrealizedPnl: paperUnrealizedPnl(state, mark).toNumber(),
           leverage: row.leverage,
         };
       });

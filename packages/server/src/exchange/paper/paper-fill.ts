@@ -4,6 +4,7 @@ import {
   hitProtective,
   type ProtectiveHitOut,
   slippedPriceDecimal,
+  unrealizedPnl,
 } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import { ExchangeAdapterError, type OrderSide, type PositionSide } from '../exchange-client.js';
@@ -137,8 +138,10 @@ export function positionMargin(position: PaperPositionState): Decimal {
   return position.amount.times(position.entryPrice).dividedBy(position.leverage);
 }
 
-export function unrealizedPnl(position: PaperPositionState, markPrice: Decimal): Decimal {
-  return closingPnl(position, position.amount, markPrice);
+/** The engine's unrealised P&L of a paper position (side and amount as a signed size). */
+export function paperUnrealizedPnl(position: PaperPositionState, markPrice: Decimal): Decimal {
+  const size = position.side === 'long' ? position.amount : position.amount.negated();
+  return unrealizedPnl({ size, entryPrice: position.entryPrice }, markPrice);
 }
 
 /** A resting order as the feed's prices trigger it. */

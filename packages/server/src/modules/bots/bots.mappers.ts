@@ -1,6 +1,6 @@
 import type { Bot, BotPosition } from '@quantsquare/contracts';
 import { CUSTOM_STRATEGY_ID_OFFSET, customStrategyId } from '@quantsquare/contracts';
-import { strategyByType } from '@quantsquare/engine';
+import { strategyByType, unrealizedPnl } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
 import type { OwnerPosition } from '../../execution/index.js';
@@ -22,9 +22,7 @@ export function toBotPosition(
   const entry = new Decimal(row.entryPrice);
   const direction = size.isNegative() ? -1 : 1;
   const pnl =
-    price === undefined
-      ? new Decimal(0)
-      : amount.times(new Decimal(price).minus(entry)).times(direction);
+    price === undefined ? new Decimal(0) : unrealizedPnl({ size, entryPrice: entry }, price);
   const margin = amount.times(entry).dividedBy(Math.max(1, leverage));
   const percentage = margin.isZero() ? new Decimal(0) : pnl.dividedBy(margin).times(100);
   return {

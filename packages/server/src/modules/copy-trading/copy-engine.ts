@@ -6,7 +6,7 @@
 // Orders carry deterministic keys (leader change, symbol, try) and owner {copy, relation}.
 
 import type { CopyPosition } from '@quantsquare/contracts';
-import { leaderDriftPercent, MISS_RETRY_BASE_MS } from '@quantsquare/engine';
+import { leaderDriftPercent, MISS_RETRY_BASE_MS, unrealizedPnl } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import { createKeyedQueue } from '../../common/keyed-queue.js';
 import { copyLease, isCopyLease, LEASE_RENEW_MS } from '../../common/leases.js';
@@ -312,7 +312,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
           unrealized_pnl:
             mark === undefined
               ? null
-              : new Decimal(mark).minus(row.entryPrice).times(size).toDecimalPlaces(8).toString(),
+              : unrealizedPnl({ size, entryPrice: row.entryPrice }, mark)
+                  .toDecimalPlaces(8)
+                  .toString(),
         };
       });
     },
