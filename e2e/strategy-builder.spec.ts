@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { animationsOver } from './antd';
+import { animationsOver, chooseOption } from './antd';
 import { signedInUser } from './session';
 
 // The strategy builder: conditions from lists, the rules as a sentence, invalid input kept from
@@ -125,4 +126,72 @@ test('builds a strategy, refuses invalid input, saves and backtests it', async (
   await expect(page.getByTestId('backtest-summary')).toBeVisible({ timeout: 30_000 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${screensDir}/strategy-builder-dashboard.png` });
+});
+
+test('a VIP user starts a bot on a strategy they built, and the bot runs its rules', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const { email, access } = await signedInUser(page, request, 'builder-bot');
+  const auth = { authorization: `Bearer ${access}` };
+  const sma = (period: number) => ({ indicator: 'sma', period });
+  const name = `Own cross ${Date.now().toString(36)}`;
+  const saved = await request.post('/api/trading/user-strategies/', {
+    headers: auth,
+    data: {
+      name,
+      description: 'SMA(5) over SMA(20)',
+      rules: {
+        entry_long: { left: sma(5), op: 'crosses_above', right: sma(20) },
+        exit_long: { left: sma(5), op: 'crosses_below', right: sma(20) },
+        entry_short: null,
+        exit_short: null,
+      },
+    },
+  });
+  expect(saved.status()).toBe(201);
+  const strategyId = ((await saved.json()) as { id: number }).id;
+  const account = await request.post('/api/auth/apis/', {
+    headers: auth,
+    data: { name: 'Builder desk', exchange: 'binance', is_paper: true, default_leverage: 2 },
+  });
+  expect(account.status()).toBe(201);
+  // Bots on one's own strategies are a VIP feature (granted as staff would, through the CLI).
+  execFileSync('npm', ['run', 'admin', '--', 'grant-vip', '--email', email, '--days', '30'], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+    stdio: 'pipe',
+  });
+
+  await page.goto('/dashboard');
+  await page.getByTestId('bot-create').click();
+  await chooseOption(page, 'bot-form-account', 'Builder desk');
+  await chooseOption(page, 'bot-form-strategy', name);
+  await chooseOption(page, 'bot-form-symbol', 'BTC/USDT:USDT');
+  await chooseOption(page, 'bot-form-timeframe', '1m');
+  await page.getByTestId('bot-form-amount').fill('100');
+  await page.getByTestId('bot-form-submit').click();
+
+  const row = page.locator('[data-testid="bot-row"][data-symbol="BTC/USDT:USDT"]');
+  await expect(row).toHaveAttribute('data-status', 'created');
+  await expect(row).toContainText(name);
+  await row.getByTestId('bot-start').click();
+  await page
+    .getByRole('dialog')
+    .last()
+    .locator('.ant-btn-primary, .ant-btn-dangerous')
+    .last()
+    .click();
+  await expect(row).toHaveAttribute('data-status', 'running');
+
+  // The server runs the bot on the rule set: its type names the saved strategy.
+  const bots = await request.get('/api/trading/bots/', { headers: auth });
+  expect(bots.ok()).toBe(true);
+  const { results } = (await bots.json()) as {
+    results: { strategy_type: string; status: string }[];
+  };
+  expect(results).toEqual([
+    expect.objectContaining({ strategy_type: `custom:${strategyId}`, status: 'running' }),
+  ]);
+  await page.screenshot({ path: `${screensDir}/strategy-builder-bot-1280.png`, fullPage: true });
 });

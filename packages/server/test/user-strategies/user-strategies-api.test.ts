@@ -317,10 +317,21 @@ describe('running user strategies', () => {
       },
     );
     expect(res.status).toBe(201);
+    // The bot is named by the rule set it runs, in its answer and in the list.
     expect(res.body.bot).toMatchObject({
       strategy: CUSTOM_STRATEGY_ID_OFFSET + created.id,
       strategy_type: created.type,
+      strategy_name: 'SMA cross',
     });
+    const listed = await call<{ results: Record<string, unknown>[] }>(
+      ctx.app,
+      'GET',
+      '/api/trading/bots/',
+      { token: user.access },
+    );
+    expect(listed.body.results).toEqual([
+      expect.objectContaining({ strategy_type: created.type, strategy_name: 'SMA cross' }),
+    ]);
     const removed = await call(ctx.app, 'DELETE', `${PATH}${created.id}/`, { token: user.access });
     expect(removed.status).toBe(409);
     expect(removed.body).toMatchObject({ code: 'strategy_in_use' });

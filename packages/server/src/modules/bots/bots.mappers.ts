@@ -39,6 +39,8 @@ export function toBotPosition(
 
 export interface BotView {
   readonly canStart: boolean;
+  /** The name of the user's rule set the bot runs (`custom:<id>`), when it still exists. */
+  readonly strategyName?: string | undefined;
   readonly dataFresh: boolean;
   /** The bot's open positions in the execution core's book. */
   readonly positions: readonly OwnerPosition[];
@@ -73,7 +75,7 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
     is_paper: account.isPaper,
     strategy: strategy?.id ?? customCatalogId(row.strategyType),
     strategy_type: row.strategyType,
-    strategy_name: strategy?.name ?? row.strategyType,
+    strategy_name: strategy?.name ?? view.strategyName ?? row.strategyType,
     strategy_parameters: { ...row.strategyParameters },
     timeframe: row.timeframe,
     trade_amount: Number(row.tradeAmount),

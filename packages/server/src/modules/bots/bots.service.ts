@@ -88,6 +88,8 @@ export interface BotsServiceDeps {
       userId: number,
       catalogId: number,
     ): Promise<{ type: string; name: string } | undefined>;
+    /** The owner's rule sets, to name a bot that runs one. */
+    catalogFor(userId: number): Promise<readonly { type: string; name: string }[]>;
   };
   /** Live against backtest (compares on request; the hourly pass keeps the square's). */
   readonly liveChecks?: Pick<LiveChecks, 'compare'>;
@@ -175,11 +177,19 @@ export function createBotsService(deps: BotsServiceDeps) {
   async function present(items: readonly BotWithAccount[], userId: number): Promise<Bot[]> {
     const isVipActive = await canStart(userId);
     const positions = await positionsOf(items.map((item) => item.bot.id));
+    // A bot on one of the user's rule sets is named by it, not by its `custom:<id>` type.
+    const runsRuleSet = items.some(({ bot }) => customStrategyId(bot.strategyType) !== null);
+    const ruleSetNames = new Map(
+      runsRuleSet && deps.customStrategies
+        ? (await deps.customStrategies.catalogFor(userId)).map((s) => [s.type, s.name])
+        : [],
+    );
     return Promise.all(
       items.map(async ({ bot, account }) => {
         const own = positions.filter((position) => position.owner.id === bot.id);
         return toBot(bot, account, {
           canStart: isVipActive,
+          strategyName: ruleSetNames.get(bot.strategyType),
           dataFresh: await dataFresh(bot, account.exchange),
           positions: own,
           price: own.length > 0 ? await latestPrice(account.exchange, bot.symbol) : undefined,
