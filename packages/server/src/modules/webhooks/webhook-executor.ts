@@ -1,4 +1,5 @@
 import type { Clock } from '../../common/clock.js';
+import { createKeyedQueue } from '../../common/keyed-queue.js';
 import { LEASE_RENEW_MS, type Leases, webhookLease } from '../../common/leases.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
@@ -74,8 +75,8 @@ export function createWebhookExecutor(deps: {
   };
 }) {
   const { repo, execution } = deps;
-  /** Per configuration: the chain of its signals (one at a time, in order of arrival). */
-  const chains = new Map<number, Promise<void>>();
+  /** Per configuration: its signals and passes, one at a time, in order of arrival. */
+  const chains = createKeyedQueue<number>();
   const queued = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;
@@ -83,7 +84,6 @@ export function createWebhookExecutor(deps: {
   const reconciled = new Set<number>();
   let running = false;
   let stopped = false;
-  const inFlight = new Set<Promise<void>>();
   /** Configurations with a drain pass queued and not yet started. */
   const wakePending = new Set<number>();
   /** Configurations woken while another process held them (taken over if it died). */
@@ -146,19 +146,14 @@ export function createWebhookExecutor(deps: {
 
   /** Runs `work` after the configuration's earlier work in this process (one at a time). */
   function inChain(configId: number, work: () => Promise<void>, signalId?: number): void {
-    const previous = chains.get(configId) ?? Promise.resolve();
-    const next: Promise<void> = previous
-      .then(work)
+    void chains
+      .run(configId, work)
       .catch((error) =>
         deps.log.error({ err: error, configId, signalId }, 'webhook signal execution failed'),
       )
       .finally(() => {
         if (signalId !== undefined) queued.delete(signalId);
-        inFlight.delete(next);
-        if (chains.get(configId) === next) chains.delete(configId);
       });
-    chains.set(configId, next);
-    inFlight.add(next);
   }
 
   /**
@@ -316,7 +311,7 @@ export function createWebhookExecutor(deps: {
       for (const waiting of awaiting.values()) clearTimeout(waiting.timer);
       awaiting.clear();
       wanted.clear();
-      await Promise.allSettled([...inFlight]);
+      await chains.idle();
       // Another process takes the configurations over at once. Only this executor's leases: the
       // process's bots and copy relations share its holder id and keep theirs.
       const leases = deps.leases;
@@ -325,8 +320,8 @@ export function createWebhookExecutor(deps: {
     },
     /** Waits until every queued signal has run (tests, shutdown). */
     async idle(): Promise<void> {
-      while (queued.size > 0 || inFlight.size > 0) {
-        await Promise.allSettled([...inFlight]);
+      while (queued.size > 0 || chains.size() > 0) {
+        await chains.idle();
         await new Promise((resolve) => setImmediate(resolve));
       }
     },
