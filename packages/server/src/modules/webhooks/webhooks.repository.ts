@@ -1,11 +1,11 @@
 import type {
-  WebhookExecutionStatus,
   WebhookLogEvent,
   WebhookLogLevel,
   WebhookSignalStatus,
   WebhookStep,
 } from '@quantsquare/contracts';
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.js';
 import {
   exchangeAccounts,
@@ -37,6 +37,27 @@ export interface TrailFilter {
   readonly page: number;
   readonly pageSize: number;
 }
+
+/** The one filter of the trail lists: the user's rows, of a configuration, status and period. */
+function trailWhere(
+  table: {
+    readonly userId: AnyPgColumn;
+    readonly configId: AnyPgColumn;
+    readonly status: AnyPgColumn;
+  },
+  at: AnyPgColumn,
+  filter: TrailFilter,
+): SQL | undefined {
+  return and(
+    eq(table.userId, filter.userId),
+    filter.configId === undefined ? undefined : eq(table.configId, filter.configId),
+    filter.status === undefined ? undefined : eq(table.status, filter.status),
+    filter.since === undefined ? undefined : gte(at, filter.since),
+    filter.until === undefined ? undefined : lt(at, filter.until),
+  );
+}
+
+const pageOffset = (filter: TrailFilter) => (filter.page - 1) * filter.pageSize;
 
 export interface ConfigWithAccount {
   readonly config: WebhookConfigRow;
@@ -444,15 +465,7 @@ export function createWebhooksRepository(db: Database) {
     },
 
     async signalsPage(filter: TrailFilter) {
-      const where = and(
-        eq(webhookSignals.userId, filter.userId),
-        filter.configId === undefined ? undefined : eq(webhookSignals.configId, filter.configId),
-        filter.status === undefined
-          ? undefined
-          : eq(webhookSignals.status, filter.status as WebhookSignalStatus),
-        filter.since === undefined ? undefined : gte(webhookSignals.receivedAt, filter.since),
-        filter.until === undefined ? undefined : lt(webhookSignals.receivedAt, filter.until),
-      );
+      const where = trailWhere(webhookSignals, webhookSignals.receivedAt, filter);
       const [total] = await db.select({ n: count() }).from(webhookSignals).where(where);
       const rows = await db
         .select({ signal: webhookSignals, configName: webhookConfigs.name })
@@ -461,7 +474,7 @@ export function createWebhooksRepository(db: Database) {
         .where(where)
         .orderBy(desc(webhookSignals.id))
         .limit(filter.pageSize)
-        .offset((filter.page - 1) * filter.pageSize);
+        .offset(pageOffset(filter));
       return { rows, total: Number(total?.n ?? 0) };
     },
 
@@ -475,15 +488,7 @@ export function createWebhooksRepository(db: Database) {
     },
 
     async executionsPage(filter: TrailFilter) {
-      const where = and(
-        eq(webhookExecutions.userId, filter.userId),
-        filter.configId === undefined ? undefined : eq(webhookExecutions.configId, filter.configId),
-        filter.status === undefined
-          ? undefined
-          : eq(webhookExecutions.status, filter.status as WebhookExecutionStatus),
-        filter.since === undefined ? undefined : gte(webhookExecutions.createdAt, filter.since),
-        filter.until === undefined ? undefined : lt(webhookExecutions.createdAt, filter.until),
-      );
+      const where = trailWhere(webhookExecutions, webhookExecutions.createdAt, filter);
       const [total] = await db.select({ n: count() }).from(webhookExecutions).where(where);
       const rows = await db
         .select({ execution: webhookExecutions, configName: webhookConfigs.name })
@@ -492,22 +497,20 @@ export function createWebhooksRepository(db: Database) {
         .where(where)
         .orderBy(desc(webhookExecutions.id))
         .limit(filter.pageSize)
-        .offset((filter.page - 1) * filter.pageSize);
+        .offset(pageOffset(filter));
       return { rows, total: Number(total?.n ?? 0) };
     },
 
     async logsPage(filter: TrailFilter) {
       const where = and(
-        eq(webhookLogs.userId, filter.userId),
-        filter.configId === undefined ? undefined : eq(webhookLogs.configId, filter.configId),
-        filter.status === undefined
-          ? undefined
-          : eq(webhookLogs.level, filter.status as WebhookLogLevel),
+        trailWhere(
+          { userId: webhookLogs.userId, configId: webhookLogs.configId, status: webhookLogs.level },
+          webhookLogs.createdAt,
+          filter,
+        ),
         filter.event === undefined
           ? undefined
           : eq(webhookLogs.event, filter.event as WebhookLogEvent),
-        filter.since === undefined ? undefined : gte(webhookLogs.createdAt, filter.since),
-        filter.until === undefined ? undefined : lt(webhookLogs.createdAt, filter.until),
       );
       const [total] = await db.select({ n: count() }).from(webhookLogs).where(where);
       const rows = await db
@@ -516,7 +519,7 @@ export function createWebhooksRepository(db: Database) {
         .where(where)
         .orderBy(desc(webhookLogs.id))
         .limit(filter.pageSize)
-        .offset((filter.page - 1) * filter.pageSize);
+        .offset(pageOffset(filter));
       return { rows, total: Number(total?.n ?? 0) };
     },
 
