@@ -7,17 +7,17 @@
 import { customStrategyId } from '@quantsquare/contracts';
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
 import { botLease, LEASE_RENEW_MS } from '../../common/leases.js';
-import type { OutboxEvent } from '../../events/outbox.js';
 import { adoptLegacyBotRows, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
 import { createUserStrategiesRepository } from '../../modules/user-strategies/user-strategies.repository.js';
 import { compiledForBot } from '../../modules/user-strategies/user-strategies.service.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
-import { type BotEngineRepository, createBotEngineRepository } from './bot-engine.repository.js';
+import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
 import { errorFacts, exchangeCause, riskRefusalOf } from './bot-failures.js';
 import { toRunningBot } from './bot-loading.js';
 import { recordBotSettlement } from './bot-settlement.js';
+import { createStatusRecorder } from './bot-status.js';
 import { BotFailure, createBotTrader } from './bot-trader.js';
 
 /** 10 s, 30 s, 1 min, 2 min, 5 min, then 5 min more: about 13.5 minutes of tries in all. */
@@ -79,38 +79,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     return next;
   }
 
-  /**
-   * Sets a bot's status and tells the bus: with the outbox, the event is written in the status's
-   * transaction and published after it (the relay publishes it if this process dies first).
-   */
-  async function recordStatus(
-    bot: RunningBot,
-    status: 'stopped' | 'error',
-    message: string,
-    at: Date,
-    mark: (target: BotEngineRepository) => Promise<void>,
-  ): Promise<void> {
-    const event: OutboxEvent<'BotStatusChanged'> = {
-      type: 'BotStatusChanged',
-      id: `bot:${bot.id}:${status}:${at.getTime()}`,
-      payload: { botId: bot.id, userId: bot.userId, status, error: message, symbol: bot.symbol },
-    };
-    const outbox = deps.outbox;
-    if (outbox) {
-      await deps.db.transaction(async (tx) => {
-        await mark(createBotEngineRepository(tx));
-        await outbox.write(tx, [event]);
-      });
-    } else {
-      await mark(repo);
-    }
-    const published = outbox
-      ? outbox.publish(core.events, [event])
-      : core.events.publish(event.type, event.payload, event.id);
-    await published.catch((publishError: unknown) =>
-      deps.logger?.error({ botId: bot.id, err: publishError }, 'BotStatusChanged not published'),
-    );
-  }
+  const recordStatus = createStatusRecorder({ ...deps, events: core.events, repo });
 
   async function fail(bot: RunningBot, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
