@@ -35,6 +35,7 @@ import {
   type ExecutionCore,
 } from './execution/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
+import { createFundingRatesRepository } from './market/funding-rates.repository.js';
 import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { feedQuotes } from './market/venue-quotes.js';
@@ -192,7 +193,13 @@ export async function createServices(deps: ServiceDeps) {
 
   const marketFeed =
     deps.marketFeed ??
-    createMarketFeed({ mode: config.marketData, clock, candles: createCandlesRepository(db), log });
+    createMarketFeed({
+      mode: config.marketData,
+      clock,
+      candles: createCandlesRepository(db),
+      fundingRates: createFundingRatesRepository(db),
+      log,
+    });
   const userStrategies = createUserStrategiesService({
     repo: createUserStrategiesRepository(db),
     clock,

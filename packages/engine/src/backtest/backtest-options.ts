@@ -54,6 +54,7 @@ export function resolveOptions(options: BacktestOptions): ResolvedOptions {
 export function describeAssumptions(
   settings: ResolvedOptions,
   fundingSource?: string,
+  fundingNote?: string,
 ): BacktestAssumptions {
   return {
     initial_balance: settings.initialBalance,
@@ -79,6 +80,6 @@ export function describeAssumptions(
     funding_rule:
       fundingSource === undefined
         ? 'No funding charged.'
-        : `Funding (${fundingSource} rates) is charged at each 8-hour mark (00:00, 08:00, 16:00 UTC) on the position held then, before that candle open's fills: notional at the open × rate, paid by a long for a positive rate and received by a short; it is in the equity curve and the final balance (funding_paid).`,
+        : `Funding (${fundingSource} rates) is charged at each 8-hour mark (00:00, 08:00, 16:00 UTC) on the position held then, before that candle open's fills: notional at the open × rate, paid by a long for a positive rate and received by a short; it is in the equity curve and the final balance (funding_paid).${fundingNote ? ` ${fundingNote}` : ''}`,
   };
 }

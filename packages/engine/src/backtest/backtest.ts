@@ -259,7 +259,7 @@ export function runBacktest(
     equity_time: time,
     ...summarise(candles, equity, log, settings, options),
     funding_paid: fundingPaid,
-    assumptions: describeAssumptions(settings, options.funding?.source),
+    assumptions: describeAssumptions(settings, options.funding?.source, options.funding?.note),
   };
 }
 

@@ -54,6 +54,8 @@ export interface FundingSeries {
   readonly rate: Float64Array;
   /** Where the rates come from (`simulated` or `live`), for the assumptions. */
   readonly source: string;
+  /** Said after the funding rule, e.g. that the venue could not be read and marks may be missing. */
+  readonly note?: string;
 }
 
 export interface BacktestTrade {

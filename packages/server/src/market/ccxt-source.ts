@@ -1,8 +1,9 @@
 import type { Exchange as ExchangeName, Timeframe } from '@quantsquare/contracts';
 import { TIMEFRAME_MS } from '@quantsquare/engine';
-import ccxt, { type Exchange, type OHLCV } from 'ccxt';
+import ccxt, { type Exchange, type FundingRateHistory, type OHLCV } from 'ccxt';
 import { cleanOhlcvRows } from './candle-cleaning.js';
-import { VENUES, type VenueOptions } from './exchange-venues.js';
+import { VENUES, type Venue, type VenueOptions } from './exchange-venues.js';
+import type { FundingRate } from './funding-rates.repository.js';
 import { ExchangeUnavailable, unknownSymbol } from './market.errors.js';
 import type { MarketCandle } from './market.types.js';
 
@@ -14,6 +15,7 @@ import type { MarketCandle } from './market.types.js';
 export class CcxtMarketSource {
   private readonly client: Exchange;
   private readonly pageLimit: number;
+  private readonly venue: Venue;
   private markets: Promise<readonly string[]> | undefined;
   private hasFailedLoading = false;
 
@@ -22,6 +24,7 @@ export class CcxtMarketSource {
     options: VenueOptions,
   ) {
     const venue = VENUES[exchange];
+    this.venue = venue;
     this.client = venue.create(options);
     this.pageLimit = venue.ohlcvPageLimit;
   }
@@ -87,6 +90,62 @@ export class CcxtMarketSource {
   }
 
   /**
+   * The venue's settled funding rates with fromMs ≤ time ≤ toMs, oldest first, paging as the
+   * venue pages (binance forward from startTime, okx backward from `after`). Times are floored
+   * to the second (binance stamps some settlements a few ms late); a row without a finite rate
+   * is dropped.
+   */
+  async fundingRatesBetween(symbol: string, fromMs: number, toMs: number): Promise<FundingRate[]> {
+    const symbols = await this.symbols();
+    if (!symbols.includes(symbol)) throw unknownSymbol(this.exchange, symbol);
+    const limit = this.venue.fundingPageLimit;
+    const byTime = new Map<number, number>();
+    const keep = (rows: readonly FundingRateHistory[]) => {
+      for (const row of rows) {
+        const rate = fundingRateOf(row);
+        if (row.timestamp === undefined || rate === undefined) continue;
+        const time = Math.floor(row.timestamp / 1000) * 1000;
+        if (time >= fromMs && time <= toMs) byTime.set(time, rate);
+      }
+    };
+    if (this.venue.fundingPaging === 'forward') {
+      let cursorMs = fromMs;
+      while (cursorMs <= toMs) {
+        const rows = await this.fundingPage(symbol, cursorMs, limit, { until: toMs });
+        keep(rows);
+        const newest = rows[rows.length - 1]?.timestamp;
+        if (rows.length < limit || newest === undefined || newest < cursorMs) break;
+        cursorMs = newest + 1;
+      }
+    } else {
+      // Records older than `after`, newest first: walk back from the end of the range.
+      let afterMs = toMs + 1;
+      while (afterMs > fromMs) {
+        const rows = await this.fundingPage(symbol, fromMs, limit, { after: String(afterMs) });
+        keep(rows);
+        const oldest = rows[0]?.timestamp;
+        if (rows.length < limit || oldest === undefined || oldest >= afterMs) break;
+        afterMs = oldest;
+      }
+    }
+    return [...byTime].sort((a, b) => a[0] - b[0]).map(([time, rate]) => ({ time, rate }));
+  }
+
+  private async fundingPage(
+    symbol: string,
+    sinceMs: number,
+    limit: number,
+    params: Record<string, unknown>,
+  ): Promise<FundingRateHistory[]> {
+    try {
+      const rows = await this.client.fetchFundingRateHistory(symbol, sinceMs, limit, params);
+      return rows.slice().sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0));
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  /**
    * Every ccxt failure of a public call (NetworkError, RequestTimeout, RateLimitExceeded,
    * ExchangeNotAvailable, a 5xx, an unexpected answer) means "cannot read this exchange now":
    * retry later, or serve simulated data in auto mode. The ccxt class name is kept as the reason.
@@ -100,4 +159,12 @@ export class CcxtMarketSource {
       error instanceof Error ? error.message : 'unknown error',
     );
   }
+}
+
+/** ccxt's unified rate (okx: the realised one), else the venue's own `fundingRate`. */
+function fundingRateOf(row: FundingRateHistory): number | undefined {
+  const info = row.info as { fundingRate?: unknown } | undefined;
+  const raw = info?.fundingRate;
+  const rate = row.fundingRate ?? (typeof raw === 'string' && raw !== '' ? Number(raw) : raw);
+  return typeof rate === 'number' && Number.isFinite(rate) ? rate : undefined;
 }

@@ -14,6 +14,14 @@ export interface Venue {
   readonly create: (options: VenueOptions) => Exchange;
   /** Candles per fetchOHLCV call (binance 1000, okx 300). */
   readonly ohlcvPageLimit: number;
+  /** Settlements per fetchFundingRateHistory call (binance 1000, okx 100). */
+  readonly fundingPageLimit: number;
+  /**
+   * How the venue pages its funding history: `forward` from a start time up to an end time
+   * (binance startTime/endTime, oldest first), or `backward` from an end time (okx `after`:
+   * the newest records older than it).
+   */
+  readonly fundingPaging: 'forward' | 'backward';
 }
 
 const common = (options: VenueOptions) => ({
@@ -24,6 +32,8 @@ const common = (options: VenueOptions) => ({
 export const VENUES: Readonly<Record<ExchangeName, Venue>> = {
   binance: {
     ohlcvPageLimit: 1000,
+    fundingPageLimit: 1000,
+    fundingPaging: 'forward',
     create(options) {
       // USDⓈ-M perpetuals only: fetchMarkets reads /fapi/v1/exchangeInfo and nothing else.
       const exchange = new ccxt.binanceusdm({
@@ -45,6 +55,8 @@ export const VENUES: Readonly<Record<ExchangeName, Venue>> = {
   },
   okx: {
     ohlcvPageLimit: 300,
+    fundingPageLimit: 100,
+    fundingPaging: 'backward',
     create(options) {
       const exchange = new ccxt.okx({
         ...common(options),

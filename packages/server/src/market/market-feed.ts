@@ -3,15 +3,22 @@ import type { Clock } from '../common/clock.js';
 import type { CandlesRepository } from './candles.repository.js';
 import { CcxtMarketSource } from './ccxt-source.js';
 import { computeFreshness } from './freshness.js';
+import {
+  createMemoryFundingRatesRepository,
+  type FundingRatesRepository,
+} from './funding-rates.repository.js';
+import { LiveFundingStore } from './funding-store.js';
 import { LiveStore } from './live-store.js';
 import { ExchangeUnavailable, unknownSymbol } from './market.errors.js';
 import type {
   CandleSeries,
   FeedLogger,
+  FundingHistory,
   MarketFeed,
   SeriesRequest,
   SymbolList,
 } from './market.types.js';
+import { simulatedFunding } from './simulated-funding.js';
 import { SIMULATED_SYMBOLS } from './simulated-levels.js';
 import { SimulatedStore } from './simulated-store.js';
 
@@ -22,6 +29,8 @@ export interface MarketFeedOptions {
   readonly clock: Clock;
   /** Stores live closed candles; without it they live in memory only. */
   readonly candles?: CandlesRepository;
+  /** Stores the venues' funding rates; without it they live in memory only. */
+  readonly fundingRates?: FundingRatesRepository;
   readonly log?: FeedLogger;
   /** The live sources; by default one real ccxt client per exchange. */
   readonly liveSources?: Partial<Record<Exchange, CcxtMarketSource>>;
@@ -49,6 +58,7 @@ type ExchangeStatus = 'unknown' | 'live' | 'simulated' | 'unreachable';
 class DefaultMarketFeed implements MarketFeed {
   private readonly simulated: SimulatedStore;
   private readonly live: LiveStore;
+  private readonly funding: LiveFundingStore;
   private readonly sources: Partial<Record<Exchange, CcxtMarketSource>>;
   private readonly status = new Map<Exchange, ExchangeStatus>();
   private readonly probes = new Map<Exchange, Promise<void>>();
@@ -63,6 +73,10 @@ class DefaultMarketFeed implements MarketFeed {
       repository: options.candles,
       refreshIntervalMs: options.liveRefreshIntervalMs ?? DEFAULT_LIVE_REFRESH_INTERVAL_MS,
     });
+    this.funding = new LiveFundingStore(
+      options.fundingRates ?? createMemoryFundingRatesRepository(),
+      options.clock,
+    );
     this.sources = {};
     if (options.mode !== 'simulated') {
       for (const exchange of EXCHANGES) {
@@ -189,6 +203,20 @@ class DefaultMarketFeed implements MarketFeed {
         return this.simulated.series(request);
       },
     );
+  }
+
+  async fundingHistory(
+    exchange: Exchange,
+    symbol: string,
+    fromMs: number,
+    toMs: number,
+  ): Promise<FundingHistory> {
+    const source = await this.liveSource(exchange);
+    if (!source) {
+      const series = simulatedFunding(exchange, symbol, fromMs, toMs);
+      return { source: 'simulated', time: series.time, rate: series.rate, missing: null };
+    }
+    return this.funding.history(source, { exchange, symbol }, fromMs, toMs);
   }
 
   async freshness(exchange: Exchange, symbol: string, timeframe: Timeframe) {

@@ -37,6 +37,23 @@ export interface SeriesRequest {
   readonly closedCount: number;
 }
 
+/**
+ * Funding settlements of a perpetual in a time range, oldest first (the engine's FundingSeries):
+ * the venue's own rates when the market data is live, a deterministic series when simulated.
+ */
+export interface FundingHistory {
+  readonly source: MarketDataSource;
+  /** Settlement times, UTC ms, ascending. */
+  readonly time: Float64Array;
+  /** Rates paid by longs at those times (0.0001 = 0.01%). */
+  readonly rate: Float64Array;
+  /**
+   * Null when the whole range was read; otherwise why settlements may be missing (the venue
+   * could not be reached and only the stored rates are answered).
+   */
+  readonly missing: string | null;
+}
+
 export interface FeedLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
@@ -52,4 +69,15 @@ export interface MarketFeed {
   symbols(exchange: Exchange): Promise<SymbolList>;
   series(request: SeriesRequest): Promise<CandleSeries>;
   freshness(exchange: Exchange, symbol: string, timeframe: Timeframe): Promise<DataFreshness>;
+  /**
+   * Funding settlements of `symbol` with fromMs ≤ time ≤ toMs, from the same source as its
+   * candles: simulated when the feed serves the exchange simulated, else the venue's history
+   * (ccxt fetchFundingRateHistory), stored and read from the venue only where not stored yet.
+   */
+  fundingHistory(
+    exchange: Exchange,
+    symbol: string,
+    fromMs: number,
+    toMs: number,
+  ): Promise<FundingHistory>;
 }

@@ -47,6 +47,20 @@ export function fakeCandle(openMs: number, lengthMs: number, nowMs: number): Fak
   };
 }
 
+export const FUNDING_INTERVAL_MS = 8 * 3_600_000;
+
+/** The fake's settled funding rate at an 8-hour mark: -0.0001 to +0.0002, in 1e-5 steps. */
+export function fakeFundingRate(markMs: number): number {
+  const k = Math.floor(markMs / FUNDING_INTERVAL_MS);
+  // As published: 8 decimals (a string on the wire parses back to this very number).
+  return Number((((k % 7) - 2) * 0.00005 + (k % 3) * 0.00001).toFixed(8));
+}
+
+/** Binance stamps some settlements a few milliseconds late (ccxt's recorded answers show it). */
+function binanceFundingTime(markMs: number): number {
+  return markMs + (Math.floor(markMs / FUNDING_INTERVAL_MS) % 4);
+}
+
 export interface FakeExchangeCall {
   path: string;
   query: URLSearchParams;
@@ -57,6 +71,10 @@ export interface FakeExchange {
   readonly calls: FakeExchangeCall[];
   /** ok: normal; error: every call answers 503; stalled: no candles after `stalledAtMs`. */
   mode: 'ok' | 'error';
+  /** No funding settlement before this time (the listing); none by default. */
+  fundingListedAtMs: number;
+  /** Paths that answer 503 while the others work (one endpoint of the venue down). */
+  readonly failingPaths: Set<string>;
   stalledAtMs: number | undefined;
   callsTo(path: string): FakeExchangeCall[];
   close(): Promise<void>;
@@ -73,9 +91,30 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 
 export async function startFakeExchange(now: () => number): Promise<FakeExchange> {
   const calls: FakeExchangeCall[] = [];
-  const state: { mode: 'ok' | 'error'; stalledAtMs: number | undefined } = {
+  const failingPaths = new Set<string>();
+  const state: {
+    mode: 'ok' | 'error';
+    stalledAtMs: number | undefined;
+    fundingListedAtMs: number;
+  } = {
     mode: 'ok',
     stalledAtMs: undefined,
+    fundingListedAtMs: 0,
+  };
+
+  /** The settled marks with fromMs ≤ mark ≤ toMs (and not after now), oldest first. */
+  const marksBetween = (fromMs: number, toMs: number): number[] => {
+    const out: number[] = [];
+    const first = Math.max(fromMs, state.fundingListedAtMs);
+    const last = Math.min(toMs, now());
+    for (
+      let mark = Math.ceil(first / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
+      mark <= last;
+      mark += FUNDING_INTERVAL_MS
+    ) {
+      out.push(mark);
+    }
+    return out;
   };
 
   const candlesBetween = (lengthMs: number, fromMs: number, toMs: number): FakeCandle[] => {
@@ -93,7 +132,7 @@ export async function startFakeExchange(now: () => number): Promise<FakeExchange
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://fake');
     calls.push({ path: url.pathname, query: url.searchParams });
-    if (state.mode === 'error') {
+    if (state.mode === 'error' || failingPaths.has(url.pathname)) {
       send(response, 503, { code: -1, msg: 'Service unavailable' });
       return;
     }
@@ -143,6 +182,54 @@ export async function startFakeExchange(now: () => number): Promise<FakeExchange
             '0',
           ]);
         send(response, 200, rows);
+        return;
+      }
+      case '/fapi/v1/fundingRate': {
+        // startTime/endTime inclusive, oldest first, at most `limit` (default 100, max 1000).
+        const limit = Math.min(1000, Number(q.get('limit') ?? 100));
+        const symbol = q.get('symbol') ?? '';
+        const endMs = Number(q.get('endTime') ?? now());
+        const startMs = Number(q.get('startTime') ?? 0);
+        let marks = marksBetween(startMs - 10, endMs).filter(
+          (mark) => binanceFundingTime(mark) >= startMs && binanceFundingTime(mark) <= endMs,
+        );
+        // Without startTime the most recent records are answered.
+        marks = q.has('startTime') ? marks.slice(0, limit) : marks.slice(-limit);
+        send(
+          response,
+          200,
+          marks.map((mark) => ({
+            symbol,
+            fundingTime: binanceFundingTime(mark),
+            fundingRate: fakeFundingRate(mark).toFixed(8),
+            markPrice: fakeCandle(mark, 3_600_000, now()).open.toFixed(8),
+          })),
+        );
+        return;
+      }
+      case '/api/v5/public/funding-rate-history': {
+        // Records newer than `before` and older than `after`, newest first, at most `limit`
+        // (default and max 100). `realizedRate` is what was charged; `fundingRate` differs.
+        const limit = Math.min(100, Number(q.get('limit') ?? 100));
+        const instId = q.get('instId') ?? '';
+        const beforeMs = Number(q.get('before') ?? -1);
+        const afterMs = Number(q.get('after') ?? Number.POSITIVE_INFINITY);
+        const marks = marksBetween(beforeMs + 1, afterMs - 1)
+          .reverse()
+          .slice(0, limit);
+        send(response, 200, {
+          code: '0',
+          msg: '',
+          data: marks.map((mark) => ({
+            instType: 'SWAP',
+            instId,
+            fundingRate: (fakeFundingRate(mark) + 0.000003).toFixed(8),
+            realizedRate: fakeFundingRate(mark).toFixed(8),
+            fundingTime: String(mark),
+            method: 'current_period',
+            formulaType: 'withRate',
+          })),
+        });
         return;
       }
       case '/api/v5/public/instruments':
@@ -212,12 +299,19 @@ export async function startFakeExchange(now: () => number): Promise<FakeExchange
     set mode(value) {
       state.mode = value;
     },
+    get fundingListedAtMs() {
+      return state.fundingListedAtMs;
+    },
+    set fundingListedAtMs(value) {
+      state.fundingListedAtMs = value;
+    },
     get stalledAtMs() {
       return state.stalledAtMs;
     },
     set stalledAtMs(value) {
       state.stalledAtMs = value;
     },
+    failingPaths,
     callsTo: (path) => calls.filter((call) => call.path === path),
     close: () =>
       new Promise<void>((resolve) => {

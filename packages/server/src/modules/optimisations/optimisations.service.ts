@@ -35,7 +35,7 @@ import type {
   StoredSkippedCombination,
 } from '../../db/schema/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
-import { isPerpetual, simulatedFunding } from '../../market/simulated-funding.js';
+import { isPerpetual } from '../../market/simulated-funding.js';
 import type { IndexedCombination } from './optimisation-messages.js';
 import type { OptimisationJobHandle, OptimisationRunner } from './optimisation-pool.js';
 import { presentOptimisation, presentSummary } from './optimisations.mappers.js';
@@ -80,17 +80,24 @@ const isCustomType = (type: string) => type.startsWith('custom:');
  * The plain backtest's options from the request's settings and the candles' funding marks
  * (trading.service does the same, so each window equals a plain backtest there).
  */
-function baseOptions(
+async function baseOptions(
+  feed: MarketFeed,
   request: OptimisationRequestParsed,
   firstMs: number,
   lastMs: number,
-): BacktestOptions {
+): Promise<BacktestOptions> {
   const settings = request.settings ?? {};
   const includeFunding = request.include_funding ?? isPerpetual(request.symbol);
+  const history = includeFunding
+    ? await feed.fundingHistory(request.exchange, request.symbol, firstMs, lastMs)
+    : undefined;
   return {
-    funding: includeFunding
-      ? simulatedFunding(request.exchange, request.symbol, firstMs, lastMs)
-      : undefined,
+    funding: history && {
+      time: history.time,
+      rate: history.rate,
+      source: history.source,
+      note: history.missing ?? undefined,
+    },
     timeframe: request.timeframe,
     initialBalance: settings.initial_balance,
     feeRate: settings.fee_rate,
@@ -301,7 +308,8 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
           OPTIMISATION_ERROR_CODES.tooManyWindows,
         );
       }
-      const base = baseOptions(
+      const base = await baseOptions(
+        feed,
         request,
         rows[0]?.timestamp ?? 0,
         rows[rows.length - 1]?.timestamp ?? 0,

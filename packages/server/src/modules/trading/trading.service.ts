@@ -31,7 +31,7 @@ import { FieldErrorList, ValidationFailed } from '../../common/errors.js';
 import { computeFreshness, maxAllowedDelaySeconds } from '../../market/freshness.js';
 import { ExchangeUnavailable } from '../../market/market.errors.js';
 import type { CandleSeries, MarketCandle, MarketFeed } from '../../market/market.types.js';
-import { isPerpetual, simulatedFunding } from '../../market/simulated-funding.js';
+import { isPerpetual } from '../../market/simulated-funding.js';
 import { AnswerCache } from './answer-cache.js';
 
 /** Users' own rule-based strategies (the user-strategies module's service). */
@@ -285,11 +285,17 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       const columns = candlesFromRows(candles);
       const signals = strategy.compute(columns);
       const settings = request.settings ?? {};
-      // Funding rates: the simulated series for now, on live data too (labelled simulated);
-      // the live venue's history (ccxt fetchFundingRateHistory) is not fetched yet.
-      const funding = includeFunding
-        ? simulatedFunding(exchange, symbol, candles[0]!.timestamp, newest.timestamp)
+      // Funding rates from the candles' source: the venue's history on live data, the
+      // simulated series on simulated data (labelled so in funding_source).
+      const history = includeFunding
+        ? await feed.fundingHistory(exchange, symbol, candles[0]!.timestamp, newest.timestamp)
         : undefined;
+      const funding = history && {
+        time: history.time,
+        rate: history.rate,
+        source: history.source,
+        note: history.missing ?? undefined,
+      };
       const result = runBacktest(columns, signals, {
         funding,
         timeframe,
@@ -321,10 +327,11 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
           sell_signals: json.sell_signals,
         },
         backtest: backtestReport(result),
-        funding_source: funding ? 'simulated' : null,
+        funding_source: history ? history.source : null,
       };
       const text = Buffer.from(JSON.stringify(answer));
-      answers.set(key, version, text);
+      // An answer missing settlements the venue could not give is not kept: the next asks again.
+      if (!history?.missing) answers.set(key, version, text);
       return text;
     },
 

@@ -1,0 +1,119 @@
+// Funding in backtests on live market data over HTTP: the venue's own settlements (fake venue
+// through ccxt), labelled live, charged on the position held at each settlement, stored so the
+// next backtest over the range asks the venue nothing.
+import { backtestResponse } from '@quantsquare/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { call } from '../helpers/test-app.js';
+import { type FakeExchange, fakeFundingRate, startFakeExchange } from '../market/fake-exchange.js';
+import { feedAt } from '../market/market-test-helpers.js';
+import { useTradingApp } from './trading-test-app.js';
+
+const EIGHT_HOURS_MS = 8 * 3_600_000;
+const FUNDING_PATH = '/fapi/v1/fundingRate';
+let fake: FakeExchange;
+let nowMs = Date.UTC(2026, 0, 15, 8, 30, 0);
+
+// Long from the second candle to the end of the data: one trade, held over every settlement.
+const HOLD_LONG = {
+  entry_long: { left: { price: 'close' }, op: 'gt', right: { value: 0 } },
+  exit_long: null,
+  entry_short: null,
+  exit_short: null,
+};
+
+beforeAll(async () => {
+  fake = await startFakeExchange(() => nowMs);
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+const live = useTradingApp((clock, database) => {
+  nowMs = clock.now().getTime();
+  return feedAt({ mode: 'live', url: fake.url, clock, database });
+});
+
+let token: string;
+beforeAll(async () => {
+  token = (await registerEmail(live.app, uniqueEmail('live-funding'))).access;
+});
+
+async function backtest(body: Record<string, unknown>) {
+  const res = await call(live.app, 'POST', '/api/trading/backtest/', {
+    token,
+    body: {
+      exchange: 'binance',
+      symbol: 'BTC/USDT:USDT',
+      timeframe: '1h',
+      limit: 300,
+      rules: HOLD_LONG,
+      ...body,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return backtestResponse.parse(res.body);
+}
+
+describe('funding in POST /trading/backtest/ on live data', () => {
+  it('charges the venue’s rates on the position held at each settlement, labelled live', async () => {
+    const withFunding = await backtest({ include_funding: true });
+    const without = await backtest({ include_funding: false });
+    expect(withFunding.source).toBe('live');
+    expect(withFunding.funding_source).toBe('live');
+    expect(withFunding.backtest.assumptions.funding_source).toBe('live');
+    expect(withFunding.backtest.assumptions.funding_rule).toContain('live rates');
+    expect(without.funding_source).toBeNull();
+    expect(withFunding.backtest.trade_count).toBe(1);
+    const trade = withFunding.backtest.trades[0]!;
+    const candles = withFunding.candles;
+    const last = candles[candles.length - 1]!.timestamp;
+    // The sum from the fake's rates: at each settlement while the long is held (entered at an
+    // open after it, or held through the last candle), notional at that candle's open × rate.
+    let expected = 0;
+    let marks = 0;
+    for (const candle of candles) {
+      if (candle.timestamp % EIGHT_HOURS_MS !== 0) continue;
+      if (candle.timestamp <= trade.entry_time || candle.timestamp > last) continue;
+      expected += trade.amount * candle.open * fakeFundingRate(candle.timestamp);
+      marks++;
+    }
+    expect(marks).toBeGreaterThan(30);
+    expect(withFunding.backtest.funding_paid).not.toBe(0);
+    expect(withFunding.backtest.funding_paid).toBeCloseTo(expected, 8);
+    expect(without.backtest.final_balance - withFunding.backtest.final_balance).toBeCloseTo(
+      withFunding.backtest.funding_paid,
+      8,
+    );
+    const calls = fake.callsTo(FUNDING_PATH);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls[0]!.query.get('startTime')).toBe(String(candles[0]!.timestamp));
+    expect(calls[0]!.query.get('endTime')).toBe(String(last));
+
+    // Another backtest over the same candles (other settings): the stored rates, no request.
+    const again = await backtest({ include_funding: true, settings: { fee_rate: 0.0002 } });
+    expect(again.backtest.funding_paid).toBeCloseTo(expected, 8);
+    expect(fake.callsTo(FUNDING_PATH)).toHaveLength(calls.length);
+  });
+
+  it('charges the stored rates only, and says so, when the venue’s funding history cannot be read', async () => {
+    fake.failingPaths.add(FUNDING_PATH);
+    let failed: Awaited<ReturnType<typeof backtest>>;
+    try {
+      failed = await backtest({ symbol: 'ETH/USDT:USDT', include_funding: true });
+    } finally {
+      fake.failingPaths.delete(FUNDING_PATH);
+    }
+    // Nothing stored for ETH: no funding charged, no simulated rates in their place.
+    expect(failed.source).toBe('live');
+    expect(failed.funding_source).toBe('live');
+    expect(failed.backtest.funding_paid).toBe(0);
+    expect(failed.backtest.assumptions.funding_rule).toMatch(
+      /could not be read \(Exchange binance is unavailable.*settlements may be missing/,
+    );
+    // The venue back: the same request is not answered from the answer cache.
+    const healed = await backtest({ symbol: 'ETH/USDT:USDT', include_funding: true });
+    expect(healed.backtest.funding_paid).not.toBe(0);
+    expect(healed.backtest.assumptions.funding_rule).not.toMatch(/unavailable/);
+  });
+});
