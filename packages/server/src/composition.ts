@@ -284,6 +284,7 @@ export async function createServices(deps: ServiceDeps) {
           feed: marketFeed,
           execution,
           leases: leasesOf(),
+          ruleSets: userStrategies,
           outbox: eventOutbox,
           writeLog: (entry) => operationLog.record(entry),
           logger: log,

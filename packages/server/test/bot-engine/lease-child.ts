@@ -14,7 +14,7 @@ import { createAccountClientCache, createExecutionCore } from '../../src/executi
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
-import { operationLogWriter } from '../helpers/bot-engine-with-core.js';
+import { operationLogWriter, ruleSetsOn } from '../helpers/bot-engine-with-core.js';
 import { LEASE_TEST_SECRET } from './lease-test-secret.js';
 
 const env = process.env;
@@ -50,6 +50,7 @@ const engine = createBotEngine({
   writeLog: operationLogWriter(db, clock),
   pollIntervalMs: 100,
   leases: createLeases({ db, holderId: workerHolderId(database.kind) }),
+  ruleSets: ruleSetsOn(db),
 });
 await engine.start();
 const report = setInterval(() => {

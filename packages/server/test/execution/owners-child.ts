@@ -17,7 +17,7 @@ import { createAccountClientCache, createExecutionCore } from '../../src/executi
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
-import { operationLogWriter } from '../helpers/bot-engine-with-core.js';
+import { operationLogWriter, ruleSetsOn } from '../helpers/bot-engine-with-core.js';
 
 export const OWNERS_API_KEY = 'owners-key-1';
 export const MANUAL_TARGETS = [0.05, -0.02, 0, 0.04, -0.05, 0.03, 0, -0.01];
@@ -102,6 +102,7 @@ const engine = createBotEngine({
   pollIntervalMs: 100,
   // One process owns the embedded database: a restart takes its bots' leases back at once.
   leases: createLeases({ db, holderId: workerHolderId(database.kind) }),
+  ruleSets: ruleSetsOn(db),
 });
 const manual = { kind: 'manual' as const, id: user!.id };
 // A restart settles the manual owner's orders that were in flight, before anything new.

@@ -3,6 +3,8 @@ import { createInProcessEventBus, type EventBus } from '../../src/events/index.j
 import { type AccountClients, createExecutionCore } from '../../src/execution/index.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
+import { createUserStrategiesRepository } from '../../src/modules/user-strategies/user-strategies.repository.js';
+import { compiledForBot } from '../../src/modules/user-strategies/user-strategies.service.js';
 import {
   type BotEngine,
   type BotEngineDeps,
@@ -15,8 +17,8 @@ import {
  * the core (live orders settle first), as a process shutting down does.
  */
 export function createBotEngineWithCore(
-  deps: Omit<BotEngineDeps, 'execution' | 'leases' | 'writeLog'> &
-    Partial<Pick<BotEngineDeps, 'leases' | 'writeLog'>> & {
+  deps: Omit<BotEngineDeps, 'execution' | 'leases' | 'writeLog' | 'ruleSets'> &
+    Partial<Pick<BotEngineDeps, 'leases' | 'writeLog' | 'ruleSets'>> & {
       readonly clients: AccountClients;
       readonly events?: EventBus;
     },
@@ -37,6 +39,7 @@ export function createBotEngineWithCore(
     execution,
     leases: deps.leases ?? createLeases({ db: deps.db }),
     writeLog: deps.writeLog ?? ((entry) => operationLog.record(entry)),
+    ruleSets: deps.ruleSets ?? ruleSetsOn(deps.db),
   });
   return {
     ...engine,
@@ -45,6 +48,12 @@ export function createBotEngineWithCore(
       await execution.close();
     },
   };
+}
+
+/** The users' rule sets as the composition root gives them to a bot engine, on `db`. */
+export function ruleSetsOn(db: BotEngineDeps['db']): BotEngineDeps['ruleSets'] {
+  const repo = createUserStrategiesRepository(db);
+  return { compiledForBot: (type) => compiledForBot(repo, type) };
 }
 
 /** The operation-log writer the composition root gives a bot engine, on `db`. */

@@ -9,8 +9,6 @@ import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine
 import { botLease, LEASE_RENEW_MS } from '../../common/leases.js';
 import { adoptLegacyBotRows, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
-import { createUserStrategiesRepository } from '../../modules/user-strategies/user-strategies.repository.js';
-import { compiledForBot } from '../../modules/user-strategies/user-strategies.service.js';
 import { decide, latestSignal, type SignalMemo } from './bot-decision.js';
 import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps, RunningBot } from './bot-engine.types.js';
@@ -39,8 +37,6 @@ const groupKey = (bot: Pick<RunningBot, 'exchange' | 'symbol' | 'timeframe'>) =>
 
 export function createBotEngine(deps: BotEngineDeps): BotEngine {
   const repo = createBotEngineRepository(deps.db);
-  // Read only: a bot with a custom strategy runs the rule set as it is stored now.
-  const userStrategies = createUserStrategiesRepository(deps.db);
   const candleLimit = deps.candleLimit ?? DEFAULT_CANDLE_LIMIT;
   const writeLog = deps.writeLog;
   // The process's one execution core and lease holder, from the composition root.
@@ -162,7 +158,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     if (found?.bot.status !== 'running') return undefined;
     const custom =
       customStrategyId(found.bot.strategyType) !== null
-        ? await compiledForBot(userStrategies, found.bot.strategyType)
+        ? await deps.ruleSets.compiledForBot(found.bot.strategyType)
         : undefined;
     return toRunningBot(found.bot, found.account, true, custom);
   }

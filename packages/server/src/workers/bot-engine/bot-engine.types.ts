@@ -39,6 +39,11 @@ export type BotEngineDeps = {
   readonly resumeRetryDelaysMs?: readonly number[];
   /** The leases of this process (its holder id, shared out in a cluster). */
   readonly leases: Leases;
+  /**
+   * The users' rule sets (the user-strategies service): a bot on `custom:<id>` runs the rule set
+   * as it is stored now, compiled as a backtest compiles it; null when it is gone.
+   */
+  readonly ruleSets: { compiledForBot(type: string): Promise<CompiledStrategy | null> };
   /** How often leases are renewed and free ones taken (default LEASE_RENEW_MS). */
   readonly leaseRenewMs?: number;
   /**
