@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { chooseOption } from './antd';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { createAndStartBot } from './bot-flow';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -24,15 +24,6 @@ async function paperAccount(request: APIRequestContext, access: string, name: st
   return ((await answer.json()) as { id: number }).id;
 }
 
-async function confirmDialog(page: Page) {
-  await page
-    .getByRole('dialog')
-    .last()
-    .locator('.ant-btn-primary, .ant-btn-dangerous')
-    .last()
-    .click();
-}
-
 test('a VIP user creates a bot on a paper account, starts it and watches the operation log', async ({
   page,
   request,
@@ -43,18 +34,12 @@ test('a VIP user creates a bot on a paper account, starts it and watches the ope
   await paperAccount(request, access, 'Paper bots');
 
   await page.goto('/dashboard');
-  await page.getByTestId('bot-create').click();
-  await chooseOption(page, 'bot-form-account', 'Paper bots');
-  await chooseOption(page, 'bot-form-symbol', 'BTC/USDT:USDT');
-  await chooseOption(page, 'bot-form-timeframe', '1m');
-  await page.getByTestId('bot-form-amount').fill('100');
-  await page.getByTestId('bot-form-submit').click();
-
-  const row = page.locator('[data-testid="bot-row"][data-symbol="BTC/USDT:USDT"]');
-  await expect(row).toHaveAttribute('data-status', 'created');
-  await row.getByTestId('bot-start').click();
-  await confirmDialog(page);
-  await expect(row).toHaveAttribute('data-status', 'running');
+  const row = await createAndStartBot(page, {
+    account: 'Paper bots',
+    symbol: 'BTC/USDT:USDT',
+    timeframe: '1m',
+    amount: '100',
+  });
   await expect(row.getByTestId('bot-live')).toBeVisible();
 
   // Creating and starting the bot are two user actions on its symbol in the operation log.

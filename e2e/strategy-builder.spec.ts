@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { animationsOver, chooseOption } from './antd';
+import { animationsOver } from './antd';
+import { createAndStartBot } from './bot-flow';
 import { signedInUser } from './session';
 
 // The strategy builder: conditions from lists, the rules as a sentence, invalid input kept from
@@ -164,25 +165,15 @@ test('a VIP user starts a bot on a strategy they built, and the bot runs its rul
   });
 
   await page.goto('/dashboard');
-  await page.getByTestId('bot-create').click();
-  await chooseOption(page, 'bot-form-account', 'Builder desk');
-  await chooseOption(page, 'bot-form-strategy', name);
-  await chooseOption(page, 'bot-form-symbol', 'BTC/USDT:USDT');
-  await chooseOption(page, 'bot-form-timeframe', '1m');
-  await page.getByTestId('bot-form-amount').fill('100');
-  await page.getByTestId('bot-form-submit').click();
-
-  const row = page.locator('[data-testid="bot-row"][data-symbol="BTC/USDT:USDT"]');
-  await expect(row).toHaveAttribute('data-status', 'created');
+  const row = await createAndStartBot(page, {
+    account: 'Builder desk',
+    strategy: name,
+    symbol: 'BTC/USDT:USDT',
+    timeframe: '1m',
+    amount: '100',
+  });
+  // The card names the rule set, not its `custom:<id>` type.
   await expect(row).toContainText(name);
-  await row.getByTestId('bot-start').click();
-  await page
-    .getByRole('dialog')
-    .last()
-    .locator('.ant-btn-primary, .ant-btn-dangerous')
-    .last()
-    .click();
-  await expect(row).toHaveAttribute('data-status', 'running');
 
   // The server runs the bot on the rule set: its type names the saved strategy.
   const bots = await request.get('/api/trading/bots/', { headers: auth });

@@ -5,36 +5,17 @@ import {
   type OptimisationAnswer,
   optimisationAnswer,
 } from '@quantsquare/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-app.js';
-import { type FakeExchange, startFakeExchange } from '../market/fake-exchange.js';
-import { feedAt } from '../market/market-test-helpers.js';
-import { useTradingApp } from '../trading/trading-test-app.js';
+import { useLiveVenueApp } from '../trading/trading-test-app.js';
 
 const PATH = '/api/trading/optimisations/';
 const FUNDING_PATH = '/fapi/v1/fundingRate';
 const WINDOWS = { in_sample_bars: 120, out_of_sample_bars: 60, step_bars: 60 };
 const PARAMETERS = { fast_period: 5, slow_period: 20 };
-let fake: FakeExchange;
-let nowMs = Date.UTC(2026, 0, 15, 8, 30, 0);
 
-beforeAll(async () => {
-  fake = await startFakeExchange(() => nowMs);
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-const live = useTradingApp((clock, database) => {
-  nowMs = clock.now().getTime();
-  return feedAt({ mode: 'live', url: fake.url, clock, database });
-});
-
-let token: string;
-beforeAll(async () => {
-  token = (await registerEmail(live.app, uniqueEmail('opt-live-funding'))).access;
-});
+const rig = useLiveVenueApp('opt-live-funding');
+const live = rig.app;
 
 async function plain(include_funding: boolean) {
   const res = await call(live.app, 'POST', '/api/trading/backtest/', {
@@ -55,7 +36,7 @@ async function plain(include_funding: boolean) {
 describe('optimisation on live data', () => {
   it('charges the venue’s funding in every window, as the plain backtest does', async () => {
     const created = await call<{ id: number }>(live.app, 'POST', PATH, {
-      token,
+      token: rig.token(),
       body: {
         strategy_type: 'ma_cross',
         symbol: 'BTC/USDT:USDT',
@@ -69,12 +50,14 @@ describe('optimisation on live data', () => {
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(fake.callsTo(FUNDING_PATH).length).toBeGreaterThan(0);
+    expect(rig.venue().callsTo(FUNDING_PATH).length).toBeGreaterThan(0);
     let answer: OptimisationAnswer | undefined;
     await expect
       .poll(
         async () => {
-          const res = await call(live.app, 'GET', `${PATH}${created.body.id}/`, { token });
+          const res = await call(live.app, 'GET', `${PATH}${created.body.id}/`, {
+            token: rig.token(),
+          });
           answer = optimisationAnswer.parse(res.body);
           return answer.status;
         },

@@ -2,17 +2,13 @@
 // through ccxt), labelled live, charged on the position held at each settlement, stored so the
 // next backtest over the range asks the venue nothing.
 import { backtestResponse } from '@quantsquare/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-app.js';
-import { type FakeExchange, fakeFundingRate, startFakeExchange } from '../market/fake-exchange.js';
-import { feedAt } from '../market/market-test-helpers.js';
-import { useTradingApp } from './trading-test-app.js';
+import { fakeFundingRate } from '../market/fake-exchange.js';
+import { useLiveVenueApp } from './trading-test-app.js';
 
 const EIGHT_HOURS_MS = 8 * 3_600_000;
 const FUNDING_PATH = '/fapi/v1/fundingRate';
-let fake: FakeExchange;
-let nowMs = Date.UTC(2026, 0, 15, 8, 30, 0);
 
 // Long from the second candle to the end of the data: one trade, held over every settlement.
 const HOLD_LONG = {
@@ -22,26 +18,12 @@ const HOLD_LONG = {
   exit_short: null,
 };
 
-beforeAll(async () => {
-  fake = await startFakeExchange(() => nowMs);
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-const live = useTradingApp((clock, database) => {
-  nowMs = clock.now().getTime();
-  return feedAt({ mode: 'live', url: fake.url, clock, database });
-});
-
-let token: string;
-beforeAll(async () => {
-  token = (await registerEmail(live.app, uniqueEmail('live-funding'))).access;
-});
+const rig = useLiveVenueApp('live-funding');
+const live = rig.app;
 
 async function backtest(body: Record<string, unknown>) {
   const res = await call(live.app, 'POST', '/api/trading/backtest/', {
-    token,
+    token: rig.token(),
     body: {
       exchange: 'binance',
       symbol: 'BTC/USDT:USDT',
@@ -85,7 +67,7 @@ describe('funding in POST /trading/backtest/ on live data', () => {
       withFunding.backtest.funding_paid,
       8,
     );
-    const calls = fake.callsTo(FUNDING_PATH);
+    const calls = rig.venue().callsTo(FUNDING_PATH);
     expect(calls.length).toBeGreaterThan(0);
     expect(calls[0]!.query.get('startTime')).toBe(String(candles[0]!.timestamp));
     expect(calls[0]!.query.get('endTime')).toBe(String(last));
@@ -93,16 +75,16 @@ describe('funding in POST /trading/backtest/ on live data', () => {
     // Another backtest over the same candles (other settings): the stored rates, no request.
     const again = await backtest({ include_funding: true, settings: { fee_rate: 0.0002 } });
     expect(again.backtest.funding_paid).toBeCloseTo(expected, 8);
-    expect(fake.callsTo(FUNDING_PATH)).toHaveLength(calls.length);
+    expect(rig.venue().callsTo(FUNDING_PATH)).toHaveLength(calls.length);
   });
 
   it('charges the stored rates only, and says so, when the venue’s funding history cannot be read', async () => {
-    fake.failingPaths.add(FUNDING_PATH);
+    rig.venue().failingPaths.add(FUNDING_PATH);
     let failed: Awaited<ReturnType<typeof backtest>>;
     try {
       failed = await backtest({ symbol: 'ETH/USDT:USDT', include_funding: true });
     } finally {
-      fake.failingPaths.delete(FUNDING_PATH);
+      rig.venue().failingPaths.delete(FUNDING_PATH);
     }
     // Nothing stored for ETH: no funding charged, no simulated rates in their place.
     expect(failed.source).toBe('live');

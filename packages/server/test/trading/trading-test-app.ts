@@ -7,9 +7,12 @@ import { ManualClock } from '../../src/common/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
+import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { buildStandaloneApp } from '../helpers/standalone-app.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { type FakeExchange, startFakeExchange } from '../market/fake-exchange.js';
+import { feedAt } from '../market/market-test-helpers.js';
 
 export interface TradingTestApp {
   readonly app: FastifyInstance;
@@ -68,6 +71,41 @@ export function useTradingApp(
     },
     get database() {
       return get().database;
+    },
+  };
+}
+
+/**
+ * A trading app on live market data from a fake venue (through ccxt), whose clock is the app's,
+ * and a user signed in on it: for the tests of what live data changes (funding, candles).
+ */
+export function useLiveVenueApp(emailPrefix: string) {
+  let fake: FakeExchange | undefined;
+  let nowMs = Date.UTC(2026, 0, 15, 8, 30, 0);
+  let token: string | undefined;
+  beforeAll(async () => {
+    fake = await startFakeExchange(() => nowMs);
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  const app = useTradingApp((clock, database) => {
+    nowMs = clock.now().getTime();
+    return feedAt({ mode: 'live', url: venue().url, clock, database });
+  });
+  beforeAll(async () => {
+    token = (await registerEmail(app.app, uniqueEmail(emailPrefix))).access;
+  });
+  const venue = () => {
+    if (!fake) throw new Error('The fake venue is used before beforeAll ran');
+    return fake;
+  };
+  return {
+    app,
+    venue,
+    token: () => {
+      if (token === undefined) throw new Error('The user is used before beforeAll ran');
+      return token;
     },
   };
 }
