@@ -2,21 +2,15 @@
 // public APIs: paged as each venue pages, stored beside the candles, read from the venue only
 // where not stored yet, answered from the store (and said so) when the venue cannot be read,
 // and simulated when the market is.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/common/clock.js';
+import { describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { simulatedFunding } from '../../src/market/simulated-funding.js';
-import { createTestDatabase } from '../helpers/test-database.js';
-import {
-  type FakeExchange,
-  FUNDING_INTERVAL_MS,
-  fakeFundingRate,
-  startFakeExchange,
-} from './fake-exchange.js';
-import { liveSourcesAt, REFUSING_URL } from './market-test-helpers.js';
+import { type FakeExchange, FUNDING_INTERVAL_MS, fakeFundingRate } from './fake-exchange.js';
+import { liveSourcesAt, REFUSING_URL, useFakeVenueRig } from './market-test-helpers.js';
 
 const DAY_MS = 86_400_000;
 const BTC = 'BTC/USDT:USDT';
@@ -26,19 +20,10 @@ const OKX_PATH = '/api/v5/public/funding-rate-history';
 let database: DatabaseHandle;
 let fake: FakeExchange;
 let clock: ManualClock;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
-beforeEach(async () => {
-  clock = new ManualClock(Date.UTC(2026, 0, 15, 8, 30, 0));
-  fake = await startFakeExchange(() => clock.now().getTime());
-});
-afterEach(async () => {
-  await fake.close();
+useFakeVenueRig((rig) => {
+  database = rig.database ?? database;
+  clock = rig.clock ?? clock;
+  fake = rig.fake ?? fake;
 });
 
 function feed(mode: 'live' | 'auto' | 'simulated', url = fake.url): MarketFeed {

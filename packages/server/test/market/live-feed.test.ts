@@ -1,16 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/common/clock.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
 import { ExchangeUnavailable } from '../../src/market/market.errors.js';
-import { createTestDatabase } from '../helpers/test-database.js';
-import {
-  type FakeExchange,
-  fakeCandle,
-  OKX_CONTRACT_VALUE,
-  startFakeExchange,
-} from './fake-exchange.js';
-import { feedAt, REFUSING_URL } from './market-test-helpers.js';
+import { type FakeExchange, fakeCandle, OKX_CONTRACT_VALUE } from './fake-exchange.js';
+import { feedAt, REFUSING_URL, useFakeVenueRig } from './market-test-helpers.js';
 
 const HOUR_MS = 3_600_000;
 const BTC = 'BTC/USDT:USDT';
@@ -18,19 +12,10 @@ const BTC = 'BTC/USDT:USDT';
 let database: DatabaseHandle;
 let fake: FakeExchange;
 let clock: ManualClock;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database.close();
-});
-beforeEach(async () => {
-  clock = new ManualClock(Date.UTC(2026, 0, 15, 8, 30, 0));
-  fake = await startFakeExchange(() => clock.now().getTime());
-});
-afterEach(async () => {
-  await fake.close();
+useFakeVenueRig((rig) => {
+  database = rig.database ?? database;
+  clock = rig.clock ?? clock;
+  fake = rig.fake ?? fake;
 });
 
 describe('live market feed through ccxt against a local fake exchange', () => {
