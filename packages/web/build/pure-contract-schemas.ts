@@ -7,8 +7,9 @@ const CONTRACTS_SOURCE = /[\\/]packages[\\/]contracts[\\/]src[\\/][^\\/]+\.ts$/;
  * The contracts package builds its zod schemas at module level, often from other schemas
  * (`exchange.default(…)`, `backtestSettings.optional()`), which the bundler cannot prove free of
  * side effects. The web app only uses its types and plain constants, so every top-level
- * `const x = call(…)` there is wrapped in a pure-annotated arrow call: the same evaluation, but
- * an unused schema (and with it zod) is dropped from the bundle.
+ * initializer that calls something (`const x = call(…)`, but also `const page = { n: z.…() }`)
+ * is wrapped in a pure-annotated arrow call: the same evaluation, but an unused schema (and with
+ * it zod) is dropped from the bundle.
  */
 export function pureContractSchemas(): Plugin {
   return {
@@ -23,7 +24,7 @@ export function pureContractSchemas(): Plugin {
         if (!ts.isVariableStatement(statement)) continue;
         for (const declaration of statement.declarationList.declarations) {
           const init = declaration.initializer;
-          if (init && ts.isCallExpression(init)) {
+          if (init && containsCall(init)) {
             spans.push({ start: init.getStart(source), end: init.getEnd() });
           }
         }
@@ -31,9 +32,16 @@ export function pureContractSchemas(): Plugin {
       if (spans.length === 0) return null;
       let out = code;
       for (const { start, end } of spans.reverse()) {
-        out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
+        out = `${out.slice(0, start)}/* @__PURE__ */ (() => (${out.slice(start, end)}))()${out.slice(end)}`;
       }
       return { code: out, map: null };
     },
   };
+}
+
+/** Whether an expression calls a function outside any function body it defines. */
+function containsCall(node: ts.Node): boolean {
+  if (ts.isCallExpression(node) || ts.isNewExpression(node)) return true;
+  if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return false;
+  return ts.forEachChild(node, containsCall) === true;
 }

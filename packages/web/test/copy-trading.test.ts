@@ -78,7 +78,7 @@ describe('copy errors in the reader language', () => {
     );
   });
 
-  it('says known codes, the spec fallback for unknown ones, and the network text', () => {
+  it("says known codes, the server's text for unknown ones, the fallback without one", () => {
     expect(
       copyCreateErrorText(
         t,
@@ -91,9 +91,11 @@ describe('copy errors in the reader language', () => {
         failure(404, { error: 'English', code: COPY_ERROR_CODES.leaderNotFound }),
       ),
     ).toBe('策略不存在或未公开');
+    // The server writes its text in the reader's language (Accept-Language).
     expect(
-      copyCreateErrorText(t, failure(500, { error: 'Something odd', code: 'internal_error' })),
-    ).toBe('创建跟单失败');
+      copyCreateErrorText(t, failure(503, { error: '跟单服务维护中', code: 'maintenance' })),
+    ).toBe('跟单服务维护中');
+    expect(copyCreateErrorText(t, new ApiRequestError('http', 502, null))).toBe('创建跟单失败');
     expect(copyCreateErrorText(t, new ApiRequestError('network', 0, null))).toBe(
       '网络错误，请稍后重试',
     );

@@ -3,14 +3,45 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
 import { errorMessage } from '../src/api/errors';
 import { fieldErrors } from '../src/api/field-errors';
-import i18n from '../src/i18n';
+import { copyErrorText } from '../src/features/copy-trading/copy-errors';
+import i18n, { changeLanguage, loadLanguage } from '../src/i18n';
+import '../src/i18n/copy-texts';
+import '../src/i18n/square-texts';
+import { squareErrorText } from '../src/shared/errors/square-errors';
 
 const httpError = (body: ConstructorParameters<typeof ApiRequestError>[2]) =>
   new ApiRequestError('http', 400, body);
 
 describe('server error texts', () => {
   beforeAll(async () => {
-    await i18n.changeLanguage('zh-CN');
+    await loadLanguage('en');
+    await changeLanguage('zh-CN');
+  });
+
+  it("shows the server's own text for a code the web does not know, in every error helper", () => {
+    const zh = i18n.getFixedT('zh-CN');
+    // The server says it in the reader's language (the request's Accept-Language).
+    const error = new ApiRequestError('http', 503, {
+      error: '行情服务维护中',
+      code: 'maintenance',
+    });
+    expect(errorMessage(zh, error, '操作失败')).toBe('行情服务维护中');
+    expect(squareErrorText(zh, error, '操作失败')).toBe('行情服务维护中');
+    expect(copyErrorText(zh, error, '操作失败')).toBe('行情服务维护中');
+    // Without a text of its own, the caller's fallback.
+    const bare = new ApiRequestError('http', 503, { error: '', code: 'maintenance' });
+    expect(errorMessage(zh, bare, '操作失败')).toBe('操作失败');
+    expect(squareErrorText(zh, bare, '操作失败')).toBe('操作失败');
+  });
+
+  it("keeps the web's translation for a known code, whatever the server's text", () => {
+    const zh = i18n.getFixedT('zh-CN');
+    const en = i18n.getFixedT('en');
+    const said = (code: string) => httpError({ error: 'A sentence the server may reword', code });
+    expect(errorMessage(zh, said('invalid_credentials'), 'fb')).toBe('邮箱或密码错误');
+    expect(errorMessage(en, said('invalid_credentials'), 'fb')).toBe('Invalid email or password');
+    expect(squareErrorText(zh, said('comments_disabled'), 'fb')).toBe('该策略已关闭评论');
+    expect(copyErrorText(zh, said('leader_not_found'), 'fb')).toBe('策略不存在或未公开');
   });
 
   it('maps the login catalogue to translated messages', () => {

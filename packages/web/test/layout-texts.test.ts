@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import i18n from '../src/i18n/index';
+import i18n, { changeLanguage } from '../src/i18n/index';
 import { PRICE_FORMAT } from '../src/shared/charts/chart-theme';
 import '../src/i18n/square-texts';
 import '../src/i18n/help-texts';
 
 describe('counts and chart prices as the screens show them', () => {
   it('says one strategy and one unread announcement in the singular', async () => {
-    await i18n.changeLanguage('en');
+    await changeLanguage('en');
     expect(i18n.t('square.resultCount', { count: 1 })).toBe('1 strategy');
     expect(i18n.t('square.resultCount', { count: 2 })).toBe('2 strategies');
     expect(i18n.t('helpCenter.unreadBadge', { count: 1 })).toBe('1 unread announcement');
-    await i18n.changeLanguage('zh-CN');
+    await changeLanguage('zh-CN');
     expect(i18n.t('square.resultCount', { count: 1 })).toBe('共 1 个策略');
   });
 

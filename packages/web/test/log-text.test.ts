@@ -5,7 +5,7 @@ import {
 } from '@quantsquare/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeLogEntry } from '../src/features/bots/log-text';
-import i18n from '../src/i18n';
+import i18n, { changeLanguage, loadLanguage } from '../src/i18n';
 import '../src/i18n/bots-texts';
 
 const entry = (
@@ -56,7 +56,8 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
 
 describe('operation-log entries in the reader’s language', () => {
   beforeAll(async () => {
-    await i18n.changeLanguage('zh-CN');
+    await loadLanguage('en');
+    await changeLanguage('zh-CN');
   });
   const zh = () => i18n.getFixedT('zh-CN');
   const en = () => i18n.getFixedT('en');

@@ -1,9 +1,7 @@
 import { ConfigProvider, theme } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Language, storeLanguage } from '../i18n';
+import { antdLocaleOf, changeLanguage, type Language, storeLanguage } from '../i18n';
 
 export type ThemeMode = 'dark' | 'light';
 const THEME_STORAGE_KEY = 'qs.theme';
@@ -58,16 +56,16 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       language,
       setLanguage: (next) => {
         storeLanguage(next);
-        void i18n.changeLanguage(next);
+        void changeLanguage(next);
       },
     }),
-    [themeMode, language, i18n],
+    [themeMode, language],
   );
 
   return (
     <PreferencesContext.Provider value={value}>
       <ConfigProvider
-        locale={language === 'en' ? enUS : zhCN}
+        locale={antdLocaleOf(language)}
         theme={{
           algorithm: themeMode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
           token: { colorPrimary: '#1668dc', borderRadius: 8 },

@@ -1,7 +1,6 @@
 import { Flex, theme } from 'antd';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../api/errors';
 import { useIsLoggedIn } from '../api/tokens';
 import { useBacktest, useChartData, useDataFreshness, useMarketStatus } from '../api/trading';
 import { UserBotArea } from '../features/bots/UserBotArea';
@@ -13,10 +12,14 @@ import { MarketSelectors } from '../features/dashboard/MarketSelectors';
 import { MarketStatusView } from '../features/dashboard/MarketStatusView';
 import { sourceState } from '../features/dashboard/source-state';
 import { useMarketSelection } from '../features/dashboard/use-market-selection';
-import { WelcomeModal } from '../features/dashboard/WelcomeModal';
+import { wasClosedBefore } from '../features/dashboard/welcome-state';
 import { chartPalette } from '../shared/charts/palette';
+import { Spinner } from '../shared/ui/Spinner';
 import { Panel, Pill, Text } from '../shared/ui/ui';
 import { useIsMobile } from '../shared/ui/use-is-mobile';
+
+const WelcomeModal = lazy(() => import('../features/dashboard/WelcomeModal'));
+const BacktestFailure = lazy(() => import('../features/dashboard/BacktestFailure'));
 
 /**
  * /dashboard (document 1 §2): market selectors, the candle chart with the strategy's signals, the
@@ -27,6 +30,7 @@ export function DashboardPage() {
   const { token } = theme.useToken();
   const isMobile = useIsMobile();
   const isLoggedIn = useIsLoggedIn();
+  const [isWelcomeDue] = useState(() => !wasClosedBefore());
   const market = useMarketSelection();
   const { selection } = market;
 
@@ -149,12 +153,12 @@ export function DashboardPage() {
           <BacktestSummary
             summary={backtest.data?.backtest}
             isLoading={isBacktestLoading}
-            errorText={
-              backtest.isError
-                ? t('dashboard.backtest.failedWith', {
-                    message: errorMessage(t, backtest.error, t('errors.generic')),
-                  })
-                : null
+            failure={
+              backtest.isError ? (
+                <Suspense fallback={<Spinner size="small" />}>
+                  <BacktestFailure error={backtest.error} />
+                </Suspense>
+              ) : null
             }
           />
         </Panel>
@@ -169,7 +173,11 @@ export function DashboardPage() {
       </Panel>
 
       {isLoggedIn ? <UserBotArea /> : <VisitorPrompt />}
-      <WelcomeModal isLoggedIn={isLoggedIn} />
+      {isWelcomeDue && (
+        <Suspense fallback={null}>
+          <WelcomeModal isLoggedIn={isLoggedIn} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

@@ -458,7 +458,7 @@ export function StrategyBuilderPage() {
           <BacktestSummary
             summary={preview.data?.backtest}
             isLoading={preview.isPending}
-            errorText={
+            failure={
               preview.isError ? errorMessage(t, preview.error, t('builder.preview.failed')) : null
             }
           />

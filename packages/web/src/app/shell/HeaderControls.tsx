@@ -1,7 +1,8 @@
 import { GlobalOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../i18n';
+import { HintTooltip } from '../../shared/ui/HintTooltip';
 import { usePreferences } from '../preferences';
 import { PopoverMenu } from './PopoverMenu';
 
@@ -38,7 +39,7 @@ export function ThemeToggle() {
   const { themeMode, toggleTheme } = usePreferences();
   const label = themeMode === 'dark' ? t('nav.themeToLight') : t('nav.themeToDark');
   return (
-    <Tooltip title={label}>
+    <HintTooltip title={label}>
       <Button
         type="text"
         icon={themeMode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
@@ -47,6 +48,6 @@ export function ThemeToggle() {
         data-testid="theme-toggle"
         data-theme-mode={themeMode}
       />
-    </Tooltip>
+    </HintTooltip>
   );
 }

@@ -1,15 +1,20 @@
 import '../../i18n/bots-texts';
 import { PlusOutlined } from '@ant-design/icons';
 import { App as AntApp, Button, Flex } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBots } from '../../api/bots';
 import { QueryState } from '../../shared/ui/QueryState';
 import { Panel, Text } from '../../shared/ui/ui';
 import { BotCard } from './BotCard';
-import { BotCreateModal } from './BotCreateModal';
 import { OperationLog } from './OperationLog';
 import { useBotActions } from './use-bot-actions';
+
+// The Configure Trading Bot dialog (its form, number inputs and radios) is fetched when it is
+// first wanted: on pointing at or focusing a create button, at the latest on the click.
+const loadCreateModal = () => import('./BotCreateModal');
+const BotCreateModal = lazy(() => loadCreateModal().then((m) => ({ default: m.BotCreateModal })));
+const preloadCreateModal = () => void loadCreateModal();
 
 /** The bot list with its actions and the Configure Trading Bot button (document 1 §2). */
 function BotList() {
@@ -17,6 +22,13 @@ function BotList() {
   const bots = useBots();
   const actions = useBotActions();
   const [isCreateOpen, setCreateOpen] = useState(false);
+  // Mounted from the first opening on, so the dialog keeps its closing animation.
+  const [hasOpenedCreate, setHasOpenedCreate] = useState(false);
+  const openCreate = () => {
+    setHasOpenedCreate(true);
+    setCreateOpen(true);
+  };
+  const createTriggers = { onPointerEnter: preloadCreateModal, onFocus: preloadCreateModal };
   const list = bots.data?.results ?? [];
 
   return (
@@ -32,7 +44,8 @@ function BotList() {
             type="primary"
             size="small"
             icon={<PlusOutlined />}
-            onClick={() => setCreateOpen(true)}
+            onClick={openCreate}
+            {...createTriggers}
             data-testid="bot-create"
           >
             {t('bots.create')}
@@ -55,7 +68,7 @@ function BotList() {
               {t('bots.empty')}
             </Text>
             <Text tone="secondary">{t('bots.emptyHint')}</Text>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreateOpen(true)}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={openCreate} {...createTriggers}>
               {t('bots.create')}
             </Button>
           </Flex>
@@ -77,7 +90,11 @@ function BotList() {
           </Flex>
         )}
       </QueryState>
-      <BotCreateModal open={isCreateOpen} onClose={() => setCreateOpen(false)} />
+      {hasOpenedCreate && (
+        <Suspense fallback={null}>
+          <BotCreateModal open={isCreateOpen} onClose={() => setCreateOpen(false)} />
+        </Suspense>
+      )}
     </Panel>
   );
 }

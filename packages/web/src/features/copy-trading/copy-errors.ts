@@ -13,8 +13,8 @@ import { fieldErrorText } from '../../api/field-errors';
 import type { CopyAmountProblem } from './copy-format';
 
 // Copy-trading failures in the reader's language (document 2 §8), from the answer's machine
-// codes (`code`, `field_codes`) only; a server sentence the page does not know is never shown
-// raw — the spec's fallback text is.
+// codes (`code`, `field_codes`); for a code the page does not know, the server's own text (said
+// in the reader's language, Accept-Language), and the spec's fallback only without one.
 
 type CopyMessage = keyof typeof COPY_MESSAGES;
 
@@ -79,17 +79,15 @@ function i18nHas(t: TFunction, key: string): boolean {
 }
 
 /**
- * The text of a failed copy call without field errors: the network text, a known code or text,
- * the shared rules (rate limit, timeout), else `fallback`.
+ * The text of a failed copy call without field errors: the network text, a known code, the
+ * shared rules (rate limit, timeout, shared codes, else the server's text), else `fallback`.
  */
 export function copyErrorText(t: TFunction, error: unknown, fallback: string): string {
   if (!(error instanceof ApiRequestError)) return fallback;
   if (error.kind === 'network') return t('copy.modal.networkError');
-  const body = error.body;
-  const byCode = body ? CODE_MESSAGES.get(body.code) : undefined;
+  const byCode = error.body ? CODE_MESSAGES.get(error.body.code) : undefined;
   if (byCode) return copyMessage(t, byCode);
-  const shared = errorMessage(t, error, fallback);
-  return shared === body?.error ? fallback : shared;
+  return errorMessage(t, error, fallback);
 }
 
 /**

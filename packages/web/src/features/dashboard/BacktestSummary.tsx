@@ -9,7 +9,8 @@ import { Note, Text, type Tone } from '../../shared/ui/ui';
 interface Props {
   summary: Summary | undefined;
   isLoading: boolean;
-  errorText: string | null;
+  /** Why the backtest failed, when it did. */
+  failure: ReactNode;
 }
 
 const toneOf = (value: number): Tone => (value > 0 ? 'success' : value < 0 ? 'danger' : 'default');
@@ -72,7 +73,7 @@ function Rows({ rows, small }: { rows: Row[]; small?: boolean }) {
 }
 
 /** The backtest's key figures and the assumptions it ran under. */
-export function BacktestSummary({ summary, isLoading, errorText }: Props) {
+export function BacktestSummary({ summary, isLoading, failure }: Props) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   if (isLoading) {
@@ -82,10 +83,10 @@ export function BacktestSummary({ summary, isLoading, errorText }: Props) {
       </Note>
     );
   }
-  if (errorText) {
+  if (failure) {
     return (
       <Note tone="danger" testId="backtest-error">
-        {errorText}
+        {failure}
       </Note>
     );
   }

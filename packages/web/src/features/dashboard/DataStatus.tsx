@@ -1,6 +1,6 @@
 import type { DataFreshness } from '@quantsquare/contracts';
-import { Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { HintTooltip } from '../../shared/ui/HintTooltip';
 import { Pill, Text, type Tone } from '../../shared/ui/ui';
 import type { SourceState } from './source-state';
 
@@ -14,7 +14,7 @@ export function SourceIndicator({ state }: { state: SourceState | null }) {
   const { t } = useTranslation();
   if (!state) return null;
   return (
-    <Tooltip title={t(`dashboard.source.${state}Hint`)}>
+    <HintTooltip title={t(`dashboard.source.${state}Hint`)}>
       <Pill
         data-testid="dashboard-source"
         data-source={state}
@@ -23,7 +23,7 @@ export function SourceIndicator({ state }: { state: SourceState | null }) {
       >
         {t(`dashboard.source.${state}`)}
       </Pill>
-    </Tooltip>
+    </HintTooltip>
   );
 }
 

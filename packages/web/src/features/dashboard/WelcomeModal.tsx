@@ -13,25 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatGrouped } from '../../shared/format/money';
 import { Text } from '../../shared/ui/ui';
-
-/** When the user closed the welcome advertisement (ISO time); it is not shown again after that. */
-export const WELCOME_CLOSED_STORAGE_KEY = 'qs.welcomeClosedAt';
-
-function wasClosedBefore(): boolean {
-  try {
-    return localStorage.getItem(WELCOME_CLOSED_STORAGE_KEY) !== null;
-  } catch {
-    return false;
-  }
-}
-
-function rememberClosed(): void {
-  try {
-    localStorage.setItem(WELCOME_CLOSED_STORAGE_KEY, new Date().toISOString());
-  } catch {
-    // Without storage the advertisement simply shows again on the next visit.
-  }
-}
+import { rememberClosed, wasClosedBefore } from './welcome-state';
 
 function Feature({ icon, text }: { icon: ReactNode; text: string }) {
   return (
@@ -42,8 +24,11 @@ function Feature({ icon, text }: { icon: ReactNode; text: string }) {
   );
 }
 
-/** Welcome advertisement: 1.5 s after load unless closed on an earlier visit (document 1 §2). */
-export function WelcomeModal({ isLoggedIn }: { isLoggedIn: boolean }) {
+/**
+ * Welcome advertisement: 1.5 s after load unless closed on an earlier visit (document 1 §2). A
+ * chunk of its own, which the dashboard fetches only while it has not been closed.
+ */
+export default function WelcomeModal({ isLoggedIn }: { isLoggedIn: boolean }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { token } = theme.useToken();

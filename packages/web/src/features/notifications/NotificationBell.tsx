@@ -1,11 +1,18 @@
 import '../../i18n/notifications-texts';
 import { BellOutlined } from '@ant-design/icons';
-import { Badge, Button, Drawer, Popover } from 'antd';
-import { useState } from 'react';
+import { Badge, Button, Popover } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotificationsLive, useUnreadNotifications } from '../../api/notifications';
+import { Spinner } from '../../shared/ui/Spinner';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
-import { NotificationPanel } from './NotificationPanel';
+
+// The list (with its switches and typography) and the phone's drawer load when first opened:
+// every signed-in screen shows the bell, few open it.
+const NotificationPanel = lazy(() =>
+  import('./NotificationPanel').then((m) => ({ default: m.NotificationPanel })),
+);
+const NotificationDrawer = lazy(() => import('./NotificationDrawer'));
 
 /**
  * The header's bell (desktop and phone): the unread count, kept live over the notifications
@@ -15,6 +22,11 @@ export default function NotificationBell() {
   const { t } = useTranslation();
   const isMobile = useIsMobile();
   const [open, setOpen] = useState(false);
+  const [hasOpened, setHasOpened] = useState(false);
+  const changeOpen = (next: boolean) => {
+    if (next) setHasOpened(true);
+    setOpen(next);
+  };
   useNotificationsLive();
   const unread = useUnreadNotifications();
   const label =
@@ -25,7 +37,7 @@ export default function NotificationBell() {
       aria-label={label}
       data-testid="notification-bell"
       data-unread={unread}
-      onClick={isMobile ? () => setOpen(true) : undefined}
+      onClick={isMobile ? () => changeOpen(true) : undefined}
       style={{ paddingInline: 6 }}
     >
       <Badge count={unread} size="small" overflowCount={99} data-testid="notification-count">
@@ -37,16 +49,11 @@ export default function NotificationBell() {
     return (
       <>
         {bell}
-        <Drawer
-          placement="bottom"
-          size="auto"
-          open={open}
-          onClose={() => setOpen(false)}
-          title={t('notifications.title')}
-          styles={{ body: { padding: 12, maxHeight: '70vh', overflowY: 'auto' } }}
-        >
-          {open && <NotificationPanel unread={unread} hasTitle={false} />}
-        </Drawer>
+        {hasOpened && (
+          <Suspense fallback={null}>
+            <NotificationDrawer open={open} unread={unread} onClose={() => changeOpen(false)} />
+          </Suspense>
+        )}
       </>
     );
   }
@@ -55,11 +62,15 @@ export default function NotificationBell() {
       trigger="click"
       placement="bottomRight"
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={changeOpen}
       arrow={false}
       content={
         <div style={{ width: 380, maxWidth: '90vw' }}>
-          {open && <NotificationPanel unread={unread} hasTitle />}
+          {open && (
+            <Suspense fallback={<Spinner />}>
+              <NotificationPanel unread={unread} hasTitle />
+            </Suspense>
+          )}
         </div>
       }
     >

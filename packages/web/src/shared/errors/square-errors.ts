@@ -29,8 +29,8 @@ const FIELD_KEYS: Readonly<Record<string, Partial<Record<string, SquareMessage>>
 
 /**
  * The text for a failed square call: the square's codes in the reader's language, else what the
- * shared rules say (network, timeout, rate limit, known codes), else `fallback` — a server text
- * the page does not know is not shown raw.
+ * shared rules say (network, timeout, rate limit, known codes, else the server's own text, which
+ * it writes in the reader's language), else `fallback`.
  */
 export function squareErrorText(t: TFunction, error: unknown, fallback: string): string {
   const body = error instanceof ApiRequestError ? error.body : undefined;
@@ -44,6 +44,5 @@ export function squareErrorText(t: TFunction, error: unknown, fallback: string):
       descriptionMax: SHARE_DESCRIPTION_MAX_LENGTH,
     });
   }
-  const shared = errorMessage(t, error, fallback);
-  return shared === body?.error ? fallback : shared;
+  return errorMessage(t, error, fallback);
 }

@@ -1,15 +1,14 @@
 import { ERROR_CODES } from '@quantsquare/contracts';
-import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../src/api/client';
-import i18n from '../src/i18n';
+import i18n, { changeLanguage } from '../src/i18n';
 import { QueryState, type QueryView } from '../src/shared/ui/QueryState';
 
 // The shared loading / empty / error frame, rendered to HTML (the web unit tests have no DOM).
 
-function query<T>(state: Partial<QueryView<T>>): QueryView<T> {
+function query(state: Partial<QueryView<number[]>>): QueryView<number[]> {
   return {
     data: undefined,
     error: null,
@@ -20,27 +19,25 @@ function query<T>(state: Partial<QueryView<T>>): QueryView<T> {
   };
 }
 
-function render<T>(view: QueryView<T>, extra: { textOnly?: boolean } = {}) {
+function render(view: QueryView<number[]>, extra: { textOnly?: boolean } = {}) {
   return renderToStaticMarkup(
-    createElement(
-      I18nextProvider,
-      { i18n },
-      createElement(QueryState<T[]>, {
-        query: view as QueryView<T[]>,
-        failedText: 'could not load',
-        empty: createElement('p', null, 'nothing yet'),
-        isEmpty: (rows: T[]) => rows.length === 0,
-        // biome-ignore lint/correctness/noChildrenProp: a render function, which createElement's children cannot type
-        children: (rows: T[]) => createElement('ul', null, `${rows.length} rows`),
-        ...extra,
-      }),
-    ),
+    <I18nextProvider i18n={i18n}>
+      <QueryState
+        query={view}
+        failedText="could not load"
+        empty={<p>nothing yet</p>}
+        isEmpty={(rows) => rows.length === 0}
+        {...extra}
+      >
+        {(rows) => <ul>{`${rows.length} rows`}</ul>}
+      </QueryState>
+    </I18nextProvider>,
   );
 }
 
 describe('QueryState', () => {
   beforeAll(async () => {
-    await i18n.changeLanguage('en');
+    await changeLanguage('en');
   });
 
   it('shows a skeleton until the first answer', () => {
