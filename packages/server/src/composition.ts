@@ -5,38 +5,27 @@
 import path from 'node:path';
 import { Decimal } from 'decimal.js';
 import { bearerAuthentication, type StaffCheck } from './common/bearer-auth.js';
-import type { Clock } from './common/clock.js';
 import { createClusterMembership } from './common/cluster.js';
 import { createLeases, workerHolderId } from './common/leases.js';
 import type { ServiceLogger } from './common/logger.js';
 import { createScheduler } from './common/scheduler.js';
 import { createSecretBox } from './common/secret-box.js';
 import { createSingletons, OUTBOX_RELAY_JOB, type Singletons } from './common/singletons.js';
-import type { Config } from './config.js';
-import type { Database, DatabaseKind } from './db/database.js';
+import type { ServiceDeps } from './composition.deps.js';
 import { unitOfWork } from './db/unit-of-work.js';
 import {
   createOutboxMailer,
   createOutboxSmsProvider,
   createSmtpMailer,
-  type Mailer,
-  type SmsProvider,
 } from './delivery/delivery.adapters.js';
 import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
-import { createInProcessEventBus, type EventBus } from './events/index.js';
+import { createInProcessEventBus } from './events/index.js';
 import { createOutbox, createOutboxRelay } from './events/outbox.js';
-import type { ExchangeClientFactory } from './exchange/exchange-client-factory.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
-import type { VenueBudget } from './exchange/venue-budget.js';
 import { defaultExchangeClientFactory } from './exchange-client-wiring.js';
-import {
-  createAccountClientCache,
-  createExecutionCore,
-  type ExecutionCore,
-} from './execution/index.js';
+import { createAccountClientCache, createExecutionCore } from './execution/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
 import { createFundingRatesRepository } from './market/funding-rates.repository.js';
-import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
 import { feedQuotes } from './market/venue-quotes.js';
 import {
@@ -52,7 +41,6 @@ import { createCodesService } from './modules/auth/codes.service.js';
 import { createStepUp } from './modules/auth/step-up.js';
 import { createTokensService } from './modules/auth/tokens.service.js';
 import { createTotpService } from './modules/auth/totp.service.js';
-import type { BotControl } from './modules/bots/bot-control.js';
 import { botLanes } from './modules/bots/bot-lanes.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
@@ -90,46 +78,13 @@ import { createLedger } from './modules/wallet/ledger.js';
 import { createWalletService } from './modules/wallet/wallet.service.js';
 import { webhookLanes } from './modules/webhooks/webhook-lanes.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
-import { createImageStore, type ImageStore } from './uploads/image-store.js';
+import { createImageStore } from './uploads/image-store.js';
 import { createBotEngine } from './workers/bot-engine/index.js';
 
+export type { ServiceDeps } from './composition.deps.js';
 export { defaultExchangeClientFactory } from './exchange-client-wiring.js';
 /** The logger the services write to (Fastify's pino logger fits). */
 export type { ServiceLogger };
-
-export interface ServiceDeps {
-  readonly config: Config;
-  readonly db: Database;
-  readonly databaseKind: DatabaseKind;
-  readonly clock: Clock;
-  readonly log: ServiceLogger;
-  readonly mailer?: Mailer | undefined;
-  readonly smsProvider?: SmsProvider | undefined;
-  /** The market feed; by default one for config.marketData (exchanges probed lazily). */
-  readonly marketFeed?: MarketFeed | undefined;
-  /** Builds an account's exchange client; defaults to paper for paper accounts, ccxt otherwise. */
-  readonly exchangeClientFactory?: ExchangeClientFactory | undefined;
-  /** The venues' per-address request budgets (main.ts: on Redis when REDIS_URL is set). */
-  readonly venueBudget?: VenueBudget | undefined;
-  /** The platform's events; in-process by default (main.ts: Redis when REDIS_URL is set). */
-  readonly eventBus?: EventBus | undefined;
-  readonly imageStore?: ImageStore | undefined;
-  readonly execution?: ExecutionCore | undefined;
-  /**
-   * The bots' start/stop seam. Without it, a process that `runsWorkers` uses its own bot engine;
-   * one that does neither serves no bot routes (a bot could be marked running while nothing
-   * trades).
-   */
-  readonly botControl?: BotControl | undefined;
-  /** This process drives bots (the bot engine, under leases) and runs the scheduled jobs. */
-  readonly runsWorkers?: boolean;
-  /**
-   * This process is a member of a cluster (main.ts): it beats in `cluster_members`, and its
-   * leases go to the lanes it prefers among the live workers (common/cluster.ts). Without it (the
-   * tests' services), a process takes every free lease.
-   */
-  readonly joinsCluster?: boolean;
-}
 
 export async function createServices(deps: ServiceDeps) {
   const { config, db, clock, log } = deps;
