@@ -187,6 +187,8 @@ export const OPERATION_LOG_EVENTS = [
   'order_reconciled',
   'position_mismatch',
   'resume_retry',
+  /** A trailing stop moved (details: side, from, to, trailing_percent). */
+  'stop_moved',
   /** A webhook signal's order failed (details: webhook_config_id, signal_id, error_kind). */
   'webhook_failed',
   /** A copy relation's order failed (details: relation_id, reason — a copy miss reason, error_kind). */
@@ -317,6 +319,8 @@ export const liveVsBacktest = z.object({
     leverage: z.number(),
     stop_loss_percent: z.number().nullable(),
     take_profit_percent: z.number().nullable(),
+    /** A trailing stop from the bot's rule set (live bots move their stop as the backtest does). */
+    trailing_stop_percent: z.number().nullable(),
     return_rule: z.string(),
   }),
 });

@@ -42,6 +42,7 @@ const SAMPLES: Record<OperationLogEvent, Record<string, unknown>> = {
   order_reconciled: { client_order_id: 'qs7-abc', status: 'closed', filled: 0.5 },
   position_mismatch: { bot_amount: 0.5, exchange_amount: 0 },
   resume_retry: { attempt: 1, delay_seconds: 10, error_kind: 'unavailable' },
+  stop_moved: { side: 'long', from: 1960, to: 1985.5, trailing_percent: 0.3 },
   webhook_failed: { webhook_config_id: 3, signal_id: 12, error_kind: 'insufficient_funds' },
   copy_failed: { relation_id: 4, reason: 'insufficient_margin', error_kind: 'insufficient_funds' },
   copy_stopped: { relation_id: 4, reason: 'max_loss', limit: 50, total_profit_loss: '-51.2' },
@@ -70,6 +71,15 @@ describe('operation-log entries in the reader’s language', () => {
         expect(said, event).not.toMatch(/{{|}}|bots\.logs/);
       }
     }
+  });
+
+  it('says where a trailing stop moved, in both languages', () => {
+    expect(describeLogEntry(en(), entry('stop_moved', SAMPLES.stop_moved), 'en')).toBe(
+      'Trailing stop (0.30%): long stop 1,960.00 → 1,985.50',
+    );
+    expect(describeLogEntry(zh(), entry('stop_moved', SAMPLES.stop_moved), 'zh-CN')).toBe(
+      '移动止损（0.30%）：多仓止损价 1,960.00 → 1,985.50',
+    );
   });
 
   it('says copy trading’s failures and stops in the reader’s language', () => {

@@ -11,6 +11,7 @@ import {
   type ProtectiveHitOut,
   stopLossLevel,
   takeProfitLevel,
+  tighterStop,
 } from '../position/protective.js';
 import { positionAmount } from '../position/sizing.js';
 import type {
@@ -264,11 +265,6 @@ export function runBacktest(
 }
 
 /** The stop nearer the price: the higher of two for a long, the lower for a short (NaN: none). */
-function tighterStop(side: number, fixed: number, trailing: number): number {
-  if (Number.isNaN(fixed)) return trailing;
-  return side === LONG ? Math.max(fixed, trailing) : Math.min(fixed, trailing);
-}
-
 function assertAscending(indexes: readonly number[], name: string): void {
   for (let k = 1; k < indexes.length; k++) {
     if (!(indexes[k]! > indexes[k - 1]!)) {

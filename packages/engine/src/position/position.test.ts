@@ -48,6 +48,18 @@ describe('stop-loss and take-profit', () => {
     expect(protectiveLevels('short', 2000, 2, null)).toEqual({ stopLoss: 2040, takeProfit: null });
   });
 
+  it('starts a trailing stop from the entry, the tighter of it and the fixed stop', () => {
+    expect(protectiveLevels('long', 2000, 2, 3, 1)).toEqual({ stopLoss: 1980, takeProfit: 2060 });
+    expect(protectiveLevels('long', 2000, 0.5, null, 1)).toEqual({
+      stopLoss: 1990,
+      takeProfit: null,
+    });
+    expect(protectiveLevels('short', 2000, null, null, 1)).toEqual({
+      stopLoss: 2020,
+      takeProfit: null,
+    });
+  });
+
   it.each([
     ['long: low reaches the stop', 'long', { open: 100, high: 101, low: 94 }, 'stop_loss', 95],
     [

@@ -21,16 +21,36 @@ export function takeProfitLevel(direction: number, entry: number, percent: numbe
   return entry * (1 + direction * (percent / 100));
 }
 
-/** Both levels from the entry fill; a missing (null or 0) percentage sets no level. */
+/**
+ * The tighter of a fixed stop and a trailing one: the higher for a long, the lower for a short.
+ * A NaN fixed stop (none) leaves the trailing one.
+ */
+export function tighterStop(direction: number, fixed: number, trailing: number): number {
+  if (Number.isNaN(fixed)) return trailing;
+  return direction > 0 ? Math.max(fixed, trailing) : Math.min(fixed, trailing);
+}
+
+/**
+ * Both levels from the entry fill; a missing (null or 0) percentage sets no level. A trailing
+ * stop starts `trailingStopPercent` % from the entry (its best price so far) and the stop is the
+ * tighter of the two, as the backtest sets it.
+ */
 export function protectiveLevels(
   side: PositionSide,
   entryPrice: number,
   stopLossPercent: number | null,
   takeProfitPercent: number | null,
+  trailingStopPercent: number | null = null,
 ): { stopLoss: number | null; takeProfit: number | null } {
   const direction = directionOf(side);
+  const fixed = stopLossPercent
+    ? stopLossLevel(direction, entryPrice, stopLossPercent)
+    : Number.NaN;
+  const stop = trailingStopPercent
+    ? tighterStop(direction, fixed, stopLossLevel(direction, entryPrice, trailingStopPercent))
+    : fixed;
   return {
-    stopLoss: stopLossPercent ? stopLossLevel(direction, entryPrice, stopLossPercent) : null,
+    stopLoss: Number.isNaN(stop) ? null : stop,
     takeProfit: takeProfitPercent
       ? takeProfitLevel(direction, entryPrice, takeProfitPercent)
       : null,

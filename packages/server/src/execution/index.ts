@@ -10,4 +10,4 @@ export {
 } from './execution-core.js';
 export { adoptLegacyBotRows } from './legacy-bot-rows.js';
 export { isFinal } from './order-states.js';
-export type { ProtectRequest } from './protective-orders.js';
+export type { MoveStopRequest, ProtectRequest } from './protective-orders.js';

@@ -42,6 +42,12 @@ export interface ProtectRequest extends PositionRef {
   readonly takeProfit: number | null;
 }
 
+export interface MoveStopRequest extends PositionRef {
+  /** The key of this move: the new order's key is key + sl + p{attempt}. */
+  readonly key: string;
+  readonly stopLoss: number;
+}
+
 const KINDS = [
   { kind: 'stop_loss', code: 'sl', type: 'stop_market' },
   { kind: 'take_profit', code: 'tp', type: 'take_profit_market' },
@@ -73,7 +79,7 @@ export function createProtectiveOrders(deps: {
   async function placeOne(
     account: ExchangeAccountRow,
     client: ExchangeClient,
-    request: ProtectRequest,
+    request: PositionRef & { readonly key: string },
     position: OwnerPosition,
     which: (typeof KINDS)[number],
     level: number,
@@ -191,7 +197,39 @@ export function createProtectiveOrders(deps: {
     });
   }
 
+  /**
+   * Moves the stop-loss to `stopLoss`: the new order is placed (and verified) before the old one
+   * is cancelled, so the position is never without a stop; the take-profit stays.
+   */
+  async function moveStopIn(account: ExchangeAccountRow, request: MoveStopRequest) {
+    const position = await positionOf(request);
+    const old = position.stopLossOrderId;
+    if (new Decimal(position.size).isZero() || old === null) return position;
+    const client = deps.clients(account);
+    const stop = KINDS[0];
+    const id = await placeOne(account, client, request, position, stop, request.stopLoss);
+    await cancelOrders(account, request, [old]);
+    const row = await repo.setProtective(request, {
+      stopLoss: String(request.stopLoss),
+      takeProfit: position.takeProfit,
+      stopLossOrderId: id,
+      takeProfitOrderId: position.takeProfitOrderId,
+      updatedAt: clock.now(),
+    });
+    return row ? toOwnerPosition(row) : position;
+  }
+
   return {
+    /**
+     * Moves a resting stop-loss (a trailing stop): new order first, then the old one cancelled.
+     * A position without a stop order is left as it is. Throws ExecutionError('unprotected')
+     * when the new order cannot be placed; the old one then still stands.
+     */
+    async moveStop(request: MoveStopRequest): Promise<OwnerPosition> {
+      const account = await deps.accountOf(request.accountId);
+      return deps.lanes.run(account.id, () => moveStopIn(account, request));
+    },
+
     /**
      * Places reduce-only stop-loss / take-profit orders for the owner's whole position and
      * verifies them at the exchange (one more try each). Throws ExecutionError('unprotected').

@@ -116,6 +116,42 @@ export function describeVenueLifecycle(venue: 'okx' | 'binance'): void {
       expect(Number(position.entryPrice)).toBeCloseTo(cost / base, 8);
     });
 
+    it('moves a stop at the venue: the new one rests before the old one is cancelled', async () => {
+      const account = await liveAccount();
+      const owner = { kind: 'bot' as const, id: ownerId(551) };
+      const ref = { accountId: account.id, symbol: ETH, owner };
+      expect(
+        (
+          await core.submit({
+            ...ref,
+            key: 'entry',
+            size: { kind: 'delta', amount: 0.5 },
+            action: 'open_long',
+          })
+        ).status,
+      ).toBe('filled');
+      await core.protect({ ...ref, key: 'p1', stopLoss: 1900, takeProfit: 2100 });
+      const moved = await core.moveStop({ ...ref, key: 'p2t', stopLoss: 1950.5 });
+      expect(Number(moved.stopLoss)).toBe(1950.5);
+      const triggers = ordersOf(account.apiKey).filter((o) => o.triggerPrice !== null);
+      expect(triggers.map((o) => [o.triggerPrice, o.status])).toEqual([
+        [1900, 'canceled'],
+        [2100, 'open'],
+        [1950.5, 'open'],
+      ]);
+      const stop = triggers[2]!;
+      expect(stop.reduceOnly).toBe(true);
+      expect(stop.side).toBe('sell');
+      expect(moved.takeProfitOrderId).toBe(triggers[1]!.id);
+      expect(moved.stopLossOrderId).toBe(stop.id);
+      // The old stop's intent is cancelled; the new one and the target rest.
+      const protective = (await core.intentsOf(owner)).filter((i) => i.action === 'stop_loss');
+      expect(protective.map((i) => [Number(i.triggerPrice), i.status])).toEqual([
+        [1900, 'canceled'],
+        [1950.5, 'accepted'],
+      ]);
+    });
+
     it('sends one order for one decision however often it is submitted or reconciled', async () => {
       const account = await liveAccount();
       const owner = { kind: 'copy' as const, id: ownerId(601) };

@@ -95,17 +95,19 @@ function protectionsOf(inputs: ComparisonInputs) {
     stopLossPercent: percentOrNull(inputs.bot.stopLossPercentage) ?? own?.stopLossPercent ?? null,
     takeProfitPercent:
       percentOrNull(inputs.bot.takeProfitPercentage) ?? own?.takeProfitPercent ?? null,
+    trailingStopPercent: own?.trailingStopPercent ?? null,
   };
 }
 
 function assumptionsOf(inputs: ComparisonInputs): LiveVsBacktest['assumptions'] {
-  const { stopLossPercent, takeProfitPercent } = protectionsOf(inputs);
+  const { stopLossPercent, takeProfitPercent, trailingStopPercent } = protectionsOf(inputs);
   return {
     fee_rate: inputs.feeRate ?? PLATFORM_FEE_RATE,
     slippage_bps: inputs.slippageBps,
     leverage: inputs.account.defaultLeverage,
     stop_loss_percent: stopLossPercent,
     take_profit_percent: takeProfitPercent,
+    trailing_stop_percent: trailingStopPercent,
     return_rule: RETURN_RULE,
   };
 }
@@ -143,7 +145,7 @@ export async function compareBotWithBacktest(inputs: ComparisonInputs): Promise<
   const candles = candlesFromRows(rows);
   const signals = inputs.strategy.compute(candles);
   const from = (indexes: readonly number[]) => indexes.filter((i) => i >= firstDecision);
-  const { stopLossPercent, takeProfitPercent } = protectionsOf(inputs);
+  const { stopLossPercent, takeProfitPercent, trailingStopPercent } = protectionsOf(inputs);
   const leverage = account.defaultLeverage;
   const result = runBacktest(
     candles,
@@ -161,6 +163,7 @@ export async function compareBotWithBacktest(inputs: ComparisonInputs): Promise<
       leverage,
       stopLossPercent,
       takeProfitPercent,
+      trailingStopPercent,
       direction: 'long_short',
       timeframe: bot.timeframe,
       initialBalance: Number(bot.tradeAmount),

@@ -272,10 +272,13 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       bot.compiled ? latestSignal(candles(), bot.compiled, memo) : null,
       heldPosition(bot),
     );
+    const price = forming?.open ?? newest.close;
     for (const intent of intents) {
       if (intent.kind === 'close') await trader.close(bot, 'signal', newest.timestamp);
-      else await trader.open(bot, intent.side, newest.timestamp, forming?.open ?? newest.close);
+      else await trader.open(bot, intent.side, newest.timestamp, price);
     }
+    // A position held through this candle: its trailing stop follows the candle's best price.
+    if (intents.length === 0) await trader.trail(bot, newest, price, newest.timestamp);
     bot.lastCandleTimeMs = newest.timestamp;
     await repo.setLastCandle(bot.id, newest.timestamp);
   }

@@ -81,6 +81,8 @@ export interface RunningBot {
   readonly tradeAmount: number;
   readonly stopLossPercent: number | null;
   readonly takeProfitPercent: number | null;
+  /** A trailing stop from the bot's rule set: the stop follows the best price since entry. */
+  readonly trailingStopPercent: number | null;
   readonly account: ExchangeAccountRow;
   lastCandleTimeMs: number;
   /** The bot's open position in the execution core's book; null while flat. */

@@ -44,6 +44,7 @@ export function toRunningBot(
     takeProfitPercent: forTrading
       ? (percent(bot.takeProfitPercentage) ?? own?.takeProfitPercent ?? null)
       : null,
+    trailingStopPercent: forTrading ? (own?.trailingStopPercent ?? null) : null,
     account,
     lastCandleTimeMs: bot.lastCandleTimeMs ?? 0,
     position: null,

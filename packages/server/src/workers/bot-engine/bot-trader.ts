@@ -3,7 +3,7 @@
 // and take-profit orders, watch them, reconcile after a restart. The core keeps the position;
 // the bot's trade rows and statistics are written by its settlement hook in the same
 // transaction as the fill (bot-settlement.ts).
-import { protectiveLevels } from '@quantsquare/engine';
+import { protectiveLevels, stopLossLevel, tighterStop } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { LeaseFence } from '../../common/leases.js';
 import {
@@ -30,6 +30,9 @@ export interface TraderDeps {
 }
 
 export type CloseReason = 'signal' | 'stop_loss' | 'take_profit' | 'manual';
+
+/** The key suffix of a close at market: `m` a user's stop, `t` a trailing stop already passed. */
+const CLOSE_SUFFIX = { signal: '', manual: 'm', stop_loss: 't' } as const;
 
 const baseAsset = (symbol: string) => symbol.split(/[/:]/)[0] ?? symbol;
 const sideOfSize = (size: string): BotSide => (new Decimal(size).isNegative() ? 'short' : 'long');
@@ -179,12 +182,17 @@ export function createBotTrader(deps: TraderDeps) {
   /** Places the bot's stop-loss / take-profit for its position, from the entry price. */
   async function protect(bot: RunningBot, candleTimeMs: number): Promise<void> {
     const position = bot.position;
-    if (!position || (bot.stopLossPercent === null && bot.takeProfitPercent === null)) return;
+    const hasLevels =
+      bot.stopLossPercent !== null ||
+      bot.takeProfitPercent !== null ||
+      bot.trailingStopPercent !== null;
+    if (!position || !hasLevels) return;
     const levels = protectiveLevels(
       sideOfSize(position.size),
       Number(position.entryPrice),
       bot.stopLossPercent,
       bot.takeProfitPercent,
+      bot.trailingStopPercent,
     );
     bot.position = await asBotFailure(() =>
       core.protect({ ...refOf(bot), key: botOrderKey(candleTimeMs), ...levels }),
@@ -253,8 +261,53 @@ export function createBotTrader(deps: TraderDeps) {
     }
   }
 
+  /**
+   * The trailing stop after a candle closed with the position held through it: the stop follows
+   * the best price seen (the candle's high for a long, its low for a short), only ever tighter,
+   * as the backtest moves it. A level the price has already passed (`price`: where the market is
+   * now) closes the position at market, as the backtest exits at a gapped open.
+   */
+  async function trail(
+    bot: RunningBot,
+    candle: { readonly high: number; readonly low: number },
+    price: number,
+    candleTimeMs: number,
+  ): Promise<void> {
+    const position = bot.position;
+    const percent = bot.trailingStopPercent;
+    if (!position || percent === null || !position.stopLossOrderId) return;
+    const direction = new Decimal(position.size).isNegative() ? -1 : 1;
+    const from = position.stopLoss === null ? Number.NaN : Number(position.stopLoss);
+    const best = direction > 0 ? candle.high : candle.low;
+    const to = tighterStop(direction, from, stopLossLevel(direction, best, percent));
+    if (to === from) return;
+    const side = sideOfSize(position.size);
+    await logFor(
+      bot,
+      'bot_action',
+      'stop_moved',
+      `trailing stop → ${side} stop from ${from} to ${to}`,
+      { side, from, to, trailing_percent: percent },
+    );
+    if (direction * (price - to) <= 0) {
+      await close(bot, 'stop_loss', candleTimeMs);
+      return;
+    }
+    bot.position = await asBotFailure(() =>
+      core.moveStop({
+        ...refOf(bot),
+        key: botOrderKey(candleTimeMs, undefined, 't'),
+        stopLoss: to,
+      }),
+    );
+  }
+
   /** Closes the bot's position at market (reduce-only where the account's net allows it). */
-  async function close(bot: RunningBot, reason: 'signal' | 'manual', candleTimeMs: number) {
+  async function close(
+    bot: RunningBot,
+    reason: 'signal' | 'manual' | 'stop_loss',
+    candleTimeMs: number,
+  ) {
     const position = bot.position;
     if (!position) return;
     const side = sideOfSize(position.size);
@@ -271,7 +324,7 @@ export function createBotTrader(deps: TraderDeps) {
     const result = await asBotFailure(() =>
       core.submit({
         ...orderOf(bot),
-        key: botOrderKey(candleTimeMs, action, reason === 'manual' ? 'm' : ''),
+        key: botOrderKey(candleTimeMs, action, CLOSE_SUFFIX[reason]),
         size: { kind: 'close' },
         action,
       }),
@@ -386,6 +439,6 @@ export function createBotTrader(deps: TraderDeps) {
     return false;
   }
 
-  return { open, close, reconcile, watchProtective, refresh, awaitsOrder };
+  return { open, close, trail, reconcile, watchProtective, refresh, awaitsOrder };
 }
 export type BotTrader = ReturnType<typeof createBotTrader>;

@@ -13,7 +13,10 @@ export type BotOrderAction =
   | 'stop_loss'
   | 'take_profit';
 
-/** Two letters per action; `m` marks the close a stop makes, `p` a protective order's try. */
+/**
+ * Two letters per action; `m` marks the close a user's stop makes, `t` a trailing stop's (its
+ * close at market, and the base of its moved stop orders), `p` a protective order's try.
+ */
 const ACTION_CODES: Readonly<Record<BotOrderAction, string>> = {
   open_long: 'ol',
   open_short: 'os',
@@ -38,11 +41,15 @@ export function botClientOrderId(
   return clientOrderIdOf({ kind: 'bot', id: botId }, botOrderKey(candleOpenMs, action, suffix));
 }
 
-/** Why a bot's closing order closed: its protective kind, a stop (`m`), or a signal. */
+/**
+ * Why a bot's closing order closed: its protective kind, a user's stop (`m`), a trailing stop
+ * the price had passed (`t`), or a signal.
+ */
 export function closeReasonOf(
   action: string,
   key: string,
 ): 'signal' | 'stop_loss' | 'take_profit' | 'manual' {
   if (action === 'stop_loss' || action === 'take_profit') return action;
+  if (key.endsWith('t')) return 'stop_loss';
   return key.endsWith('m') ? 'manual' : 'signal';
 }

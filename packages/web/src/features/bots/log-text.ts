@@ -2,7 +2,7 @@ import { OPERATION_LOG_EVENTS, type OperationLogEntry } from '@quantsquare/contr
 import type { TFunction } from 'i18next';
 // Copy relations write to the same log: their miss reasons are copy trading's texts.
 import '../../i18n/copy-texts';
-import { formatAmount, formatMoney, formatPrice } from '../../shared/format/money';
+import { formatAmount, formatMoney, formatPercent, formatPrice } from '../../shared/format/money';
 
 // An operation-log entry in the reader's language. The server writes an English `message` and,
 // for every entry it knows how to describe, an `event` with the facts in `details`; an entry
@@ -34,6 +34,8 @@ interface Figures {
   money: (value: unknown) => string | undefined;
   /** Counts and seconds: whole numbers. */
   count: (value: unknown) => string | undefined;
+  /** A value already in percent: 2 decimals and a % sign. */
+  percent: (value: unknown) => string | undefined;
 }
 
 const map = (n: number | undefined, show: (n: number) => string) =>
@@ -45,6 +47,7 @@ function figures(locale: string): Figures {
     price: (v) => map(figure(v), (n) => formatPrice(n, locale)),
     money: (v) => map(figure(v), (n) => formatMoney(n, locale)),
     count: (v) => map(figure(v), (n) => String(Math.round(n))),
+    percent: (v) => map(figure(v), (n) => formatPercent(n, locale)),
   };
 }
 
@@ -64,7 +67,7 @@ function named(
 function params(
   t: TFunction,
   entry: OperationLogEntry,
-  { amount, price, money, count }: Figures,
+  { amount, price, money, count, percent }: Figures,
 ): Record<string, string> | undefined {
   const d: Details = entry.details;
   const symbol = entry.bot_symbol ?? undefined;
@@ -238,6 +241,14 @@ function params(
     }
     case 'resume_retry':
       values = { attempt: count(d.attempt), delay_seconds: count(d.delay_seconds) };
+      break;
+    case 'stop_moved':
+      values = {
+        side: named(t, 'sides', d.side),
+        from: price(d.from),
+        to: price(d.to),
+        percent: percent(d.trailing_percent),
+      };
       break;
     default:
       return undefined;

@@ -215,6 +215,7 @@ export const botsEn: BotsLocaleResources = {
         order_never_sent: 'Order {{client_order_id}} never reached the exchange and was dropped',
         order_reconciled: 'Checked order {{client_order_id}} with the exchange: {{status}}',
         position_mismatch: 'Position mismatch: bot {{bot_amount}}, exchange {{exchange_amount}}',
+        stop_moved: 'Trailing stop ({{percent}}): {{side}} stop {{from}} → {{to}}',
         resume_retry:
           'Exchange not reachable while resuming; try {{attempt}} in {{delay_seconds}} s',
         webhook_failed: 'Webhook signal #{{signal_id}} failed: {{reason}}',

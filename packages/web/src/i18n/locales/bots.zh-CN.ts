@@ -211,6 +211,7 @@ export const botsZhCN = {
         order_never_sent: '订单 {{client_order_id}} 未到达交易所，已作废',
         order_reconciled: '已与交易所核对订单 {{client_order_id}}：{{status}}',
         position_mismatch: '持仓不一致：机器人 {{bot_amount}}，交易所 {{exchange_amount}}',
+        stop_moved: '移动止损（{{percent}}）：{{side}}仓止损价 {{from}} → {{to}}',
         resume_retry: '恢复运行时无法连接交易所，{{delay_seconds}} 秒后第 {{attempt}} 次重试',
         webhook_failed: '信号交易 #{{signal_id}} 下单失败：{{reason}}',
         copy_failed: '跟单 {{symbol}} 失败：{{reason}}',
