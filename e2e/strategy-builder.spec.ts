@@ -129,9 +129,10 @@ test('builds a strategy, refuses invalid input, saves and backtests it', async (
   await page.screenshot({ path: `${screensDir}/strategy-builder-dashboard.png` });
 });
 
-test('a VIP user starts a bot on a strategy they built, and the bot runs its rules', async ({
+test('a VIP user starts a bot on a strategy they built, the bot runs its rules, and a visitor reads them', async ({
   page,
   request,
+  browser,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const { email, access } = await signedInUser(page, request, 'builder-bot');
@@ -185,4 +186,36 @@ test('a VIP user starts a bot on a strategy they built, and the bot runs its rul
     expect.objectContaining({ strategy_type: `custom:${strategyId}`, status: 'running' }),
   ]);
   await page.screenshot({ path: `${screensDir}/strategy-builder-bot-1280.png`, fullPage: true });
+
+  // Published with its rules shown: a visitor reads them on the strategy page, in words.
+  await page.goto('/my/strategies/create');
+  await page.locator('[data-testid="publish-account"][data-name="Builder desk"]').click();
+  await page.getByTestId('publish-next').click();
+  await expect(page.getByTestId('share-show_rules')).not.toBeChecked();
+  await page.getByTestId('share-show_rules').click();
+  await page.getByTestId('publish-submit').click();
+  await expect(page.getByTestId('publish-done')).toBeVisible();
+  const accountId = ((await account.json()) as { id: number }).id;
+
+  const visitor = await browser.newContext();
+  await visitor.addInitScript(() => {
+    if (!localStorage.getItem('qs.language')) localStorage.setItem('qs.language', 'en');
+  });
+  const view = await visitor.newPage();
+  await view.setViewportSize({ width: 1280, height: 900 });
+  await view.goto(`/strategy/${accountId}`);
+  const card = view.getByTestId('strategy-rules');
+  await expect(card.getByTestId('strategy-rules-name')).toHaveText(name);
+  await expect(card.getByTestId('rules-sentences')).toHaveText(
+    'Open long when SMA(5) crosses above SMA(20).Close long when SMA(5) crosses below SMA(20).',
+  );
+  await view.screenshot({ path: `${screensDir}/strategy-rules-en-1280.png`, fullPage: true });
+  await view.evaluate(() => localStorage.setItem('qs.language', 'zh-CN'));
+  await view.setViewportSize({ width: 375, height: 800 });
+  await view.reload();
+  await expect(card.getByTestId('rules-sentences')).toContainText('时开多。');
+  expect(await view.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  await card.scrollIntoViewIfNeeded();
+  await view.screenshot({ path: `${screensDir}/strategy-rules-zh-375.png` });
+  await visitor.close();
 });

@@ -45,6 +45,7 @@ import { botLanes } from './modules/bots/bot-lanes.js';
 import { createBotsRepository } from './modules/bots/bots.repository.js';
 import { createBotsService } from './modules/bots/bots.service.js';
 import { createLiveChecks } from './modules/bots/live-checks.js';
+import { publishedStrategiesOf } from './modules/bots/published-strategies.js';
 import { copyLanes } from './modules/copy-trading/copy-lanes.js';
 import {
   createCopyFiguresReader,
@@ -334,6 +335,12 @@ export async function createServices(deps: ServiceDeps) {
     clientFor: accountClients,
     exchangeTimeoutMs: EXCHANGE_CALL_TIMEOUT_MS,
     liveChecks: (accountId) => liveChecks.ofAccount(accountId),
+    strategiesOf: (accountId, withRules) =>
+      publishedStrategiesOf(
+        { repo: createBotsRepository(db), ruleSets: userStrategies },
+        accountId,
+        withRules,
+      ),
   });
 
   // Copy trading: relations and fees (API) and the copy engine on the execution core (main.ts

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../accounts.js';
 import { EXCHANGES } from '../limits.js';
+import type { RuleSet } from '../user-strategies.js';
 import {
   LIVE_TRADES_KEPT,
   SQUARE_DEFAULT_PERIOD,
@@ -66,6 +67,35 @@ export const strategyLiveCheck = z.object({
 });
 export type StrategyLiveCheck = z.infer<typeof strategyLiveCheck>;
 
+/** At most this many of an account's strategies are listed on its page (newest bots first). */
+export const PUBLISHED_STRATEGIES_MAX = 20;
+
+/**
+ * A strategy the published account trades with (one per distinct bot set-up, newest first). The
+ * name is always shown; the set-up only when the owner shows the rules (`show_rules`).
+ */
+export const publishedStrategy = z.object({
+  /** A built-in type (`ma_cross`…) or `custom` for the owner's own rule set. */
+  type: z.string(),
+  /** The rule set's name; for a built-in, the catalogue's (the page shows its translation). */
+  name: z.string(),
+  symbol: z.string(),
+  timeframe: z.string(),
+  is_running: z.boolean(),
+  /** Whether `parameters`, `rules` and the protections below are shown. */
+  rules_shown: z.boolean(),
+  /** A built-in's parameters (null for a rule set, or when hidden). */
+  parameters: z.record(z.string(), z.number()).nullable(),
+  /** A rule set's conditions in normal form (null for a built-in, or when hidden). */
+  rules: z.record(z.string(), z.unknown()).nullable(),
+  stop_loss_pct: z.number().nullable(),
+  take_profit_pct: z.number().nullable(),
+  trailing_stop_pct: z.number().nullable(),
+});
+export type PublishedStrategy = Omit<z.infer<typeof publishedStrategy>, 'rules'> & {
+  readonly rules: RuleSet | null;
+};
+
 export const strategyDetail = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -82,6 +112,7 @@ export const strategyDetail = z.object({
     show_trades: z.boolean(),
     show_positions: z.boolean(),
     allow_comments: z.boolean(),
+    show_rules: z.boolean(),
     copiers_count: z.number().int(),
     description: z.string(),
   }),
@@ -110,8 +141,12 @@ export const strategyDetail = z.object({
   metrics_updated_at: z.string().nullable(),
   /** Its bots live against their backtests; null when no bot of the account has been live. */
   live_vs_backtest: strategyLiveCheck.nullable(),
+  /** What the account trades with: its bots' strategies, named; their rules if the owner shows them. */
+  strategies: z.array(publishedStrategy),
 });
-export type StrategyDetail = z.infer<typeof strategyDetail>;
+export type StrategyDetail = Omit<z.infer<typeof strategyDetail>, 'strategies'> & {
+  readonly strategies: PublishedStrategy[];
+};
 
 /** A fill of the strategy's account (document 2 §3 Realtime trade). */
 export const strategyTrade = z.object({

@@ -30,6 +30,11 @@ export const shareSettings = z.object({
   show_trades: z.boolean(),
   show_positions: z.boolean(),
   allow_comments: z.boolean(),
+  /**
+   * Whether the strategy page shows the rules and parameters of the account's strategies (its
+   * bots'); their names are shown either way. Off by default, and again when made private.
+   */
+  show_rules: z.boolean(),
   /** Written by copy trading; read-only here. */
   copiers_count: z.number().int(),
   /** Platform coins earned from copy fees, a decimal string; read-only here. */
@@ -59,6 +64,7 @@ export const shareSettingsUpdateRequest = z.strictObject({
   show_trades: z.boolean().optional(),
   show_positions: z.boolean().optional(),
   allow_comments: z.boolean().optional(),
+  show_rules: z.boolean().optional(),
   description: z.string().max(SHARE_DESCRIPTION_MAX_HTML_LENGTH).optional(),
   account_id: z.unknown().optional(),
   copiers_count: z.unknown().optional(),

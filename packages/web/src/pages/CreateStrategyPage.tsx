@@ -143,6 +143,7 @@ export function CreateStrategyPage() {
       show_trades: current.show_trades,
       show_positions: current.show_positions,
       allow_comments: current.allow_comments,
+      show_rules: current.show_rules,
     });
   }, [step, settings.data, form, chosen?.is_experience, experienceName]);
 
@@ -161,6 +162,7 @@ export function CreateStrategyPage() {
           show_trades: values.show_trades,
           show_positions: values.show_positions,
           allow_comments: values.allow_comments,
+          show_rules: values.show_rules,
         },
       },
       {

@@ -40,7 +40,6 @@ import { BacktestSummary } from '../features/dashboard/BacktestSummary';
 import { CandlePanel, EquityPanel } from '../features/dashboard/ChartPanels';
 import { ConditionEditor } from '../features/strategy-builder/ConditionEditor';
 import {
-  describeRules,
   type EditableRules,
   editableFrom,
   type Problem,
@@ -50,6 +49,7 @@ import {
   totalLeaves,
 } from '../features/strategy-builder/rule-model';
 import { chartPalette } from '../shared/charts/palette';
+import { describeRules } from '../shared/rules/describe-rules';
 
 /** How long editing must pause before the preview backtest runs. */
 const PREVIEW_DEBOUNCE_MS = 600;

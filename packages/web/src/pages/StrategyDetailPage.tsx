@@ -33,6 +33,7 @@ import { LiveTrades } from '../features/square/LiveTrades';
 import { PositionsGrid } from '../features/square/PositionsGrid';
 import { StrategyAbout } from '../features/square/StrategyAbout';
 import { FollowButton, StrategyHeader } from '../features/square/StrategyHeader';
+import { StrategyRules } from '../features/square/StrategyRules';
 import { StrategyStats } from '../features/square/StrategyStats';
 import { squareErrorText } from '../shared/errors/square-errors';
 import { parseRouteId, prependTrade } from '../shared/format/square-format';
@@ -198,7 +199,12 @@ export function StrategyDetailPage() {
       )}
     </>
   );
-  const about = <StrategyAbout strategy={strategy} />;
+  const about = (
+    <>
+      <StrategyAbout strategy={strategy} />
+      <StrategyRules strategies={strategy.strategies} />
+    </>
+  );
   const live = (
     <>
       {strategy.share_settings.show_trades && (

@@ -42,6 +42,8 @@ export const strategyShareSettings = pgTable(
     showTrades: boolean('show_trades').notNull().default(true),
     showPositions: boolean('show_positions').notNull().default(true),
     allowComments: boolean('allow_comments').notNull().default(true),
+    /** Whether the strategy page shows the rules and parameters of the account's strategies. */
+    showRules: boolean('show_rules').notNull().default(false),
     /** Sanitised HTML. */
     description: text('description').notNull().default(''),
     /** Kept by copy trading (issue 12) through the square's service. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
   type BotLiveComparisonRow,
@@ -42,6 +42,15 @@ export function createBotsRepository(db: Database) {
         .from(exchangeAccounts)
         .where(and(eq(exchangeAccounts.userId, userId), eq(exchangeAccounts.id, id)));
       return row;
+    },
+    /** The account's bots, newest first (at most `limit`). */
+    async listForAccount(accountId: number, limit: number): Promise<BotRow[]> {
+      return db
+        .select()
+        .from(bots)
+        .where(eq(bots.exchangeAccountId, accountId))
+        .orderBy(desc(bots.id))
+        .limit(limit);
     },
     async findByAccountSymbol(accountId: number, symbol: string): Promise<BotRow | undefined> {
       const [row] = await db

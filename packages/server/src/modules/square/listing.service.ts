@@ -1,4 +1,5 @@
 import {
+  type PublishedStrategy,
   SQUARE_ERROR_CODES,
   SQUARE_MESSAGES,
   SQUARE_PERIOD_HOURS,
@@ -65,6 +66,8 @@ export function createListingService(deps: {
   viewer: ViewerFacts;
   /** The account's bots live against their backtests (the bots module's hourly comparisons). */
   liveChecks?: (accountId: number) => Promise<StrategyLiveCheck | null>;
+  /** The account's bots' strategies, with their rules when `withRules` (the bots module). */
+  strategiesOf?: (accountId: number, withRules: boolean) => Promise<PublishedStrategy[]>;
 }) {
   const { repo } = deps;
   const cached = ttlCache<unknown>(SQUARE_AGGREGATE_TTL_MS, () => Date.now());
@@ -158,16 +161,19 @@ export function createListingService(deps: {
     const nowMs = deps.clock.now().getTime();
     const hours = SQUARE_PERIOD_HOURS[period];
     const sinceMs = hours === null ? 0 : nowMs - hours * HOUR_MS;
-    const [metricRows, curve, markers, isFollowing, isCopying, liveCheck] = await Promise.all([
-      repo.metricsOf(accountId),
-      equityCurve(accountId, period, nowMs),
-      settings.showTrades ? repo.tradeMarkers(accountId, sinceMs, MARKERS_MAX) : [],
-      viewerId === undefined || viewerId === settings.userId
-        ? false
-        : deps.viewer.isFollowing(viewerId, settings.userId),
-      viewerId === undefined ? false : deps.viewer.isCopying(viewerId, accountId),
-      deps.liveChecks ? deps.liveChecks(accountId) : null,
-    ]);
+    const [metricRows, curve, markers, isFollowing, isCopying, liveCheck, strategies] =
+      await Promise.all([
+        repo.metricsOf(accountId),
+        equityCurve(accountId, period, nowMs),
+        settings.showTrades ? repo.tradeMarkers(accountId, sinceMs, MARKERS_MAX) : [],
+        viewerId === undefined || viewerId === settings.userId
+          ? false
+          : deps.viewer.isFollowing(viewerId, settings.userId),
+        viewerId === undefined ? false : deps.viewer.isCopying(viewerId, accountId),
+        deps.liveChecks ? deps.liveChecks(accountId) : null,
+        // Everyone, the owner too, sees what the settings show (the owner previews the page).
+        deps.strategiesOf ? deps.strategiesOf(accountId, settings.showRules) : [],
+      ]);
     const byPeriod = new Map(metricRows.map((m) => [m.period, m]));
     const total = byPeriod.get('total');
     return {
@@ -191,6 +197,7 @@ export function createListingService(deps: {
         show_trades: settings.showTrades,
         show_positions: settings.showPositions,
         allow_comments: settings.allowComments,
+        show_rules: settings.showRules,
         copiers_count: settings.copiersCount,
         description: settings.description,
       },
@@ -214,6 +221,7 @@ export function createListingService(deps: {
       published_at: settings.publishedAt?.toISOString() ?? null,
       metrics_updated_at: total?.computedAt.toISOString() ?? null,
       live_vs_backtest: liveCheck,
+      strategies,
     };
   }
 

@@ -16,6 +16,7 @@ export type ShareSettingsValues = Pick<
   | 'showTrades'
   | 'showPositions'
   | 'allowComments'
+  | 'showRules'
   | 'description'
 >;
 

@@ -22,6 +22,7 @@ const defaults = (account: ExchangeAccountRow): ShareSettingsValues => ({
   showTrades: true,
   showPositions: true,
   allowComments: true,
+  showRules: false,
   description: '',
 });
 
@@ -38,6 +39,7 @@ function toAnswer(
     show_trades: values.showTrades,
     show_positions: values.showPositions,
     allow_comments: values.allowComments,
+    show_rules: values.showRules,
     copiers_count: row?.copiersCount ?? 0,
     total_copy_earnings: row ? String(Number(row.totalCopyEarnings)) : '0',
     description: values.description,
@@ -86,7 +88,7 @@ export function createSharingService(deps: {
     /**
      * Partial update. The description is sanitised with the editor's allowlist and measured in
      * visible characters. Switching a public account private resets the four flags to true
-     * (document 1 §4).
+     * (document 1 §4), and hides the rules again.
      */
     async update(
       userId: number,
@@ -102,6 +104,7 @@ export function createSharingService(deps: {
         showTrades: body.show_trades ?? current.showTrades,
         showPositions: body.show_positions ?? current.showPositions,
         allowComments: body.allow_comments ?? current.allowComments,
+        showRules: body.show_rules ?? current.showRules,
         description: current.description,
       };
       if (body.description !== undefined) {
@@ -121,6 +124,8 @@ export function createSharingService(deps: {
         next.showTrades = true;
         next.showPositions = true;
         next.allowComments = true;
+        // Not one of the four: rules are private until the owner shows them again.
+        next.showRules = false;
       }
       const row = await repo.save(account, next, deps.clock.now());
       deps.onSaved?.(accountId);

@@ -1,4 +1,4 @@
-import type { StrategyLiveCheck } from '@quantsquare/contracts';
+import type { PublishedStrategy, StrategyLiveCheck } from '@quantsquare/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import type { Clock } from '../../common/clock.js';
@@ -51,6 +51,8 @@ export interface SquareModuleDeps {
   readonly exchangeTimeoutMs?: number;
   /** An account's bots live against their backtests (the bots module's stored comparisons). */
   readonly liveChecks?: (accountId: number) => Promise<StrategyLiveCheck | null>;
+  /** An account's bots' strategies for its page (the bots module; none without it). */
+  readonly strategiesOf?: (accountId: number, withRules: boolean) => Promise<PublishedStrategy[]>;
 }
 
 /** How long a live wallet mark may wait for the exchange when none is given. */
@@ -105,6 +107,7 @@ export function createSquareModule(deps: SquareModuleDeps) {
       isCopying: deps.isCopying ?? (async () => false),
     },
     ...(deps.liveChecks ? { liveChecks: deps.liveChecks } : {}),
+    ...(deps.strategiesOf ? { strategiesOf: deps.strategiesOf } : {}),
   });
   const sharing = createSharingService({
     repo: createSharingRepository(deps.db),

@@ -201,6 +201,15 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
       };
     },
 
+    /**
+     * `custom:<id>` as its owner's published page shows it (name, rules, protections), or
+     * undefined when `userId` does not own it (or it is gone).
+     */
+    async publishedFor(userId: number, type: string) {
+      const row = await ownedOfType(userId, type);
+      return row && present(row);
+    },
+
     /** The owner's strategy behind a catalogue id (bot form), or undefined. */
     async ownedByCatalogId(userId: number, catalogId: number) {
       const id = catalogId - CUSTOM_STRATEGY_ID_OFFSET;

@@ -7,8 +7,9 @@ import {
 } from '@quantsquare/contracts';
 import { Button, Flex, Select, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { childrenOf, isLeaf } from '../../shared/rules/describe-rules';
 import { OperandEditor } from './OperandEditor';
-import { childrenOf, isLeaf, newLeaf, type ProblemKey } from './rule-model';
+import { newLeaf, type ProblemKey } from './rule-model';
 
 interface Props {
   value: RuleCondition;

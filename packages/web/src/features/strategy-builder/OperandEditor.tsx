@@ -8,13 +8,8 @@ import {
 } from '@quantsquare/contracts';
 import { Flex, InputNumber, Select, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import {
-  BAND_INDICATORS,
-  MACD_INDICATORS,
-  operandOfKind,
-  type ProblemKey,
-  withIndicator,
-} from './rule-model';
+import { BAND_INDICATORS, MACD_INDICATORS } from '../../shared/rules/describe-rules';
+import { operandOfKind, type ProblemKey, withIndicator } from './rule-model';
 
 type Kind = 'indicator' | 'price' | 'value';
 

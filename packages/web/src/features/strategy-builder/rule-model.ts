@@ -1,5 +1,5 @@
-// The builder's rule set: plain contracts data edited immutably, the client's own checks (the
-// server repeats them with the engine's), and the sentence that says the rules in words.
+// The builder's rule set: plain contracts data edited immutably, and the client's own checks (the
+// server repeats them with the engine's). The sentence is shared/rules/describe-rules.ts.
 import {
   RULE_INDICATOR_DEFAULTS,
   RULE_LIMITS,
@@ -11,12 +11,14 @@ import {
   type RuleSet,
   type RuleSlot,
 } from '@quantsquare/contracts';
-import type { TFunction } from 'i18next';
+import {
+  BAND_INDICATORS,
+  childrenOf,
+  isLeaf,
+  MACD_INDICATORS,
+} from '../../shared/rules/describe-rules';
 
 export type EditableRules = Record<RuleSlot, RuleCondition | null>;
-
-export const MACD_INDICATORS: readonly RuleIndicator[] = ['macd', 'macd_signal', 'macd_hist'];
-export const BAND_INDICATORS: readonly RuleIndicator[] = ['bb_upper', 'bb_mid', 'bb_lower'];
 
 export function emptyRules(): EditableRules {
   return { entry_long: null, exit_long: null, entry_short: null, exit_short: null };
@@ -37,15 +39,6 @@ export function newLeaf(): RuleLeaf {
     op: 'crosses_above',
     right: { indicator: 'sma', period: 30 },
   };
-}
-
-export function isLeaf(condition: RuleCondition): condition is RuleLeaf {
-  return 'left' in condition;
-}
-
-export function childrenOf(condition: RuleCondition): readonly RuleCondition[] {
-  if (isLeaf(condition)) return [];
-  return 'all' in condition ? condition.all : condition.any;
 }
 
 export function leafCount(condition: RuleCondition | null): number {
@@ -152,54 +145,6 @@ export function ruleProblems(rules: EditableRules): Problem[] {
     if (condition) conditionProblems(condition, slot, out);
   }
   return out;
-}
-
-/** The operand in words: "SMA(10)", "close", "RSI(14) 2 bars ago", "30". */
-export function describeOperand(t: TFunction, operand: RuleOperand): string {
-  let text: string;
-  if ('value' in operand) {
-    text = String(operand.value);
-  } else if ('price' in operand) {
-    text = t(`builder.prices.${operand.price}`);
-  } else {
-    const name = t(`builder.indicators.${operand.indicator}`);
-    text = MACD_INDICATORS.includes(operand.indicator)
-      ? `${name}(${operand.fast_period},${operand.slow_period},${operand.signal_period})`
-      : BAND_INDICATORS.includes(operand.indicator)
-        ? `${name}(${operand.period},${operand.std_dev ?? RULE_INDICATOR_DEFAULTS.bollinger.std_dev})`
-        : `${name}(${operand.period})`;
-  }
-  return operand.offset
-    ? t('builder.sentence.ago', { operand: text, count: operand.offset })
-    : text;
-}
-
-export function describeCondition(
-  t: TFunction,
-  condition: RuleCondition,
-  isNested = false,
-): string {
-  if (isLeaf(condition)) {
-    return t('builder.sentence.leaf', {
-      left: describeOperand(t, condition.left),
-      op: t(`builder.operators.${condition.op}`),
-      right: describeOperand(t, condition.right),
-    });
-  }
-  const joiner = t('all' in condition ? 'builder.sentence.and' : 'builder.sentence.or');
-  const text = childrenOf(condition)
-    .map((child) => describeCondition(t, child, true))
-    .join(joiner);
-  return isNested && childrenOf(condition).length > 1 ? `(${text})` : text;
-}
-
-/** One sentence per slot that has a condition. */
-export function describeRules(t: TFunction, rules: EditableRules): string[] {
-  return RULE_SLOTS.flatMap((slot) => {
-    const condition = rules[slot];
-    if (!condition) return [];
-    return [t(`builder.sentence.${slot}`, { condition: describeCondition(t, condition) })];
-  });
 }
 
 /** The stored form back into the editor's (null slots kept). */

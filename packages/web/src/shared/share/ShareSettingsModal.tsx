@@ -29,14 +29,19 @@ export interface ShareFlags {
   show_trades: boolean;
   show_positions: boolean;
   allow_comments: boolean;
+  show_rules: boolean;
 }
 
-/** The four visibility flags go back to true whenever an account stops being public (document 1 §4). */
+/**
+ * The four visibility flags go back to true whenever an account stops being public (document 1
+ * §4); the strategies' rules go back to private.
+ */
 export const PRIVATE_RESET = {
   accept_copy: true,
   show_trades: true,
   show_positions: true,
   allow_comments: true,
+  show_rules: false,
 } as const;
 
 /** What saving the form sends: a private account always carries the reset flags. */
@@ -46,7 +51,7 @@ export function shareUpdateBody(values: ShareFlags): ShareSettingsUpdateRequest 
     : { ...values, name: values.name.trim(), is_public: false, ...PRIVATE_RESET };
 }
 
-/** The public switch and the four visibility switches, as a form section (also used on /my/strategies/create). */
+/** The public switch and the visibility switches, as a form section (also used on /my/strategies/create). */
 export function ShareFlagFields({ isPublicShown = true }: { isPublicShown?: boolean }) {
   const { t } = useTranslation();
   const form = Form.useFormInstance<ShareFlags>();
@@ -76,6 +81,7 @@ export function ShareFlagFields({ isPublicShown = true }: { isPublicShown?: bool
       {flag('show_trades', t('share.modal.showTrades'))}
       {flag('show_positions', t('share.modal.showPositions'))}
       {flag('allow_comments', t('share.modal.allowComments'))}
+      {flag('show_rules', t('share.modal.showRules'), t('share.modal.showRulesHint'))}
     </>
   );
 }
@@ -137,6 +143,7 @@ function initialValues(settings: ShareSettings): ShareFlags {
     show_trades: settings.show_trades,
     show_positions: settings.show_positions,
     allow_comments: settings.allow_comments,
+    show_rules: settings.show_rules,
   };
 }
 

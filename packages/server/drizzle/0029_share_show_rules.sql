@@ -1,0 +1,1 @@
+ALTER TABLE "strategy_share_settings" ADD COLUMN "show_rules" boolean DEFAULT false NOT NULL;
