@@ -212,6 +212,8 @@ export const backtestAssumptions = z.object({
   sharpe_rule: z.string(),
   funding_rule: z.string(),
   funding_source: z.string().nullable(),
+  /** The venue's funding history could not be read: only stored rates were charged. */
+  funding_incomplete: z.boolean(),
 });
 
 export const backtestSummary = z.object({

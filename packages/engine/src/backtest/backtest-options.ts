@@ -77,6 +77,7 @@ export function describeAssumptions(
     sharpe_rule:
       'Per-candle returns of the equity marked to close, risk-free rate 0, sample standard deviation, annualised by √(candles per 365-day year).',
     funding_source: fundingSource ?? null,
+    funding_incomplete: fundingSource !== undefined && fundingNote !== undefined,
     funding_rule:
       fundingSource === undefined
         ? 'No funding charged.'

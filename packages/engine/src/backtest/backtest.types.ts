@@ -99,6 +99,11 @@ export interface BacktestAssumptions {
   readonly funding_rule: string;
   /** Where the funding rates came from (`simulated`, `live`); null when none was charged. */
   readonly funding_source: string | null;
+  /**
+   * True when the venue's funding history could not be read and only the stored rates were
+   * charged: settlements may be missing (the funding rule says so in words).
+   */
+  readonly funding_incomplete: boolean;
 }
 
 export interface BacktestMetrics {

@@ -45,6 +45,7 @@ describe('funding in POST /trading/backtest/ on live data', () => {
     expect(withFunding.funding_source).toBe('live');
     expect(withFunding.backtest.assumptions.funding_source).toBe('live');
     expect(withFunding.backtest.assumptions.funding_rule).toContain('live rates');
+    expect(withFunding.backtest.assumptions.funding_incomplete).toBe(false);
     expect(without.funding_source).toBeNull();
     expect(withFunding.backtest.trade_count).toBe(1);
     const trade = withFunding.backtest.trades[0]!;
@@ -93,9 +94,11 @@ describe('funding in POST /trading/backtest/ on live data', () => {
     expect(failed.backtest.assumptions.funding_rule).toMatch(
       /could not be read \(Exchange binance is unavailable.*settlements may be missing/,
     );
+    expect(failed.backtest.assumptions.funding_incomplete).toBe(true);
     // The venue back: the same request is not answered from the answer cache.
     const healed = await backtest({ symbol: 'ETH/USDT:USDT', include_funding: true });
     expect(healed.backtest.funding_paid).not.toBe(0);
     expect(healed.backtest.assumptions.funding_rule).not.toMatch(/unavailable/);
+    expect(healed.backtest.assumptions.funding_incomplete).toBe(false);
   });
 });

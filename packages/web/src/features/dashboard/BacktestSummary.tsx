@@ -178,6 +178,16 @@ export function BacktestSummary({ summary, isLoading, failure }: Props) {
   return (
     <div data-testid="backtest-summary">
       <Rows rows={figures} />
+      {a.funding_incomplete && (
+        <Text
+          tone="warning"
+          size={12}
+          style={{ display: 'block', marginTop: 8 }}
+          data-testid="backtest-funding-warning"
+        >
+          {t('dashboard.backtest.fundingIncomplete')}
+        </Text>
+      )}
       <Text tone="secondary" size={12} style={{ display: 'block', margin: '12px 0 2px' }}>
         {t('dashboard.backtest.assumptions')}
       </Text>

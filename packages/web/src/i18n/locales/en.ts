@@ -321,6 +321,8 @@ export const en: LocaleResources = {
       fundingValue: '{{paid}} USDT paid at the 8-hour marks ({{source}} rates)',
       fundingSimulated: 'simulated',
       fundingLive: 'live',
+      fundingIncomplete:
+        "The exchange's funding history could not be read: only the rates stored earlier were charged, so some funding payments may be missing.",
       fillRule: 'Fill rule',
       fillRuleText:
         'Signals are decided on a closed candle and filled at the next candle open; a signal on the last candle is not traded. Market fills pay slippage against the trade.',

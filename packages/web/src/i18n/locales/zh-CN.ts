@@ -318,6 +318,8 @@ export const zhCN = {
       fundingValue: '每 8 小时结算，共支付 {{paid}} USDT（{{source}}费率）',
       fundingSimulated: '模拟',
       fundingLive: '实时',
+      fundingIncomplete:
+        '无法读取交易所的资金费率历史：仅按此前已保存的费率计算，部分资金费可能缺失。',
       fillRule: '成交规则',
       fillRuleText:
         '信号在 K 线收盘后确定，于下一根 K 线开盘价成交；最后一根 K 线上的信号不会成交。市价成交按不利方向计入滑点。',
