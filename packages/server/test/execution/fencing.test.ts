@@ -1,7 +1,8 @@
 // Fencing: a worker that froze and lost its owner's lease can no longer send. The claim carries
 // the lease's epoch (checked against worker_leases in the claim's statement), and the request
 // carries the venue's own expiry, so even a request already on the wire when the worker froze
-// is refused by the venue once its window has passed.
+// is refused by the venue once its window has passed (Binance: recvWindow from the request's
+// timestamp; OKX: the expTime header). The same table on both venues as they answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
 import { createLeases } from '../../src/common/leases.js';
@@ -12,49 +13,76 @@ import { createTestDatabase } from '../helpers/test-database.js';
 import { coreOnVenue, insertLiveAccount, insertUser } from './core-on-venue.js';
 
 const ETH = 'ETH/USDT:USDT';
-const ORDER = '/fapi/v1/order';
 const clock = new ManualClock(Date.UTC(2026, 0, 21, 8, 0, 0));
 let database: DatabaseHandle;
-let fake: FakePrivateExchange;
 let userId: number;
 let keys = 0;
 
-const coreOnFake = (sendDeadlineMs?: number): ExecutionCore =>
-  coreOnVenue({
-    db: database.db,
-    clock,
-    venueUrl: fake.url,
-    timeoutMs: 20_000,
-    ...(sendDeadlineMs === undefined ? {} : { sendDeadlineMs }),
-  });
-
 beforeAll(async () => {
   database = await createTestDatabase();
-  fake = await startFakeExchange({
-    exchange: 'binance',
-    venueFaithful: true,
-    rateLimitEveryNthOrder: 0,
-  });
   userId = await insertUser(database.db, clock, 'fencing');
 });
 afterAll(async () => {
   await database.close();
-  await fake.close();
 });
 
-const liveAccount = () =>
-  insertLiveAccount(database.db, clock, {
-    userId,
+/**
+ * `lateIntent`: the intent of a request the venue refused for arriving past its expiry. Binance
+ * says so with its recvWindow code (-1021): `expired`. OKX's code for a past expTime is not
+ * documented where we could read it (fake-okx-routes.ts): a plain refusal, `rejected`. Either
+ * way nothing exists at the venue.
+ */
+const VENUES = [
+  {
     exchange: 'binance',
-    apiKey: `fence-key-${++keys}`,
-  });
-const postsOf = (apiKey: string) =>
-  fake.callsTo(ORDER, 'POST').filter((c) => c.headers['x-mbx-apikey'] === apiKey);
+    orderPath: '/fapi/v1/order',
+    keyHeader: 'x-mbx-apikey',
+    owners: 9000,
+    lateIntent: 'expired',
+  },
+  {
+    exchange: 'okx',
+    orderPath: '/api/v5/trade/order',
+    keyHeader: 'ok-access-key',
+    owners: 9100,
+    lateIntent: 'rejected',
+  },
+] as const;
 
-describe('a worker that lost its lease', () => {
+describe.each(VENUES)('a worker on $exchange that lost its lease', (venue) => {
+  const ORDER = venue.orderPath;
+  let fake: FakePrivateExchange;
+  beforeAll(async () => {
+    fake = await startFakeExchange({
+      exchange: venue.exchange,
+      venueFaithful: true,
+      rateLimitEveryNthOrder: 0,
+    });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  const coreOnFake = (sendDeadlineMs?: number): ExecutionCore =>
+    coreOnVenue({
+      db: database.db,
+      clock,
+      venueUrl: fake.url,
+      timeoutMs: 20_000,
+      ...(sendDeadlineMs === undefined ? {} : { sendDeadlineMs }),
+    });
+  const liveAccount = () =>
+    insertLiveAccount(database.db, clock, {
+      userId,
+      exchange: venue.exchange,
+      apiKey: `fence-key-${++keys}`,
+    });
+  const postsOf = (apiKey: string) =>
+    fake.callsTo(ORDER, 'POST').filter((c) => c.headers[venue.keyHeader] === apiKey);
+
   it('cannot claim an order: refused as fenced, and the new holder sends it once', async () => {
     const account = await liveAccount();
-    const owner = { kind: 'copy' as const, id: 9001 };
+    const owner = { kind: 'copy' as const, id: venue.owners + 1 };
     const resource = `copy:${owner.id}`;
     // A holds the lease; it freezes past its time to live and B takes the lease over.
     const a = createLeases({ db: database.db, holderId: 'worker-a', ttlMs: 200 });
@@ -71,7 +99,7 @@ describe('a worker that lost its lease', () => {
       accountId: account.id,
       symbol: ETH,
       owner,
-      key: 'change-1|9001|o',
+      key: `change-1|${owner.id}|o`,
       size: { kind: 'target' as const, amount: 0.1 },
       action: 'copy_open_long',
     };
@@ -90,7 +118,7 @@ describe('a worker that lost its lease', () => {
 
   it('cannot get a request that was on its way accepted once its venue expiry passed', async () => {
     const account = await liveAccount();
-    const owner = { kind: 'copy' as const, id: 9002 };
+    const owner = { kind: 'copy' as const, id: venue.owners + 2 };
     // The request is written, then stalls before the venue reads it (a frozen worker, a slow
     // network): the venue judges it by the claim's time and window it carries.
     const held = fake.hold('POST', ORDER);
@@ -100,7 +128,7 @@ describe('a worker that lost its lease', () => {
         accountId: account.id,
         symbol: ETH,
         owner,
-        key: 'change-1|9002|o',
+        key: `change-1|${owner.id}|o`,
         size: { kind: 'target', amount: 0.1 },
         action: 'copy_open_long',
       })
@@ -110,7 +138,9 @@ describe('a worker that lost its lease', () => {
     held.release();
     expect(await submitted).toMatchObject({ kind: 'rejected' });
     expect(fake.state.orders.filter((o) => o.apiKey === account.apiKey)).toHaveLength(0);
-    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual(['expired']);
+    expect((await core.intentsOf(owner)).map((i) => i.status)).toEqual([venue.lateIntent]);
+    // The venue saw the request and refused it: it did arrive, late.
+    expect(postsOf(account.apiKey)).toHaveLength(1);
     await core.close();
   });
 });
