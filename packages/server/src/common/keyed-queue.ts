@@ -1,6 +1,7 @@
 // Work per key one at a time, in order; different keys side by side. A failure does not block
 // the key's next work (each caller gets its own result or error). The one serial queue of the
-// server: an account's lane, a copy relation's passes, the square's per-account projection.
+// server: an account's lane, a copy relation's passes, a bot's polls, the square's per-account
+// projection.
 
 export interface KeyedQueue<K> {
   /** Runs `work` after the key's earlier work has settled; answers its result. */

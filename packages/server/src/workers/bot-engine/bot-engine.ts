@@ -6,6 +6,7 @@
 // order fills at the new candle's open, as the backtest's next-open fill (see README.md).
 import { customStrategyId } from '@quantsquare/contracts';
 import { type Candles, candlesFromRows, TIMEFRAME_MS } from '@quantsquare/engine';
+import { createKeyedQueue } from '../../common/keyed-queue.js';
 import { botLease, LEASE_RENEW_MS } from '../../common/leases.js';
 import { adoptLegacyBotRows, ExecutionError } from '../../execution/index.js';
 import type { MarketCandle } from '../../market/market.types.js';
@@ -61,9 +62,12 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | null = null;
 
+  /** Each bot's work one at a time, in order (by bot id, across reloads of the bot). */
+  const botWork = createKeyedQueue<number>();
+
   /** Runs `work` after the bot's earlier work; a failure puts this bot (only) in error. */
   function enqueue(bot: RunningBot, work: () => Promise<void>): Promise<void> {
-    const next = bot.queue.then(async () => {
+    return botWork.run(bot.id, async () => {
       if (bot.isRemoved) return;
       try {
         await work();
@@ -71,8 +75,6 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
         await fail(bot, error);
       }
     });
-    bot.queue = next;
-    return next;
   }
 
   const recordStatus = createStatusRecorder({ ...deps, events: core.events, repo });
@@ -340,7 +342,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     if (!loaded) return;
     // Out of the group first, so no poll queues new work; then let work in flight finish.
     detach(loaded);
-    await loaded.queue;
+    await botWork.run(botId, async () => {});
     await trader.refresh(loaded);
     if (loaded.position) {
       const formingOpen =
@@ -420,7 +422,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
       leaseTimer = undefined;
       await ticking;
       await maintaining;
-      await Promise.all([...bots.values()].map((bot) => bot.queue));
+      await botWork.idle();
       // The core is the composition root's to close (its live orders settle first).
       await core.idle();
       // Positions stay; the next worker (or this one restarted) resumes the bots at once. Only

@@ -87,7 +87,5 @@ export interface RunningBot {
   lastCandleTimeMs: number;
   /** The bot's open position in the execution core's book; null while flat. */
   position: OwnerPosition | null;
-  /** Work on one bot runs one at a time, in order. */
-  queue: Promise<void>;
   isRemoved: boolean;
 }

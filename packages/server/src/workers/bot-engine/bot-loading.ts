@@ -48,7 +48,6 @@ export function toRunningBot(
     account,
     lastCandleTimeMs: bot.lastCandleTimeMs ?? 0,
     position: null,
-    queue: Promise.resolve(),
     isRemoved: false,
   };
 }
