@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { animationsOver } from './antd';
+import { newCode, outboxIds } from './outbox';
+import { signedInUser } from './session';
+
+// What the copy-trading browser tests share: users, paper accounts, coins, layouts, screenshots.
+
+export const screensDir = process.env.E2E_SCREENS_DIR ?? '.test-output/screens';
+mkdirSync(screensDir, { recursive: true });
+
+export const PASSWORD = 'correct-horse-42';
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 812 };
+export const LAYOUTS = [
+  ['zh-CN', 1280],
+  ['zh-CN', 375],
+  ['en', 1280],
+  ['en', 375],
+] as const;
+
+export type Session = Awaited<ReturnType<typeof signedInUser>>;
+export const auth = (session: { access: string }) => ({
+  authorization: `Bearer ${session.access}`,
+});
+
+export async function fitsWidth(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+export async function useLayout(page: Page, language: string, width: number) {
+  await page.evaluate((lang) => localStorage.setItem('qs.language', lang), language);
+  await page.setViewportSize(width === 375 ? PHONE : DESKTOP);
+}
+
+/**
+ * Picks an account in the copy modal's Select. The machine may be slow: each step waits as long
+ * as it needs instead of retrying on short timeouts (a retry would toggle the list shut).
+ */
+export async function chooseAccount(page: Page, name: string) {
+  const select = page.getByTestId('copy-account');
+  await select.click();
+  const option = page.locator(`.ant-select-item-option[title="${name}"]:visible`);
+  await expect(option).toBeVisible();
+  await settled(option);
+  await option.click();
+  await expect(select).toContainText(name);
+}
+
+/** Waits until the dialog's opening animation is over (a click during the zoom can miss). */
+export const settled = animationsOver;
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `${screensDir}/${name}.png`, fullPage: true });
+}
+
+/** A signed-in user in a browser context of their own. */
+export async function userIn(browser: Browser, request: APIRequestContext, prefix: string) {
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    viewport: DESKTOP,
+  });
+  const page = await context.newPage();
+  const session = await signedInUser(page, request, prefix);
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('qs.language')) localStorage.setItem('qs.language', 'zh-CN');
+  });
+  return { context, page, session };
+}
+
+export async function paperAccount(
+  request: APIRequestContext,
+  session: Session,
+  name: string,
+  exchange: 'binance' | 'okx' = 'binance',
+) {
+  const answer = await request.post('/api/auth/apis/', {
+    headers: auth(session),
+    data: { name, exchange, is_paper: true, default_leverage: 2 },
+  });
+  expect(answer.status()).toBe(201);
+  return ((await answer.json()) as { id: number }).id;
+}
+
+export async function userId(request: APIRequestContext, session: Session) {
+  const answer = await request.get('/api/auth/profile/', { headers: auth(session) });
+  return ((await answer.json()) as { id: number }).id;
+}
+
+export async function coinBalance(request: APIRequestContext, session: Session) {
+  const answer = await request.get('/api/auth/balance/?page=1&page_size=1', {
+    headers: auth(session),
+  });
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { balance: string }).balance;
+}
+
+/** Makes a staff user through the admin CLI, which hands the command to the running server. */
+export function createStaff(email: string) {
+  execFileSync(
+    'npm',
+    ['run', 'admin', '--', 'create-staff', '--email', email, '--password', PASSWORD],
+    {
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+      stdio: 'pipe',
+    },
+  );
+}
+
+/** Signs in over the API (password and an e-mail code from the dev outbox). */
+export async function apiLogin(request: APIRequestContext, email: string) {
+  const seen = await outboxIds(request, email);
+  const sent = await request.post('/api/auth/send-code/', {
+    data: { type: 'email', target: email, action: 'login' },
+  });
+  expect(sent.ok()).toBe(true);
+  const code = await newCode(request, email, seen);
+  const answer = await request.post('/api/auth/login/', {
+    data: { email, password: PASSWORD, email_code: code },
+  });
+  expect(answer.ok()).toBe(true);
+  return (await answer.json()) as { access: string };
+}
+
+/** Gives `session` coins the way users get them: a deposit that staff approve. */
+export async function giveCoins(request: APIRequestContext, session: Session, amount: string) {
+  const txHash = randomBytes(32).toString('hex');
+  const deposit = await request.post('/api/auth/deposit/', {
+    headers: auth(session),
+    data: { network: 'TRC20', amount, tx_hash: txHash },
+  });
+  expect(deposit.ok()).toBe(true);
+  const staffEmail = `copy-staff-${Date.now()}@example.com`;
+  createStaff(staffEmail);
+  const staff = await apiLogin(request, staffEmail);
+  const queue = await request.get('/api/staff/deposits/?status=pending&page=1&page_size=50', {
+    headers: auth(staff),
+  });
+  const { results } = (await queue.json()) as { results: { id: number; tx_hash: string | null }[] };
+  const row = results.find((r) => r.tx_hash === txHash);
+  expect(row).toBeDefined();
+  const approved = await request.post(`/api/staff/deposits/${row?.id}/approve/`, {
+    headers: auth(staff),
+    data: {},
+  });
+  expect(approved.ok()).toBe(true);
+}
+
+export function unique(prefix: string) {
+  return `${prefix} ${Date.now().toString(36)}`;
+}
