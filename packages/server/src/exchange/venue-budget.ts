@@ -1,12 +1,14 @@
 import type { Exchange } from '@quantsquare/contracts';
 import { Redis } from 'ioredis';
+import { SlidingWindow } from '../common/rate-window.js';
 import { EXCHANGE_CAPABILITIES, type RequestWeightLimit } from './exchange-capabilities.js';
 
 // A venue's request budget per address: Binance counts the weight of every request from one IP
 // (2,400 a minute on USDⓈ-M), whichever account it is for, so every process on a host draws
 // from one budget. On one process the budget is kept in memory; across processes (REDIS_URL) in
-// Redis. The budget is spent in short fixed windows (a tenth of the venue's minute each): no
-// aligned minute can exceed the venue's limit, and a burst is spread over the minute.
+// Redis. The budget is spent per tenth of the venue's minute: no minute can exceed the venue's
+// limit, and a burst is spread over the minute. In memory the windows slide; on Redis they are
+// fixed (one counter per window, the form a shared count takes).
 // Limits per account or instrument (order counts, OKX's per-instrument limits) are the account
 // lanes' (execution/account-lanes.ts): all of an account's work runs in one process of the
 // cluster, so a process's own count is the account's.
@@ -48,30 +50,29 @@ interface BudgetOptions {
   sleep?: Sleep;
 }
 
-/** The budget of one process (no Redis): windows in memory. */
+/**
+ * The budget of one process (no Redis): the same share per tenth of the venue's window, in exact
+ * sliding windows (common/rate-window.ts).
+ */
 export function createLocalVenueBudget(options: BudgetOptions = {}): VenueBudget {
   const limits = options.limits ?? defaultLimits();
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
-  const spent = new Map<string, number>();
+  const windows = new Map<Exchange, SlidingWindow>();
   return {
     async take(venue, cost) {
       const window = windowOf(limits, venue);
       if (!window) return;
-      for (;;) {
-        const at = now();
-        const index = Math.floor(at / window.windowMs);
-        const key = `${venue}:${index}`;
-        const used = spent.get(key) ?? 0;
-        // A request heavier than a whole window still goes, alone in its window.
-        if (used === 0 || used + cost <= window.allowed) {
-          spent.set(key, used + cost);
-          for (const old of spent.keys())
-            if (old !== key && old.startsWith(`${venue}:`)) spent.delete(old);
-          return;
-        }
-        await sleep((index + 1) * window.windowMs - at);
+      let spent = windows.get(venue);
+      if (!spent) {
+        spent = new SlidingWindow([{ limit: window.allowed, windowMs: window.windowMs }]);
+        windows.set(venue, spent);
       }
+      // A request heavier than a whole window still goes, alone in its window.
+      for (let wait = spent.waitMs(now(), cost); wait > 0; wait = spent.waitMs(now(), cost)) {
+        await sleep(wait);
+      }
+      spent.record(now(), cost);
     },
     async close() {},
   };

@@ -1,4 +1,5 @@
 import { createKeyedQueue } from '../common/keyed-queue.js';
+import { SlidingWindow } from '../common/rate-window.js';
 import type { OrderRateLimit } from '../exchange/exchange-capabilities.js';
 
 // Concurrency per exchange account: the work of one account runs one at a time, in order (its
@@ -11,31 +12,6 @@ export const RATE_LIMIT_SHARE = 0.9;
 
 export type Sleep = (ms: number) => Promise<void>;
 const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A sliding window per limit: at most `limit` sends in any `windowMs` (exact, unlike buckets). */
-class SlidingWindows {
-  private readonly sent: number[][];
-  constructor(private readonly limits: readonly OrderRateLimit[]) {
-    this.sent = limits.map(() => []);
-  }
-  /** Milliseconds to wait before the next send may go at `nowMs` (0: now). */
-  waitMs(nowMs: number): number {
-    let wait = 0;
-    this.limits.forEach((rule, i) => {
-      const times = this.sent[i] ?? [];
-      while (times.length > 0 && (times[0] ?? 0) <= nowMs - rule.windowMs) times.shift();
-      const allowed = Math.max(1, Math.floor(rule.limit * RATE_LIMIT_SHARE));
-      if (times.length >= allowed) {
-        const oldest = times[times.length - allowed] ?? nowMs;
-        wait = Math.max(wait, oldest + rule.windowMs - nowMs + 1);
-      }
-    });
-    return wait;
-  }
-  record(nowMs: number): void {
-    for (const times of this.sent) times.push(nowMs);
-  }
-}
 
 export interface AccountLanes {
   /** Runs `work` after the account's earlier work (a failure does not block the next). */
@@ -52,14 +28,20 @@ export function createAccountLanes(
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const queue = createKeyedQueue<number>();
-  const windows = new Map<number, SlidingWindows>();
+  const windows = new Map<number, SlidingWindow>();
 
   return {
     run: (accountId, work) => queue.run(accountId, work),
     async takeOrderSlot(accountId, limits) {
       let window = windows.get(accountId);
       if (!window) {
-        window = new SlidingWindows(limits);
+        // The core's share of each of the venue's limits, in exact sliding windows.
+        window = new SlidingWindow(
+          limits.map((rule) => ({
+            limit: Math.max(1, Math.floor(rule.limit * RATE_LIMIT_SHARE)),
+            windowMs: rule.windowMs,
+          })),
+        );
         windows.set(accountId, window);
       }
       for (let wait = window.waitMs(now()); wait > 0; wait = window.waitMs(now())) {

@@ -12,6 +12,7 @@ import {
 import { createBatcher } from '../../common/batcher.js';
 import type { Clock } from '../../common/clock.js';
 import type { ServiceLogger } from '../../common/logger.js';
+import { createKeyedWindows } from '../../common/rate-window.js';
 import type { NewWebhookSignalRow } from '../../db/schema/index.js';
 import {
   checkAlert,
@@ -42,31 +43,23 @@ export interface HookAnswer {
   readonly body: Record<string, unknown>;
 }
 
-/** Fixed one-minute windows per key (source address, configuration), bounded in size. */
+/**
+ * Per key (source address, configuration): at most `limit` hits in any minute, in sliding
+ * windows (common/rate-window.ts), bounded in the number of keys kept.
+ */
 export function createWindowCounter(limit: number, clock: () => number, maxKeys = 100_000) {
-  const windows = new Map<string, { start: number; n: number }>();
+  const windows = createKeyedWindows<string>([{ limit, windowMs: 60_000 }], maxKeys);
   return {
-    /** Counts a hit; answers the seconds to wait when over the limit, else 0. */
-    hit(key: string): number {
+    /** Counts a hit. */
+    hit(key: string): void {
       const now = clock();
-      let entry = windows.get(key);
-      if (!entry || now - entry.start >= 60_000) {
-        if (!entry && windows.size >= maxKeys) {
-          for (const [k, v] of windows) if (now - v.start >= 60_000) windows.delete(k);
-          if (windows.size >= maxKeys) windows.clear();
-        }
-        entry = { start: now, n: 0 };
-        windows.set(key, entry);
-      }
-      entry.n += 1;
-      return entry.n > limit ? Math.max(1, Math.ceil((entry.start + 60_000 - now) / 1000)) : 0;
+      windows.of(key, now).record(now);
     },
-    /** Over the limit already (without counting)? */
+    /** Seconds to wait before the key may hit again (0: it may now). */
     blocked(key: string): number {
-      const entry = windows.get(key);
       const now = clock();
-      if (!entry || now - entry.start >= 60_000 || entry.n < limit) return 0;
-      return Math.max(1, Math.ceil((entry.start + 60_000 - now) / 1000));
+      const waitMs = windows.of(key, now).waitMs(now);
+      return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : 0;
     },
   };
 }
