@@ -1,8 +1,10 @@
 // An engine process for the owners fault test: a bot (ma_cross on 1m) and a `manual` owner trading
-// one live account and symbol on the ccxt fake of EXCHANGE (binance or okx) at FAKE_URL, a file-backed PGlite in DATA_DIR, a
+// one account and symbol: live on the ccxt fake of EXCHANGE (binance or okx) at FAKE_URL, or a
+// paper account (EXCHANGE=paper); a file-backed PGlite in DATA_DIR, a
 // clock running CLOCK_SPEED× from CLOCK_START_MS (wall time T0_MS). SETUP=1 creates the account
 // and the bot. The manual owner submits the targets of MANUAL_TARGETS under keys m1, m2, … from
 // the first one on every start (a restart repeats the keys: nothing may be sent twice).
+// KILL_AT_STEP / KILL_DELAY_MS: the process kills itself that long into that step's submit.
 
 import type { Clock } from '../../src/common/clock.js';
 import { createLeases, workerHolderId } from '../../src/common/leases.js';
@@ -44,6 +46,7 @@ if (env.SETUP === '1') {
       dateJoined: now,
     })
     .returning();
+  const isPaper = env.EXCHANGE === 'paper';
   const [account] = await db
     .insert(exchangeAccounts)
     .values({
@@ -53,9 +56,13 @@ if (env.SETUP === '1') {
       accountType: 'classic',
       positionMode: 'net',
       defaultLeverage: 2,
-      apiKeyEncrypted: secretBox.encrypt(OWNERS_API_KEY),
-      apiSecretEncrypted: secretBox.encrypt('owners-secret'),
-      apiPasswordEncrypted: secretBox.encrypt('owners-passphrase'),
+      ...(isPaper
+        ? { isPaper: true, paperBalance: '100000' }
+        : {
+            apiKeyEncrypted: secretBox.encrypt(OWNERS_API_KEY),
+            apiSecretEncrypted: secretBox.encrypt('owners-secret'),
+            apiPasswordEncrypted: secretBox.encrypt('owners-passphrase'),
+          }),
       createdAt: now,
       updatedAt: now,
     })
@@ -117,6 +124,10 @@ const manualLoop = (async () => {
     for (const target of MANUAL_TARGETS) {
       if (stopping) break;
       n += 1;
+      // Fault injection: die KILL_DELAY_MS into the submit of step KILL_AT_STEP (mid-flight).
+      if (env.KILL_AT_STEP !== undefined && n === Number(env.KILL_AT_STEP)) {
+        setTimeout(() => process.kill(process.pid, 'SIGKILL'), Number(env.KILL_DELAY_MS ?? 0));
+      }
       try {
         await core.submit({
           accountId: account!.id,
