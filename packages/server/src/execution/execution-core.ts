@@ -169,6 +169,17 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     }
   }
 
+  async function withdrawLaterLegs(
+    later: readonly ExecutionOrderRow[],
+    failed: ExecutionOrderRow,
+  ): Promise<void> {
+    for (const leg of later) {
+      if (leg.status !== 'created') continue;
+      const reason = `withdrawn: the leg before it (${failed.clientOrderId}) failed`;
+      await repo.withdrawCreated(leg.id, reason, clock.now());
+    }
+  }
+
   async function execute(intent: OrderIntent, account: ExchangeAccountRow): Promise<IntentResult> {
     const client = deps.clients(account);
     const ref: PositionRef = { accountId: account.id, symbol: intent.symbol, owner: intent.owner };
@@ -216,8 +227,17 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       );
     }
     const outcomes: SettleOutcome[] = [];
-    for (const row of rows) {
-      outcomes.push(await drive(account, client, row, intent.leverage, intent.fence));
+    for (const [index, row] of rows.entries()) {
+      try {
+        outcomes.push(await drive(account, client, row, intent.leverage, intent.fence));
+      } catch (error) {
+        // A leg that failed for good (refused, expired) ends the intent: its later legs (the
+        // open after a reversal's close) are withdrawn, not left created to go out alone later.
+        if (error instanceof ExecutionError && error.kind === 'rejected') {
+          await withdrawLaterLegs(rows.slice(index + 1), row);
+        }
+        throw error;
+      }
     }
     return resultOf(outcomes, own);
   }

@@ -330,6 +330,38 @@ describe('intents', () => {
     expect((await core.position(ref)).size).toBe('0.1');
   });
 
+  it('withdraws a reversal’s open leg when its close leg is refused, and sends nothing more', async () => {
+    const account = await liveAccount(2);
+    const owner = { kind: 'manual' as const, id: 19 };
+    const ref = { accountId: account.id, symbol: ETH, owner };
+    const target = (key: string, amount: number) =>
+      core.submit({ ...ref, key, size: { kind: 'target', amount }, action: 'manual' });
+    expect((await target('rev1', 0.1)).status).toBe('filled');
+    const before = callsOf(account.apiKey).length;
+    fake.failNext('POST', '/fapi/v1/order', {
+      kind: 'http',
+      status: 400,
+      body: { code: -2022, msg: 'ReduceOnly Order is rejected.' },
+    });
+    await expect(target('rev2', -0.1)).rejects.toMatchObject({ kind: 'rejected' });
+    const legs = (await core.intentsOf(owner)).filter((i) => i.idempotencyKey === 'rev2');
+    expect(legs.map((i) => [i.reduceOnly, i.status])).toEqual([
+      [true, 'rejected'],
+      [false, 'canceled'],
+    ]);
+    expect(legs[1]!.error).toContain('withdrawn');
+    // Only the refused close reached the venue; the position is as it was.
+    expect(callsOf(account.apiKey).filter((c) => c.path === '/fapi/v1/order')).toHaveLength(
+      callsOf(account.apiKey)
+        .slice(0, before)
+        .filter((c) => c.path === '/fapi/v1/order').length + 1,
+    );
+    expect((await core.position(ref)).size).toBe('0.1');
+    // The same key again: still refused, and still nothing sent.
+    await expect(target('rev2', -0.1)).rejects.toMatchObject({ kind: 'rejected' });
+    expect(callsOf(account.apiKey).length).toBe(before + 1);
+  });
+
   it('publishes every fill and position change with ids a subscriber can drop repeats by', async () => {
     const account = await liveAccount(2);
     const owner = { kind: 'manual' as const, id: userId };

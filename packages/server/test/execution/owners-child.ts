@@ -154,6 +154,8 @@ process.on('SIGTERM', () => {
   clearInterval(keepAlive);
   void manualLoop
     .then(() => engine.stop())
+    // As the server shuts down: live orders get their drain time to become final.
+    .then(() => core.close())
     .then(() => database.close())
     .then(() => process.exit(0));
 });

@@ -1,15 +1,14 @@
 // The owners fault test on paper (owners-sigkill.ts runs it on the Binance and OKX fakes): a bot
-// and a `manual` owner trade one paper account and symbol; the process kills itself six times,
+// and a `manual` owner trade one paper account and symbol; the process kills itself four times,
 // at staggered moments into a manual submit, and is restarted each time; at least one kill must
 // leave an order on its way (created or sending). Then: every paper order is a
 // filled intent and every filled intent a paper order (none sent twice), nothing is left
 // unsettled, and each owner's book is its own fills, their sum the paper desk's position.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import {
@@ -21,16 +20,14 @@ import {
   users,
 } from '../../src/db/schema/index.js';
 import { isFollowed } from '../../src/execution/order-states.js';
-import { followChild } from '../helpers/child-output.js';
+import { startOwnersChild, waitFor } from './owners-sigkill.js';
 
-const CHILD = fileURLToPath(new URL('./owners-child.ts', import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const MANUAL_STEPS = 32;
 /**
  * Each run kills itself this long into the submit of a manual step past the last run's: at
  * different points of the order path (intent written, claimed, at the desk, settled).
  */
-const KILL_DELAYS_MS = [4, 7, 11, 17, 26, 40];
+const KILL_DELAYS_MS = [11, 17, 26, 40];
 
 describe('a bot and a manual owner on one paper account, with SIGKILLs in between', () => {
   let dataDir: string;
@@ -43,40 +40,18 @@ describe('a bot and a manual owner on one paper account, with SIGKILLs in betwee
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  function startProcess(setup: boolean, t0: number, kill?: { step: number; delayMs: number }) {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      cwd: REPO_ROOT,
+  const startProcess = (setup: boolean, t0: number, kill: { step: number; delayMs: number }) =>
+    startOwnersChild({
+      children,
+      dataDir,
+      setup,
+      t0,
       env: {
-        ...process.env,
-        CLOCK_START_MS: String(Date.UTC(2026, 0, 22, 8, 0, 0)),
-        CLOCK_SPEED: '60',
-        T0_MS: String(t0),
-        DATA_DIR: dataDir,
         EXCHANGE: 'paper',
-        SETUP: setup ? '1' : '0',
-        ...(kill ? { KILL_AT_STEP: String(kill.step), KILL_DELAY_MS: String(kill.delayMs) } : {}),
+        KILL_AT_STEP: String(kill.step),
+        KILL_DELAY_MS: String(kill.delayMs),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    children.push(child);
-    const progress = { started: false, manual: 0 };
-    const output = followChild<{ running?: number[]; manual?: number }>(child, (message) => {
-      if (message.running) progress.started = true;
-      if (message.manual !== undefined) progress.manual = message.manual;
-    });
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    const failed = () =>
-      child.exitCode !== null && !progress.started ? output.stderr() : undefined;
-    return { child, progress, exited, failed };
-  }
-
-  async function waitFor(condition: () => boolean, timeoutMs: number, why: () => string) {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out: ${why()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   it('reconciles to the paper desk with no duplicate and the right split per owner', async () => {
     const t0 = Date.now();
@@ -102,7 +77,13 @@ describe('a bot and a manual owner on one paper account, with SIGKILLs in betwee
     }
     // The kills did catch orders on their way (else this tests nothing of a restart).
     expect(leftInFlight).toBeGreaterThan(0);
-    const last = startProcess(false, t0);
+    const last = startOwnersChild({
+      children,
+      dataDir,
+      setup: false,
+      t0,
+      env: { EXCHANGE: 'paper' },
+    });
     await waitFor(
       () => last.progress.manual >= MANUAL_STEPS,
       90_000,
@@ -132,7 +113,11 @@ describe('a bot and a manual owner on one paper account, with SIGKILLs in betwee
       for (const intent of intents.filter((i) => i.status === 'filled')) {
         expect(atDesk.has(intent.clientOrderId), intent.clientOrderId).toBe(true);
       }
-      expect(intents.filter((i) => i.status === 'created' || isFollowed(i))).toEqual([]);
+      expect(
+        intents
+          .filter((i) => i.status === 'created' || isFollowed(i))
+          .map((i) => [i.clientOrderId, i.status, i.lookupMisses]),
+      ).toEqual([]);
 
       // Each owner's book is its own fills; their sum is the desk's position.
       const net = (prefix: string) =>

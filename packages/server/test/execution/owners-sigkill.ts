@@ -48,6 +48,48 @@ export const OWNER_VENUES = [
   },
 ] as const;
 
+/** Starts an owners child process (owners-child.ts) on `dataDir`; it follows the child's output. */
+export function startOwnersChild(options: {
+  readonly children: ChildProcess[];
+  readonly dataDir: string;
+  readonly setup: boolean;
+  /** Wall time the child's clock starts from (its clock runs 60× from 2026-01-22 08:00). */
+  readonly t0: number;
+  readonly env: Readonly<Record<string, string>>;
+}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      CLOCK_START_MS: String(Date.UTC(2026, 0, 22, 8, 0, 0)),
+      CLOCK_SPEED: '60',
+      T0_MS: String(options.t0),
+      DATA_DIR: options.dataDir,
+      SETUP: options.setup ? '1' : '0',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  options.children.push(child);
+  const progress = { started: false, manual: 0 };
+  const output = followChild<{ running?: number[]; manual?: number }>(child, (message) => {
+    if (message.running) progress.started = true;
+    if (message.manual !== undefined) progress.manual = message.manual;
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const failed = () => (child.exitCode !== null && !progress.started ? output.stderr() : undefined);
+  return { child, progress, exited, failed };
+}
+
+/** Waits until `condition` holds, or fails with `why()` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs: number, why: () => string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${why()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The table on one venue (a file per venue, so that the two run side by side). */
 export function describeOwnersSigkill(venue: (typeof OWNER_VENUES)[number]): void {
   describe(`a bot and a manual owner on one ${venue.exchange} account, with a SIGKILL in between`, () => {
@@ -68,40 +110,14 @@ export function describeOwnersSigkill(venue: (typeof OWNER_VENUES)[number]): voi
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    function startProcess(setup: boolean, t0: number) {
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-        cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          CLOCK_START_MS: String(Date.UTC(2026, 0, 22, 8, 0, 0)),
-          CLOCK_SPEED: '60',
-          T0_MS: String(t0),
-          DATA_DIR: dataDir,
-          FAKE_URL: fake.url,
-          EXCHANGE: venue.exchange,
-          SETUP: setup ? '1' : '0',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const startProcess = (setup: boolean, t0: number) =>
+      startOwnersChild({
+        children,
+        dataDir,
+        setup,
+        t0,
+        env: { FAKE_URL: fake.url, EXCHANGE: venue.exchange },
       });
-      children.push(child);
-      const progress = { started: false, manual: 0 };
-      const output = followChild<{ running?: number[]; manual?: number }>(child, (message) => {
-        if (message.running) progress.started = true;
-        if (message.manual !== undefined) progress.manual = message.manual;
-      });
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      const failed = () =>
-        child.exitCode !== null && !progress.started ? output.stderr() : undefined;
-      return { child, progress, exited, failed };
-    }
-
-    async function waitFor(condition: () => boolean, timeoutMs: number, why: () => string) {
-      const deadline = Date.now() + timeoutMs;
-      while (!condition()) {
-        if (Date.now() > deadline) throw new Error(`timed out: ${why()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
 
     const orderPosts = () => fake.callsTo(venue.orderPath, 'POST');
     const ordersOf = (prefix: string) =>
