@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { animationsOver } from './antd';
-import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
 // What the copy-trading browser tests share: users, paper accounts, coins, layouts, screenshots.
@@ -11,7 +8,6 @@ import { signedInUser } from './session';
 export const screensDir = process.env.E2E_SCREENS_DIR ?? '.test-output/screens';
 mkdirSync(screensDir, { recursive: true });
 
-export const PASSWORD = 'correct-horse-42';
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 812 };
 export const LAYOUTS = [
@@ -95,57 +91,6 @@ export async function coinBalance(request: APIRequestContext, session: Session) 
   });
   expect(answer.ok()).toBe(true);
   return ((await answer.json()) as { balance: string }).balance;
-}
-
-/** Makes a staff user through the admin CLI, which hands the command to the running server. */
-export function createStaff(email: string) {
-  execFileSync(
-    'npm',
-    ['run', 'admin', '--', 'create-staff', '--email', email, '--password', PASSWORD],
-    {
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
-      stdio: 'pipe',
-    },
-  );
-}
-
-/** Signs in over the API (password and an e-mail code from the dev outbox). */
-export async function apiLogin(request: APIRequestContext, email: string) {
-  const seen = await outboxIds(request, email);
-  const sent = await request.post('/api/auth/send-code/', {
-    data: { type: 'email', target: email, action: 'login' },
-  });
-  expect(sent.ok()).toBe(true);
-  const code = await newCode(request, email, seen);
-  const answer = await request.post('/api/auth/login/', {
-    data: { email, password: PASSWORD, email_code: code },
-  });
-  expect(answer.ok()).toBe(true);
-  return (await answer.json()) as { access: string };
-}
-
-/** Gives `session` coins the way users get them: a deposit that staff approve. */
-export async function giveCoins(request: APIRequestContext, session: Session, amount: string) {
-  const txHash = randomBytes(32).toString('hex');
-  const deposit = await request.post('/api/auth/deposit/', {
-    headers: auth(session),
-    data: { network: 'TRC20', amount, tx_hash: txHash },
-  });
-  expect(deposit.ok()).toBe(true);
-  const staffEmail = `copy-staff-${Date.now()}@example.com`;
-  createStaff(staffEmail);
-  const staff = await apiLogin(request, staffEmail);
-  const queue = await request.get('/api/staff/deposits/?status=pending&page=1&page_size=50', {
-    headers: auth(staff),
-  });
-  const { results } = (await queue.json()) as { results: { id: number; tx_hash: string | null }[] };
-  const row = results.find((r) => r.tx_hash === txHash);
-  expect(row).toBeDefined();
-  const approved = await request.post(`/api/staff/deposits/${row?.id}/approve/`, {
-    headers: auth(staff),
-    data: {},
-  });
-  expect(approved.ok()).toBe(true);
 }
 
 export function unique(prefix: string) {

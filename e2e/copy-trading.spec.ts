@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import type { CopyDetailResponse, CopyFollowingResponse } from '@quantsquare/contracts';
+import { giveCoins } from './coins';
 import {
   auth,
   chooseAccount,
   coinBalance,
   fitsWidth,
-  giveCoins,
   LAYOUTS,
   paperAccount,
   settled,
@@ -45,7 +45,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
   await paperAccount(request, b.session, bAccountName);
   const bOkxName = unique('Okx desk');
   await paperAccount(request, b.session, bOkxName, 'okx');
-  await giveCoins(request, b.session, '150');
+  await giveCoins(request, b.session.access, '150');
   expect(Number(await coinBalance(request, b.session))).toBe(150);
 
   // A visitor's click goes to /login.

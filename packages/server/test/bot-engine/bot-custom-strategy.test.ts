@@ -2,17 +2,17 @@
 // the backtest: its round trips over the simulated feed are the backtest's, exits without a
 // reversal included.
 import type { RuleSet } from '@quantsquare/contracts';
-import {
-  candlesFromRows,
-  compileRuleStrategy,
-  runBacktest,
-  TIMEFRAME_MS,
-} from '@quantsquare/engine';
+import { candlesFromRows, compileRuleStrategy, runBacktest } from '@quantsquare/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userStrategies } from '../../src/db/schema/index.js';
-import { type BotFixture, createBotFixture, ETH, SLIPPAGE_BPS } from './bot-engine-fixture.js';
+import {
+  type BotFixture,
+  createBotFixture,
+  ETH,
+  insertRuleSet,
+  roundTripsOf,
+  SLIPPAGE_BPS,
+} from './bot-engine-fixture.js';
 
-const MINUTE = TIMEFRAME_MS['1m'];
 const START = Date.UTC(2026, 0, 15, 8, 0, 0);
 const CANDLES = 150;
 
@@ -36,18 +36,7 @@ afterAll(async () => {
 
 describe('a bot on a custom strategy', () => {
   it('makes the trades the backtest of its rule set makes', async () => {
-    const now = fixture.clock.now();
-    const [stored] = await fixture.database.db
-      .insert(userStrategies)
-      .values({
-        userId: fixture.userId,
-        name: 'Rules',
-        rules: RULES,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const type = `custom:${stored!.id}`;
+    const type = await insertRuleSet(fixture, 'Rules', RULES);
     const accountId = await fixture.paperAccount({ leverage: 2 });
     const botId = await fixture.bot({ accountId, strategyType: type, parameters: {} });
     const engine = fixture.newEngine();
@@ -85,25 +74,9 @@ describe('a bot on a custom strategy', () => {
       .filter((t) => t.reason !== 'end_of_data')
       .map((t) => ({ side: t.side, entryTime: t.entry_time, exitTime: t.exit_time }));
 
-    const orders = (await fixture.ordersOf(botId)).filter((o) => o.status === 'filled');
-    const actual: { side: string; entryTime: number; exitTime: number }[] = [];
-    let entry: (typeof orders)[number] | undefined;
-    for (const order of orders) {
-      if (order.action === 'open_long' || order.action === 'open_short') {
-        entry = order;
-        continue;
-      }
-      if (!entry) throw new Error('an exit without an entry');
-      actual.push({
-        side: entry.action === 'open_long' ? 'long' : 'short',
-        entryTime: entry.candleTimeMs + MINUTE,
-        exitTime: order.candleTimeMs + MINUTE,
-      });
-      entry = undefined;
-    }
-    // An exit acting on the last compared candle fills beyond the backtest's data: drop it.
-    const lastOpenMs = series.closed.at(-1)!.timestamp;
-    if (actual.at(-1) && actual.at(-1)!.exitTime > lastOpenMs) actual.pop();
+    const actual = (await roundTripsOf(fixture, botId, series.closed.at(-1)!.timestamp)).map(
+      ({ side, entryTime, exitTime }) => ({ side, entryTime, exitTime }),
+    );
 
     expect(expected.length).toBeGreaterThan(3);
     // Exits that open nothing: some trade ends with the bot flat until a later entry.

@@ -1,4 +1,4 @@
-import type { Timeframe } from '@quantsquare/contracts';
+import type { RuleSet, Timeframe } from '@quantsquare/contracts';
 import { and, eq } from 'drizzle-orm';
 import { ManualClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
@@ -10,6 +10,7 @@ import {
   executionOrders,
   operationLogs,
   paperOrders,
+  userStrategies,
   users,
 } from '../../src/db/schema/index.js';
 import {
@@ -220,4 +221,84 @@ export async function runCandles(
     if (await isDone()) return k;
   }
   return max;
+}
+
+/** Two polls per one-minute candle, `count` candles: mid-candle (paper SL/TP) and at the close. */
+export async function runHalfCandles(
+  fixture: BotFixture,
+  engine: BotEngine,
+  count: number,
+): Promise<void> {
+  for (let k = 0; k < count; k++) {
+    fixture.clock.advanceSeconds(30);
+    await engine.tick();
+    fixture.clock.advanceSeconds(30);
+    await engine.tick();
+  }
+}
+
+/** A bot's round trip as the backtest's trades are compared with it. */
+export interface RoundTrip {
+  readonly side: string;
+  readonly entryTime: number;
+  readonly exitTime: number;
+  readonly entryPrice: number;
+  readonly exitPrice: number;
+  readonly reason: string;
+  readonly pnlSign: number;
+}
+
+/**
+ * The bot's round trips from its filled orders (the candle each acted on) and its trade rows.
+ * A market order fills at the next candle's open; a resting protective order inside the candle
+ * that reached it. A last exit that fills beyond `lastOpenMs` (an open the backtest has not got,
+ * where it ends the trade as end_of_data instead) is left out.
+ */
+export async function roundTripsOf(
+  fixture: BotFixture,
+  botId: number,
+  lastOpenMs: number,
+): Promise<RoundTrip[]> {
+  const minute = 60_000;
+  const orders = (await fixture.ordersOf(botId)).filter((o) => o.status === 'filled');
+  const trades = await fixture.tradesOf(botId);
+  const trips: RoundTrip[] = [];
+  let entry: BotOrder | undefined;
+  for (const order of orders) {
+    if (order.action === 'open_long' || order.action === 'open_short') {
+      entry = order;
+      continue;
+    }
+    const trade = trades[trips.length];
+    if (!entry || !trade) throw new Error('an exit without an entry');
+    const isResting = order.action === 'stop_loss' || order.action === 'take_profit';
+    const hitCandle = Math.floor(trade.closedAt.getTime() / minute) * minute;
+    trips.push({
+      side: trade.side,
+      entryTime: entry.candleTimeMs + minute,
+      exitTime: isResting ? hitCandle : order.candleTimeMs + minute,
+      entryPrice: Number(entry.averagePrice),
+      exitPrice: Number(order.averagePrice),
+      reason: trade.reason,
+      pnlSign: Math.sign(Number(trade.pnl)),
+    });
+    entry = undefined;
+  }
+  if (trips.at(-1) && trips.at(-1)!.exitTime > lastOpenMs) trips.pop();
+  return trips;
+}
+
+/** Saves a rule set for the fixture's user; answers its strategy type (`custom:<id>`). */
+export async function insertRuleSet(
+  fixture: BotFixture,
+  name: string,
+  rules: RuleSet,
+  protections: { trailingStopPct?: string } = {},
+): Promise<string> {
+  const now = fixture.clock.now();
+  const [stored] = await fixture.database.db
+    .insert(userStrategies)
+    .values({ userId: fixture.userId, name, rules, ...protections, createdAt: now, updatedAt: now })
+    .returning();
+  return `custom:${stored!.id}`;
 }

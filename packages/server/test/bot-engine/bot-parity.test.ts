@@ -1,10 +1,16 @@
 // PARITY: a paper bot driven candle by candle on the simulated feed makes the trades runBacktest
 // makes over the same closed candles (same strategy function, fee, slippage, leverage, SL/TP).
-import { candlesFromRows, runBacktest, runStrategy, TIMEFRAME_MS } from '@quantsquare/engine';
+import { candlesFromRows, runBacktest, runStrategy } from '@quantsquare/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotFixture, createBotFixture, ETH, SLIPPAGE_BPS } from './bot-engine-fixture.js';
+import {
+  type BotFixture,
+  createBotFixture,
+  ETH,
+  roundTripsOf,
+  runHalfCandles,
+  SLIPPAGE_BPS,
+} from './bot-engine-fixture.js';
 
-const MINUTE = TIMEFRAME_MS['1m'];
 const START = Date.UTC(2026, 0, 15, 8, 0, 0);
 const CANDLES = 200;
 const STOP_LOSS = 0.2;
@@ -39,12 +45,7 @@ describe('bot engine parity with the backtest', () => {
     const engine = fixture.newEngine();
     await engine.startBot(botId);
     // Two polls per candle: one mid-candle (paper SL/TP on the forming candle), one at the close.
-    for (let k = 0; k < CANDLES; k++) {
-      fixture.clock.advanceSeconds(30);
-      await engine.tick();
-      fixture.clock.advanceSeconds(30);
-      await engine.tick();
-    }
+    await runHalfCandles(fixture, engine, CANDLES);
     await engine.stop();
 
     const series = await fixture.feed.series({
@@ -83,38 +84,14 @@ describe('bot engine parity with the backtest', () => {
         pnlSign: Math.sign(t.pnl),
       }));
 
-    // The bot's round trips, from its order intents (the candle each acted on) and trade rows.
-    const orders = (await fixture.ordersOf(botId)).filter((o) => o.status === 'filled');
-    const trades = await fixture.tradesOf(botId);
-    const actual: ComparableTrade[] = [];
-    let entry: (typeof orders)[number] | undefined;
-    for (const order of orders) {
-      if (order.action === 'open_long' || order.action === 'open_short') {
-        entry = order;
-        continue;
-      }
-      const trade = trades[actual.length];
-      if (!entry || !trade) throw new Error('an exit without an entry');
-      // A protective order rests at the (paper) exchange and fills inside the candle that
-      // reaches it: the trade closes at that candle's time.
-      const isProtective = order.action === 'stop_loss' || order.action === 'take_profit';
-      const hitCandle = Math.floor(trade.closedAt.getTime() / MINUTE) * MINUTE;
-      actual.push({
-        side: trade.side,
-        entryTime: entry.candleTimeMs + MINUTE,
-        exitTime: isProtective ? hitCandle : order.candleTimeMs + MINUTE,
-        entryPrice: Number(entry.averagePrice),
-        exitPrice: Number(order.averagePrice),
-        reason: trade.reason,
-        pnlSign: Math.sign(Number(trade.pnl)),
-      });
-      entry = undefined;
-    }
-    // A bot exit acting on the last compared candle fills at the open of the next one, which the
-    // backtest has not got: there the trade ends as end_of_data (filtered above), so drop it here.
+    // The bot's round trips, from its order intents (the candle each acted on) and trade rows. A
+    // bot exit acting on the last compared candle fills at the open of the next one, which the
+    // backtest has not got: there the trade ends as end_of_data (filtered above), so it is left
+    // out of these too.
     const lastOpenMs = series.closed.at(-1)!.timestamp;
-    const beyondData = actual.at(-1) && actual.at(-1)!.exitTime > lastOpenMs ? 1 : 0;
-    if (beyondData) actual.pop();
+    const actual = await roundTripsOf(fixture, botId, lastOpenMs);
+    const trades = await fixture.tradesOf(botId);
+    const beyondData = trades.length - actual.length;
 
     expect(expected.length).toBeGreaterThan(5);
     expect(new Set(expected.map((t) => t.reason))).toEqual(

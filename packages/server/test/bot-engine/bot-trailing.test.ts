@@ -2,17 +2,18 @@
 // closed candle, and its round trips are the backtest's with the same trailing stop (entries,
 // exits, and which exits were stops).
 import type { RuleSet } from '@quantsquare/contracts';
-import {
-  candlesFromRows,
-  compileRuleStrategy,
-  runBacktest,
-  TIMEFRAME_MS,
-} from '@quantsquare/engine';
+import { candlesFromRows, compileRuleStrategy, runBacktest } from '@quantsquare/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userStrategies } from '../../src/db/schema/index.js';
-import { type BotFixture, createBotFixture, ETH, SLIPPAGE_BPS } from './bot-engine-fixture.js';
+import {
+  type BotFixture,
+  createBotFixture,
+  ETH,
+  insertRuleSet,
+  roundTripsOf,
+  runHalfCandles,
+  SLIPPAGE_BPS,
+} from './bot-engine-fixture.js';
 
-const MINUTE = TIMEFRAME_MS['1m'];
 const START = Date.UTC(2026, 0, 15, 8, 0, 0);
 const CANDLES = 160;
 const TRAILING = 0.25;
@@ -42,30 +43,14 @@ afterAll(async () => {
 
 describe('a bot with a trailing stop', () => {
   it('moves its stop with the price and exits where the backtest does', async () => {
-    const now = fixture.clock.now();
-    const [stored] = await fixture.database.db
-      .insert(userStrategies)
-      .values({
-        userId: fixture.userId,
-        name: 'Trailing',
-        rules: RULES,
-        trailingStopPct: String(TRAILING),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const type = `custom:${stored!.id}`;
+    const type = await insertRuleSet(fixture, 'Trailing', RULES, {
+      trailingStopPct: String(TRAILING),
+    });
     const accountId = await fixture.paperAccount({ leverage: 2 });
     const botId = await fixture.bot({ accountId, strategyType: type, parameters: {} });
     const engine = fixture.newEngine();
     await engine.startBot(botId);
-    // Two polls per candle: one mid-candle (the paper stop on the forming candle), one at close.
-    for (let k = 0; k < CANDLES; k++) {
-      fixture.clock.advanceSeconds(30);
-      await engine.tick();
-      fixture.clock.advanceSeconds(30);
-      await engine.tick();
-    }
+    await runHalfCandles(fixture, engine, CANDLES);
     await engine.stop();
 
     const series = await fixture.feed.series({
@@ -97,33 +82,11 @@ describe('a bot with a trailing stop', () => {
         side: t.side,
         entryTime: t.entry_time,
         exitTime: t.exit_time,
-        reason: t.reason,
+        reason: t.reason as string,
       }));
-
-    const orders = (await fixture.ordersOf(botId)).filter((o) => o.status === 'filled');
-    const trades = await fixture.tradesOf(botId);
-    const actual: { side: string; entryTime: number; exitTime: number; reason: string }[] = [];
-    let entry: (typeof orders)[number] | undefined;
-    for (const order of orders) {
-      if (order.action === 'open_long' || order.action === 'open_short') {
-        entry = order;
-        continue;
-      }
-      const trade = trades[actual.length];
-      if (!entry || !trade) throw new Error('an exit without an entry');
-      // A resting stop fills inside the candle that reaches it; a market close at the next open.
-      const isResting = order.action === 'stop_loss';
-      const hitCandle = Math.floor(trade.closedAt.getTime() / MINUTE) * MINUTE;
-      actual.push({
-        side: trade.side,
-        entryTime: entry.candleTimeMs + MINUTE,
-        exitTime: isResting ? hitCandle : order.candleTimeMs + MINUTE,
-        reason: trade.reason,
-      });
-      entry = undefined;
-    }
-    const lastOpenMs = series.closed.at(-1)!.timestamp;
-    if (actual.at(-1) && actual.at(-1)!.exitTime > lastOpenMs) actual.pop();
+    const actual = (await roundTripsOf(fixture, botId, series.closed.at(-1)!.timestamp)).map(
+      ({ side, entryTime, exitTime, reason }) => ({ side, entryTime, exitTime, reason }),
+    );
 
     // The trailing stop did the exiting in both, and moved more than once along the way.
     expect(expected.filter((t) => t.reason === 'stop_loss').length).toBeGreaterThan(3);
