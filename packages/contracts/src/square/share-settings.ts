@@ -48,7 +48,7 @@ export const shareSettings = z.object({
 export type ShareSettings = z.infer<typeof shareSettings>;
 
 /**
- * PUT body: any subset of the writable fields. Switching `is_public` off also resets
+ * PUT body: a subset of the writable fields. Switching `is_public` off also resets
  * accept_copy, show_trades, show_positions and allow_comments to true (document 1 §4).
  * The read-only fields may be sent back unchanged; they are ignored.
  */

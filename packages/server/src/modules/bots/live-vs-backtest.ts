@@ -13,6 +13,7 @@ import {
 import type { BotRow, BotTradeRow, ExchangeAccountRow } from '../../db/schema/index.js';
 import type { OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
+import { botProtections } from './bot-protections.js';
 
 /** Candles before the first compared decision, so the strategy's indicators are defined. */
 export const COMPARISON_WARMUP_CANDLES = 200;
@@ -33,9 +34,6 @@ export interface ComparisonInputs {
   readonly slippageBps: number;
   readonly feeRate?: number;
 }
-
-const percentOrNull = (value: string | null) =>
-  value === null || Number(value) === 0 ? null : Number(value);
 
 function liveTrades(
   trades: readonly BotTradeRow[],
@@ -89,15 +87,8 @@ function notLiveYet(inputs: ComparisonInputs, base: BaseFields): LiveVsBacktest 
 
 type BaseFields = Pick<LiveVsBacktest, 'bot_id' | 'symbol' | 'timeframe' | 'strategy_type'>;
 
-function protectionsOf(inputs: ComparisonInputs) {
-  const own = inputs.strategy.protections;
-  return {
-    stopLossPercent: percentOrNull(inputs.bot.stopLossPercentage) ?? own?.stopLossPercent ?? null,
-    takeProfitPercent:
-      percentOrNull(inputs.bot.takeProfitPercentage) ?? own?.takeProfitPercent ?? null,
-    trailingStopPercent: own?.trailingStopPercent ?? null,
-  };
-}
+const protectionsOf = (inputs: ComparisonInputs) =>
+  botProtections(inputs.bot, inputs.strategy.protections);
 
 function assumptionsOf(inputs: ComparisonInputs): LiveVsBacktest['assumptions'] {
   const { stopLossPercent, takeProfitPercent, trailingStopPercent } = protectionsOf(inputs);

@@ -6,6 +6,7 @@ import {
 } from '@quantsquare/contracts';
 import { strategyByType } from '@quantsquare/engine';
 import type { BotRow } from '../../db/schema/index.js';
+import { type BotProtections, botProtections, NO_PROTECTIONS } from './bot-protections.js';
 import type { BotsRepository } from './bots.repository.js';
 
 // What a published account trades with, for its page on the square: each bot's set-up
@@ -32,8 +33,11 @@ export interface PublishedStrategiesDeps {
   };
 }
 
-const percentOf = (value: string | null) =>
-  value === null || Number(value) === 0 ? null : Number(value);
+const shownLevels = (levels: BotProtections) => ({
+  stop_loss_pct: levels.stopLossPercent,
+  take_profit_pct: levels.takeProfitPercent,
+  trailing_stop_pct: levels.trailingStopPercent,
+});
 
 /** One bot's set-up; a bot on a rule set that is gone (or not its owner's) is left out. */
 async function strategyOfBot(
@@ -47,21 +51,22 @@ async function strategyOfBot(
     is_running: bot.status === 'running',
     rules_shown: withRules,
   };
-  const stopLoss = percentOf(bot.stopLossPercentage);
-  const takeProfit = percentOf(bot.takeProfitPercentage);
   if (customStrategyId(bot.strategyType) !== null) {
     const ruleSet = await deps.ruleSets?.publishedFor(bot.userId, bot.strategyType);
     if (!ruleSet) return null;
+    // As the bot runs it: its own levels first, else the rule set's.
+    const levels = botProtections(bot, {
+      stopLossPercent: ruleSet.stop_loss_pct,
+      takeProfitPercent: ruleSet.take_profit_pct,
+      trailingStopPercent: ruleSet.trailing_stop_pct,
+    });
     return {
       type: 'custom',
       name: ruleSet.name,
       ...place,
       parameters: null,
       rules: withRules ? ruleSet.rules : null,
-      // The bot's own levels first, else the rule set's (as the bot runs it).
-      stop_loss_pct: withRules ? (stopLoss ?? ruleSet.stop_loss_pct) : null,
-      take_profit_pct: withRules ? (takeProfit ?? ruleSet.take_profit_pct) : null,
-      trailing_stop_pct: withRules ? ruleSet.trailing_stop_pct : null,
+      ...shownLevels(withRules ? levels : NO_PROTECTIONS),
     };
   }
   const builtIn = strategyByType(bot.strategyType);
@@ -72,9 +77,7 @@ async function strategyOfBot(
     ...place,
     parameters: withRules ? { ...bot.strategyParameters } : null,
     rules: null,
-    stop_loss_pct: withRules ? stopLoss : null,
-    take_profit_pct: withRules ? takeProfit : null,
-    trailing_stop_pct: null,
+    ...shownLevels(withRules ? botProtections(bot) : NO_PROTECTIONS),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { CompiledStrategy } from '@quantsquare/engine';
 import type { BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
+import { botProtections, NO_PROTECTIONS } from '../../modules/bots/bot-protections.js';
 import { type BotStrategy, compileBotStrategy } from './bot-decision.js';
 import type { RunningBot } from './bot-engine.types.js';
 
@@ -10,9 +11,6 @@ function compileOrNull(strategy: BotStrategy): CompiledStrategy | null {
     return null;
   }
 }
-
-const percent = (value: string | null) =>
-  value === null || Number(value) === 0 ? null : Number(value);
 
 /**
  * A bot as the engine drives it. `forTrading` compiles its strategy and reads its SL/TP; a bot
@@ -27,8 +25,9 @@ export function toRunningBot(
 ): RunningBot {
   const strategy = { strategyType: bot.strategyType, strategyParameters: bot.strategyParameters };
   const compiled = !forTrading ? null : custom !== undefined ? custom : compileOrNull(strategy);
-  // The bot's own levels first, else the ones its rule set carries (as in a backtest).
-  const own = compiled?.protections;
+  // The bot's own levels first, else the ones its rule set carries (as in a backtest); a bot
+  // loaded only to be stopped needs none.
+  const levels = forTrading ? botProtections(bot, compiled?.protections) : NO_PROTECTIONS;
   return {
     id: bot.id,
     userId: bot.userId,
@@ -38,13 +37,7 @@ export function toRunningBot(
     strategy,
     compiled,
     tradeAmount: Number(bot.tradeAmount),
-    stopLossPercent: forTrading
-      ? (percent(bot.stopLossPercentage) ?? own?.stopLossPercent ?? null)
-      : null,
-    takeProfitPercent: forTrading
-      ? (percent(bot.takeProfitPercentage) ?? own?.takeProfitPercent ?? null)
-      : null,
-    trailingStopPercent: forTrading ? (own?.trailingStopPercent ?? null) : null,
+    ...levels,
     account,
     lastCandleTimeMs: bot.lastCandleTimeMs ?? 0,
     position: null,
