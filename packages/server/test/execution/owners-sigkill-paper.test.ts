@@ -11,18 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
-import {
-  bots,
-  executionOrders,
-  executionPositions,
-  paperOrders,
-  paperPositions,
-  users,
-} from '../../src/db/schema/index.js';
+import { executionOrders, paperOrders, paperPositions } from '../../src/db/schema/index.js';
 import { isFollowed } from '../../src/execution/order-states.js';
-import { startOwnersChild, waitFor } from './owners-sigkill.js';
+import { finishOwnersRun, ownersState, startOwnersChild } from './owners-sigkill.js';
 
-const MANUAL_STEPS = 32;
 /**
  * Each run kills itself this long into the submit of a manual step past the last run's: at
  * different points of the order path (intent written, claimed, at the desk, settled).
@@ -77,28 +69,13 @@ describe('a bot and a manual owner on one paper account, with SIGKILLs in betwee
     }
     // The kills did catch orders on their way (else this tests nothing of a restart).
     expect(leftInFlight).toBeGreaterThan(0);
-    const last = startOwnersChild({
-      children,
-      dataDir,
-      setup: false,
-      t0,
-      env: { EXCHANGE: 'paper' },
-    });
-    await waitFor(
-      () => last.progress.manual >= MANUAL_STEPS,
-      90_000,
-      () => last.failed() ?? `manual ${last.progress.manual}`,
+    await finishOwnersRun(
+      startOwnersChild({ children, dataDir, setup: false, t0, env: { EXCHANGE: 'paper' } }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    last.child.kill('SIGTERM');
-    await last.exited;
 
     const database = await openDatabase({ databaseUrl: undefined, dataDir });
     try {
-      const [user] = await database.db.select().from(users);
-      const [bot] = await database.db.select().from(bots);
-      const intents = await database.db.select().from(executionOrders);
-      const book = await database.db.select().from(executionPositions);
+      const { userId, botId, intents, book } = await ownersState(database.db);
       const orders = await database.db.select().from(paperOrders);
       const [held] = await database.db.select().from(paperPositions);
 
@@ -126,15 +103,15 @@ describe('a bot and a manual owner on one paper account, with SIGKILLs in betwee
           .reduce((sum, o) => sum + (o.side === 'buy' ? 1 : -1) * Number(o.filled), 0);
       const sizeOf = (kind: string, id: number) =>
         Number(book.find((p) => p.ownerKind === kind && p.ownerId === id)?.size ?? 0);
-      expect(sizeOf('bot', bot!.id)).toBeCloseTo(net(`qs${bot!.id}c`), 9);
-      expect(sizeOf('manual', user!.id)).toBeCloseTo(net(`qm${user!.id}`), 9);
+      expect(sizeOf('bot', botId)).toBeCloseTo(net(`qs${botId}c`), 9);
+      expect(sizeOf('manual', userId)).toBeCloseTo(net(`qm${userId}`), 9);
       expect(
-        orders.filter((o) => o.clientOrderId.startsWith(`qm${user!.id}`)).length,
+        orders.filter((o) => o.clientOrderId.startsWith(`qm${userId}`)).length,
       ).toBeGreaterThan(10);
       const deskSize = held ? (held.side === 'long' ? 1 : -1) * Number(held.amount) : 0;
-      expect(deskSize).toBeCloseTo(sizeOf('bot', bot!.id) + sizeOf('manual', user!.id), 9);
+      expect(deskSize).toBeCloseTo(sizeOf('bot', botId) + sizeOf('manual', userId), 9);
       // The manual owner ends on its last target.
-      expect(sizeOf('manual', user!.id)).toBeCloseTo(-0.01, 9);
+      expect(sizeOf('manual', userId)).toBeCloseTo(-0.01, 9);
     } finally {
       await database.close();
     }

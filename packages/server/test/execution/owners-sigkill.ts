@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
+import type { Database } from '../../src/db/database.js';
 import { bots, executionOrders, executionPositions, users } from '../../src/db/schema/index.js';
 import { isFollowed } from '../../src/execution/order-states.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
@@ -21,7 +22,7 @@ import { followChild } from '../helpers/child-output.js';
 const CHILD = fileURLToPath(new URL('./owners-child.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const API_KEY = 'owners-key-1';
-const MANUAL_STEPS = 32;
+export const MANUAL_STEPS = 32;
 
 export const OWNER_VENUES = [
   {
@@ -90,6 +91,30 @@ export async function waitFor(condition: () => boolean, timeoutMs: number, why: 
   }
 }
 
+/** Lets a run reach the manual owner's last step, then stops it as a deploy does (SIGTERM). */
+export async function finishOwnersRun(run: ReturnType<typeof startOwnersChild>): Promise<void> {
+  await waitFor(
+    () => run.progress.manual >= MANUAL_STEPS,
+    90_000,
+    () => run.failed() ?? `manual ${run.progress.manual}`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  run.child.kill('SIGTERM');
+  await run.exited;
+}
+
+/** The owners' user and bot, every intent and the book, as the stopped runs left them. */
+export async function ownersState(db: Database) {
+  const [user] = await db.select().from(users);
+  const [bot] = await db.select().from(bots);
+  return {
+    userId: user!.id,
+    botId: bot!.id,
+    intents: await db.select().from(executionOrders),
+    book: await db.select().from(executionPositions),
+  };
+}
+
 /** The table on one venue (a file per venue, so that the two run side by side). */
 export function describeOwnersSigkill(venue: (typeof OWNER_VENUES)[number]): void {
   describe(`a bot and a manual owner on one ${venue.exchange} account, with a SIGKILL in between`, () => {
@@ -148,22 +173,11 @@ export function describeOwnersSigkill(venue: (typeof OWNER_VENUES)[number]): voi
         .slice(before, before + 2)
         .map((c) => c.params[venue.clientIdParam] ?? '');
 
-      const second = startProcess(false, t0);
-      await waitFor(
-        () => second.progress.manual >= MANUAL_STEPS,
-        90_000,
-        () => second.failed() ?? `manual ${second.progress.manual}`,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await finishOwnersRun(startProcess(false, t0));
 
       const database = await openDatabase({ databaseUrl: undefined, dataDir });
       try {
-        const [user] = await database.db.select().from(users);
-        const [bot] = await database.db.select().from(bots);
-        const intents = await database.db.select().from(executionOrders);
-        const book = await database.db.select().from(executionPositions);
+        const { userId, botId, intents, book } = await ownersState(database.db);
 
         // No order sent twice, none at the exchange that is not a settled intent of ours.
         const posted = orderPosts().map((c) => c.params[venue.clientIdParam] ?? '');
@@ -185,18 +199,18 @@ export function describeOwnersSigkill(venue: (typeof OWNER_VENUES)[number]): voi
         // Each owner's book is its own fills; their sum is the exchange's position.
         const sizeOf = (kind: string, id: number) =>
           Number(book.find((p) => p.ownerKind === kind && p.ownerId === id)?.size ?? 0);
-        const botFills = net(ordersOf(`qs${bot!.id}c`));
-        const manualFills = net(ordersOf(`qm${user!.id}`));
-        expect(sizeOf('bot', bot!.id)).toBeCloseTo(botFills, 9);
-        expect(sizeOf('manual', user!.id)).toBeCloseTo(manualFills, 9);
-        expect(ordersOf(`qm${user!.id}`).length).toBeGreaterThan(10);
+        const botFills = net(ordersOf(`qs${botId}c`));
+        const manualFills = net(ordersOf(`qm${userId}`));
+        expect(sizeOf('bot', botId)).toBeCloseTo(botFills, 9);
+        expect(sizeOf('manual', userId)).toBeCloseTo(manualFills, 9);
+        expect(ordersOf(`qm${userId}`).length).toBeGreaterThan(10);
         const [exchange] = fake.state.accountPositions.get(API_KEY) ?? [];
         const exchangeSize = exchange
           ? (exchange.side === 'long' ? 1 : -1) * exchange.size * venue.unit
           : 0;
-        expect(exchangeSize).toBeCloseTo(sizeOf('bot', bot!.id) + sizeOf('manual', user!.id), 9);
+        expect(exchangeSize).toBeCloseTo(sizeOf('bot', botId) + sizeOf('manual', userId), 9);
         // The manual owner ends on its last target.
-        expect(sizeOf('manual', user!.id)).toBeCloseTo(-0.01, 9);
+        expect(sizeOf('manual', userId)).toBeCloseTo(-0.01, 9);
       } finally {
         await database.close();
       }
