@@ -25,6 +25,25 @@ interface Props {
 }
 
 /** The problems under `prefix.` with the prefix taken off (an operand's own fields). */
+// Conditions are plain data edited immutably, without ids of their own. Each gets one the first
+// time it is drawn, and an edited condition keeps its predecessor's, so removing a sibling never
+// hands one condition's editor (and its half-typed input) to another.
+const identities = new WeakMap<RuleCondition, number>();
+let lastIdentity = 0;
+
+function identityOf(condition: RuleCondition): number {
+  let id = identities.get(condition);
+  if (id === undefined) {
+    id = ++lastIdentity;
+    identities.set(condition, id);
+  }
+  return id;
+}
+
+function keepIdentity(previous: RuleCondition, next: RuleCondition): void {
+  identities.set(next, identityOf(previous));
+}
+
 function problemsUnder(problems: ReadonlyMap<string, ProblemKey>, prefix: string) {
   const out = new Map<string, ProblemKey>();
   for (const [path, key] of problems) {
@@ -103,8 +122,11 @@ export function ConditionEditor(props: Props) {
   const children = childrenOf(value);
   const rebuild = (next: readonly RuleCondition[], mode: 'all' | 'any' = key) =>
     mode === 'all' ? { all: next } : { any: next };
-  const replaceChild = (index: number, child: RuleCondition) =>
+  const replaceChild = (index: number, child: RuleCondition) => {
+    const old = children[index];
+    if (old) keepIdentity(old, child);
     onChange(rebuild(children.map((c, k) => (k === index ? child : c))));
+  };
   const removeChild = (index: number) => {
     const rest = children.filter((_, k) => k !== index);
     if (rest.length === 0) onRemove();
@@ -168,9 +190,7 @@ export function ConditionEditor(props: Props) {
       </Flex>
       {children.map((child, index) => (
         <ConditionEditor
-          // Conditions have no ids; their place in the group is who they are.
-          // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity here
-          key={index}
+          key={identityOf(child)}
           value={child}
           onChange={(next) => replaceChild(index, next)}
           onRemove={() => removeChild(index)}
