@@ -19,6 +19,8 @@ export const secretBox = createSecretBox('bench-secret-key-0123456789-abcdefghij
 
 export interface FakeStats {
   readonly orders: number;
+  /** Requests other than order creations (lookups, trades, leverage). */
+  readonly lookups: number;
   readonly rateLimitRejections: number;
   /** The fake's CPU time since its start. */
   readonly cpuMs: number;

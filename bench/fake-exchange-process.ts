@@ -1,7 +1,7 @@
 // Child process of the orders bench: the tests' fake Binance USDⓈ-M (real HTTP, answered as the
 // venue answers ccxt) with the venue's per-account order rate limit enforced, in a process of its
 // own so that answering orders does not share the bench's event loop. Speaks over IPC:
-// → {type: 'ready', url}; on {type: 'stats'} → {type: 'stats', orders, rateLimitRejections, cpuMs}
+// → {type: 'ready', url}; on {type: 'stats'} → {type: 'stats', orders, lookups, rateLimitRejections, cpuMs}
 // (counts since the start).
 import { EXCHANGE_CAPABILITIES } from '../packages/server/src/exchange/exchange-capabilities.js';
 import { startFakeExchange } from '../packages/server/test/exchange/fake-exchange-private.js';
@@ -17,15 +17,18 @@ const fake = await startFakeExchange({
 });
 
 let orders = 0;
+let lookups = 0;
 process.on('message', (message: { type: string }) => {
   if (message.type !== 'stats') return;
   orders += fake.callsTo('/fapi/v1/order', 'POST').length;
+  lookups += fake.calls.length - fake.callsTo('/fapi/v1/order', 'POST').length;
   // Only the counts are read: the calls' details need not pile up over the run.
   fake.calls.length = 0;
   const cpu = process.cpuUsage();
   process.send?.({
     type: 'stats',
     orders,
+    lookups,
     rateLimitRejections: fake.state.rateLimitRejections,
     cpuMs: (cpu.user + cpu.system) / 1000,
   });

@@ -457,6 +457,7 @@ export async function createServices(deps: ServiceDeps) {
     risk,
     notifications,
     membership,
+    eventOutbox,
     workers: {
       outboxRelay,
       singletons,

@@ -115,6 +115,7 @@ async function main(): Promise<void> {
         await copyEngine?.stop();
         await services.execution.close();
         await outboxRelay?.stop();
+        await services.eventOutbox.marked();
         await singletons?.stop();
         await membership?.stop();
         await square.stop();

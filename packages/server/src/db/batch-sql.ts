@@ -81,3 +81,34 @@ export function unnestRows(table: PgTable, rows: readonly Record<string, unknown
   }
   return sql`select ${sql.join(selected, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)})`;
 }
+
+/**
+ * `update table set c = u.c, … from unnest(…) as u(key, c, …) where table.key = u.key`: each
+ * row's `columns` written to the row its `key` names, in one statement, only those columns sent.
+ */
+export function updateRows<T extends PgTable>(
+  table: T,
+  key: PgColumn,
+  columns: readonly PgColumn[],
+  rows: readonly Record<string, unknown>[],
+): SQL {
+  const all = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  const fieldOf = (column: PgColumn) => {
+    const entry = all.find(([, c]) => c === column);
+    if (!entry) throw new TypeError(`${column.name} is not a column of ${getTableName(table)}`);
+    return entry[0];
+  };
+  const written = [key, ...columns];
+  const arrays = written.map((column) => {
+    const field = fieldOf(column);
+    return arrayParam(
+      column,
+      rows.map((row) => row[field] ?? null),
+    );
+  });
+  const names = written.map((column) => sql.identifier(column.name));
+  const sets = columns.map(
+    (column) => sql`${sql.identifier(column.name)} = u.${sql.identifier(column.name)}`,
+  );
+  return sql`update ${table} set ${sql.join(sets, sql`, `)} from unnest(${sql.join(arrays, sql`, `)}) as u(${sql.join(names, sql`, `)}) where ${table}.${sql.identifier(key.name)} = u.${sql.identifier(key.name)}`;
+}

@@ -3,6 +3,7 @@
 // reader that was down reads the outbox from its cursor. The only writer of event_outbox and
 // event_cursors.
 import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { createBatcher } from '../common/batcher.js';
 import type { Clock } from '../common/clock.js';
 import { anyOf, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
@@ -30,8 +31,26 @@ export const RELAY_EVERY_MS = 2_000;
 /** Published events are kept this long for readers that were down. */
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
+/** Event ids marked published in one statement at most. */
+const MARKS_PER_STATEMENT = 5_000;
+
 export function createOutbox(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;
+  // Published marks are written after the publication, coalesced across settlements and off
+  // their path: a settlement's transaction does not wait for them. A mark that is late or lost
+  // (the process died) leaves the event to the relay after RELAY_AFTER_MS: published twice, and
+  // subscribers drop the repeat by its id.
+  const marks = createBatcher(
+    async (ids: readonly string[]) => {
+      await db
+        .update(eventOutbox)
+        .set({ publishedAt: clock.now() })
+        .where(and(anyOf(eventOutbox.eventId, [...ids]), isNull(eventOutbox.publishedAt)));
+      return ids.map(() => undefined);
+    },
+    { maxSize: MARKS_PER_STATEMENT },
+  );
+  let marking = new Set<Promise<void>>();
   return {
     /** Writes events on `tx` (the transaction of the state they describe); a repeat is kept once. */
     async write(tx: Database, events: readonly OutboxEvent[]): Promise<void> {
@@ -54,18 +73,25 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
         .onConflictDoNothing({ target: eventOutbox.eventId });
     },
 
-    /** Publishes events just committed, then marks them published. */
+    /**
+     * Publishes events just committed, in order; each is marked published soon after (see
+     * `marks`), without holding up the caller.
+     */
     async publish(bus: EventBus, events: readonly OutboxEvent[]): Promise<void> {
-      const published: string[] = [];
       for (const event of events) {
         await bus.publish(event.type, event.payload as never, event.id);
-        published.push(event.id);
+        const mark = marks.run(event.id).catch(() => undefined);
+        marking.add(mark);
+        void mark.finally(() => marking.delete(mark));
       }
-      if (published.length > 0) {
-        await db
-          .update(eventOutbox)
-          .set({ publishedAt: clock.now() })
-          .where(and(anyOf(eventOutbox.eventId, published), isNull(eventOutbox.publishedAt)));
+    },
+
+    /** Resolves when the published marks asked for so far are written (shutdown, tests). */
+    async marked(): Promise<void> {
+      while (marking.size > 0) {
+        const now = marking;
+        marking = new Set();
+        await Promise.all(now);
       }
     },
 

@@ -17,13 +17,19 @@ export function fillQueries(db: Database) {
      * Writes venue trades to the fills ledger; answers the rows that were new (a trade already
      * there, from another settlement of the same order, is not applied again).
      */
-    async insertFills(rows: readonly NewExecutionFillRow[]): Promise<ExecutionFillRow[]> {
+    /** Writes the fills not in the ledger yet; answers which (account, venue trade id) were new. */
+    async insertFills(
+      rows: readonly NewExecutionFillRow[],
+    ): Promise<{ accountId: number; venueTradeId: string }[]> {
       if (rows.length === 0) return [];
       return db
         .insert(executionFills)
         .select(unnestRows(executionFills, rows))
         .onConflictDoNothing({ target: [executionFills.accountId, executionFills.venueTradeId] })
-        .returning();
+        .returning({
+          accountId: executionFills.accountId,
+          venueTradeId: executionFills.venueTradeId,
+        });
     },
 
     /** The fills of orders (the ledger's view of what they traded), oldest first. */

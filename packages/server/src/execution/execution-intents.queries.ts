@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { LeaseFence } from '../common/leases.js';
-import { anyOf, arrayOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
+import { anyOf, arrayOf, tuplesIn, unnestRows, updateRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
   type ExecutionOrderRow,
@@ -219,28 +219,29 @@ export function intentQueries(db: Database) {
       return db.select().from(executionOrders).where(anyOf(executionOrders.id, ids)).for('update');
     },
 
-    /** Rewrites settled intents (every column of the row; the id picks the row). */
+    /** Writes what settling changed of intents (the id picks the row). */
     async saveIntents(rows: readonly ExecutionOrderRow[]): Promise<void> {
       if (rows.length === 0) return;
-      const excluded = (column: string) => sql.raw(`excluded.${column}`);
-      await db
-        .insert(executionOrders)
-        .select(unnestRows(executionOrders, rows))
-        .onConflictDoUpdate({
-          target: executionOrders.id,
-          set: {
-            status: excluded('status'),
-            exchangeOrderId: excluded('exchange_order_id'),
-            filledAmount: excluded('filled_amount'),
-            averagePrice: excluded('average_price'),
-            fee: excluded('fee'),
-            realizedPnl: excluded('realized_pnl'),
-            error: excluded('error'),
-            lookupMisses: excluded('lookup_misses'),
-            firstMissAt: excluded('first_miss_at'),
-            updatedAt: excluded('updated_at'),
-          },
-        });
+      // Only what a settlement changes is sent: the rows exist (they are locked by the caller).
+      await db.execute(
+        updateRows(
+          executionOrders,
+          executionOrders.id,
+          [
+            executionOrders.status,
+            executionOrders.exchangeOrderId,
+            executionOrders.filledAmount,
+            executionOrders.averagePrice,
+            executionOrders.fee,
+            executionOrders.realizedPnl,
+            executionOrders.error,
+            executionOrders.lookupMisses,
+            executionOrders.firstMissAt,
+            executionOrders.updatedAt,
+          ],
+          rows,
+        ),
+      );
     },
 
     /** Pending or unknown intents of an owner (after a restart: look them up, never resend). */

@@ -6,7 +6,7 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import type { Database } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
-import { createOutbox } from '../../src/events/outbox.js';
+import { createOutbox, type Outbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import {
@@ -26,6 +26,7 @@ export function coreOnVenue(options: {
   clock: ManualClock;
   venueUrl: string;
   events?: EventBus;
+  outbox?: Outbox;
   sendDeadlineMs?: number;
   timeoutMs?: number;
 }): ExecutionCore {
@@ -34,7 +35,7 @@ export function coreOnVenue(options: {
     db,
     clock,
     events: options.events ?? createInProcessEventBus({ clock }),
-    outbox: createOutbox({ db, clock }),
+    outbox: options.outbox ?? createOutbox({ db, clock }),
     clients: createAccountClientCache({
       secretBox,
       factory: createExchangeClientFactory({

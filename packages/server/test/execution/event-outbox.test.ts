@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { eventOutbox, strategyTrades } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventBus } from '../../src/events/index.js';
-import { createOutbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
+import { createOutbox, type Outbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
 import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
@@ -35,8 +35,14 @@ afterAll(async () => {
   await fake.close();
 });
 
-const coreOn = (events: EventBus) =>
-  coreOnVenue({ db: database.db, clock, venueUrl: fake.url, events });
+const coreOn = (events: EventBus, outbox?: Outbox) =>
+  coreOnVenue({
+    db: database.db,
+    clock,
+    venueUrl: fake.url,
+    events,
+    ...(outbox ? { outbox } : {}),
+  });
 
 async function liveAccount(): Promise<number> {
   const account = await insertLiveAccount(database.db, clock, {
@@ -58,7 +64,8 @@ describe('the event outbox', () => {
     const heard: BusEvent[] = [];
     const bus = createInProcessEventBus({ clock });
     bus.subscribe('OrderFilled', (e) => void heard.push(e));
-    const core = coreOn(bus);
+    const outbox = createOutbox({ db: database.db, clock });
+    const core = coreOn(bus, outbox);
     const accountId = await liveAccount();
     const result = await core.submit({
       accountId,
@@ -69,6 +76,8 @@ describe('the event outbox', () => {
       action: 'open_long',
     });
     expect(result.status).toBe('filled');
+    // The marks are written after the publication, off the settlement's path.
+    await outbox.marked();
     const rows = await database.db.select().from(eventOutbox);
     const mine = rows.filter((r) => (r.payload as { accountId?: number }).accountId === accountId);
     expect(mine.map((r) => r.type).sort()).toEqual(['OrderFilled', 'PositionChanged']);

@@ -1,0 +1,62 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { drizzle } from 'drizzle-orm/pglite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { unnestRows, updateRows } from './batch-sql.js';
+
+const items = pgTable('batch_items', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  size: numeric('size', { precision: 30, scale: 12 }),
+  count: integer('count').notNull().default(0),
+  seenAt: timestamp('seen_at', { withTimezone: true }),
+});
+
+const client = new PGlite();
+const db = drizzle(client);
+afterAll(() => client.close());
+
+describe('batch SQL', () => {
+  it('updates only the named columns of the rows their keys pick, nothing else', async () => {
+    await db.execute(
+      sql`create table batch_items (id serial primary key, name text not null, size numeric(30, 12), count integer not null default 0, seen_at timestamptz)`,
+    );
+    const inserted = await db
+      .insert(items)
+      .select(
+        unnestRows(items, [
+          { name: 'a', size: '1.5', count: 1 },
+          { name: 'b', size: '2', count: 2 },
+          { name: 'c', size: null, count: 3 },
+        ]),
+      )
+      .returning();
+    const [a, b, c] = inserted.sort((x, y) => x.id - y.id);
+    const at = new Date('2026-11-29T00:00:00Z');
+    await db.execute(
+      updateRows(
+        items,
+        items.id,
+        [items.size, items.seenAt],
+        [
+          { id: a?.id, size: '0.000000000001', seenAt: at },
+          { id: c?.id, size: '7', seenAt: null },
+        ],
+      ),
+    );
+    const rows = (await db.select().from(items)).sort((x, y) => x.id - y.id);
+    expect(rows).toEqual([
+      { id: a?.id, name: 'a', size: '0.000000000001', count: 1, seenAt: at },
+      { id: b?.id, name: 'b', size: '2.000000000000', count: 2, seenAt: null },
+      { id: c?.id, name: 'c', size: '7.000000000000', count: 3, seenAt: null },
+    ]);
+  });
+
+  it('refuses a column of another table', () => {
+    const other = pgTable('other', { id: serial('id').primaryKey(), name: text('name') });
+    expect(() => updateRows(items, items.id, [other.name], [{ id: 1, name: 'x' }])).toThrow(
+      /not a column of batch_items/,
+    );
+  });
+});
