@@ -436,14 +436,14 @@ async function benchDatabase(
       const cpus = availableParallelism();
       const outside = alone.cpuUs + fakeUs + databaseUs;
       lines.push(
-        `      ccxt clients alone (no core, no database): ${describe(alone)}; ${alone.cpuUs.toFixed(0)} µs CPU per order`,
-        `      ceiling on this machine if the core cost nothing: ${cpus} CPUs ÷ (${alone.cpuUs.toFixed(0)} µs ccxt + ${fakeUs.toFixed(0)} µs fake${databaseUs > 0 ? ` + ${databaseUs.toFixed(0)} µs PostgreSQL` : ''}) = ${((cpus * 1e6) / outside).toFixed(0)} orders/s; one process ≤ ${(1e6 / alone.cpuUs).toFixed(0)} orders/s (ccxt's own CPU)`,
+        `      exchange clients alone (lean requests; no core, no database): ${describe(alone)}; ${alone.cpuUs.toFixed(0)} µs CPU per order`,
+        `      ceiling on this machine if the core cost nothing: ${cpus} CPUs ÷ (${alone.cpuUs.toFixed(0)} µs client + ${fakeUs.toFixed(0)} µs fake${databaseUs > 0 ? ` + ${databaseUs.toFixed(0)} µs PostgreSQL` : ''}) = ${((cpus * 1e6) / outside).toFixed(0)} orders/s; one process ≤ ${(1e6 / alone.cpuUs).toFixed(0)} orders/s (the client's own CPU)`,
       );
     }
     if (warm.failed > 0) lines.push(`      warm-up: ${warm.failed} FAILED (${warm.firstError})`);
     if (target === 'live') {
       lines.push(
-        `      fake exchange: ${after.orders - before.orders} orders received, ${after.rateLimitRejections - before.rateLimitRejections} rate-limit rejections`,
+        `      fake exchange: ${after.orders - before.orders} orders received, ${middle.lookups - before.lookups} other requests during the core's run (its trades of each order), ${after.rateLimitRejections - before.rateLimitRejections} rate-limit rejections`,
       );
     }
   }

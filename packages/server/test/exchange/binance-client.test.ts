@@ -67,8 +67,9 @@ describe('binance USDⓈ-M through ccxt: reads', () => {
     const loading = fake.connections();
     for (const [i, client] of shared.entries()) await client.createOrder(order(i));
     // Twelve accounts' orders, one after another: kept-alive connections of one pool, not one
-    // connection per account as each account's own pool opened.
-    expect(fake.connections() - loading).toBeLessThanOrEqual(1);
+    // connection per account as each account's own pool opened. (A request that leaves before
+    // the pool has seen its last answer end may open a second connection.)
+    expect(fake.connections() - loading).toBeLessThanOrEqual(2);
     const keys = fake.callsTo(ORDER, 'POST').map((call) => call.headers['x-mbx-apikey']);
     expect(keys).toEqual(shared.map((_, i) => `${API_KEY}p${i}`));
     // Without the shared cache every account opens a connection of its own.

@@ -7,6 +7,8 @@ import {
   findByClientOrderId,
   isCancellable,
   isVisible,
+  orderNamed,
+  ordersOfKey,
   placeOrder,
   positionsOf,
   reducesPosition,
@@ -164,23 +166,11 @@ function tradeRow(order: FakeOrder, fill: FakeFill) {
 }
 
 function findOrder(state: FakeState, params: Readonly<Record<string, string>>) {
-  return state.orders.find(
-    (order) =>
-      order.triggerPrice === null &&
-      (params.origClientOrderId !== undefined
-        ? order.clientOrderId === params.origClientOrderId
-        : order.id === params.orderId),
-  );
+  return orderNamed(state, { clientOrderId: params.origClientOrderId, id: params.orderId }, false);
 }
 
 function findAlgoOrder(state: FakeState, params: Readonly<Record<string, string>>) {
-  return state.orders.find(
-    (order) =>
-      order.triggerPrice !== null &&
-      (params.clientAlgoId !== undefined
-        ? order.clientOrderId === params.clientAlgoId
-        : order.id === params.algoId),
-  );
+  return orderNamed(state, { clientOrderId: params.clientAlgoId, id: params.algoId }, true);
 }
 
 /** Conditional orders (Binance's algo service since 2025-12). */
@@ -415,10 +405,9 @@ export function binanceRoutes(request: RouteRequest, state: FakeState): RouteAns
       // The caller's own trades, one row per venue trade, oldest first; `orderId` narrows them
       // to one order; at most `limit` (default 500), the newest, as Binance answers.
       return ok(
-        state.orders
+        ordersOfKey(state, request.apiKey)
           .filter(
             (o) =>
-              o.apiKey === request.apiKey &&
               `${o.base}USDT` === params.symbol &&
               (params.orderId === undefined || o.id === params.orderId),
           )

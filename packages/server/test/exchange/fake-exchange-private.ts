@@ -25,6 +25,9 @@ export interface FakeCall {
   /** Query and (form or JSON) body parameters together. */
   readonly params: Readonly<Record<string, string>>;
   readonly headers: IncomingMessage['headers'];
+  /** The query string as sent (without its `?`) and the body as sent: what a signature covers. */
+  readonly rawQuery: string;
+  readonly body: string;
 }
 
 export type FakeFailure =
@@ -166,6 +169,9 @@ export async function startFakeExchange(
     behaviour: resolveBehaviour(venueFaithful === true, explicit),
     orders: [],
     ordersByClientId: new Map(),
+    ordersById: new Map(),
+    ordersOfKey: new Map(),
+    unsettled: new Set(),
     positions: [],
     tracksPositions: tracksPositions === true,
     accountPositions: new Map(),
@@ -233,8 +239,16 @@ export async function startFakeExchange(
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';
     const key = `${method} ${url.pathname}`;
-    const params = parseParams(url, await readBody(request), request.headers['content-type']);
-    calls.push({ method, path: url.pathname, params, headers: request.headers });
+    const body = await readBody(request);
+    const params = parseParams(url, body, request.headers['content-type']);
+    calls.push({
+      method,
+      path: url.pathname,
+      params,
+      headers: request.headers,
+      rawQuery: url.search.slice(1),
+      body,
+    });
     await passHold(key);
     const isOrder = ORDER_PATHS.has(key);
     if (orderDelayMs && isOrder) {

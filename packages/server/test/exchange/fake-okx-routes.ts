@@ -8,6 +8,8 @@ import {
   isCancellable,
   isVisible,
   OKX_CONTRACT_VALUES,
+  orderNamed,
+  ordersOfKey,
   placeOrder,
   positionsOf,
   reducesPosition,
@@ -374,20 +376,13 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
       return ok([{ algoId: order.id, sCode: '0', sMsg: '' }]);
     }
     case 'GET trade/order': {
-      const order = state.orders.find(
-        (o) =>
-          o.triggerPrice === null &&
-          isVisible(o, nowMs) &&
-          (params.clOrdId !== undefined
-            ? o.clientOrderId === params.clOrdId
-            : o.id === params.ordId),
-      );
+      const named = orderNamed(state, { clientOrderId: params.clOrdId, id: params.ordId }, false);
+      const order = named && isVisible(named, nowMs) ? named : undefined;
       return order ? ok([orderData(order, state)]) : fail(200, '51603', 'Order does not exist');
     }
     case 'POST trade/cancel-order': {
-      const order = state.orders.find(
-        (o) => o.id === params.ordId && o.triggerPrice === null && isCancellable(o),
-      );
+      const named = orderNamed(state, { id: params.ordId }, false);
+      const order = named && isCancellable(named) ? named : undefined;
       if (!order) return orderFail('51400', 'Cancellation failed as the order does not exist.', '');
       order.status = 'canceled';
       return ok([{ clOrdId: order.clientOrderId, ordId: order.id, sCode: '0', sMsg: '' }]);
@@ -404,10 +399,9 @@ export function okxRoutes(request: RouteRequest, state: FakeState): RouteAnswer 
       // One row per venue trade, newest first as OKX lists them.
       // The caller's own fills; `ordId` narrows them to one order; at most `limit` (default 100).
       return ok(
-        state.orders
+        ordersOfKey(state, request.apiKey)
           .filter(
             (o) =>
-              o.apiKey === request.apiKey &&
               `${o.base}-USDT-SWAP` === params.instId &&
               (params.ordId === undefined || o.id === params.ordId),
           )

@@ -81,6 +81,11 @@ export interface FakeState {
   readonly behaviour: VenueBehaviour;
   orders: FakeOrder[];
   readonly ordersByClientId: Map<string, FakeOrder>;
+  /** Indexes over `orders` (a busy fake answers from them, not by scanning every order). */
+  readonly ordersById: Map<string, FakeOrder>;
+  readonly ordersOfKey: Map<string, FakeOrder[]>;
+  /** The orders with trades still planned (what `settle` plays). */
+  readonly unsettled: Set<FakeOrder>;
   /** The positions answered without `tracksPositions` (tests set them by hand). */
   positions: FakePosition[];
   /** With `tracksPositions`: each API key's net positions, as its fills made them. */
@@ -198,9 +203,30 @@ function settleOrder(state: FakeState, order: FakeOrder, nowMs: number): void {
 
 /** Brings every order up to the fake's time `nowMs` (before each request is answered). */
 export function settle(state: FakeState, nowMs: number): void {
-  for (const order of state.orders) {
-    if (order.plannedTrades.length > 0) settleOrder(state, order, nowMs);
+  for (const order of state.unsettled) {
+    settleOrder(state, order, nowMs);
+    if (order.plannedTrades.length === 0) state.unsettled.delete(order);
   }
+}
+
+/** A key's orders, oldest first. */
+export const ordersOfKey = (state: FakeState, apiKey: string): readonly FakeOrder[] =>
+  state.ordersOfKey.get(apiKey) ?? [];
+
+/** A regular (`isTrigger` false) or trigger order by its venue id or client id. */
+export function orderNamed(
+  state: FakeState,
+  by: { readonly id?: string | undefined; readonly clientOrderId?: string | undefined },
+  isTrigger: boolean,
+): FakeOrder | undefined {
+  const indexed =
+    by.clientOrderId !== undefined
+      ? state.ordersByClientId.get(by.clientOrderId)
+      : by.id !== undefined
+        ? state.ordersById.get(by.id)
+        : undefined;
+  // Client ids are unique across both books (the venue refuses a duplicate).
+  return indexed && (indexed.triggerPrice !== null) === isTrigger ? indexed : undefined;
 }
 
 /**
@@ -260,6 +286,11 @@ export function placeOrder(
   };
   state.orders.push(placed);
   state.ordersByClientId.set(placed.clientOrderId, placed);
+  state.ordersById.set(placed.id, placed);
+  const ofKey = state.ordersOfKey.get(placed.apiKey);
+  if (ofKey) ofKey.push(placed);
+  else state.ordersOfKey.set(placed.apiKey, [placed]);
   settleOrder(state, placed, order.timestampMs);
+  if (placed.plannedTrades.length > 0) state.unsettled.add(placed);
   return placed;
 }

@@ -26,6 +26,7 @@ import {
 import {
   addOkxExpiry,
   buildCcxt,
+  DEFAULT_TIMEOUT_MS,
   type RequestWindow,
   retryAfterMsOf,
   timeDifferenceOf,
@@ -42,6 +43,7 @@ import {
 import { isTriggerType, orderParams } from './ccxt-order-params.js';
 import { readPermissions } from './ccxt-permissions.js';
 import { adoptTransport, transportOf } from './ccxt-transport.js';
+import { leanRequestsOf } from './lean-requests.js';
 import type { CcxtMarketCache, LoadedMarkets } from './market-cache.js';
 import {
   DEFAULT_RETRY_POLICY,
@@ -75,6 +77,11 @@ export interface CcxtExchangeClientOptions {
   readonly marketCache?: CcxtMarketCache;
   /** The venue's per-address budget shared by every account (and process, on Redis). */
   readonly venueBudget?: VenueBudget;
+  /**
+   * Whether the hot order requests go out lean (lean-requests.ts; the default) or through
+   * ccxt's own calls (the bench's peer).
+   */
+  readonly leanRequests?: boolean;
 }
 
 /**
@@ -95,6 +102,27 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     throw new ExchangeAdapterError('invalid_key', `${options.exchange} has no testnet`);
   }
   const instance = buildCcxt(options, caps);
+  const pace = (cost: number) => (instance.enableRateLimit ? instance.throttle(cost) : undefined);
+  const budget = options.venueBudget;
+  const lean =
+    options.leanRequests === false
+      ? null
+      : leanRequestsOf(
+          instance,
+          caps,
+          { apiKey: options.apiKey, secret: options.apiSecret, password: options.apiPassword },
+          {
+            // As ccxt's requests (request-budget.ts): the lanes' requests draw only on the
+            // venue's budget when there is one, every other request on the instance's bucket too.
+            lanePaced: async (cost) => {
+              await (budget ? budget.take(options.exchange, cost) : pace(cost));
+            },
+            other: async (cost) => {
+              await pace(cost);
+            },
+          },
+          options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        );
   /** The orders being created and their request windows, by client order id. */
   const windows = new Map<string, RequestWindow>();
   if (caps.requestExpiry === 'expTime') addOkxExpiry(instance, windows);
@@ -224,6 +252,7 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
       : { clientOrderId };
     const order = await read('fetch order', async () => {
       try {
+        if (lean && !isTrigger) return await lean.fetchOrderByClientId(market, clientOrderId);
         return await instance.fetchOrder('', market.symbol, params);
       } catch (error) {
         if (isOrderNotFound(error, caps)) return null;
@@ -318,6 +347,20 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     if (lateByMs > 0) throw new OrderNotSentError(request.clientOrderId, lateByMs);
     if (window) windows.set(request.clientOrderId, window);
     const send = () => {
+      if (lean && !isTriggerType(request.type)) {
+        const hedgeSide = params[caps.hedgeParam.name];
+        return lean.createOrder(market, {
+          side: request.side,
+          type: ccxtType,
+          amount,
+          price: request.price,
+          timeInForce: request.timeInForce,
+          clientOrderId: request.clientOrderId,
+          hedgeSide: hedgeSide === undefined ? undefined : String(hedgeSide),
+          reduceOnly: params.reduceOnly === true,
+          window,
+        });
+      }
       if (window && caps.requestExpiry === 'recvWindow') {
         // The request carries the claim's time: Binance refuses it past timestamp + recvWindow.
         params.timestamp = Math.floor(window.claimedAtMs - timeDifferenceOf(instance));
@@ -402,7 +445,8 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
       // regular book may be a trigger order's.
       await read('cancel order', async () => {
         try {
-          await instance.cancelOrder(orderId, market.symbol);
+          if (lean) await lean.cancelOrder(market, orderId);
+          else await instance.cancelOrder(orderId, market.symbol);
         } catch (error) {
           if (!isOrderNotFound(error, caps)) throw error;
           try {
@@ -444,9 +488,11 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     async fetchOrderTrades(symbol: string, exchangeOrderId: string) {
       const market = await marketOf(symbol);
       const trades = await read('fetch order trades', () =>
-        instance.fetchMyTrades(market.symbol, undefined, undefined, {
-          [caps.orderTradesParam]: exchangeOrderId,
-        }),
+        lean
+          ? lean.fetchOrderTrades(market, exchangeOrderId)
+          : instance.fetchMyTrades(market.symbol, undefined, undefined, {
+              [caps.orderTradesParam]: exchangeOrderId,
+            }),
       );
       const own = trades.filter((trade) => String(trade.order ?? '') === exchangeOrderId);
       const prices = new Map<string, number | undefined>();
