@@ -33,10 +33,17 @@ export interface FakeProcess {
   stop(): Promise<void>;
 }
 
-export async function startFakeProcess(): Promise<FakeProcess> {
+export async function startFakeProcess(
+  options: { venue?: 'binance' | 'okx'; orderRateLimit?: boolean } = {},
+): Promise<FakeProcess> {
   const child: ChildProcess = fork(join(import.meta.dirname, 'fake-exchange-process.ts'), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      FAKE_VENUE: options.venue ?? 'binance',
+      FAKE_ORDER_RATE_LIMIT: options.orderRateLimit === false ? 'off' : 'on',
+    },
   });
   const ready = await new Promise<{ url: string; limit: FakeProcess['limit'] }>(
     (resolve, reject) => {

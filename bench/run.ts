@@ -11,6 +11,7 @@ import { benchOrders } from './orders.bench.js';
 import { type RunningServer, startServer } from './server-process.js';
 import { benchSquare } from './square.bench.js';
 import { benchSquareWs } from './square-ws.bench.js';
+import { benchVenueRequests } from './venue-requests.bench.js';
 import { benchWallet } from './wallet.bench.js';
 import { benchWebhook } from './webhook.bench.js';
 
@@ -26,6 +27,7 @@ if (wants('engine')) print('engine', benchEngine().lines);
 if (wants('bots')) print('bots', await benchBots());
 if (wants('wallet')) print('wallet', await benchWallet());
 if (wants('orders')) print('orders', await benchOrders());
+if (wants('venue-requests')) print('venue-requests', await benchVenueRequests());
 if (wants('copy')) print('copy', await benchCopy());
 if (wants('copy-simulation')) print('copy-simulation', await benchCopySimulation());
 if (wants('optimise')) print('optimise', await benchOptimise());
