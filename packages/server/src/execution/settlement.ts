@@ -2,6 +2,7 @@ import { type AppliedFill, applyFill, type BookPosition } from '@quantsquare/eng
 import { Decimal } from 'decimal.js';
 import { type Batcher, createBatcher } from '../common/batcher.js';
 import type { Clock } from '../common/clock.js';
+import { plainDecimal } from '../common/decimal-text.js';
 import type {
   ExchangeAccountRow,
   ExecutionOrderRow,
@@ -56,13 +57,13 @@ export function toOwnerPosition(row: ExecutionPositionRow): OwnerPosition {
     accountId: row.accountId,
     symbol: row.symbol,
     owner: { kind: row.ownerKind, id: row.ownerId },
-    size: new Decimal(row.size).toString(),
-    entryPrice: new Decimal(row.entryPrice).toString(),
-    entryFee: new Decimal(row.entryFee).toString(),
-    realizedPnl: new Decimal(row.realizedPnl).toString(),
+    size: plainDecimal(row.size),
+    entryPrice: plainDecimal(row.entryPrice),
+    entryFee: plainDecimal(row.entryFee),
+    realizedPnl: plainDecimal(row.realizedPnl),
     openedAt: row.openedAt,
-    stopLoss: row.stopLoss === null ? null : new Decimal(row.stopLoss).toString(),
-    takeProfit: row.takeProfit === null ? null : new Decimal(row.takeProfit).toString(),
+    stopLoss: row.stopLoss === null ? null : plainDecimal(row.stopLoss),
+    takeProfit: row.takeProfit === null ? null : plainDecimal(row.takeProfit),
     stopLossOrderId: row.stopLossOrderId,
     takeProfitOrderId: row.takeProfitOrderId,
   };
@@ -397,7 +398,10 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
         }),
       );
       const after = new Map(
-        written.map((row) => [refKey(toOwnerPosition(row)), toOwnerPosition(row)]),
+        written.map((row) => {
+          const position = toOwnerPosition(row);
+          return [refKey(position), position];
+        }),
       );
       const savedById = new Map(saved.map((row) => [row.id, row]));
       const settlements = new Map<SettleItem, Settlement>();

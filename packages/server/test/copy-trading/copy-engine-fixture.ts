@@ -228,6 +228,9 @@ export function copyFlows(t: CopyEngineApp) {
         action: 'manual',
       });
       expect(['filled', 'noop']).toContain(result.status);
+      // The bus hands the fill's events to the copy engine on the next turn: once it has, the
+      // engine's work on them is what its idle() waits for.
+      await new Promise((resolve) => setImmediate(resolve));
       t.clock.advanceSeconds(5);
     },
     /** A new copier (200 coins, a paper account with `account`) copies `lead` with `body`. */

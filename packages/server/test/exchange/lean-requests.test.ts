@@ -2,7 +2,11 @@ import { createHmac } from 'node:crypto';
 import type { Exchange } from '@quantsquare/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PositionMode } from '../../src/exchange/exchange-capabilities.js';
-import type { ExchangeClient } from '../../src/exchange/exchange-client.js';
+import type {
+  ExchangeClient,
+  ExchangeOrder,
+  OrderRequest,
+} from '../../src/exchange/exchange-client.js';
 import { API_SECRET, adapterErrorOf, clientAt } from './exchange-test-helpers.js';
 import {
   type FakeCall,
@@ -70,38 +74,43 @@ function asked(call: FakeCall, run: string) {
 
 /** The hot calls of one account, with client ids tagged by `run`. */
 async function hotCalls(client: ExchangeClient, run: string) {
-  const bought = await client.createOrder({
-    symbol: ETH,
-    side: 'buy',
-    type: 'market',
-    amount: 0.02,
-    clientOrderId: `${run}buy`,
-  });
-  const reduced = await client.createOrder({
-    symbol: ETH,
-    side: 'sell',
-    type: 'market',
-    amount: 0.01,
-    clientOrderId: `${run}cut`,
-    reduceOnly: true,
-  });
-  const capped = await client.createOrder({
-    symbol: ETH,
-    side: 'buy',
-    type: 'limit',
-    price: 1999.123456,
-    timeInForce: 'IOC',
-    amount: 0.0234567,
-    clientOrderId: `${run}ioc`,
-  });
-  const resting = await client.createOrder({
-    symbol: ETH,
-    side: 'buy',
-    type: 'limit',
-    price: 1000,
-    amount: 0.02,
-    clientOrderId: `${run}rest`,
-  });
+  // A market buy, a reduce-only market sell, a marketable IOC limit and a resting limit.
+  const requests: readonly OrderRequest[] = [
+    { symbol: ETH, side: 'buy', type: 'market', amount: 0.02, clientOrderId: `${run}buy` },
+    {
+      symbol: ETH,
+      side: 'sell',
+      type: 'market',
+      amount: 0.01,
+      clientOrderId: `${run}cut`,
+      reduceOnly: true,
+    },
+    {
+      symbol: ETH,
+      side: 'buy',
+      type: 'limit',
+      price: 1999.123456,
+      timeInForce: 'IOC',
+      amount: 0.0234567,
+      clientOrderId: `${run}ioc`,
+    },
+    {
+      symbol: ETH,
+      side: 'buy',
+      type: 'limit',
+      price: 1000,
+      amount: 0.02,
+      clientOrderId: `${run}rest`,
+    },
+  ];
+  const placed: ExchangeOrder[] = [];
+  for (const request of requests) placed.push(await client.createOrder(request));
+  const [bought, reduced, capped, resting] = placed as [
+    ExchangeOrder,
+    ExchangeOrder,
+    ExchangeOrder,
+    ExchangeOrder,
+  ];
   const found = await client.fetchOrderByClientId(ETH, `${run}buy`);
   const trades = await client.fetchOrderTrades(ETH, bought.id);
   await client.cancelOrder(ETH, resting.id);
