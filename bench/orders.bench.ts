@@ -56,6 +56,16 @@ const PRICE = 2000;
 /** Which cases run (comma lists): BENCH_ORDER_DATABASES=pg,lite; BENCH_ORDER_TARGETS=live,paper. */
 const DATABASES = (process.env.BENCH_ORDER_DATABASES ?? 'pg,lite').split(',');
 const TARGETS = (process.env.BENCH_ORDER_TARGETS ?? 'live,paper').split(',');
+/**
+ * The figures to hold the core to (issue 21): the core before the order lifecycle, on this
+ * bench's PostgreSQL case. Its code is not in this tree, so it cannot run beside today's here;
+ * these are its recorded runs.
+ */
+const BEFORE_LIFECYCLE = {
+  live: '1,315',
+  paper: '2,631',
+  sameSession: '1,221 live and 2,645–2,769 paper back to back with this tree on 2026-11-29',
+} as const;
 /** BENCH_ORDER_PROFILE=<dir>: writes a V8 CPU profile of each measured core run there. */
 const PROFILE_TO = process.env.BENCH_ORDER_PROFILE;
 
@@ -456,7 +466,8 @@ export async function benchOrders(log: (line: string) => void = () => {}): Promi
   const fake = await startFakeProcess();
   const lines = [
     `orders through the execution core: ${ACCOUNTS} accounts, fan-outs of one ${AMOUNT} ETH market order per account (submitMany; ${FAN_OUTS + 1} measured after a warm-up), intent + send + settle + position + events`,
-    `  fake exchange: ccxt binanceusdm over loopback HTTP to a child process, ${fake.limit.limit} orders per ${fake.limit.windowMs / 1000} s per account enforced; old path: ${PEER_FAN_OUTS} fan-out, intent insert, send, settle in its own transaction, per order`,
+    `  fake exchange: binanceusdm over loopback HTTP to a child process (lean requests, ccxt parsing), ${fake.limit.limit} orders per ${fake.limit.windowMs / 1000} s per account enforced; old path: ${PEER_FAN_OUTS} fan-out, intent insert, send, settle in its own transaction, per order`,
+    `  the core before the order lifecycle (b5e60a3), PostgreSQL: ${BEFORE_LIFECYCLE.live} live and ${BEFORE_LIFECYCLE.paper} paper orders/s on a quiet day; ${BEFORE_LIFECYCLE.sameSession} (see docs/architecture.md)`,
   ];
   try {
     for (const [open, run] of [
