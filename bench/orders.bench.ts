@@ -76,7 +76,7 @@ interface Seeded {
   readonly paper: number[];
 }
 
-async function seedAccounts(db: Database, clock: Clock, run: string): Promise<Seeded> {
+export async function seedAccounts(db: Database, clock: Clock, run: string): Promise<Seeded> {
   const now = clock.now();
   const [user] = await db
     .insert(users)
@@ -126,7 +126,7 @@ const fixedPrice: PriceSource = {
   recentCandles: async () => [],
 };
 
-function accountClients(db: Database, clock: Clock, fakeUrl: string): AccountClients {
+export function accountClients(db: Database, clock: Clock, fakeUrl: string): AccountClients {
   // As the server does: one market list per venue for every account.
   const marketCache = createCcxtMarketCache();
   return createAccountClientCache({
@@ -173,7 +173,7 @@ interface Measured {
   readonly firstError?: string;
 }
 
-async function throughCore(
+export async function throughCore(
   core: ExecutionCore,
   accounts: readonly number[],
   ownerBase: number,
