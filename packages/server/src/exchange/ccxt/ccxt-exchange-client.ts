@@ -26,7 +26,6 @@ import {
 import {
   addOkxExpiry,
   buildCcxt,
-  DEFAULT_TIMEOUT_MS,
   type RequestWindow,
   retryAfterMsOf,
   timeDifferenceOf,
@@ -102,27 +101,7 @@ export function createCcxtExchangeClient(options: CcxtExchangeClientOptions): Ex
     throw new ExchangeAdapterError('invalid_key', `${options.exchange} has no testnet`);
   }
   const instance = buildCcxt(options, caps);
-  const pace = (cost: number) => (instance.enableRateLimit ? instance.throttle(cost) : undefined);
-  const budget = options.venueBudget;
-  const lean =
-    options.leanRequests === false
-      ? null
-      : leanRequestsOf(
-          instance,
-          caps,
-          { apiKey: options.apiKey, secret: options.apiSecret, password: options.apiPassword },
-          {
-            // As ccxt's requests (request-budget.ts): the lanes' requests draw only on the
-            // venue's budget when there is one, every other request on the instance's bucket too.
-            lanePaced: async (cost) => {
-              await (budget ? budget.take(options.exchange, cost) : pace(cost));
-            },
-            other: async (cost) => {
-              await pace(cost);
-            },
-          },
-          options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        );
+  const lean = options.leanRequests === false ? null : leanRequestsOf(instance, caps, options);
   /** The orders being created and their request windows, by client order id. */
   const windows = new Map<string, RequestWindow>();
   if (caps.requestExpiry === 'expTime') addOkxExpiry(instance, windows);

@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
+import type { Exchange } from '@quantsquare/contracts';
 import ccxt, { type Exchange as CcxtExchange, type Order, type Trade } from 'ccxt';
 import { Agent } from 'undici';
 import type { ExchangeCapabilities } from '../exchange-capabilities.js';
 import type { OrderSide } from '../exchange-client.js';
-import { timeDifferenceOf } from './ccxt-instance.js';
+import type { VenueBudget } from '../venue-budget.js';
+import { DEFAULT_TIMEOUT_MS, timeDifferenceOf } from './ccxt-instance.js';
 import type { Market } from './ccxt-mapping.js';
 
 // The hot order requests — create, cancel, look up by client order id, an order's trades — are
@@ -46,11 +48,36 @@ export interface LeanRequests {
   fetchOrderTrades(market: Market, orderId: string): Promise<Trade[]>;
 }
 
-export interface LeanPacing {
+interface LeanPacing {
   /** Requests the core's lanes pace (create, cancel): only the venue's budget per address. */
   readonly lanePaced: (cost: number) => Promise<void>;
   /** Every other request: the instance's own bucket as well. */
   readonly other: (cost: number) => Promise<void>;
+}
+
+/** What a client's lean requests need of its options. */
+export interface LeanOptions {
+  readonly exchange: Exchange;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly apiPassword?: string | null | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly venueBudget?: VenueBudget | undefined;
+}
+
+/**
+ * As ccxt's own requests are paced (request-budget.ts): the lanes' requests draw only on the
+ * venue's budget when there is one, every other request on the instance's bucket too.
+ */
+function pacingOf(instance: CcxtExchange, options: LeanOptions): LeanPacing {
+  const pace = async (cost: number) => {
+    if (instance.enableRateLimit) await instance.throttle(cost);
+  };
+  const budget = options.venueBudget;
+  return {
+    lanePaced: budget ? (cost) => budget.take(options.exchange, cost) : pace,
+    other: pace,
+  };
 }
 
 interface Signed {
@@ -74,9 +101,10 @@ async function send(instance: CcxtExchange, request: Signed, timeoutMs: number):
   const headers = { ...(instance.headers as Record<string, string>), ...request.headers };
   let answer: Awaited<ReturnType<typeof agent.request>>;
   try {
+    const { origin } = new URL(request.url);
     answer = await agent.request({
-      origin: new URL(request.url).origin,
-      path: request.url.slice(new URL(request.url).origin.length),
+      origin,
+      path: request.url.slice(origin.length),
       method: request.method,
       headers,
       body: request.body ?? null,
@@ -322,11 +350,16 @@ function okxRequests(
 export function leanRequestsOf(
   instance: CcxtExchange,
   caps: ExchangeCapabilities,
-  credentials: Credentials,
-  pacing: LeanPacing,
-  timeoutMs: number,
+  options: LeanOptions,
 ): LeanRequests | null {
+  const credentials: Credentials = {
+    apiKey: options.apiKey,
+    secret: options.apiSecret,
+    password: options.apiPassword,
+  };
   if (!isHmacSecret(credentials.secret)) return null;
+  const pacing = pacingOf(instance, options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return caps.ccxtId === 'okx'
     ? okxRequests(instance, credentials, pacing, timeoutMs)
     : binanceRequests(instance, credentials, pacing, timeoutMs);
