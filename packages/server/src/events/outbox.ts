@@ -50,7 +50,8 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
     },
     { maxSize: MARKS_PER_STATEMENT },
   );
-  let marking = new Set<Promise<void>>();
+  // The batcher writes its batches in order, so the last mark asked for settles last.
+  let lastMark: Promise<unknown> = Promise.resolve();
   return {
     /** Writes events on `tx` (the transaction of the state they describe); a repeat is kept once. */
     async write(tx: Database, events: readonly OutboxEvent[]): Promise<void> {
@@ -80,19 +81,13 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
     async publish(bus: EventBus, events: readonly OutboxEvent[]): Promise<void> {
       for (const event of events) {
         await bus.publish(event.type, event.payload as never, event.id);
-        const mark = marks.run(event.id).catch(() => undefined);
-        marking.add(mark);
-        void mark.finally(() => marking.delete(mark));
+        lastMark = marks.run(event.id).catch(() => undefined);
       }
     },
 
     /** Resolves when the published marks asked for so far are written (shutdown, tests). */
     async marked(): Promise<void> {
-      while (marking.size > 0) {
-        const now = marking;
-        marking = new Set();
-        await Promise.all(now);
-      }
+      await lastMark;
     },
 
     /**
