@@ -47,8 +47,8 @@ import {
 const ACCOUNTS = Number(process.env.BENCH_ORDER_ACCOUNTS ?? 1000);
 /** Measured fan-outs per case (one order per account each), after one warm-up fan-out. */
 const FAN_OUTS = Number(process.env.BENCH_ORDER_FAN_OUTS ?? 3);
-/** The old path is slow: one fan-out of it is enough for its rate. */
-const PEER_FAN_OUTS = 1;
+/** The old path is slow: one fan-out of it is enough for its rate (BENCH_ORDER_PEER_FAN_OUTS=0: none). */
+const PEER_FAN_OUTS = Number(process.env.BENCH_ORDER_PEER_FAN_OUTS ?? 1);
 const SYMBOL = 'ETH/USDT:USDT';
 /** 0.02 ETH at the fake's 2,000: above Binance's 20 USDT minimum notional. */
 const AMOUNT = 0.02;

@@ -100,6 +100,13 @@ export const executionOrders = pgTable(
     // The exchange's idempotency scope is the account.
     uniqueIndex('execution_orders_client_id_unique').on(t.accountId, t.clientOrderId),
     index('execution_orders_owner_idx').on(t.ownerKind, t.ownerId, t.status),
+    // An owner's intents by key (a repeated submit) or key prefix (a copy pass's orders of one
+    // leader change): pattern ops, so a prefix is a range of the index, not a scan of the owner.
+    index('execution_orders_owner_key_idx').on(
+      t.ownerKind,
+      t.ownerId,
+      t.idempotencyKey.op('text_pattern_ops'),
+    ),
     index('execution_orders_account_status_idx').on(t.accountId, t.status),
   ],
 );

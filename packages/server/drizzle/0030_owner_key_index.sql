@@ -1,0 +1,1 @@
+CREATE INDEX "execution_orders_owner_key_idx" ON "execution_orders" USING btree ("owner_kind","owner_id","idempotency_key" text_pattern_ops);
