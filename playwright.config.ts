@@ -23,6 +23,10 @@ export default defineConfig({
   forbidOnly: true,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The pages follow the device's reduced-motion setting (antd's animations are off): no test
+    // waits on a modal's or a drawer's animation, and Chromium draws far fewer frames. Specs that
+    // check the animated pages ask for motion themselves.
+    reducedMotion: 'reduce',
     browserName: 'chromium',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
@@ -37,11 +41,14 @@ export default defineConfig({
         '--disable-sync',
       ],
     },
-    // A failed test keeps its trace: every action with the page's DOM before and after. The
-    // trace's screencast is left out: filming every frame doubled Chromium's CPU, and the browser
-    // tests are bound by it (two tests: 109 CPU-s and 1.6 min with it, 62 CPU-s and 1.1 min
-    // without). A failure still keeps its final screenshot.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // Traces are recorded only when asked for (E2E_TRACE=1: a failed test keeps its trace, every
+    // action with the page's DOM before and after). Recording them for every test cost about a
+    // fifth of the suite's CPU (the runner, the browser and its snapshots: 150 → 123 CPU-s for
+    // the copy-trading spec), and the browser tests are bound by CPU. A failure always keeps its
+    // final screenshot. The screencast stays off either way: it doubled Chromium's CPU.
+    trace: process.env.E2E_TRACE
+      ? { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true }
+      : 'off',
     screenshot: 'only-on-failure',
   },
   webServer: {

@@ -6,6 +6,10 @@ import { chooseMenuEntry } from './antd';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
+// The shell's menus, drawers and modals as most users see them: animated (the other specs run
+// with reduced motion, which the pages honour by turning antd's animations off).
+test.use({ reducedMotion: 'no-preference' });
+
 const screensDir = '.test-output/screens';
 mkdirSync(screensDir, { recursive: true });
 

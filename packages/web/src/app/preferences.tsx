@@ -23,17 +23,39 @@ interface Preferences {
 
 const PreferencesContext = createContext<Preferences | null>(null);
 
+const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
+/** Whether the device asks for less motion (followed as it changes). */
+function usePrefersReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(
+    () =>
+      typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches,
+  );
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const query = window.matchMedia(REDUCED_MOTION_QUERY);
+    const follow = () => setReduced(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
+  return reduced;
+}
+
 export function usePreferences(): Preferences {
   const value = useContext(PreferencesContext);
   if (!value) throw new Error('usePreferences outside PreferencesProvider');
   return value;
 }
 
-/** Theme (dark by default) and language, both remembered on the device; antd follows both. */
+/**
+ * Theme (dark by default) and language, both remembered on the device; antd follows both, and
+ * drops its animations where the device asks for reduced motion.
+ */
 export function PreferencesProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const [themeMode, setThemeMode] = useState<ThemeMode>(readStoredTheme);
   const language: Language = i18n.language === 'en' ? 'en' : 'zh-CN';
+  const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     document.documentElement.dataset.theme = themeMode;
@@ -68,7 +90,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
         locale={antdLocaleOf(language)}
         theme={{
           algorithm: themeMode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
-          token: { colorPrimary: '#1668dc', borderRadius: 8 },
+          token: { colorPrimary: '#1668dc', borderRadius: 8, motion: !reducedMotion },
         }}
       >
         {children}
