@@ -8,7 +8,6 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, DatabaseHandle } from '../../src/db/database.js';
 import * as schema from '../../src/db/schema/index.js';
-import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { createExecutionRepository } from '../../src/execution/execution.repository.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -39,31 +38,18 @@ beforeAll(async () => {
     client = raw;
     logged = drizzlePg({ client: raw, schema, logger }) as unknown as Database;
   }
-  const [user] = await database.db
-    .insert(users)
-    .values({
-      username: 'lookups@example.com',
-      passwordHash: 'x',
-      invitationCode: 'LOOK01',
-      dateJoined: at,
-    })
-    .returning();
-  const [account] = await database.db
-    .insert(exchangeAccounts)
-    .values({
-      userId: user!.id,
-      name: 'Paper',
-      exchange: 'binance',
-      accountType: 'classic',
-      isPaper: true,
-      positionMode: 'net',
-      defaultLeverage: 1,
-      paperBalance: '2500',
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  accountId = account!.id;
+  // One user with one paper account (only its id matters here).
+  const { rows } = await client.query(
+    `with owner as (
+       insert into users (username, password_hash, invitation_code, date_joined)
+       values ('lookups@example.com', 'x', 'LOOK01', $1) returning id)
+     insert into exchange_accounts (user_id, name, exchange, account_type, is_paper,
+       position_mode, default_leverage, paper_balance, created_at, updated_at)
+     select id, 'Paper', 'binance', 'classic', true, 'net', 1, 2500, $1, $1 from owner
+     returning id`,
+    [at.toISOString()],
+  );
+  accountId = (rows[0] as { id: number }).id;
   // Ten copy relations with 2,000 orders each, keyed as copy keys are: change|symbol.
   await client.query(
     `insert into execution_orders (account_id, symbol, owner_kind, owner_id, idempotency_key,
