@@ -2,6 +2,7 @@ import { ConfigProvider, theme } from 'antd';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { antdLocaleOf, changeLanguage, type Language, storeLanguage } from '../i18n';
+import { useMediaQuery } from '../shared/ui/use-media-query';
 
 export type ThemeMode = 'dark' | 'light';
 const THEME_STORAGE_KEY = 'qs.theme';
@@ -25,22 +26,6 @@ const PreferencesContext = createContext<Preferences | null>(null);
 
 const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
-/** Whether the device asks for less motion (followed as it changes). */
-function usePrefersReducedMotion(): boolean {
-  const [reduced, setReduced] = useState(
-    () =>
-      typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches,
-  );
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(REDUCED_MOTION_QUERY);
-    const follow = () => setReduced(query.matches);
-    query.addEventListener('change', follow);
-    return () => query.removeEventListener('change', follow);
-  }, []);
-  return reduced;
-}
-
 export function usePreferences(): Preferences {
   const value = useContext(PreferencesContext);
   if (!value) throw new Error('usePreferences outside PreferencesProvider');
@@ -55,7 +40,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const [themeMode, setThemeMode] = useState<ThemeMode>(readStoredTheme);
   const language: Language = i18n.language === 'en' ? 'en' : 'zh-CN';
-  const reducedMotion = usePrefersReducedMotion();
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY);
 
   useEffect(() => {
     document.documentElement.dataset.theme = themeMode;
