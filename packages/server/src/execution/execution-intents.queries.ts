@@ -17,7 +17,8 @@ import { transition } from './order-states.js';
 
 // The execution core's queries on intents (execution_orders): keys, claims, misses, saves.
 
-export function intentQueries(db: Database) {
+/** Intents by key, written, and their state changed. */
+function intentWrites(db: Database) {
   return {
     /** Intents already written for these (account, owner, key), every leg. */
     async intentsByKeys(keys: readonly IntentKey[]): Promise<ExecutionOrderRow[]> {
@@ -72,7 +73,12 @@ export function intentQueries(db: Database) {
         .set({ ...fields, updatedAt: now })
         .where(eq(executionOrders.id, id));
     },
+  };
+}
 
+/** The send's fenced claim, withdrawals, and lookups that missed. */
+function intentClaims(db: Database) {
+  return {
     /**
      * Claims created intents for sending (state `sending`, with the moment the venue must refuse
      * their requests after) and answers the ids that were still created: an intent another
@@ -162,7 +168,12 @@ export function intentQueries(db: Database) {
         .returning();
       return row;
     },
+  };
+}
 
+/** Intents the follower and the lanes look at: by id, live ones, symbols in flight. */
+function intentReads(db: Database) {
+  return {
     /** Intents by id (the follower's current view of the orders it drives). */
     async intentsByIds(ids: readonly number[]): Promise<ExecutionOrderRow[]> {
       if (ids.length === 0) return [];
@@ -212,7 +223,12 @@ export function intentQueries(db: Database) {
         );
       return rows.map((row) => row.symbol);
     },
+  };
+}
 
+/** A settlement's intents: locked, then saved. */
+function intentSettlement(db: Database) {
+  return {
     /** Intents locked for a settlement (FOR UPDATE): a settled one is never applied twice. */
     async lockIntents(ids: readonly number[]): Promise<ExecutionOrderRow[]> {
       if (ids.length === 0) return [];
@@ -243,7 +259,12 @@ export function intentQueries(db: Database) {
         ),
       );
     },
+  };
+}
 
+/** An owner's intents: unsettled ones, by venue id, by key prefix. */
+function ownerIntents(db: Database) {
+  return {
     /** Pending or unknown intents of an owner (after a restart: look them up, never resend). */
     async unsettledIntentsOf(owner: OrderOwner): Promise<ExecutionOrderRow[]> {
       return db
@@ -308,5 +329,15 @@ export function intentQueries(db: Database) {
         )
         .orderBy(asc(executionOrders.id));
     },
+  };
+}
+
+export function intentQueries(db: Database) {
+  return {
+    ...intentWrites(db),
+    ...intentClaims(db),
+    ...intentReads(db),
+    ...intentSettlement(db),
+    ...ownerIntents(db),
   };
 }

@@ -29,7 +29,8 @@ export const positionTuple = (ref: PositionRef) => [
   ref.owner.id,
 ];
 
-export function positionQueries(db: Database) {
+/** Accounts and their risk settings. */
+function accountQueries(db: Database) {
   return {
     async accounts(ids: readonly number[]): Promise<ExchangeAccountRow[]> {
       if (ids.length === 0) return [];
@@ -68,7 +69,12 @@ export function positionQueries(db: Database) {
         .from(accountRisks)
         .where(anyOf(accountRisks.accountId, [...new Set(accountIds)]));
     },
+  };
+}
 
+/** The position book: read, locked, written, and its protective orders. */
+function bookQueries(db: Database) {
+  return {
     /** Every owner's position on these (account, symbol) pairs. */
     async positionsOn(keys: readonly SymbolKey[]): Promise<ExecutionPositionRow[]> {
       if (keys.length === 0) return [];
@@ -184,5 +190,12 @@ export function positionQueries(db: Database) {
         .returning();
       return row;
     },
+  };
+}
+
+export function positionQueries(db: Database) {
+  return {
+    ...accountQueries(db),
+    ...bookQueries(db),
   };
 }

@@ -45,6 +45,242 @@ type DeskOutcome = { readonly order: PaperOrderRow } | { readonly error: unknown
 
 const orderKey = (accountId: number, clientOrderId: string) => `${accountId}|${clientOrderId}`;
 
+/** What a batch's fills start from, read under the accounts' locks. */
+interface DeskState {
+  /** Each account's state as the batch's fills leave it. */
+  readonly states: Map<number, { account: PaperAccountState; positions: PaperPositionRow[] }>;
+  /** Orders already known by (account, client order id). */
+  readonly known: Map<string, PaperOrderRow>;
+  readonly leverages: Map<string, number>;
+}
+
+/** Locks the batch's accounts (in id order) and reads their orders, positions and leverages. */
+async function readDeskState(tx: Database, items: readonly PaperDeskOrder[]): Promise<DeskState> {
+  const ids = [...new Set(items.map((i) => i.accountId))].sort((a, b) => a - b);
+  const accounts = await tx
+    .select({
+      id: exchangeAccounts.id,
+      positionMode: exchangeAccounts.positionMode,
+      defaultLeverage: exchangeAccounts.defaultLeverage,
+      paperBalance: exchangeAccounts.paperBalance,
+    })
+    .from(exchangeAccounts)
+    .where(anyOf(exchangeAccounts.id, ids))
+    .orderBy(asc(exchangeAccounts.id))
+    .for('update');
+  const known = new Map(
+    (
+      await tx
+        .select()
+        .from(paperOrders)
+        .where(
+          tuplesIn(
+            [paperOrders.accountId, paperOrders.clientOrderId],
+            items.map((i) => [i.accountId, i.spec.clientOrderId]),
+          ),
+        )
+    ).map((row) => [orderKey(row.accountId, row.clientOrderId), row]),
+  );
+  const held = await tx
+    .select()
+    .from(paperPositions)
+    .where(anyOf(paperPositions.accountId, ids))
+    .orderBy(asc(paperPositions.symbol), asc(paperPositions.side));
+  const leverages = new Map(
+    (
+      await tx
+        .select()
+        .from(paperLeverages)
+        .where(
+          tuplesIn(
+            [paperLeverages.accountId, paperLeverages.symbol],
+            items.map((i) => [i.accountId, i.spec.symbol]),
+          ),
+        )
+    ).map((row) => [`${row.accountId}|${row.symbol}`, row.leverage]),
+  );
+  const heldBy = new Map<number, PaperPositionRow[]>();
+  for (const position of held) {
+    const list = heldBy.get(position.accountId);
+    if (list) list.push(position);
+    else heldBy.set(position.accountId, [position]);
+  }
+  const states = new Map(
+    accounts.map((a) => [
+      a.id,
+      {
+        account: { ...a, paperBalance: a.paperBalance ?? '0' },
+        positions: heldBy.get(a.id) ?? [],
+      },
+    ]),
+  );
+  return { states, known, leverages };
+}
+
+type Planned =
+  | { readonly kind: 'known'; readonly key: string }
+  | { readonly kind: 'new'; readonly key: string }
+  | { readonly kind: 'error'; readonly error: unknown };
+
+/** What a batch writes: its new orders and fills, the positions it moved and the balances. */
+interface DeskPlan {
+  readonly planned: Planned[];
+  readonly newOrders: (typeof paperOrders.$inferInsert)[];
+  readonly newFills: Map<string, Omit<typeof paperFills.$inferInsert, 'orderId'>>;
+  readonly positionWrites: Map<string, PaperPositionRow & { gone: boolean }>;
+  readonly balances: Map<number, { paperBalance: string; now: Date }>;
+}
+
+/**
+ * Plans each item's fill in order (two orders of one account in a batch fill one after the
+ * other, as they would one transaction after the other); a known order is answered as it is.
+ */
+function planDesk(items: readonly PaperDeskOrder[], state: DeskState): DeskPlan {
+  const plan: DeskPlan = {
+    planned: [],
+    newOrders: [],
+    newFills: new Map(),
+    positionWrites: new Map(),
+    balances: new Map(),
+  };
+  const inBatch = new Set<string>();
+  for (const item of items) {
+    const key = orderKey(item.accountId, item.spec.clientOrderId);
+    if (state.known.has(key) || inBatch.has(key)) {
+      plan.planned.push({ kind: 'known', key });
+      continue;
+    }
+    const outcome = planItem(item, state, plan);
+    if (outcome !== null) {
+      plan.planned.push({ kind: 'error', error: outcome });
+      continue;
+    }
+    inBatch.add(key);
+    plan.planned.push({ kind: 'new', key });
+  }
+  return plan;
+}
+
+/** One item's fill added to `plan` (and its account's state moved); the error when it has none. */
+function planItem(item: PaperDeskOrder, state: DeskState, plan: DeskPlan): unknown {
+  const key = orderKey(item.accountId, item.spec.clientOrderId);
+  const account = state.states.get(item.accountId);
+  if (!account) return new Error(`Paper account ${item.accountId} does not exist`);
+  const cap = item.spec.type === 'limit' ? item.spec.price : null;
+  if (cap !== null) {
+    const isBuy = item.spec.side === 'buy';
+    if (isBuy ? item.fillPrice.gt(cap) : item.fillPrice.lt(cap)) {
+      // Beyond its cap: the IOC expires unfilled.
+      plan.newOrders.push({
+        accountId: item.accountId,
+        ...paperOrderValues(item.spec, item.now),
+        status: 'canceled',
+        filled: '0',
+        fee: '0',
+      });
+      return null;
+    }
+  }
+  let fill: ReturnType<typeof planPaperFill>;
+  try {
+    fill = planPaperFill(
+      account.account,
+      account.positions,
+      state.leverages.get(`${item.accountId}|${item.spec.symbol}`),
+      item.spec,
+      item.marketPrice,
+      item.rates,
+      item.now,
+    );
+  } catch (error) {
+    return error;
+  }
+  plan.newOrders.push({
+    accountId: item.accountId,
+    ...paperOrderValues(item.spec, item.now),
+    ...fill.filled,
+  });
+  plan.newFills.set(key, { accountId: item.accountId, ...fill.fill });
+  for (const position of fill.positions) {
+    const row = { accountId: item.accountId, ...position };
+    plan.positionWrites.set(`${item.accountId}|${row.symbol}|${row.side}`, row);
+    account.positions = [
+      ...account.positions.filter((p) => !(p.symbol === row.symbol && p.side === row.side)),
+      ...(position.gone ? [] : [row]),
+    ];
+  }
+  account.account = { ...account.account, paperBalance: fill.paperBalance };
+  plan.balances.set(item.accountId, { paperBalance: fill.paperBalance, now: item.now });
+  return null;
+}
+
+/** Writes a batch's plan: orders, fills, positions and balances, a statement each. */
+async function writeDesk(
+  tx: Database,
+  paperBalances: PaperBalanceWriter,
+  plan: DeskPlan,
+  known: Map<string, PaperOrderRow>,
+): Promise<void> {
+  if (plan.newOrders.length > 0) {
+    const inserted = await tx
+      .insert(paperOrders)
+      .select(unnestRows(paperOrders, plan.newOrders))
+      .onConflictDoNothing()
+      .returning();
+    for (const row of inserted) known.set(orderKey(row.accountId, row.clientOrderId), row);
+  }
+  const fills = [...plan.newFills].map(([key, fill]) => {
+    const order = known.get(key);
+    if (!order) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
+    return { ...fill, orderId: order.id };
+  });
+  if (fills.length > 0) {
+    await tx.insert(paperFills).select(unnestRows(paperFills, fills));
+  }
+  await writePositions(tx, [...plan.positionWrites.values()]);
+  if (plan.balances.size > 0) {
+    await paperBalances(
+      tx,
+      [...plan.balances].map(([accountId, b]) => ({
+        accountId,
+        paperBalance: b.paperBalance,
+        at: b.now,
+      })),
+    );
+  }
+}
+
+/** Positions a batch moved: closed ones deleted, the others upserted. */
+async function writePositions(
+  tx: Database,
+  writes: readonly (PaperPositionRow & { gone: boolean })[],
+): Promise<void> {
+  const gone = writes.filter((w) => w.gone);
+  if (gone.length > 0) {
+    await tx.delete(paperPositions).where(
+      tuplesIn(
+        [paperPositions.accountId, paperPositions.symbol, paperPositions.side],
+        gone.map((w) => [w.accountId, w.symbol, w.side]),
+      ),
+    );
+  }
+  const kept = writes.filter((w) => !w.gone).map(({ gone: _gone, ...row }) => row);
+  if (kept.length === 0) return;
+  const excluded = (column: string) => sql.raw(`excluded.${column}`);
+  await tx
+    .insert(paperPositions)
+    .select(unnestRows(paperPositions, kept))
+    .onConflictDoUpdate({
+      target: [paperPositions.accountId, paperPositions.symbol, paperPositions.side],
+      set: {
+        amount: excluded('amount'),
+        entryPrice: excluded('entry_price'),
+        leverage: excluded('leverage'),
+        updatedAt: excluded('updated_at'),
+      },
+    });
+}
+
 /** Fills `items` in one transaction: one outcome per item, in order. */
 async function fillMany(
   db: Database,
@@ -52,190 +288,12 @@ async function fillMany(
   items: readonly PaperDeskOrder[],
 ): Promise<DeskOutcome[]> {
   return db.transaction(async (tx) => {
-    const ids = [...new Set(items.map((i) => i.accountId))].sort((a, b) => a - b);
-    const accounts = await tx
-      .select({
-        id: exchangeAccounts.id,
-        positionMode: exchangeAccounts.positionMode,
-        defaultLeverage: exchangeAccounts.defaultLeverage,
-        paperBalance: exchangeAccounts.paperBalance,
-      })
-      .from(exchangeAccounts)
-      .where(anyOf(exchangeAccounts.id, ids))
-      .orderBy(asc(exchangeAccounts.id))
-      .for('update');
-    const known = new Map(
-      (
-        await tx
-          .select()
-          .from(paperOrders)
-          .where(
-            tuplesIn(
-              [paperOrders.accountId, paperOrders.clientOrderId],
-              items.map((i) => [i.accountId, i.spec.clientOrderId]),
-            ),
-          )
-      ).map((row) => [orderKey(row.accountId, row.clientOrderId), row]),
-    );
-    const held = await tx
-      .select()
-      .from(paperPositions)
-      .where(anyOf(paperPositions.accountId, ids))
-      .orderBy(asc(paperPositions.symbol), asc(paperPositions.side));
-    const leverages = new Map(
-      (
-        await tx
-          .select()
-          .from(paperLeverages)
-          .where(
-            tuplesIn(
-              [paperLeverages.accountId, paperLeverages.symbol],
-              items.map((i) => [i.accountId, i.spec.symbol]),
-            ),
-          )
-      ).map((row) => [`${row.accountId}|${row.symbol}`, row.leverage]),
-    );
-
-    // Each account's state as the batch's fills leave it (two orders of one account in a batch
-    // fill one after the other, as they would one transaction after the other).
-    const states = new Map<number, { account: PaperAccountState; positions: PaperPositionRow[] }>(
-      accounts.map((a) => [
-        a.id,
-        {
-          account: { ...a, paperBalance: a.paperBalance ?? '0' },
-          positions: held.filter((p) => p.accountId === a.id),
-        },
-      ]),
-    );
-    type Planned =
-      | { readonly kind: 'known'; readonly key: string }
-      | { readonly kind: 'new'; readonly key: string }
-      | { readonly kind: 'error'; readonly error: unknown };
-    const planned: Planned[] = [];
-    const newOrders: (typeof paperOrders.$inferInsert)[] = [];
-    const newFills = new Map<string, Omit<typeof paperFills.$inferInsert, 'orderId'>>();
-    const positionWrites = new Map<string, PaperPositionRow & { gone: boolean }>();
-    const balances = new Map<number, { paperBalance: string; now: Date }>();
-    const inBatch = new Set<string>();
-    for (const item of items) {
-      const key = orderKey(item.accountId, item.spec.clientOrderId);
-      if (known.has(key) || inBatch.has(key)) {
-        planned.push({ kind: 'known', key });
-        continue;
-      }
-      const state = states.get(item.accountId);
-      if (!state) {
-        const error = new Error(`Paper account ${item.accountId} does not exist`);
-        planned.push({ kind: 'error', error });
-        continue;
-      }
-      const cap = item.spec.type === 'limit' ? item.spec.price : null;
-      if (cap !== null) {
-        const isBuy = item.spec.side === 'buy';
-        if (isBuy ? item.fillPrice.gt(cap) : item.fillPrice.lt(cap)) {
-          // Beyond its cap: the IOC expires unfilled.
-          newOrders.push({
-            accountId: item.accountId,
-            ...paperOrderValues(item.spec, item.now),
-            status: 'canceled',
-            filled: '0',
-            fee: '0',
-          });
-          inBatch.add(key);
-          planned.push({ kind: 'new', key });
-          continue;
-        }
-      }
-      let plan: ReturnType<typeof planPaperFill>;
-      try {
-        plan = planPaperFill(
-          state.account,
-          state.positions,
-          leverages.get(`${item.accountId}|${item.spec.symbol}`),
-          item.spec,
-          item.marketPrice,
-          item.rates,
-          item.now,
-        );
-      } catch (error) {
-        planned.push({ kind: 'error', error });
-        continue;
-      }
-      newOrders.push({
-        accountId: item.accountId,
-        ...paperOrderValues(item.spec, item.now),
-        ...plan.filled,
-      });
-      newFills.set(key, { accountId: item.accountId, ...plan.fill });
-      for (const position of plan.positions) {
-        const row = { accountId: item.accountId, ...position };
-        positionWrites.set(`${item.accountId}|${row.symbol}|${row.side}`, row);
-        state.positions = [
-          ...state.positions.filter((p) => !(p.symbol === row.symbol && p.side === row.side)),
-          ...(position.gone ? [] : [row]),
-        ];
-      }
-      state.account = { ...state.account, paperBalance: plan.paperBalance };
-      balances.set(item.accountId, { paperBalance: plan.paperBalance, now: item.now });
-      inBatch.add(key);
-      planned.push({ kind: 'new', key });
-    }
-
-    if (newOrders.length > 0) {
-      const inserted = await tx
-        .insert(paperOrders)
-        .select(unnestRows(paperOrders, newOrders))
-        .onConflictDoNothing()
-        .returning();
-      for (const row of inserted) known.set(orderKey(row.accountId, row.clientOrderId), row);
-    }
-    const fills = [...newFills].map(([key, fill]) => {
-      const order = known.get(key);
-      if (!order) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
-      return { ...fill, orderId: order.id };
-    });
-    if (fills.length > 0) {
-      await tx.insert(paperFills).select(unnestRows(paperFills, fills));
-    }
-    const writes = [...positionWrites.values()];
-    const gone = writes.filter((w) => w.gone);
-    if (gone.length > 0) {
-      await tx.delete(paperPositions).where(
-        tuplesIn(
-          [paperPositions.accountId, paperPositions.symbol, paperPositions.side],
-          gone.map((w) => [w.accountId, w.symbol, w.side]),
-        ),
-      );
-    }
-    const kept = writes.filter((w) => !w.gone).map(({ gone: _gone, ...row }) => row);
-    if (kept.length > 0) {
-      const excluded = (column: string) => sql.raw(`excluded.${column}`);
-      await tx
-        .insert(paperPositions)
-        .select(unnestRows(paperPositions, kept))
-        .onConflictDoUpdate({
-          target: [paperPositions.accountId, paperPositions.symbol, paperPositions.side],
-          set: {
-            amount: excluded('amount'),
-            entryPrice: excluded('entry_price'),
-            leverage: excluded('leverage'),
-            updatedAt: excluded('updated_at'),
-          },
-        });
-    }
-    if (balances.size > 0) {
-      await paperBalances(
-        tx,
-        [...balances].map(([accountId, b]) => ({
-          accountId,
-          paperBalance: b.paperBalance,
-          at: b.now,
-        })),
-      );
-    }
-    return planned.map((p): DeskOutcome => {
+    const state = await readDeskState(tx, items);
+    const plan = planDesk(items, state);
+    await writeDesk(tx, paperBalances, plan, state.known);
+    return plan.planned.map((p): DeskOutcome => {
       if (p.kind === 'error') return { error: p.error };
-      const order = known.get(p.key);
+      const order = state.known.get(p.key);
       return order
         ? { order }
         : { error: new ExchangeAdapterError('unknown_outcome', 'Order id collision') };

@@ -20,7 +20,7 @@ import {
   type MarketFacts,
   type OrderRequest,
 } from '../exchange-client.js';
-import { createPaperRepository } from './paper.repository.js';
+import { createPaperRepository, type PaperRepository } from './paper.repository.js';
 import type { PaperBalanceWriter } from './paper-balances.js';
 import { createPaperDesk, type PaperDesk } from './paper-desk.js';
 import { type PaperFillSpec, toPaperPositionState as toState } from './paper-execution.js';
@@ -80,114 +80,70 @@ function toOrder(row: PaperOrderRow): ExchangeOrder {
   };
 }
 
-/**
- * A simulated exchange account: market orders fill at the feed's price with slippage and the
- * platform fee; a marketable-limit IOC fills likewise unless the price is beyond its cap; stop,
- * take-profit and limit orders rest until the feed's candles reach them (`paper-matcher.ts`: stop
- * first when one candle reaches both, a gap fills at the open), exactly as a live exchange
- * would fill them. Positions, orders, fills and the USDT wallet live in the database, so a new
- * instance on the same database continues where the last one stopped.
- */
-export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient {
-  const repo = createPaperRepository(deps.db, deps.accountId, deps.paperBalances);
-  const slippageRate = new Decimal(deps.slippageBps).dividedBy(BPS);
-  const feeRate = new Decimal(deps.feeRate ?? PLATFORM_FEE_RATE);
-  const desk = deps.desk ?? createPaperDesk(deps.db, deps.paperBalances);
+function requireSymbol(symbol: string): void {
+  if (symbol.trim() === '') throw new ExchangeAdapterError('invalid_order', 'Symbol is required');
+}
 
-  const price = async (symbol: string) =>
-    new Decimal(await deps.prices.lastPrice(deps.exchange, symbol));
+const specOf = (request: OrderRequest): PaperFillSpec => ({
+  clientOrderId: request.clientOrderId,
+  symbol: request.symbol,
+  side: request.side,
+  type: request.type,
+  amount: new Decimal(request.amount),
+  reduceOnly: request.reduceOnly ?? false,
+  positionSide: request.positionSide,
+  price: request.price === undefined ? null : new Decimal(request.price),
+  triggerPrice: request.triggerPrice === undefined ? null : new Decimal(request.triggerPrice),
+});
 
-  async function marks(rows: readonly PaperPositionRow[]): Promise<Map<string, Decimal>> {
-    const symbols = [...new Set(rows.map((r) => r.symbol))];
-    const prices = await Promise.all(symbols.map((s) => price(s)));
-    return new Map(symbols.map((s, i) => [s, prices[i] ?? new Decimal(0)]));
-  }
-
-  function requireSymbol(symbol: string): void {
-    if (symbol.trim() === '') throw new ExchangeAdapterError('invalid_order', 'Symbol is required');
-  }
-
-  const rates = { slippageRate, feeRate };
-  /** Resting orders the feed reached are filled before anything is read or sent. */
-  const catchUp = (symbol?: string) =>
-    matchRestingOrders(
-      { repo, prices: deps.prices, exchange: deps.exchange, clock: deps.clock, rates },
-      symbol,
+/** A stop, take-profit or limit order: it rests until the feed reaches it. */
+async function placeResting(
+  repo: PaperRepository,
+  clock: Clock,
+  request: OrderRequest,
+): Promise<ExchangeOrder> {
+  const needsTrigger = request.type === 'stop_market' || request.type === 'take_profit_market';
+  const level = needsTrigger ? request.triggerPrice : request.price;
+  if (level === undefined || !Number.isFinite(level) || level <= 0) {
+    throw new ExchangeAdapterError(
+      'invalid_order',
+      needsTrigger
+        ? 'A trigger order needs a positive trigger price'
+        : 'A limit order needs a positive price',
     );
-
-  const specOf = (request: OrderRequest): PaperFillSpec => ({
-    clientOrderId: request.clientOrderId,
-    symbol: request.symbol,
-    side: request.side,
-    type: request.type,
-    amount: new Decimal(request.amount),
-    reduceOnly: request.reduceOnly ?? false,
-    positionSide: request.positionSide,
-    price: request.price === undefined ? null : new Decimal(request.price),
-    triggerPrice: request.triggerPrice === undefined ? null : new Decimal(request.triggerPrice),
-  });
-
-  async function placeResting(request: OrderRequest): Promise<ExchangeOrder> {
-    const needsTrigger = request.type === 'stop_market' || request.type === 'take_profit_market';
-    const level = needsTrigger ? request.triggerPrice : request.price;
-    if (level === undefined || !Number.isFinite(level) || level <= 0) {
-      throw new ExchangeAdapterError(
-        'invalid_order',
-        needsTrigger
-          ? 'A trigger order needs a positive trigger price'
-          : 'A limit order needs a positive price',
-      );
-    }
-    return repo.withAccountLock(async (tx) => {
-      const existing = await tx.orderByClientId(request.clientOrderId);
-      if (existing) return toOrder(existing);
-      const now = deps.clock.now();
-      const row = await tx.insertOrder({
-        clientOrderId: request.clientOrderId,
-        symbol: request.symbol,
-        side: request.side,
-        type: request.type,
-        status: 'open',
-        amount: String(request.amount),
-        filled: '0',
-        price: request.price === undefined ? null : String(request.price),
-        triggerPrice: request.triggerPrice === undefined ? null : String(request.triggerPrice),
-        reduceOnly: request.reduceOnly ?? false,
-        positionSide: request.positionSide ?? null,
-        fee: '0',
-        createdAt: now,
-        checkedUntil: now,
-      });
-      if (!row) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
-      return toOrder(row);
-    });
   }
-
-  /** A market order, or a marketable-limit IOC (nothing fills beyond its cap). */
-  async function fillNow(request: OrderRequest): Promise<ExchangeOrder> {
-    // Read outside the lock: a feed call must not hold the account row.
-    const existing = await desk.orderByClientId(deps.accountId, request.clientOrderId);
+  return repo.withAccountLock(async (tx) => {
+    const existing = await tx.orderByClientId(request.clientOrderId);
     if (existing) return toOrder(existing);
-    const marketPrice = await price(request.symbol);
-    const order = await desk.fill({
-      accountId: deps.accountId,
-      spec: specOf(request),
-      marketPrice,
-      fillPrice: slippedPriceDecimal(marketPrice, request.side === 'buy', slippageRate.times(BPS)),
-      rates,
-      now: deps.clock.now(),
+    const now = clock.now();
+    const row = await tx.insertOrder({
+      clientOrderId: request.clientOrderId,
+      symbol: request.symbol,
+      side: request.side,
+      type: request.type,
+      status: 'open',
+      amount: String(request.amount),
+      filled: '0',
+      price: request.price === undefined ? null : String(request.price),
+      triggerPrice: request.triggerPrice === undefined ? null : String(request.triggerPrice),
+      reduceOnly: request.reduceOnly ?? false,
+      positionSide: request.positionSide ?? null,
+      fee: '0',
+      createdAt: now,
+      checkedUntil: now,
     });
-    return toOrder(order);
-  }
+    if (!row) throw new ExchangeAdapterError('unknown_outcome', 'Order id collision');
+    return toOrder(row);
+  });
+}
 
+/** The paper wallet and positions, marked at the feed's prices (resting orders matched first). */
+function holdingReads(
+  repo: PaperRepository,
+  catchUp: (symbol?: string) => Promise<unknown>,
+  marks: (rows: readonly PaperPositionRow[]) => Promise<Map<string, Decimal>>,
+): Pick<ExchangeClient, 'fetchBalance' | 'fetchPositions'> {
   return {
-    exchange: deps.exchange,
-    async loadMarkets() {
-      // Prices come from the market feed on demand; nothing to load.
-    },
-    async marketFacts(symbol): Promise<MarketFacts> {
-      return paperMarketFacts(symbol);
-    },
     async fetchBalance(): Promise<Balances> {
       await catchUp();
       const account = await repo.account();
@@ -230,6 +186,66 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
         };
       });
     },
+  };
+}
+
+/**
+ * A simulated exchange account: market orders fill at the feed's price with slippage and the
+ * platform fee; a marketable-limit IOC fills likewise unless the price is beyond its cap; stop,
+ * take-profit and limit orders rest until the feed's candles reach them (`paper-matcher.ts`: stop
+ * first when one candle reaches both, a gap fills at the open), exactly as a live exchange
+ * would fill them. Positions, orders, fills and the USDT wallet live in the database, so a new
+ * instance on the same database continues where the last one stopped.
+ */
+export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient {
+  const repo = createPaperRepository(deps.db, deps.accountId, deps.paperBalances);
+  const slippageRate = new Decimal(deps.slippageBps).dividedBy(BPS);
+  const feeRate = new Decimal(deps.feeRate ?? PLATFORM_FEE_RATE);
+  const desk = deps.desk ?? createPaperDesk(deps.db, deps.paperBalances);
+
+  const price = async (symbol: string) =>
+    new Decimal(await deps.prices.lastPrice(deps.exchange, symbol));
+
+  async function marks(rows: readonly PaperPositionRow[]): Promise<Map<string, Decimal>> {
+    const symbols = [...new Set(rows.map((r) => r.symbol))];
+    const prices = await Promise.all(symbols.map((s) => price(s)));
+    return new Map(symbols.map((s, i) => [s, prices[i] ?? new Decimal(0)]));
+  }
+
+  const rates = { slippageRate, feeRate };
+  /** Resting orders the feed reached are filled before anything is read or sent. */
+  const catchUp = (symbol?: string) =>
+    matchRestingOrders(
+      { repo, prices: deps.prices, exchange: deps.exchange, clock: deps.clock, rates },
+      symbol,
+    );
+
+  /** A market order, or a marketable-limit IOC (nothing fills beyond its cap). */
+  async function fillNow(request: OrderRequest): Promise<ExchangeOrder> {
+    // Read outside the lock: a feed call must not hold the account row.
+    const existing = await desk.orderByClientId(deps.accountId, request.clientOrderId);
+    if (existing) return toOrder(existing);
+    const marketPrice = await price(request.symbol);
+    const order = await desk.fill({
+      accountId: deps.accountId,
+      spec: specOf(request),
+      marketPrice,
+      fillPrice: slippedPriceDecimal(marketPrice, request.side === 'buy', slippageRate.times(BPS)),
+      rates,
+      now: deps.clock.now(),
+    });
+    return toOrder(order);
+  }
+
+  return {
+    exchange: deps.exchange,
+    async loadMarkets() {
+      // Prices come from the market feed on demand; nothing to load.
+    },
+    async marketFacts(symbol): Promise<MarketFacts> {
+      return paperMarketFacts(symbol);
+    },
+    ...holdingReads(repo, catchUp, marks),
     async setLeverage(symbol, leverage) {
       requireSymbol(symbol);
       if (!Number.isInteger(leverage) || leverage < LEVERAGE_MIN || leverage > LEVERAGE_MAX) {
@@ -251,7 +267,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
       if (await desk.hasResting(deps.accountId, request.symbol)) await catchUp(request.symbol);
       const isImmediate =
         request.type === 'market' || (request.type === 'limit' && request.timeInForce === 'IOC');
-      return isImmediate ? fillNow(request) : placeResting(request);
+      return isImmediate ? fillNow(request) : placeResting(repo, deps.clock, request);
     },
     async fetchOrderByClientId(symbol, clientOrderId) {
       await catchUp(symbol);

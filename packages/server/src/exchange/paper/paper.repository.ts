@@ -22,8 +22,8 @@ export interface PaperAccountState {
 export type NewPaperOrder = typeof paperOrders.$inferInsert;
 export type NewPaperFill = typeof paperFills.$inferInsert;
 
-/** The paper exchange's tables, all keyed by account. */
-function paperQueries(db: Database, accountId: number, paperBalances: PaperBalanceWriter) {
+/** The paper account's balance, positions and leverage. */
+function paperHoldings(db: Database, accountId: number, paperBalances: PaperBalanceWriter) {
   return {
     async account(): Promise<PaperAccountState | undefined> {
       const [row] = await db
@@ -88,6 +88,12 @@ function paperQueries(db: Database, accountId: number, paperBalances: PaperBalan
         .where(and(eq(paperLeverages.accountId, accountId), eq(paperLeverages.symbol, symbol)));
       return row?.leverage;
     },
+  };
+}
+
+/** Paper orders and their fills. */
+function paperOrderQueries(db: Database, accountId: number) {
+  return {
     async orderByClientId(clientOrderId: string): Promise<PaperOrderRow | undefined> {
       const [row] = await db
         .select()
@@ -166,6 +172,14 @@ function paperQueries(db: Database, accountId: number, paperBalances: PaperBalan
         .where(and(...conditions))
         .orderBy(asc(paperFills.createdAt), asc(paperFills.id));
     },
+  };
+}
+
+/** The paper exchange's tables, all keyed by account. */
+function paperQueries(db: Database, accountId: number, paperBalances: PaperBalanceWriter) {
+  return {
+    ...paperHoldings(db, accountId, paperBalances),
+    ...paperOrderQueries(db, accountId),
   };
 }
 export type PaperQueries = ReturnType<typeof paperQueries>;

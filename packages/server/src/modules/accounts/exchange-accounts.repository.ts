@@ -65,10 +65,12 @@ export type ExchangeAccountChanges = Partial<
   Omit<NewExchangeAccountRow, 'id' | 'userId' | 'createdAt'>
 >;
 
-export function createExchangeAccountsRepository(db: Database) {
-  const owned = (userId: number, id: number) =>
-    and(eq(exchangeAccounts.userId, userId), eq(exchangeAccounts.id, id));
+/** The user's own account `id`. */
+const owned = (userId: number, id: number) =>
+  and(eq(exchangeAccounts.userId, userId), eq(exchangeAccounts.id, id));
 
+/** The user's accounts: listed, created, changed and deleted. */
+function accountRows(db: Database) {
   return {
     async listForUser(userId: number): Promise<ExchangeAccountRow[]> {
       return db
@@ -113,6 +115,12 @@ export function createExchangeAccountsRepository(db: Database) {
         .returning({ id: exchangeAccounts.id });
       return rows.length > 0;
     },
+  };
+}
+
+/** Paper balances, stored keys and connection checks. */
+function accountRecords(db: Database) {
+  return {
     /** Sets paper accounts' balances (the paper desk's fills, in their transaction). */
     async setPaperBalances(changes: readonly PaperBalanceChange[]): Promise<void> {
       if (changes.length === 0) return;
@@ -155,6 +163,12 @@ export function createExchangeAccountsRepository(db: Database) {
         )
         .where(eq(exchangeAccounts.id, id));
     },
+  };
+}
+
+/** The bots on accounts, and deleting an account with its bots. */
+function accountBots(db: Database) {
+  return {
     /** The bots of these accounts (oldest first) and whether each holds a position. */
     async botsOf(accountIds: readonly number[]): Promise<AccountBot[]> {
       if (accountIds.length === 0) return [];
@@ -248,6 +262,21 @@ export function createExchangeAccountsRepository(db: Database) {
         }),
       );
     },
+  };
+}
+
+/** What the platform keeps on an account: paper balances, stored keys, checks, bots. */
+function accountState(db: Database) {
+  return {
+    ...accountRecords(db),
+    ...accountBots(db),
+  };
+}
+
+export function createExchangeAccountsRepository(db: Database) {
+  return {
+    ...accountRows(db),
+    ...accountState(db),
   };
 }
 export type ExchangeAccountsRepository = ReturnType<typeof createExchangeAccountsRepository>;

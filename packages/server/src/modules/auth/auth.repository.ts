@@ -14,9 +14,10 @@ import {
 export type CodeChannel = 'email' | 'phone';
 export type CodeAction = 'login' | 'register' | 'reset_password';
 
-export function createAuthRepository(db: Database) {
-  const firstOrUndefined = <T>(rows: T[]): T | undefined => rows[0];
+const firstOrUndefined = <T>(rows: T[]): T | undefined => rows[0];
 
+/** Users: looked up, created and changed. */
+function userQueries(db: Database) {
   return {
     // users
     async findUserById(id: number): Promise<UserRow | undefined> {
@@ -64,6 +65,12 @@ export function createAuthRepository(db: Database) {
         await db.update(users).set(values).where(eq(users.id, id)).returning(),
       );
     },
+  };
+}
+
+/** Sign-in attempts and TOTP steps: the brute-force guards. */
+function attemptQueries(db: Database) {
+  return {
     /**
      * Claims one attempt on a key of the attempt guard in a single statement, BEFORE the check
      * runs, so a burst of concurrent attempts is counted one by one: inside the window the count
@@ -152,7 +159,12 @@ export function createAuthRepository(db: Database) {
         .returning({ id: users.id });
       return rows.length > 0;
     },
+  };
+}
 
+/** Verification codes: issued, superseded, counted and consumed. */
+function codeQueries(db: Database) {
+  return {
     // verification codes
     async insertCode(values: {
       channel: CodeChannel;
@@ -256,7 +268,12 @@ export function createAuthRepository(db: Database) {
         .returning({ id: verificationCodes.id });
       return rows.length > 0;
     },
+  };
+}
 
+/** Sessions: issued, rotated and revoked. */
+function sessionQueries(db: Database) {
+  return {
     // sessions
     async insertSession(values: {
       userId: number;
@@ -313,6 +330,15 @@ export function createAuthRepository(db: Database) {
           ),
         );
     },
+  };
+}
+
+export function createAuthRepository(db: Database) {
+  return {
+    ...userQueries(db),
+    ...attemptQueries(db),
+    ...codeQueries(db),
+    ...sessionQueries(db),
   };
 }
 

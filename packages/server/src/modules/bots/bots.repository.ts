@@ -20,20 +20,22 @@ export interface BotWithAccount {
   readonly account: ExchangeAccountRow;
 }
 
-export function createBotsRepository(db: Database) {
-  const withAccount = () =>
-    db
-      .select({ bot: bots, account: exchangeAccounts })
-      .from(bots)
-      .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, bots.exchangeAccountId));
+/** Bots joined to their accounts. */
+const withAccount = (db: Database) =>
+  db
+    .select({ bot: bots, account: exchangeAccounts })
+    .from(bots)
+    .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, bots.exchangeAccountId));
 
+/** Bots: listed, created, started, stopped and deleted. */
+function botRows(db: Database) {
   return {
     async listForUser(userId: number): Promise<BotWithAccount[]> {
-      return withAccount().where(eq(bots.userId, userId)).orderBy(asc(bots.id));
+      return withAccount(db).where(eq(bots.userId, userId)).orderBy(asc(bots.id));
     },
     /** The bot if `userId` owns it; another user's bot reads as missing. */
     async findOwned(userId: number, id: number): Promise<BotWithAccount | undefined> {
-      const [row] = await withAccount().where(and(eq(bots.userId, userId), eq(bots.id, id)));
+      const [row] = await withAccount(db).where(and(eq(bots.userId, userId), eq(bots.id, id)));
       return row;
     },
     async findOwnedAccount(userId: number, id: number): Promise<ExchangeAccountRow | undefined> {
@@ -105,6 +107,12 @@ export function createBotsRepository(db: Database) {
         .set({ status: 'error', lastError: message, lastErrorAt: now, updatedAt: now })
         .where(eq(bots.id, id));
     },
+  };
+}
+
+/** A bot's trades and its backtest-versus-live comparison. */
+function botRecords(db: Database) {
+  return {
     /** The bot's closed round trips (written by the bot engine), oldest first. */
     async tradesOf(botId: number): Promise<BotTradeRow[]> {
       return db
@@ -115,7 +123,7 @@ export function createBotsRepository(db: Database) {
     },
     /** Every bot that has ever been started, with its account. */
     async everLive(): Promise<BotWithAccount[]> {
-      return withAccount().where(isNotNull(bots.liveSince)).orderBy(asc(bots.id));
+      return withAccount(db).where(isNotNull(bots.liveSince)).orderBy(asc(bots.id));
     },
     async saveComparison(row: BotLiveComparisonRow): Promise<void> {
       const { botId: _botId, ...changes } = row;
@@ -145,6 +153,13 @@ export function createBotsRepository(db: Database) {
         .returning({ id: bots.id });
       return rows.length > 0;
     },
+  };
+}
+
+export function createBotsRepository(db: Database) {
+  return {
+    ...botRows(db),
+    ...botRecords(db),
   };
 }
 export type BotsRepository = ReturnType<typeof createBotsRepository>;

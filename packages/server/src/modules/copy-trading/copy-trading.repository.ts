@@ -49,75 +49,76 @@ export interface CopyBookRow {
   readonly realizedPnl: string;
 }
 
-/** Copy relations and receipts (the copy-trading module's own tables); reads of the book. */
-export function copyTradingQueries(db: Database) {
-  async function views(where: ReturnType<typeof and>): Promise<RelationView[]> {
-    const rows = await db
-      .select({
-        relation: copyRelations,
-        followerEmail: users.email,
-        followerPhone: users.phone,
-        followerNickname: users.nickname,
-      })
-      .from(copyRelations)
-      .innerJoin(users, eq(users.id, copyRelations.followerUserId))
-      .where(where)
-      .orderBy(desc(copyRelations.createdAt), desc(copyRelations.id));
-    if (rows.length === 0) return [];
-    const ids = [
-      ...new Set(rows.flatMap((r) => [r.relation.leaderAccountId, r.relation.followerAccountId])),
-    ];
-    const accounts = new Map(
-      (
-        await db
-          .select({
-            id: exchangeAccounts.id,
-            name: exchangeAccounts.name,
-            exchange: exchangeAccounts.exchange,
-          })
-          .from(exchangeAccounts)
-          .where(inArray(exchangeAccounts.id, ids))
-      ).map((a) => [a.id, a]),
-    );
-    const leaderIds = [...new Set(rows.map((r) => r.relation.leaderUserId))];
-    const leaders = new Map(
-      (
-        await db
-          .select({ id: users.id, nickname: users.nickname, avatarUrl: users.avatarUrl })
-          .from(users)
-          .where(inArray(users.id, leaderIds))
-      ).map((u) => [u.id, u]),
-    );
-    const leaderAccountIds = [...new Set(rows.map((r) => r.relation.leaderAccountId))];
-    const strategyNames = new Map(
-      (
-        await db
-          .select({ accountId: strategyShareSettings.accountId, name: strategyShareSettings.name })
-          .from(strategyShareSettings)
-          .where(inArray(strategyShareSettings.accountId, leaderAccountIds))
-      ).map((s) => [s.accountId, s.name]),
-    );
-    return rows.map((r) => ({
-      relation: r.relation,
-      leaderAccount: accounts.get(r.relation.leaderAccountId) ?? {
-        id: r.relation.leaderAccountId,
-        name: '',
-        exchange: 'binance',
-      },
-      followerAccount: accounts.get(r.relation.followerAccountId) ?? {
-        id: r.relation.followerAccountId,
-        name: '',
-        exchange: 'binance',
-      },
-      followerEmail: r.followerEmail,
-      followerPhone: r.followerPhone,
-      followerNickname: r.followerNickname,
-      leaderNickname: leaders.get(r.relation.leaderUserId)?.nickname ?? '',
-      leaderAvatarUrl: leaders.get(r.relation.leaderUserId)?.avatarUrl ?? null,
-      strategyName: strategyNames.get(r.relation.leaderAccountId) ?? null,
-    }));
-  }
+/** Relations with their accounts, people and strategy names, as the lists show them. */
+async function relationViews(db: Database, where: ReturnType<typeof and>): Promise<RelationView[]> {
+  const rows = await db
+    .select({
+      relation: copyRelations,
+      followerEmail: users.email,
+      followerPhone: users.phone,
+      followerNickname: users.nickname,
+    })
+    .from(copyRelations)
+    .innerJoin(users, eq(users.id, copyRelations.followerUserId))
+    .where(where)
+    .orderBy(desc(copyRelations.createdAt), desc(copyRelations.id));
+  if (rows.length === 0) return [];
+  const ids = [
+    ...new Set(rows.flatMap((r) => [r.relation.leaderAccountId, r.relation.followerAccountId])),
+  ];
+  const accounts = new Map(
+    (
+      await db
+        .select({
+          id: exchangeAccounts.id,
+          name: exchangeAccounts.name,
+          exchange: exchangeAccounts.exchange,
+        })
+        .from(exchangeAccounts)
+        .where(inArray(exchangeAccounts.id, ids))
+    ).map((a) => [a.id, a]),
+  );
+  const leaderIds = [...new Set(rows.map((r) => r.relation.leaderUserId))];
+  const leaders = new Map(
+    (
+      await db
+        .select({ id: users.id, nickname: users.nickname, avatarUrl: users.avatarUrl })
+        .from(users)
+        .where(inArray(users.id, leaderIds))
+    ).map((u) => [u.id, u]),
+  );
+  const leaderAccountIds = [...new Set(rows.map((r) => r.relation.leaderAccountId))];
+  const strategyNames = new Map(
+    (
+      await db
+        .select({ accountId: strategyShareSettings.accountId, name: strategyShareSettings.name })
+        .from(strategyShareSettings)
+        .where(inArray(strategyShareSettings.accountId, leaderAccountIds))
+    ).map((s) => [s.accountId, s.name]),
+  );
+  return rows.map((r) => ({
+    relation: r.relation,
+    leaderAccount: accounts.get(r.relation.leaderAccountId) ?? {
+      id: r.relation.leaderAccountId,
+      name: '',
+      exchange: 'binance',
+    },
+    followerAccount: accounts.get(r.relation.followerAccountId) ?? {
+      id: r.relation.followerAccountId,
+      name: '',
+      exchange: 'binance',
+    },
+    followerEmail: r.followerEmail,
+    followerPhone: r.followerPhone,
+    followerNickname: r.followerNickname,
+    leaderNickname: leaders.get(r.relation.leaderUserId)?.nickname ?? '',
+    leaderAvatarUrl: leaders.get(r.relation.leaderUserId)?.avatarUrl ?? null,
+    strategyName: strategyNames.get(r.relation.leaderAccountId) ?? null,
+  }));
+}
 
+/** The position books the copy engine reads: leaders' nets and relations' own rows. */
+function bookQueries(db: Database) {
   /** `leaderBook` of several accounts in one query. */
   async function leaderBooks(
     accountIds: readonly number[],
@@ -179,12 +180,19 @@ export function copyTradingQueries(db: Database) {
     for (const { relationId, ...row } of rows) books.get(relationId)?.push(row);
     return books;
   }
-
   return {
-    ...receiptQueries(db),
     leaderBooks,
     copyBooks,
+    /** The relation's own book rows (its copied positions, flat ones included). */
+    async copyBook(relationId: number, followerAccountId: number): Promise<CopyBookRow[]> {
+      return (await copyBooks([{ relationId, followerAccountId }])).get(relationId) ?? [];
+    },
+  };
+}
 
+/** One relation: its account, creation, lookups and the views of a user's relations. */
+function relationRows(db: Database) {
+  return {
     async account(accountId: number): Promise<ExchangeAccountRow | undefined> {
       const [row] = await db
         .select()
@@ -236,16 +244,30 @@ export function copyTradingQueries(db: Database) {
     },
 
     async view(id: number): Promise<RelationView | undefined> {
-      const [row] = await views(and(eq(copyRelations.id, id), isNull(copyRelations.deletedAt)));
+      const [row] = await relationViews(
+        db,
+        and(eq(copyRelations.id, id), isNull(copyRelations.deletedAt)),
+      );
       return row;
     },
 
     following: (userId: number) =>
-      views(and(eq(copyRelations.followerUserId, userId), isNull(copyRelations.deletedAt))),
+      relationViews(
+        db,
+        and(eq(copyRelations.followerUserId, userId), isNull(copyRelations.deletedAt)),
+      ),
 
     followers: (userId: number) =>
-      views(and(eq(copyRelations.leaderUserId, userId), isNull(copyRelations.deletedAt))),
+      relationViews(
+        db,
+        and(eq(copyRelations.leaderUserId, userId), isNull(copyRelations.deletedAt)),
+      ),
+  };
+}
 
+/** A relation's changes and its figures. */
+function relationChanges(db: Database) {
+  return {
     /** Fees the leader earned from every relation ever created (deleted ones included). */
     async feesEarned(userId: number): Promise<string> {
       const [row] = await db
@@ -336,7 +358,12 @@ export function copyTradingQueries(db: Database) {
       }
       return groups;
     },
+  };
+}
 
+/** Relations by leader, status, account and id: what the engine and the sweeps work on. */
+function relationLists(db: Database) {
+  return {
     /** Relations copying any of these leader accounts, in the given statuses. */
     async relationsOfLeaders(
       leaderAccountIds: readonly number[],
@@ -424,11 +451,6 @@ export function copyTradingQueries(db: Database) {
       return rows.map((r) => r.relation);
     },
 
-    /** The relation's own book rows (its copied positions, flat ones included). */
-    async copyBook(relationId: number, followerAccountId: number): Promise<CopyBookRow[]> {
-      return (await copyBooks([{ relationId, followerAccountId }])).get(relationId) ?? [];
-    },
-
     /** Relations by id (deleted ones left out). */
     async relationsByIds(ids: readonly number[]): Promise<CopyRelationRow[]> {
       if (ids.length === 0) return [];
@@ -437,6 +459,17 @@ export function copyTradingQueries(db: Database) {
         .from(copyRelations)
         .where(and(anyOf(copyRelations.id, ids), isNull(copyRelations.deletedAt)));
     },
+  };
+}
+
+/** Copy relations and receipts (the copy-trading module's own tables); reads of the book. */
+export function copyTradingQueries(db: Database) {
+  return {
+    ...receiptQueries(db),
+    ...bookQueries(db),
+    ...relationRows(db),
+    ...relationChanges(db),
+    ...relationLists(db),
   };
 }
 export type CopyTradingQueries = ReturnType<typeof copyTradingQueries>;

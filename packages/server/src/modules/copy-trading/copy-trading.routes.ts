@@ -30,6 +30,38 @@ const errors = {
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 const actionParams = idParams.extend({ action: z.enum(COPY_ACTIONS) });
 
+/** The copy modal's preview: the strategy's recorded fills replayed as the copy engine would. */
+function simulationRoute(
+  app: Parameters<FastifyPluginAsyncZod>[0],
+  copySimulation: CopySimulationService,
+  optionalAuth: BearerAuthentication['optionalAuth'],
+) {
+  const tags = ['copy-trading'];
+  app.get(
+    '/strategy-square/strategies/:id/copy-simulation/',
+    {
+      preValidation: optionalAuth,
+      schema: {
+        tags,
+        params: idParams,
+        querystring: copySimulationQuery,
+        response: { 200: copySimulationResponse, ...errors },
+      },
+    },
+    async (request) =>
+      copySimulation.simulate(
+        request.params.id,
+        {
+          copyAmount: request.query.copy_amount,
+          mode: request.query.copy_mode,
+          days: request.query.days,
+          venue: request.query.exchange,
+        },
+        messageLanguageOf(request.headers['accept-language']),
+      ),
+  );
+}
+
 /** Copy trading (document 2 §7): the follower's relations, and the leader's followers. */
 export const copyTradingRoutes =
   (deps: {
@@ -43,30 +75,7 @@ export const copyTradingRoutes =
     const tags = ['copy-trading'];
     const base = '/strategy-square/copy-trading';
 
-    // The copy modal's preview: the strategy's recorded fills replayed as the copy engine would.
-    app.get(
-      '/strategy-square/strategies/:id/copy-simulation/',
-      {
-        preValidation: optionalAuth,
-        schema: {
-          tags,
-          params: idParams,
-          querystring: copySimulationQuery,
-          response: { 200: copySimulationResponse, ...errors },
-        },
-      },
-      async (request) =>
-        deps.copySimulation.simulate(
-          request.params.id,
-          {
-            copyAmount: request.query.copy_amount,
-            mode: request.query.copy_mode,
-            days: request.query.days,
-            venue: request.query.exchange,
-          },
-          messageLanguageOf(request.headers['accept-language']),
-        ),
-    );
+    simulationRoute(app, deps.copySimulation, optionalAuth);
     app.post(
       `${base}/create/`,
       {

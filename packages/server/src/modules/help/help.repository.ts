@@ -34,17 +34,19 @@ const unreadBy = (userId: number): SQL<boolean> => sql<boolean>`(
   )
 )`;
 
-export function createHelpRepository(db: Database) {
-  const records = (readerId: number | undefined) =>
-    db
-      .select({
-        announcement: announcements,
-        authorNickname: users.nickname,
-        isNew: readerId === undefined ? sql<boolean>`false` : unreadBy(readerId),
-      })
-      .from(announcements)
-      .leftJoin(users, eq(users.id, announcements.authorId));
+/** Announcements with their author's nickname and whether the reader has read them. */
+const records = (db: Database, readerId: number | undefined) =>
+  db
+    .select({
+      announcement: announcements,
+      authorNickname: users.nickname,
+      isNew: readerId === undefined ? sql<boolean>`false` : unreadBy(readerId),
+    })
+    .from(announcements)
+    .leftJoin(users, eq(users.id, announcements.authorId));
 
+/** Announcements: written, read and listed. */
+function announcementRows(db: Database) {
   return {
     async insert(values: NewAnnouncementRow): Promise<AnnouncementRow> {
       const [row] = await db.insert(announcements).values(values).returning();
@@ -72,7 +74,7 @@ export function createHelpRepository(db: Database) {
       return row;
     },
     async findRecord(id: number, readerId?: number): Promise<AnnouncementRecord | undefined> {
-      const [row] = await records(readerId).where(eq(announcements.id, id));
+      const [row] = await records(db, readerId).where(eq(announcements.id, id));
       return row;
     },
     /** One page, newest first. */
@@ -80,13 +82,19 @@ export function createHelpRepository(db: Database) {
       paging: { offset: number; limit: number },
       readerId?: number,
     ): Promise<{ rows: AnnouncementRecord[]; total: number }> {
-      const rows = await records(readerId)
+      const rows = await records(db, readerId)
         .orderBy(desc(announcements.createdAt), desc(announcements.id))
         .offset(paging.offset)
         .limit(paging.limit);
       const [counted] = await db.select({ total: count() }).from(announcements);
       return { rows, total: counted?.total ?? 0 };
     },
+  };
+}
+
+/** What readers saw: unread counts, read marks, views and used images. */
+function readerQueries(db: Database) {
+  return {
     async unreadCount(userId: number): Promise<number> {
       const [row] = await db.select({ total: count() }).from(announcements).where(unreadBy(userId));
       return row?.total ?? 0;
@@ -153,6 +161,13 @@ export function createHelpRepository(db: Database) {
         .limit(1);
       return row !== undefined;
     },
+  };
+}
+
+export function createHelpRepository(db: Database) {
+  return {
+    ...announcementRows(db),
+    ...readerQueries(db),
   };
 }
 export type HelpRepository = ReturnType<typeof createHelpRepository>;

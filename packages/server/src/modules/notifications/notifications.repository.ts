@@ -91,7 +91,8 @@ async function writeDrafts(
   return { userIds: rows.map((row) => row.userId).filter((id) => shown.has(id)) };
 }
 
-export function createNotificationsRepository(db: Database) {
+/** Notifications: recording an event's, once, and the user's list and read marks. */
+function notificationRows(db: Database) {
   return {
     /**
      * Records the event as handled and writes its notifications and deliveries, in one
@@ -194,7 +195,12 @@ export function createNotificationsRepository(db: Database) {
         .returning({ id: notifications.id });
       return rows.length;
     },
+  };
+}
 
+/** Each user's settings and contacts, and the audience of an announcement. */
+function settingsAndContacts(db: Database) {
+  return {
     async settingsOf(userIds: readonly number[]): Promise<SettingsRow[]> {
       if (userIds.length === 0) return [];
       return db
@@ -246,7 +252,12 @@ export function createNotificationsRepository(db: Database) {
         .limit(limit);
       return rows.map((row) => row.id);
     },
+  };
+}
 
+/** Telegram: link codes, linked chats and the bot's poll offset. */
+function telegramQueries(db: Database) {
+  return {
     async saveLinkCode(codeHash: string, userId: number, expiresAt: Date): Promise<void> {
       await db.insert(telegramLinkCodes).values({ codeHash, userId, expiresAt });
     },
@@ -314,7 +325,12 @@ export function createNotificationsRepository(db: Database) {
           },
         });
     },
+  };
+}
 
+/** Deliveries due: claimed, sent, retried later or failed. */
+function deliveryQueue(db: Database) {
+  return {
     /**
      * Claims up to `limit` due deliveries of `channels` (pending and due, or a claim that ran
      * out) for `claimMs`; another sender skips rows claimed here.
@@ -407,6 +423,15 @@ export function createNotificationsRepository(db: Database) {
         .set({ status: 'failed', claimedUntil: null, lastError: error.slice(0, 500) })
         .where(eq(notificationDeliveries.id, id));
     },
+  };
+}
+
+export function createNotificationsRepository(db: Database) {
+  return {
+    ...notificationRows(db),
+    ...settingsAndContacts(db),
+    ...telegramQueries(db),
+    ...deliveryQueue(db),
   };
 }
 export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;

@@ -53,94 +53,95 @@ const TIE_BREAK = sql`${strategyMetrics.accountId} desc nulls last`;
 const followersOf = (userId: SQL | typeof strategyMetrics.userId) =>
   sql<number>`(select count(*)::int from ${userFollows} where ${userFollows.followeeId} = ${userId})`;
 
-/** The square's reads: cards, detail, equity, trades and positions of public strategies. */
-export function createListingRepository(db: Database) {
-  // The public-rows predicate is written as the partial indexes' own (`where is_public`), never
-  // as a parameter, so every plan (generic ones of prepared statements too) can use them.
-  const isPublic = sql`${strategyMetrics.isPublic}`;
+// The public-rows predicate is written as the partial indexes' own (`where is_public`), never
+// as a parameter, so every plan (generic ones of prepared statements too) can use them.
+const isPublic = sql`${strategyMetrics.isPublic}`;
 
-  function where(filter: ListFilter): SQL | undefined {
-    return and(
-      eq(strategyMetrics.period, filter.period),
-      isPublic,
-      filter.exchange ? eq(strategyMetrics.exchange, filter.exchange) : undefined,
-      filter.search
-        ? like(strategyMetrics.searchName, sql`lower(${likePattern(filter.search)})`)
-        : undefined,
-      filter.userSearch ? ilike(users.nickname, likePattern(filter.userSearch)) : undefined,
-      filter.userId !== undefined ? eq(strategyMetrics.userId, filter.userId) : undefined,
-      filter.honest ? honestOnly : undefined,
-    );
-  }
+function where(filter: ListFilter): SQL | undefined {
+  return and(
+    eq(strategyMetrics.period, filter.period),
+    isPublic,
+    filter.exchange ? eq(strategyMetrics.exchange, filter.exchange) : undefined,
+    filter.search
+      ? like(strategyMetrics.searchName, sql`lower(${likePattern(filter.search)})`)
+      : undefined,
+    filter.userSearch ? ilike(users.nickname, likePattern(filter.userSearch)) : undefined,
+    filter.userId !== undefined ? eq(strategyMetrics.userId, filter.userId) : undefined,
+    filter.honest ? honestOnly : undefined,
+  );
+}
 
-  const cardColumns = {
-    metrics: strategyMetrics,
-    accountType: exchangeAccounts.accountType,
-    isPaper: exchangeAccounts.isPaper,
-    acceptCopy: strategyShareSettings.acceptCopy,
-    nickname: users.nickname,
-    avatarUrl: users.avatarUrl,
-    followersCount: followersOf(strategyMetrics.userId),
-    sparkline: strategySparklines.points,
+const cardColumns = {
+  metrics: strategyMetrics,
+  accountType: exchangeAccounts.accountType,
+  isPaper: exchangeAccounts.isPaper,
+  acceptCopy: strategyShareSettings.acceptCopy,
+  nickname: users.nickname,
+  avatarUrl: users.avatarUrl,
+  followersCount: followersOf(strategyMetrics.userId),
+  sparkline: strategySparklines.points,
+};
+
+/**
+ * One statement per page: the page's ids come from walking the sort's partial index (no join,
+ * no wide column, so deep offsets stay cheap), then only those rows are joined and read.
+ * Prepared once per shape (sort and which filters are present).
+ */
+function preparePage(db: Database, sort: SquareSort, filter: ListFilter) {
+  const p = {
+    period: sql.placeholder('period'),
+    exchange: sql.placeholder('exchange'),
+    search: sql.placeholder('search'),
+    userSearch: sql.placeholder('userSearch'),
+    userId: sql.placeholder('userId'),
   };
-
-  /**
-   * One statement per page: the page's ids come from walking the sort's partial index (no join,
-   * no wide column, so deep offsets stay cheap), then only those rows are joined and read.
-   * Prepared once per shape (sort and which filters are present).
-   */
-  function preparePage(sort: SquareSort, filter: ListFilter) {
-    const p = {
-      period: sql.placeholder('period'),
-      exchange: sql.placeholder('exchange'),
-      search: sql.placeholder('search'),
-      userSearch: sql.placeholder('userSearch'),
-      userId: sql.placeholder('userId'),
-    };
-    const conditions = and(
-      eq(strategyMetrics.period, p.period),
-      isPublic,
-      filter.exchange ? eq(strategyMetrics.exchange, p.exchange) : undefined,
-      filter.search ? like(strategyMetrics.searchName, sql`lower(${p.search})`) : undefined,
-      filter.userSearch ? ilike(users.nickname, p.userSearch) : undefined,
-      filter.userId !== undefined ? eq(strategyMetrics.userId, p.userId) : undefined,
-      filter.honest ? honestOnly : undefined,
-    );
-    const ids = db.select({ id: strategyMetrics.accountId }).from(strategyMetrics).$dynamic();
-    if (filter.userSearch) ids.innerJoin(users, eq(users.id, strategyMetrics.userId));
-    const page = db.$with('page').as(
-      ids
-        .where(conditions)
-        .orderBy(...ORDER[sort], TIE_BREAK)
-        .limit(sql.placeholder('limit'))
-        .offset(sql.placeholder('offset')),
-    );
-    const shape = [
-      sort,
-      filter.exchange ? 'e' : '',
-      filter.search ? 's' : '',
-      filter.userSearch ? 'n' : '',
-      filter.userId !== undefined ? 'u' : '',
-      filter.honest ? 'h' : '',
-    ].join('');
-    return db
-      .with(page)
-      .select(cardColumns)
-      .from(page)
-      .innerJoin(
-        strategyMetrics,
-        and(eq(strategyMetrics.accountId, page.id), eq(strategyMetrics.period, p.period)),
-      )
-      .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, strategyMetrics.accountId))
-      .innerJoin(
-        strategyShareSettings,
-        eq(strategyShareSettings.accountId, strategyMetrics.accountId),
-      )
-      .innerJoin(users, eq(users.id, strategyMetrics.userId))
-      .leftJoin(strategySparklines, eq(strategySparklines.accountId, strategyMetrics.accountId))
+  const conditions = and(
+    eq(strategyMetrics.period, p.period),
+    isPublic,
+    filter.exchange ? eq(strategyMetrics.exchange, p.exchange) : undefined,
+    filter.search ? like(strategyMetrics.searchName, sql`lower(${p.search})`) : undefined,
+    filter.userSearch ? ilike(users.nickname, p.userSearch) : undefined,
+    filter.userId !== undefined ? eq(strategyMetrics.userId, p.userId) : undefined,
+    filter.honest ? honestOnly : undefined,
+  );
+  const ids = db.select({ id: strategyMetrics.accountId }).from(strategyMetrics).$dynamic();
+  if (filter.userSearch) ids.innerJoin(users, eq(users.id, strategyMetrics.userId));
+  const page = db.$with('page').as(
+    ids
+      .where(conditions)
       .orderBy(...ORDER[sort], TIE_BREAK)
-      .prepare(`square_page_${shape}`);
-  }
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset')),
+  );
+  const shape = [
+    sort,
+    filter.exchange ? 'e' : '',
+    filter.search ? 's' : '',
+    filter.userSearch ? 'n' : '',
+    filter.userId !== undefined ? 'u' : '',
+    filter.honest ? 'h' : '',
+  ].join('');
+  return db
+    .with(page)
+    .select(cardColumns)
+    .from(page)
+    .innerJoin(
+      strategyMetrics,
+      and(eq(strategyMetrics.accountId, page.id), eq(strategyMetrics.period, p.period)),
+    )
+    .innerJoin(exchangeAccounts, eq(exchangeAccounts.id, strategyMetrics.accountId))
+    .innerJoin(
+      strategyShareSettings,
+      eq(strategyShareSettings.accountId, strategyMetrics.accountId),
+    )
+    .innerJoin(users, eq(users.id, strategyMetrics.userId))
+    .leftJoin(strategySparklines, eq(strategySparklines.accountId, strategyMetrics.accountId))
+    .orderBy(...ORDER[sort], TIE_BREAK)
+    .prepare(`square_page_${shape}`);
+}
+
+/** The square's lists: pages of cards, their count and the header's figures. */
+function cardQueries(db: Database) {
   const prepared = new Map<string, ReturnType<typeof preparePage>>();
 
   return {
@@ -149,7 +150,7 @@ export function createListingRepository(db: Database) {
       const key = `${sort}|${filter.exchange ? 1 : 0}${filter.search ? 1 : 0}${filter.userSearch ? 1 : 0}${filter.userId !== undefined ? 1 : 0}${filter.honest ? 1 : 0}`;
       let query = prepared.get(key);
       if (!query) {
-        query = preparePage(sort, filter);
+        query = preparePage(db, sort, filter);
         prepared.set(key, query);
       }
       return query.execute({
@@ -187,6 +188,12 @@ export function createListingRepository(db: Database) {
         avgReturn: Number(row?.avgReturn ?? 0),
       };
     },
+  };
+}
+
+/** One strategy's detail: settings, metrics, equity, marks and trades. */
+function strategyQueries(db: Database) {
+  return {
     /** A strategy's settings, account and owner; undefined when it was never shared. */
     async strategy(accountId: number) {
       const [row] = await db
@@ -245,6 +252,12 @@ export function createListingRepository(db: Database) {
         .orderBy(day, desc(balanceSnapshots.takenAt));
       return rows;
     },
+  };
+}
+
+/** One strategy's trades and open positions. */
+function tradeQueries(db: Database) {
+  return {
     async tradeMarkers(accountId: number, sinceMs: number, limit: number) {
       const rows = await db
         .select({
@@ -289,6 +302,15 @@ export function createListingRepository(db: Database) {
         .where(and(eq(strategyPositions.accountId, accountId), ne(strategyPositions.size, '0')))
         .orderBy(asc(strategyPositions.symbol));
     },
+  };
+}
+
+/** The square's reads: cards, detail, equity, trades and positions of public strategies. */
+export function createListingRepository(db: Database) {
+  return {
+    ...cardQueries(db),
+    ...strategyQueries(db),
+    ...tradeQueries(db),
   };
 }
 export type ListingRepository = ReturnType<typeof createListingRepository>;

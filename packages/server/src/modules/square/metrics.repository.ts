@@ -19,8 +19,8 @@ export interface SharedAccount {
   readonly settings: StrategyShareSettingsRow;
 }
 
-/** What the metrics worker reads (snapshots, marks, the read model's fills) and writes. */
-export function createMetricsRepository(db: Database) {
+/** Which accounts are shared, public and active, and their live checks. */
+function sharedAccounts(db: Database) {
   return {
     /**
      * The accounts' live-vs-backtest figures (every period's row); accounts not listed lose
@@ -89,6 +89,12 @@ export function createMetricsRepository(db: Database) {
         .where(eq(exchangeAccounts.isActive, true))
         .orderBy(asc(exchangeAccounts.id));
     },
+  };
+}
+
+/** What metrics are computed from, and where they are saved. */
+function metricInputs(db: Database) {
+  return {
     /** The account's hourly equity (balance snapshots), oldest first. */
     async equitySeries(accountId: number): Promise<EquitySample[]> {
       const rows = await db
@@ -198,6 +204,14 @@ export function createMetricsRepository(db: Database) {
           });
       });
     },
+  };
+}
+
+/** What the metrics worker reads (snapshots, marks, the read model's fills) and writes. */
+export function createMetricsRepository(db: Database) {
+  return {
+    ...sharedAccounts(db),
+    ...metricInputs(db),
   };
 }
 export type MetricsRepository = ReturnType<typeof createMetricsRepository>;

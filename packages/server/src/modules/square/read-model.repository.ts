@@ -25,11 +25,8 @@ const ownerKey = (e: { accountId: number; symbol: string; owner: Fill['owner'] }
     eq(strategyPositions.ownerId, e.owner.id),
   );
 
-/**
- * The square's own read model of every account's fills and positions, written from the event
- * bus (never from the execution core's tables).
- */
-export function createReadModelRepository(db: Database) {
+/** Fills of a shared account, recorded once per event as the square's trades. */
+function fillRecords(db: Database) {
   return {
     /**
      * Records a fill once (a repeated event id is ignored: answers null) and applies it to its
@@ -135,7 +132,12 @@ export function createReadModelRepository(db: Database) {
         return trade;
       });
     },
+  };
+}
 
+/** What was imported already, and position changes. */
+function importState(db: Database) {
+  return {
     /** Which of these exchange order ids the account's fills already have. */
     async knownOrderIds(accountId: number, orderIds: readonly string[]): Promise<Set<string>> {
       if (orderIds.length === 0) return new Set();
@@ -212,6 +214,17 @@ export function createReadModelRepository(db: Database) {
         });
       return rows.length > 0;
     },
+  };
+}
+
+/**
+ * The square's own read model of every account's fills and positions, written from the event
+ * bus (never from the execution core's tables).
+ */
+export function createReadModelRepository(db: Database) {
+  return {
+    ...fillRecords(db),
+    ...importState(db),
   };
 }
 export type ReadModelRepository = ReturnType<typeof createReadModelRepository>;

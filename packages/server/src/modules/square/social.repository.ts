@@ -34,8 +34,8 @@ export interface CommentRow {
   avatarUrl: string | null;
 }
 
-/** Follows, public profiles, comments and likes. */
-export function createSocialRepository(db: Database) {
+/** A user's public profile: who they are, their figures, and follows. */
+function profileQueries(db: Database) {
   return {
     async findUser(userId: number) {
       const [row] = await db
@@ -96,7 +96,12 @@ export function createSocialRepository(db: Database) {
         .where(eq(userFollows.followeeId, userId));
       return row?.n ?? 0;
     },
+  };
+}
 
+/** Comments as read: one, a page of top-level ones, replies, likes. */
+function commentReads(db: Database) {
+  return {
     async findComment(commentId: number) {
       const [row] = await db
         .select({
@@ -148,6 +153,12 @@ export function createSocialRepository(db: Database) {
         );
       return new Set(rows.map((r) => r.id));
     },
+  };
+}
+
+/** New comments under their rate limit, and likes. */
+function commentWrites(db: Database) {
+  return {
     /**
      * Inserts the comment unless the user already posted `perMinute` in the last minute or
      * `perHour` in the last hour: then answers the seconds until one more is allowed. The user's
@@ -232,6 +243,22 @@ export function createSocialRepository(db: Database) {
         return row?.likes ?? 0;
       });
     },
+  };
+}
+
+/** Comments: pages, replies, likes, and new ones under their rate limit. */
+function commentQueries(db: Database) {
+  return {
+    ...commentReads(db),
+    ...commentWrites(db),
+  };
+}
+
+/** Follows, public profiles, comments and likes. */
+export function createSocialRepository(db: Database) {
+  return {
+    ...profileQueries(db),
+    ...commentQueries(db),
   };
 }
 export type SocialRepository = ReturnType<typeof createSocialRepository>;

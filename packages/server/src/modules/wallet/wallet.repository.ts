@@ -26,7 +26,8 @@ const ledgerBalance = sql<string>`coalesce(sum(case
   when ${walletTransactions.direction} = 'debit' and ${walletTransactions.status} <> 'failed' then -${walletTransactions.amount}
   else 0 end), 0)`;
 
-export function walletQueries(db: Database) {
+/** Balances and VIP, on the users' columns the auth module lends, and the users' locks. */
+function balanceQueries(db: Database) {
   // The users' balance and VIP columns are the auth module's (the one writer of `users`); bound
   // to `db`, they change in the wallet's transaction with the ledger rows.
   const userRecords = userRecordsOn(db);
@@ -58,7 +59,12 @@ export function walletQueries(db: Database) {
         .where(eq(users.id, userId));
       return rows[0]?.balance;
     },
+  };
+}
 
+/** Ledger rows: written by business key, moved between states, listed. */
+function ledgerRows(db: Database) {
+  return {
     /** Inserts a ledger row; undefined when its business key exists (the unique index decides). */
     async insert(values: NewWalletTransactionRow): Promise<WalletTransactionRow | undefined> {
       const rows = await db
@@ -155,7 +161,12 @@ export function walletQueries(db: Database) {
         .limit(1);
       return rows.length > 0;
     },
+  };
+}
 
+/** A user's referrals and their bonuses. */
+function referralQueries(db: Database) {
+  return {
     async findUser(userId: number) {
       const rows = await db.select().from(users).where(eq(users.id, userId));
       return rows[0];
@@ -222,7 +233,12 @@ export function walletQueries(db: Database) {
         );
       return { credited: row?.credited ?? '0', pending: row?.pending ?? '0' };
     },
+  };
+}
 
+/** check-ledger: balances against the ledger's sums. */
+function ledgerChecks(db: Database) {
+  return {
     /**
      * Users whose stored balance differs from their ledger: balance = completed credits −
      * debits that are pending, processing or completed. Answers at most `limit` of them.
@@ -263,6 +279,15 @@ export function walletQueries(db: Database) {
       const [t] = await db.select({ n: count() }).from(walletTransactions);
       return { users: Number(u?.n ?? 0), rows: Number(t?.n ?? 0) };
     },
+  };
+}
+
+export function walletQueries(db: Database) {
+  return {
+    ...balanceQueries(db),
+    ...ledgerRows(db),
+    ...referralQueries(db),
+    ...ledgerChecks(db),
   };
 }
 export type WalletQueries = ReturnType<typeof walletQueries>;

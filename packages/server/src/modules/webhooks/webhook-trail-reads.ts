@@ -18,45 +18,48 @@ import { NotFound } from '../../common/errors.js';
 import { presentExecution, presentSignal } from './webhook-present.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 
+const parseFilter = <T extends { since?: string | undefined; until?: string | undefined }>(
+  q: T,
+) => ({
+  since: q.since ? new Date(q.since) : undefined,
+  until: q.until ? new Date(q.until) : undefined,
+});
+
+async function statsWindow(
+  repo: WebhooksRepository,
+  userId: number,
+  configId: number | undefined,
+  since: Date | undefined,
+) {
+  const raw = await repo.stats(userId, configId, since);
+  const byStatus = Object.fromEntries(
+    WEBHOOK_SIGNAL_STATUSES.map((s) => [s, 0]),
+  ) as WebhookStatsWindow['by_status'];
+  let total = 0;
+  for (const { status, n } of raw.byStatus) {
+    if (Object.hasOwn(byStatus, status)) byStatus[status] = n;
+    total += n;
+  }
+  const done = byStatus.filled + byStatus.failed;
+  return {
+    total,
+    by_status: byStatus,
+    success_rate: done === 0 ? null : Math.round((byStatus.filled / done) * 10000) / 100,
+    median_latency_ms: raw.median === null ? null : Math.round(raw.median),
+    p99_latency_ms: raw.p99 === null ? null : Math.round(raw.p99),
+  };
+}
+
 // The user's webhook trail as the API lists it: signals, executions, logs (with their signal and
 // its last order) and the statistics of the signals' outcomes and latencies.
-
-export function createWebhookTrailReads(deps: {
+interface TrailReadsDeps {
   readonly repo: WebhooksRepository;
   readonly clock: Clock;
-}) {
-  const { repo, clock } = deps;
+}
 
-  const parseFilter = <T extends { since?: string | undefined; until?: string | undefined }>(
-    q: T,
-  ) => ({
-    since: q.since ? new Date(q.since) : undefined,
-    until: q.until ? new Date(q.until) : undefined,
-  });
-
-  async function statsWindow(
-    userId: number,
-    configId: number | undefined,
-    since: Date | undefined,
-  ) {
-    const raw = await repo.stats(userId, configId, since);
-    const byStatus = Object.fromEntries(
-      WEBHOOK_SIGNAL_STATUSES.map((s) => [s, 0]),
-    ) as WebhookStatsWindow['by_status'];
-    let total = 0;
-    for (const { status, n } of raw.byStatus) {
-      if (Object.hasOwn(byStatus, status)) byStatus[status] = n;
-      total += n;
-    }
-    const done = byStatus.filled + byStatus.failed;
-    return {
-      total,
-      by_status: byStatus,
-      success_rate: done === 0 ? null : Math.round((byStatus.filled / done) * 10000) / 100,
-      median_latency_ms: raw.median === null ? null : Math.round(raw.median),
-      p99_latency_ms: raw.p99 === null ? null : Math.round(raw.p99),
-    };
-  }
+/** Signals and executions, by page and one by one. */
+function signalReads(deps: TrailReadsDeps) {
+  const { repo } = deps;
 
   return {
     async signals(
@@ -111,7 +114,14 @@ export function createWebhookTrailReads(deps: {
         page_size: query.page_size,
       };
     },
+  };
+}
 
+/** The log (each line with its signal and its last order) and the statistics. */
+function logAndStatsReads(deps: TrailReadsDeps) {
+  const { repo, clock } = deps;
+
+  return {
     async logs(
       userId: number,
       query: z.output<typeof webhookLogsQuery>,
@@ -184,10 +194,17 @@ export function createWebhookTrailReads(deps: {
       const since = new Date(clock.now().getTime() - 24 * 60 * 60 * 1000);
       const configs = await repo.ownedConfigs(userId);
       return {
-        last_24h: await statsWindow(userId, query.config, since),
-        total: await statsWindow(userId, query.config, undefined),
+        last_24h: await statsWindow(repo, userId, query.config, since),
+        total: await statsWindow(repo, userId, query.config, undefined),
         configs: { total: configs.length, enabled: configs.filter((c) => c.config.enabled).length },
       };
     },
+  };
+}
+
+export function createWebhookTrailReads(deps: TrailReadsDeps) {
+  return {
+    ...signalReads(deps),
+    ...logAndStatsReads(deps),
   };
 }

@@ -48,9 +48,9 @@ const accountColumns = {
 
 const stepJson = (step: WebhookStepRecord) => sql`${JSON.stringify([step])}::jsonb`;
 
-export function createWebhooksRepository(db: Database) {
+/** The configurations, and the accounts they trade on. */
+function configQueries(db: Database) {
   return {
-    ...trailQueries(db),
     async findOwnedAccount(userId: number, accountId: number) {
       const [row] = await db
         .select(accountColumns)
@@ -160,46 +160,12 @@ export function createWebhooksRepository(db: Database) {
         .where(eq(webhookConfigs.exchangeAccountId, accountId));
       return rows.map((r) => r.id);
     },
+  };
+}
 
-    /** Signal counts and the latest signal per configuration. */
-    async signalSummaries(configIds: readonly number[]) {
-      if (configIds.length === 0)
-        return new Map<
-          number,
-          { n: number; lastAt: Date | null; lastStatus: WebhookSignalStatus | null }
-        >();
-      const counts = await db
-        .select({
-          configId: webhookSignals.configId,
-          n: count(),
-          lastId: sql<number>`max(${webhookSignals.id})`,
-        })
-        .from(webhookSignals)
-        .where(inArray(webhookSignals.configId, [...configIds]))
-        .groupBy(webhookSignals.configId);
-      const lastIds = counts.map((c) => Number(c.lastId));
-      const lasts = lastIds.length
-        ? await db
-            .select({
-              id: webhookSignals.id,
-              at: webhookSignals.receivedAt,
-              status: webhookSignals.status,
-            })
-            .from(webhookSignals)
-            .where(inArray(webhookSignals.id, lastIds))
-        : [];
-      const byId = new Map(lasts.map((l) => [l.id, l]));
-      return new Map(
-        counts.map((c) => {
-          const last = byId.get(Number(c.lastId));
-          return [
-            c.configId,
-            { n: Number(c.n), lastAt: last?.at ?? null, lastStatus: last?.status ?? null },
-          ];
-        }),
-      );
-    },
-
+/** Signals as they arrive: refused ones, and accepted ones kept once per repeat. */
+function signalInserts(db: Database) {
+  return {
     /** A refused (or otherwise not deduplicated) signal. */
     async insertSignal(values: NewWebhookSignalRow): Promise<WebhookSignalRow> {
       const [row] = await db.insert(webhookSignals).values(values).returning();
@@ -307,6 +273,50 @@ export function createWebhooksRepository(db: Database) {
         return { row: row as WebhookSignalRow, duplicate: false };
       });
     },
+  };
+}
+
+/** Signals as the executor takes them: its queue, their steps, and the lists' summaries. */
+function signalQueue(db: Database) {
+  return {
+    /** Signal counts and the latest signal per configuration. */
+    async signalSummaries(configIds: readonly number[]) {
+      if (configIds.length === 0)
+        return new Map<
+          number,
+          { n: number; lastAt: Date | null; lastStatus: WebhookSignalStatus | null }
+        >();
+      const counts = await db
+        .select({
+          configId: webhookSignals.configId,
+          n: count(),
+          lastId: sql<number>`max(${webhookSignals.id})`,
+        })
+        .from(webhookSignals)
+        .where(inArray(webhookSignals.configId, [...configIds]))
+        .groupBy(webhookSignals.configId);
+      const lastIds = counts.map((c) => Number(c.lastId));
+      const lasts = lastIds.length
+        ? await db
+            .select({
+              id: webhookSignals.id,
+              at: webhookSignals.receivedAt,
+              status: webhookSignals.status,
+            })
+            .from(webhookSignals)
+            .where(inArray(webhookSignals.id, lastIds))
+        : [];
+      const byId = new Map(lasts.map((l) => [l.id, l]));
+      return new Map(
+        counts.map((c) => {
+          const last = byId.get(Number(c.lastId));
+          return [
+            c.configId,
+            { n: Number(c.n), lastAt: last?.at ?? null, lastStatus: last?.status ?? null },
+          ];
+        }),
+      );
+    },
 
     async signal(id: number): Promise<WebhookSignalRow | undefined> {
       const [row] = await db.select().from(webhookSignals).where(eq(webhookSignals.id, id));
@@ -372,7 +382,12 @@ export function createWebhooksRepository(db: Database) {
         );
       return rows.map((row) => row.configId);
     },
+  };
+}
 
+/** Executions and the log. */
+function executionQueries(db: Database) {
+  return {
     async insertExecution(
       values: typeof webhookExecutions.$inferInsert,
     ): Promise<WebhookExecutionRow> {
@@ -432,6 +447,16 @@ export function createWebhooksRepository(db: Database) {
     }): Promise<void> {
       await db.insert(webhookLogs).values(values);
     },
+  };
+}
+
+export function createWebhooksRepository(db: Database) {
+  return {
+    ...trailQueries(db),
+    ...configQueries(db),
+    ...signalInserts(db),
+    ...signalQueue(db),
+    ...executionQueries(db),
   };
 }
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
