@@ -432,7 +432,11 @@ async function benchDatabase(
     lines.push(
       `    ${target === 'live' ? 'live (ccxt → fake)' : 'paper'}:`,
       `      execution core:  ${describe(measured)}`,
-      `      old order path:  ${describe(peer)}  → core ${(rate(measured) / Math.max(rate(peer), 1e-9)).toFixed(1)}×`,
+      ...(peer.orders > 0
+        ? [
+            `      old order path:  ${describe(peer)}  → core ${(rate(measured) / rate(peer)).toFixed(1)}×`,
+          ]
+        : []),
       `      CPU per order through the core: ${perOrderUs((cpu.user + cpu.system) / 1000)} µs in this process${target === 'live' ? `, ${perOrderUs(middle.cpuMs - before.cpuMs)} µs in the fake's` : ''}${databaseCpuBefore !== null && databaseCpuAfter !== null ? `, ${perOrderUs(databaseCpuAfter - databaseCpuBefore)} µs in PostgreSQL's` : ''}`,
     );
     if (alone) {

@@ -188,7 +188,7 @@ export async function createServices(deps: ServiceDeps) {
   // One client per account version, shared by the account screens and the execution core.
   const accountClients = createAccountClientCache({ secretBox, factory });
   // Events written with the state they describe; the relay publishes what a crash left unsent.
-  const eventOutbox = createOutbox({ db, clock });
+  const eventOutbox = createOutbox({ db, clock, log });
   const execution =
     deps.execution ??
     createExecutionCore({

@@ -1,13 +1,26 @@
 // The transactional outbox: events written in the same transaction as the state they describe,
-// published after the commit, and published again by the relay when the process died first. A
-// reader that was down reads the outbox from its cursor. The only writer of event_outbox and
-// event_cursors.
-import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { createBatcher } from '../common/batcher.js';
+// published by their writer after the commit, and by the relay when the writer died first. A
+// reader that was down reads the outbox from its cursor. The only writer of event_outbox,
+// event_writers and event_cursors.
+//
+// Who published what is kept per writing process, not per event: each process records, in the
+// transactions it writes events in, a watermark below which every row it wrote is published
+// (`event_writers`). Marking every event published would cost a row update per event; the
+// watermark costs one row per process. The relay publishes, from its watermark on, the rows of
+// a writer that stopped renewing its row (it died, froze, or has been idle), then forgets it.
+// Publication is at least once: subscribers drop a repeat by its event id.
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, gte, lt, or, sql } from 'drizzle-orm';
 import type { Clock } from '../common/clock.js';
-import { anyOf, unnestRows } from '../db/batch-sql.js';
+import { unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
-import { type EventOutboxRow, eventCursors, eventOutbox } from '../db/schema/index.js';
+import {
+  type EventOutboxRow,
+  eventCursors,
+  eventOutbox,
+  eventWriters,
+  type StoredEvent,
+} from '../db/schema/index.js';
 import type {
   BusEvent,
   EventBus,
@@ -24,105 +37,267 @@ export interface OutboxEvent<K extends EventType = EventType> {
   readonly id: string;
 }
 
-/** Unpublished events older than this are the relay's: the writer died before publishing. */
+/** A writer whose row is older than this is the relay's: it died, froze, or is idle. */
 export const RELAY_AFTER_MS = 5_000;
 /** How often the relay looks. */
 export const RELAY_EVERY_MS = 2_000;
-/** Published events are kept this long for readers that were down. */
+/** Events are kept this long for readers that were down. */
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+/** How often a busy writer renews its row (in a transaction it writes events in). */
+const BEAT_EVERY_MS = 1_000;
+/** A failed publication is tried again after this long (while the writer lives). */
+const RETRY_AFTER_MS = 1_000;
+/** Rows deleted past retention in one statement at most. */
+const PRUNE_LIMIT = 5_000;
 
-/** Event ids marked published in one statement at most. */
-const MARKS_PER_STATEMENT = 5_000;
+/** The events of a row, first one first, as the bus delivers them. */
+function eventsOf(row: EventOutboxRow): BusEvent[] {
+  const at = row.createdAt.toISOString();
+  const stored: StoredEvent[] = [
+    { id: row.eventId, type: row.type, payload: row.payload },
+    ...(row.more ?? []),
+  ];
+  return stored.map((e) => ({ id: e.id, type: e.type, payload: e.payload, at }) as BusEvent);
+}
 
-export function createOutbox(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps;
-  // Published marks are written after the publication, coalesced across settlements and off
-  // their path: a settlement's transaction does not wait for them. A mark that is late or lost
-  // (the process died) leaves the event to the relay after RELAY_AFTER_MS: published twice, and
-  // subscribers drop the repeat by its id.
-  const marks = createBatcher(
-    async (ids: readonly string[]) => {
-      await db
-        .update(eventOutbox)
-        .set({ publishedAt: clock.now() })
-        .where(and(anyOf(eventOutbox.eventId, [...ids]), isNull(eventOutbox.publishedAt)));
-      return ids.map(() => undefined);
-    },
-    { maxSize: MARKS_PER_STATEMENT },
-  );
-  // The batcher writes its batches in order, so the last mark asked for settles last.
-  let lastMark: Promise<unknown> = Promise.resolve();
-  return {
-    /** Writes events on `tx` (the transaction of the state they describe); a repeat is kept once. */
-    async write(tx: Database, events: readonly OutboxEvent[]): Promise<void> {
-      if (events.length === 0) return;
-      const now = clock.now();
-      await tx
-        .insert(eventOutbox)
-        .select(
-          unnestRows(
-            eventOutbox,
-            events.map((event) => ({
-              eventId: event.id,
-              type: event.type,
-              payload: event.payload as unknown as Record<string, unknown>,
-              createdAt: now,
-              publishedAt: null,
-            })),
-          ),
-        )
-        .onConflictDoNothing({ target: eventOutbox.eventId });
-    },
+interface OutboxDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  /** This process's name as a writer (a new one per outbox when not given). */
+  readonly writer?: string;
+  readonly log?: EventBusLogger;
+}
 
-    /**
-     * Publishes events just committed, in order; each is marked published soon after (see
-     * `marks`), without holding up the caller.
-     */
-    async publish(bus: EventBus, events: readonly OutboxEvent[]): Promise<void> {
-      for (const event of events) {
+/** The writing side: rows written in their transaction, then published by this process. */
+class OutboxWriter {
+  readonly writer: string;
+  /** The highest outbox id this writer's inserts were given. */
+  private seen = 0;
+  /** Unpublished events of this writer: event id → the lowest outbox id its write could get. */
+  private readonly pending = new Map<string, number>();
+  /** Publications that failed, to try again (the relay takes them if this process dies). */
+  private failed: { bus: EventBus; event: OutboxEvent }[] = [];
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastBeatAt = Number.NEGATIVE_INFINITY;
+  private idleBeat: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: OutboxDeps) {
+    this.writer = deps.writer ?? `writer-${randomUUID()}`;
+  }
+
+  /** Writes events on `tx` (the transaction of the state they describe), a row each. */
+  async write(tx: Database, events: readonly OutboxEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.insert(
+      tx,
+      events.map((event) => [event]),
+    );
+  }
+
+  /**
+   * Writes groups of events on `tx`, a row per group (the events of one fact: an order's fill
+   * and the position change it made). A group whose first event is stored already is kept once.
+   */
+  async writeGroups(tx: Database, groups: readonly (readonly OutboxEvent[])[]): Promise<void> {
+    const rows = groups.filter((group) => group.length > 0);
+    if (rows.length > 0) await this.insert(tx, rows);
+  }
+
+  /**
+   * Publishes events just committed, in order. One that fails is tried again soon; if this
+   * process dies first, the relay publishes it.
+   */
+  async publish(bus: EventBus, events: readonly OutboxEvent[]): Promise<void> {
+    let error: unknown;
+    for (const event of events) {
+      try {
         await bus.publish(event.type, event.payload as never, event.id);
-        lastMark = marks.run(event.id).catch(() => undefined);
+        this.pending.delete(event.id);
+      } catch (cause) {
+        error ??= cause;
+        this.failed.push({ bus, event });
       }
-    },
+    }
+    this.scheduleRetry();
+    // Idle after a burst: the watermark is saved now, so the relay has nothing to publish again
+    // when this writer's row goes stale.
+    const now = this.deps.clock.now().getTime();
+    if (this.pending.size === 0 && now - this.lastBeatAt >= BEAT_EVERY_MS) {
+      this.idleBeat = this.beat(this.deps.db).catch((cause: unknown) =>
+        this.deps.log?.error({ err: cause }, 'outbox watermark not saved'),
+      );
+    }
+    if (error !== undefined) throw error;
+  }
 
-    /** Resolves when the published marks asked for so far are written (shutdown, tests). */
-    async marked(): Promise<void> {
-      await lastMark;
-    },
+  /** Resolves when failed publications were tried once more and the watermark is saved. */
+  async marked(): Promise<void> {
+    this.stopRetries();
+    if (this.failed.length > 0) await this.retryFailed();
+    this.stopRetries();
+    await this.idleBeat;
+  }
 
+  /** Every row this writer wrote below this id is published. */
+  private watermark(): number {
+    return this.pending.size === 0 ? this.seen + 1 : Math.min(...this.pending.values());
+  }
+
+  /** Renews this writer's row on `executor`, with its watermark (the relay leaves it alone). */
+  private async beat(executor: Database): Promise<void> {
+    const now = this.deps.clock.now();
+    const publishedThrough = this.watermark();
+    this.lastBeatAt = now.getTime();
+    await executor
+      .insert(eventWriters)
+      .values({ writer: this.writer, beatAt: now, publishedThrough })
+      .onConflictDoUpdate({
+        target: eventWriters.writer,
+        set: { beatAt: now, publishedThrough },
+      });
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.failed.length === 0) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.retryFailed();
+    }, RETRY_AFTER_MS);
+    this.retryTimer.unref();
+  }
+
+  private stopRetries(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private async retryFailed(): Promise<void> {
+    const due = this.failed;
+    this.failed = [];
+    for (const item of due) {
+      try {
+        await item.bus.publish(item.event.type, item.event.payload as never, item.event.id);
+        this.pending.delete(item.event.id);
+      } catch {
+        this.failed.push(item);
+      }
+    }
+    this.scheduleRetry();
+  }
+
+  /** The rows of `groups` (each written as one row, its first event's id the row's). */
+  private async insert(tx: Database, groups: readonly (readonly OutboxEvent[])[]): Promise<void> {
+    const now = this.deps.clock.now();
+    const bound = this.seen + 1;
+    for (const group of groups) for (const event of group) this.pending.set(event.id, bound);
+    // In the transaction: a writer that was idle or frozen is this writer again before any of
+    // the rows below can commit, so the relay cannot take its watermark past them.
+    if (now.getTime() - this.lastBeatAt >= BEAT_EVERY_MS) await this.beat(tx);
+    const rows = await tx
+      .insert(eventOutbox)
+      .select(
+        unnestRows(
+          eventOutbox,
+          groups.map((group) => this.rowOf(group, now)),
+        ),
+      )
+      .onConflictDoNothing({ target: eventOutbox.eventId })
+      .returning({ id: eventOutbox.id });
+    for (const row of rows) if (row.id > this.seen) this.seen = row.id;
+  }
+
+  private rowOf(group: readonly OutboxEvent[], now: Date) {
+    const [first, ...more] = group as [OutboxEvent, ...OutboxEvent[]];
+    const stored = (e: OutboxEvent): StoredEvent => ({
+      id: e.id,
+      type: e.type,
+      payload: e.payload as unknown as Record<string, unknown>,
+    });
+    return {
+      eventId: first.id,
+      type: first.type,
+      payload: stored(first).payload,
+      more: more.length === 0 ? null : more.map(stored),
+      createdAt: now,
+      writer: this.writer,
+    };
+  }
+}
+
+/** Deletes rows past retention, oldest first (a bounded number per call). */
+async function prune(db: Database, clock: Clock): Promise<void> {
+  const cutoff = new Date(clock.now().getTime() - OUTBOX_RETENTION_MS);
+  await db.execute(sql`
+    delete from ${eventOutbox} where ${eventOutbox.id} in (
+      select ${eventOutbox.id} from ${eventOutbox}
+      where ${eventOutbox.id} < coalesce(
+        (select ${eventOutbox.id} from ${eventOutbox}
+          where ${eventOutbox.createdAt} >= ${cutoff.toISOString()}::timestamptz
+          order by ${eventOutbox.id} limit 1),
+        (select max(${eventOutbox.id}) + 1 from ${eventOutbox}))
+      order by ${eventOutbox.id} limit ${PRUNE_LIMIT})`);
+}
+
+/** The relay: what writers that went stale left unpublished, and retention. */
+function outboxRelayPass(db: Database, clock: Clock) {
+  return {
     /**
-     * The relay's pass: events left unpublished for RELAY_AFTER_MS (their writer died between
-     * its commit and its publication) are published, at least once, in id order; published
-     * events past retention are deleted. Answers how many it published.
+     * The relay's pass: the rows of writers whose row went stale (RELAY_AFTER_MS without a
+     * renewal) are published from their watermark on, in id order, at least once, and then
+     * the writer is forgotten; rows past retention are deleted. Answers how many events it
+     * published.
      */
     async relay(bus: EventBus, limit = 500): Promise<number> {
-      const before = new Date(clock.now().getTime() - RELAY_AFTER_MS);
-      const rows = await db
+      const now = clock.now();
+      const stale = await db
         .select()
-        .from(eventOutbox)
-        .where(and(isNull(eventOutbox.publishedAt), lt(eventOutbox.createdAt, before)))
-        .orderBy(asc(eventOutbox.id))
-        .limit(limit);
-      for (const row of rows)
-        await bus.publish(row.type as EventType, row.payload as never, row.eventId);
-      if (rows.length > 0) {
-        await db
-          .update(eventOutbox)
-          .set({ publishedAt: clock.now() })
+        .from(eventWriters)
+        .where(lt(eventWriters.beatAt, new Date(now.getTime() - RELAY_AFTER_MS)))
+        .orderBy(asc(eventWriters.writer));
+      let published = 0;
+      for (const departed of stale) {
+        const rows = await db
+          .select()
+          .from(eventOutbox)
           .where(
-            inArray(
-              eventOutbox.id,
-              rows.map((row) => row.id),
+            and(
+              eq(eventOutbox.writer, departed.writer),
+              gte(eventOutbox.id, departed.publishedThrough),
             ),
-          );
+          )
+          .orderBy(asc(eventOutbox.id))
+          .limit(limit);
+        for (const row of rows) {
+          for (const event of eventsOf(row)) {
+            await bus.publish(event.type, event.payload as never, event.id);
+            published += 1;
+          }
+        }
+        // Only if it did not come back meanwhile (then its own row says where it stands).
+        const still = and(
+          eq(eventWriters.writer, departed.writer),
+          eq(eventWriters.beatAt, departed.beatAt),
+        );
+        const last = rows.at(-1);
+        if (rows.length === limit && last) {
+          await db
+            .update(eventWriters)
+            .set({ publishedThrough: last.id + 1 })
+            .where(still);
+        } else {
+          await db.delete(eventWriters).where(still);
+        }
       }
-      await db
-        .delete(eventOutbox)
-        .where(lt(eventOutbox.publishedAt, new Date(clock.now().getTime() - OUTBOX_RETENTION_MS)));
-      return rows.length;
+      await prune(db, clock);
+      return published;
     },
+  };
+}
 
-    /** Events after `afterId` of `types`, in id order, as the bus delivers them. */
+/** The reading side: readers that were down catch up from their cursor. */
+function outboxReads(db: Database, clock: Clock) {
+  return {
+    /** Events after `afterId` of `types`, in id order, as the bus delivers them (at most `limit` rows). */
     async after(
       afterId: number,
       types: readonly EventType[],
@@ -131,18 +306,23 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
       const rows: EventOutboxRow[] = await db
         .select()
         .from(eventOutbox)
-        .where(and(gt(eventOutbox.id, afterId), inArray(eventOutbox.type, [...types])))
+        .where(
+          and(
+            gt(eventOutbox.id, afterId),
+            or(
+              sql`${eventOutbox.type} = any(${sql.param([...types])}::text[])`,
+              sql`${eventOutbox.more} is not null`,
+            ),
+          ),
+        )
         .orderBy(asc(eventOutbox.id))
         .limit(limit);
-      return rows.map((row) => ({
-        id: row.id,
-        event: {
-          id: row.eventId,
-          type: row.type,
-          payload: row.payload,
-          at: row.createdAt.toISOString(),
-        } as unknown as BusEvent,
-      }));
+      const wanted = new Set<string>(types);
+      return rows.flatMap((row) =>
+        eventsOf(row)
+          .filter((event) => wanted.has(event.type))
+          .map((event) => ({ id: row.id, event })),
+      );
     },
 
     /**
@@ -172,15 +352,7 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
         )
         .orderBy(asc(eventOutbox.id))
         .limit(limit);
-      return rows.map(
-        (row) =>
-          ({
-            id: row.eventId,
-            type: 'OrderFilled',
-            payload: row.payload,
-            at: row.createdAt.toISOString(),
-          }) as unknown as BusEvent<'OrderFilled'>,
-      );
+      return rows.map((row) => eventsOf(row)[0] as BusEvent<'OrderFilled'>);
     },
 
     /** The last outbox id a reader applied (0: none). */
@@ -189,13 +361,26 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
       return row?.lastId ?? 0;
     },
 
-    /** The newest id of events published before `before` (0 when none). */
+    /**
+     * The newest id such that every event up to it was written before `before` and published
+     * (0 when none): a reader's cursor may move there.
+     */
     async deliveredBefore(before: Date): Promise<number> {
-      const [row] = await db
+      const [writers] = await db
+        .select({ through: sql<number | null>`min(${eventWriters.publishedThrough})` })
+        .from(eventWriters);
+      const [newest] = await db
+        .select({ id: sql<number>`coalesce(max(${eventOutbox.id}), 0)` })
+        .from(eventOutbox);
+      const [older] = await db
         .select({ id: sql<number>`coalesce(max(${eventOutbox.id}), 0)` })
         .from(eventOutbox)
-        .where(lt(eventOutbox.publishedAt, before));
-      return Number(row?.id ?? 0);
+        .where(lt(eventOutbox.createdAt, before));
+      const published =
+        writers?.through === null || writers?.through === undefined
+          ? Number(newest?.id ?? 0)
+          : Number(writers.through) - 1;
+      return Math.max(0, Math.min(published, Number(older?.id ?? 0)));
     },
 
     async saveCursor(reader: string, lastId: number): Promise<void> {
@@ -208,6 +393,21 @@ export function createOutbox(deps: { db: Database; clock: Clock }) {
           set: { lastId: sql`greatest(${eventCursors.lastId}, ${lastId})`, updatedAt: now },
         });
     },
+  };
+}
+
+export function createOutbox(deps: OutboxDeps) {
+  const writer = new OutboxWriter(deps);
+  return {
+    /** This process's name as a writer. */
+    writer: writer.writer,
+    write: (tx: Database, events: readonly OutboxEvent[]) => writer.write(tx, events),
+    writeGroups: (tx: Database, groups: readonly (readonly OutboxEvent[])[]) =>
+      writer.writeGroups(tx, groups),
+    publish: (bus: EventBus, events: readonly OutboxEvent[]) => writer.publish(bus, events),
+    marked: () => writer.marked(),
+    ...outboxRelayPass(deps.db, deps.clock),
+    ...outboxReads(deps.db, deps.clock),
   };
 }
 export type Outbox = ReturnType<typeof createOutbox>;

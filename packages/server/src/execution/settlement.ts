@@ -202,9 +202,9 @@ export interface SettlerDeps {
   readonly log?: { error(details: object, message: string): void };
 }
 
-/** The facts a settlement states, as events with deterministic ids. */
-function eventsOf(settlements: readonly Settlement[]): OutboxEvent[] {
-  return settlements.flatMap((s): OutboxEvent[] => {
+/** The facts each settlement states (its fill, then its position), as events with deterministic ids. */
+function eventsOf(settlements: readonly Settlement[]): OutboxEvent[][] {
+  return settlements.map((s): OutboxEvent[] => {
     const owner = { kind: s.intent.ownerKind, id: s.intent.ownerId };
     return [
       {
@@ -423,13 +423,13 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
         const hook = deps.hooks.get(intent.ownerKind);
         if (hook) await hook(txDb, settlement);
       }
-      const events = eventsOf([...settlements.values()]);
-      await deps.outbox.write(txDb, events);
+      const groups = eventsOf([...settlements.values()]);
+      await deps.outbox.writeGroups(txDb, groups);
       const outcomes = items.map((item, i): SettleOutcome => {
         const outcome = outcomeOf.get(i) as { intent: ExecutionOrderRow; wasSettled: boolean };
         return { ...outcome, settlement: settlements.get(item) ?? null };
       });
-      return { outcomes, events };
+      return { outcomes, events: groups.flat() };
     });
     await publish(settlements);
     return outcomes;

@@ -1,11 +1,11 @@
 // The transactional outbox: a settlement's events are written in its transaction, published
-// after the commit, published by the relay when the publication failed, and the square's read
-// model catches up from the outbox after it was down.
+// by their writer after the commit, published by the relay when the writer died first, and the
+// square's read model catches up from the outbox after it was down.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { eventOutbox, strategyTrades } from '../../src/db/schema/index.js';
+import { eventOutbox, eventWriters, strategyTrades } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventBus } from '../../src/events/index.js';
 import { createOutbox, type Outbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
 import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
@@ -60,7 +60,7 @@ function deadBus(): EventBus {
 }
 
 describe('the event outbox', () => {
-  it('holds the events of a settlement, written with it and marked published after', async () => {
+  it('holds the events of a settlement in one row, written with it and published by its writer', async () => {
     const heard: BusEvent[] = [];
     const bus = createInProcessEventBus({ clock });
     bus.subscribe('OrderFilled', (e) => void heard.push(e));
@@ -76,19 +76,43 @@ describe('the event outbox', () => {
       action: 'open_long',
     });
     expect(result.status).toBe('filled');
-    // The marks are written after the publication, off the settlement's path.
-    await outbox.marked();
     const rows = await database.db.select().from(eventOutbox);
     const mine = rows.filter((r) => (r.payload as { accountId?: number }).accountId === accountId);
-    expect(mine.map((r) => r.type).sort()).toEqual(['OrderFilled', 'PositionChanged']);
-    expect(mine.every((r) => r.publishedAt !== null)).toBe(true);
-    await expect
-      .poll(() => heard.map((e) => e.id))
-      .toEqual(mine.filter((r) => r.type === 'OrderFilled').map((r) => r.eventId));
+    // The order's fill and the position it made: one row, its writer this process.
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.type).toBe('OrderFilled');
+    expect(mine[0]?.more?.map((e) => e.type)).toEqual(['PositionChanged']);
+    expect(mine[0]?.writer).toBe(outbox.writer);
+    await expect.poll(() => heard.map((e) => e.id)).toEqual([mine[0]?.eventId]);
+    // The writer is alive: the relay leaves its rows alone.
+    expect(await createOutbox({ db: database.db, clock }).relay(bus)).toBe(0);
+    // Idle a moment later, its watermark passes what it published: nothing is left to relay.
+    clock.advanceSeconds(2);
+    await core.submit({
+      accountId,
+      symbol: ETH,
+      owner: { kind: 'manual', id: userId },
+      key: 'outbox-1b',
+      size: { kind: 'delta', amount: -0.2 },
+      action: 'close_long',
+    });
+    clock.advanceSeconds(2);
+    await outbox.publish(bus, []);
+    await outbox.marked();
+    const [self] = await database.db
+      .select()
+      .from(eventWriters)
+      .where(eq(eventWriters.writer, outbox.writer));
+    const newest = Math.max(
+      ...(await database.db.select().from(eventOutbox))
+        .filter((r) => r.writer === outbox.writer)
+        .map((r) => r.id),
+    );
+    expect(self?.publishedThrough).toBeGreaterThan(newest);
     await core.close();
   });
 
-  it('is published by the relay when the settling process could not publish', async () => {
+  it('is published by the relay when the writing process died before publishing', async () => {
     const core = coreOn(deadBus());
     const accountId = await liveAccount();
     await core.submit({
@@ -100,13 +124,16 @@ describe('the event outbox', () => {
       action: 'open_long',
     });
     await core.close();
-    const unpublished = async () =>
-      (await database.db.select().from(eventOutbox)).filter(
-        (r) =>
-          r.publishedAt === null && (r.payload as { accountId?: number }).accountId === accountId,
-      );
-    expect(await unpublished()).toHaveLength(2);
-    // Another process's relay: nothing before the writer's grace, then every event, once.
+    const rows = (await database.db.select().from(eventOutbox)).filter(
+      (r) => (r.payload as { accountId?: number }).accountId === accountId,
+    );
+    expect(rows).toHaveLength(1);
+    const writer = rows[0]?.writer ?? '';
+    const writerRow = () =>
+      database.db.select().from(eventWriters).where(eq(eventWriters.writer, writer));
+    // Its watermark is still below the row it could not publish.
+    expect((await writerRow())[0]?.publishedThrough).toBeLessThanOrEqual(rows[0]?.id ?? 0);
+    // Another process's relay: nothing while the writer's row is fresh, then both events, once.
     const heard: BusEvent[] = [];
     const bus = createInProcessEventBus({ clock });
     bus.subscribe('OrderFilled', (e) => void heard.push(e));
@@ -115,10 +142,41 @@ describe('the event outbox', () => {
     expect(await outbox.relay(bus)).toBe(0);
     clock.advanceSeconds(RELAY_AFTER_MS / 1000 + 1);
     expect(await outbox.relay(bus)).toBeGreaterThanOrEqual(2);
-    expect(await unpublished()).toHaveLength(0);
+    // The departed writer is forgotten: the next pass publishes nothing again.
+    expect(await writerRow()).toHaveLength(0);
     expect(await outbox.relay(bus)).toBe(0);
     const accountOf = (e: BusEvent) => (e.payload as { accountId?: number }).accountId;
-    await expect.poll(() => heard.filter((e) => accountOf(e) === accountId).length).toBe(2);
+    await expect
+      .poll(() => heard.filter((e) => accountOf(e) === accountId).map((e) => e.type))
+      .toEqual(['OrderFilled', 'PositionChanged']);
+  });
+
+  it('lets readers move their cursor only past what every writer has published', async () => {
+    const bus = createInProcessEventBus({ clock });
+    const stuck = createOutbox({ db: database.db, clock });
+    const core = coreOn(deadBus(), stuck);
+    const accountId = await liveAccount();
+    await core.submit({
+      accountId,
+      symbol: ETH,
+      owner: { kind: 'manual', id: userId },
+      key: 'outbox-3',
+      size: { kind: 'delta', amount: 0.2 },
+      action: 'open_long',
+    });
+    const [row] = (await database.db.select().from(eventOutbox)).filter(
+      (r) => (r.payload as { accountId?: number }).accountId === accountId,
+    );
+    const reader = createOutbox({ db: database.db, clock });
+    const future = new Date(clock.now().getTime() + 60_000);
+    expect(await reader.deliveredBefore(future)).toBeLessThan(row?.id ?? 0);
+    // The relay publishes it (the writer went quiet): the cursor may pass it.
+    clock.advanceSeconds(RELAY_AFTER_MS / 1000 + 1);
+    await reader.relay(bus);
+    expect(
+      await reader.deliveredBefore(new Date(clock.now().getTime() + 60_000)),
+    ).toBeGreaterThanOrEqual(row?.id ?? Number.POSITIVE_INFINITY);
+    await core.close();
   });
 
   it('lets the square read model catch up on the fills made while it was down', async () => {
