@@ -37,7 +37,86 @@ export interface ProfileEditor {
   applyUpdate(userId: number, request: ProfileUpdateRequest): Promise<UserRow>;
 }
 
-export function createAuthService(deps: {
+/**
+ * The shared end of both logins, once the e-mail/SMS code was valid (and, for e-mail, the
+ * password right): the 2FA demand, then the code is used up and a session opens.
+ */
+async function finishLogin(
+  deps: Pick<AuthServiceDeps, 'clock' | 'codes' | 'tokens' | 'totp'>,
+  user: UserRow,
+  codeId: number,
+  googleCode: string | undefined,
+  invalidCode: () => BadRequest,
+): Promise<LoginResponse> {
+  const { clock, codes, tokens, totp } = deps;
+  if (user.twoFactorEnabled) {
+    // The e-mail/SMS code is not consumed here: the retry with the Google code reuses it.
+    if (!googleCode) {
+      throw new BadRequest(ERROR_CODES.googleCodeRequired, AUTH_MESSAGES.googleCodeRequired, {
+        needs_google_auth: true,
+      });
+    }
+    await totp.checkLoginCode(user, googleCode);
+  }
+  if (!(await codes.consume(codeId))) throw invalidCode();
+  const pair = await tokens.startSession(user.id);
+  return { ...pair, user: toAuthUser(user, clock.now()) };
+}
+
+/** The inviter of an invitation code (a field error when there is none). */
+async function invitationFields(
+  repo: AuthRepository,
+  code: string | undefined,
+  errors: FieldErrorList,
+): Promise<number | null> {
+  if (!code) return null;
+  const inviter = await repo.findUserByInvitationCode(code.toUpperCase());
+  if (!inviter) {
+    errors.add(
+      'invitation_code',
+      AUTH_MESSAGES.invalidInvitationCode,
+      FIELD_ERROR_CODES.invalidInvitationCode,
+    );
+  }
+  return inviter?.id ?? null;
+}
+
+/** A new password and its confirmation: the rules of password.policy, then the match. */
+function passwordFields(
+  request: { password: string; password2: string },
+  owner: PasswordOwner,
+): FieldErrorList {
+  const errors = new FieldErrorList();
+  checkNewPassword(request.password, owner, 'password', errors);
+  if (request.password !== request.password2) {
+    errors.add('password2', AUTH_MESSAGES.passwordMismatch, FIELD_ERROR_CODES.passwordMismatch);
+  }
+  return errors;
+}
+
+/** A new user's first session. */
+async function registered(
+  deps: Pick<AuthServiceDeps, 'clock' | 'tokens'>,
+  user: UserRow,
+): Promise<RegisterResponse> {
+  const { clock, tokens } = deps;
+  const pair = await tokens.startSession(user.id);
+  return {
+    ...pair,
+    user: toAuthUser(user, clock.now()),
+    auto_login: true,
+    message: 'Registration successful',
+  };
+}
+
+async function loadUser(repo: AuthRepository, userId: number): Promise<UserRow> {
+  const user = await repo.findUserById(userId);
+  if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
+  return user;
+}
+
+/** What the auth service works with. */
+export interface AuthServiceDeps {
   repo: AuthRepository;
   clock: Clock;
   codes: CodesService;
@@ -48,77 +127,11 @@ export function createAuthService(deps: {
   guard: AttemptGuard;
   /** Created with every registered user, in the same transaction (the experience account). */
   withNewUser?: NewUserHook;
-}) {
-  const { repo, clock, codes, tokens, totp, guard } = deps;
+}
 
-  /**
-   * The shared end of both logins, once the e-mail/SMS code was valid (and, for e-mail, the
-   * password right): the 2FA demand, then the code is used up and a session opens.
-   */
-  async function finishLogin(
-    user: UserRow,
-    codeId: number,
-    googleCode: string | undefined,
-    invalidCode: () => BadRequest,
-  ): Promise<LoginResponse> {
-    if (user.twoFactorEnabled) {
-      // The e-mail/SMS code is not consumed here: the retry with the Google code reuses it.
-      if (!googleCode) {
-        throw new BadRequest(ERROR_CODES.googleCodeRequired, AUTH_MESSAGES.googleCodeRequired, {
-          needs_google_auth: true,
-        });
-      }
-      await totp.checkLoginCode(user, googleCode);
-    }
-    if (!(await codes.consume(codeId))) throw invalidCode();
-    const pair = await tokens.startSession(user.id);
-    return { ...pair, user: toAuthUser(user, clock.now()) };
-  }
-
-  async function invitationFields(
-    code: string | undefined,
-    errors: FieldErrorList,
-  ): Promise<number | null> {
-    if (!code) return null;
-    const inviter = await repo.findUserByInvitationCode(code.toUpperCase());
-    if (!inviter) {
-      errors.add(
-        'invitation_code',
-        AUTH_MESSAGES.invalidInvitationCode,
-        FIELD_ERROR_CODES.invalidInvitationCode,
-      );
-    }
-    return inviter?.id ?? null;
-  }
-
-  /** A new password and its confirmation: the rules of password.policy, then the match. */
-  function passwordFields(
-    request: { password: string; password2: string },
-    owner: PasswordOwner,
-  ): FieldErrorList {
-    const errors = new FieldErrorList();
-    checkNewPassword(request.password, owner, 'password', errors);
-    if (request.password !== request.password2) {
-      errors.add('password2', AUTH_MESSAGES.passwordMismatch, FIELD_ERROR_CODES.passwordMismatch);
-    }
-    return errors;
-  }
-
-  async function registered(user: UserRow): Promise<RegisterResponse> {
-    const pair = await tokens.startSession(user.id);
-    return {
-      ...pair,
-      user: toAuthUser(user, clock.now()),
-      auto_login: true,
-      message: 'Registration successful',
-    };
-  }
-
-  async function loadUser(userId: number): Promise<UserRow> {
-    const user = await repo.findUserById(userId);
-    if (!user) throw new NotFound(AUTH_MESSAGES.userNotFound, ERROR_CODES.userNotFound);
-    return user;
-  }
+/** Logging in and registering, by e-mail or phone. */
+function signInFlows(deps: AuthServiceDeps) {
+  const { repo, clock, codes, guard } = deps;
 
   return {
     /**
@@ -144,7 +157,7 @@ export function createAuthService(deps: {
           await codes.countMisuse(codeId);
           throw new BadRequest(ERROR_CODES.invalidCredentials, AUTH_MESSAGES.invalidCredentials);
         }
-        return finishLogin(user, codeId, request.google_code, invalidCode);
+        return finishLogin(deps, user, codeId, request.google_code, invalidCode);
       });
     },
 
@@ -159,7 +172,7 @@ export function createAuthService(deps: {
       return guard.guarded(user.id, address, async () => {
         const codeId = await codes.check('phone', request.phone, 'login', request.code);
         if (codeId === undefined) throw invalidCode();
-        return finishLogin(user, codeId, request.google_code, invalidCode);
+        return finishLogin(deps, user, codeId, request.google_code, invalidCode);
       });
     },
 
@@ -168,7 +181,7 @@ export function createAuthService(deps: {
       if (await repo.findUserByEmail(request.email)) {
         errors.add('email', AUTH_MESSAGES.emailAlreadyRegistered, FIELD_ERROR_CODES.emailTaken);
       }
-      const invitedById = await invitationFields(request.invitation_code, errors);
+      const invitedById = await invitationFields(repo, request.invitation_code, errors);
       if (!errors.isEmpty) throw errors.failure();
       const user = await createUserAccount(repo, clock, {
         email: request.email,
@@ -177,7 +190,7 @@ export function createAuthService(deps: {
         invitedById,
         withUser: deps.withNewUser,
       });
-      return registered(user);
+      return registered(deps, user);
     },
 
     async phoneRegister(request: PhoneRegisterRequest): Promise<RegisterResponse> {
@@ -185,7 +198,7 @@ export function createAuthService(deps: {
       if (await repo.findUserByPhone(request.phone)) {
         errors.add('phone', AUTH_MESSAGES.phoneAlreadyRegistered, FIELD_ERROR_CODES.phoneTaken);
       }
-      const invitedById = await invitationFields(request.invitation_code, errors);
+      const invitedById = await invitationFields(repo, request.invitation_code, errors);
       const codeId = errors.has('phone')
         ? undefined
         : await codes.check('phone', request.phone, 'register', request.code);
@@ -207,15 +220,22 @@ export function createAuthService(deps: {
         invitedById,
         withUser: deps.withNewUser,
       });
-      return registered(user);
+      return registered(deps, user);
     },
+  };
+}
 
+/** The signed-in user's own account: security, profile, password reset and change. */
+function accountFlows(deps: AuthServiceDeps) {
+  const { repo, clock, codes, guard } = deps;
+
+  return {
     async accountSecurity(auth: AuthContext): Promise<AccountSecurity> {
-      return toAccountSecurity(await loadUser(auth.userId));
+      return toAccountSecurity(await loadUser(repo, auth.userId));
     },
 
     async profile(auth: AuthContext): Promise<Profile> {
-      return toProfile(await loadUser(auth.userId), clock.now());
+      return toProfile(await loadUser(repo, auth.userId), clock.now());
     },
 
     async updateProfile(auth: AuthContext, request: ProfileUpdateRequest): Promise<Profile> {
@@ -277,7 +297,7 @@ export function createAuthService(deps: {
       request: ChangePasswordRequest,
       address: ClientAddress,
     ): Promise<MessageResponse> {
-      const user = await loadUser(auth.userId);
+      const user = await loadUser(repo, auth.userId);
       const rules = new FieldErrorList();
       checkNewPassword(request.new_password, user, 'new_password', rules);
       if (!rules.isEmpty) throw rules.failure();
@@ -295,6 +315,13 @@ export function createAuthService(deps: {
       await repo.revokeOtherSessions(user.id, auth.sessionId, clock.now(), 'password_changed');
       return { success: true, message: 'Password changed' };
     },
+  };
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  return {
+    ...signInFlows(deps),
+    ...accountFlows(deps),
   };
 }
 

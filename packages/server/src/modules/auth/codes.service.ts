@@ -48,6 +48,90 @@ function codeMessage(language: MessageLanguage, isReset: boolean, code: string) 
   };
 }
 
+/** The cooldown between two codes to one address, and the daily limit. */
+async function enforceSendLimits(
+  repo: AuthRepository,
+  cooldownSeconds: number,
+  channel: CodeChannel,
+  target: string,
+  now: Date,
+): Promise<void> {
+  const latest = await repo.latestCodeForTarget(channel, target);
+  if (latest) {
+    const elapsed = (now.getTime() - latest.createdAt.getTime()) / 1000;
+    if (elapsed < cooldownSeconds) {
+      const wait = Math.ceil(cooldownSeconds - elapsed);
+      throw new RateLimited(
+        `Please wait ${wait} seconds before requesting another code`,
+        wait,
+        ERROR_CODES.codeCooldown,
+      );
+    }
+  }
+  // Daily limit over a rolling 24 h window (not a calendar day): no burst at midnight.
+  const since = new Date(now.getTime() - DAY_SECONDS * 1000);
+  const { n, oldest } = await repo.codesSince(channel, target, since);
+  if (n >= CODE_DAILY_LIMIT) {
+    const wait = oldest
+      ? (oldest.getTime() + DAY_SECONDS * 1000 - now.getTime()) / 1000
+      : DAY_SECONDS;
+    throw new RateLimited(
+      `Daily limit of ${CODE_DAILY_LIMIT} codes reached for this target, try again later`,
+      wait,
+      ERROR_CODES.codeDailyLimit,
+    );
+  }
+}
+
+/** Whether the target belongs to an account; refuses the send when the action says so. */
+async function checkRegistration(
+  repo: AuthRepository,
+  channel: CodeChannel,
+  target: string,
+  action: CodeAction,
+): Promise<boolean> {
+  const user =
+    channel === 'email' ? await repo.findUserByEmail(target) : await repo.findUserByPhone(target);
+  if (action === 'login' && !user) {
+    throw new BadRequest(
+      channel === 'email' ? ERROR_CODES.notRegistered : ERROR_CODES.phoneNotRegistered,
+      channel === 'email' ? AUTH_MESSAGES.emailNotRegistered : AUTH_MESSAGES.userNotFound,
+      { redirect_to: 'register' },
+    );
+  }
+  if (action === 'register' && user) {
+    throw new BadRequest(
+      channel === 'email' ? ERROR_CODES.alreadyRegistered : ERROR_CODES.phoneAlreadyRegistered,
+      channel === 'email'
+        ? AUTH_MESSAGES.emailAlreadyRegistered
+        : AUTH_MESSAGES.phoneAlreadyRegistered,
+    );
+  }
+  return user !== undefined;
+}
+
+/** The code, by e-mail or SMS, in the reader's language. */
+async function deliver(
+  senders: { mailer: Mailer; smsProvider: SmsProvider },
+  channel: CodeChannel,
+  target: string,
+  action: CodeAction,
+  code: string,
+  language: MessageLanguage,
+) {
+  const words = codeMessage(language, action === 'reset_password', code);
+  if (channel === 'email') {
+    await senders.mailer.send({ to: target, subject: words.emailSubject, text: words.text, code });
+  } else {
+    await senders.smsProvider.send({
+      to: target,
+      subject: words.smsSubject,
+      text: words.text,
+      code,
+    });
+  }
+}
+
 export function createCodesService(deps: {
   repo: AuthRepository;
   clock: Clock;
@@ -65,80 +149,6 @@ export function createCodesService(deps: {
   // The hash binds the code to where and why it was sent: a code for one purpose never opens another.
   const hashCode = (channel: CodeChannel, target: string, action: CodeAction, code: string) =>
     createHmac('sha256', hmacKey).update(`${channel}\n${target}\n${action}\n${code}`).digest('hex');
-
-  async function enforceSendLimits(channel: CodeChannel, target: string, now: Date): Promise<void> {
-    const latest = await repo.latestCodeForTarget(channel, target);
-    if (latest) {
-      const elapsed = (now.getTime() - latest.createdAt.getTime()) / 1000;
-      if (elapsed < cooldownSeconds) {
-        const wait = Math.ceil(cooldownSeconds - elapsed);
-        throw new RateLimited(
-          `Please wait ${wait} seconds before requesting another code`,
-          wait,
-          ERROR_CODES.codeCooldown,
-        );
-      }
-    }
-    // Daily limit over a rolling 24 h window (not a calendar day): no burst at midnight.
-    const since = new Date(now.getTime() - DAY_SECONDS * 1000);
-    const { n, oldest } = await repo.codesSince(channel, target, since);
-    if (n >= CODE_DAILY_LIMIT) {
-      const wait = oldest
-        ? (oldest.getTime() + DAY_SECONDS * 1000 - now.getTime()) / 1000
-        : DAY_SECONDS;
-      throw new RateLimited(
-        `Daily limit of ${CODE_DAILY_LIMIT} codes reached for this target, try again later`,
-        wait,
-        ERROR_CODES.codeDailyLimit,
-      );
-    }
-  }
-
-  /** Whether the target belongs to an account; refuses the send when the action says so. */
-  async function checkRegistration(
-    channel: CodeChannel,
-    target: string,
-    action: CodeAction,
-  ): Promise<boolean> {
-    const user =
-      channel === 'email' ? await repo.findUserByEmail(target) : await repo.findUserByPhone(target);
-    if (action === 'login' && !user) {
-      throw new BadRequest(
-        channel === 'email' ? ERROR_CODES.notRegistered : ERROR_CODES.phoneNotRegistered,
-        channel === 'email' ? AUTH_MESSAGES.emailNotRegistered : AUTH_MESSAGES.userNotFound,
-        { redirect_to: 'register' },
-      );
-    }
-    if (action === 'register' && user) {
-      throw new BadRequest(
-        channel === 'email' ? ERROR_CODES.alreadyRegistered : ERROR_CODES.phoneAlreadyRegistered,
-        channel === 'email'
-          ? AUTH_MESSAGES.emailAlreadyRegistered
-          : AUTH_MESSAGES.phoneAlreadyRegistered,
-      );
-    }
-    return user !== undefined;
-  }
-
-  async function deliver(
-    channel: CodeChannel,
-    target: string,
-    action: CodeAction,
-    code: string,
-    language: MessageLanguage,
-  ) {
-    const words = codeMessage(language, action === 'reset_password', code);
-    if (channel === 'email') {
-      await deps.mailer.send({ to: target, subject: words.emailSubject, text: words.text, code });
-    } else {
-      await deps.smsProvider.send({
-        to: target,
-        subject: words.smsSubject,
-        text: words.text,
-        code,
-      });
-    }
-  }
 
   return {
     /** Sends a code, written in `language` (the reader's, from the request). */
@@ -158,11 +168,11 @@ export function createCodesService(deps: {
       const target = parsed.value;
       const now = clock.now();
 
-      const isRegistered = await checkRegistration(channel, target, request.action);
+      const isRegistered = await checkRegistration(repo, channel, target, request.action);
       // A reset code for an unknown target is answered, counted and limited exactly like one for
       // an account, but never sent: the answer does not tell whether the account exists.
       const sendsCode = isRegistered || request.action !== 'reset_password';
-      await enforceSendLimits(channel, target, now);
+      await enforceSendLimits(repo, cooldownSeconds, channel, target, now);
 
       const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
       await repo.supersedeCodes(channel, target, request.action, now);
@@ -175,7 +185,7 @@ export function createCodesService(deps: {
         expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
       });
       try {
-        if (sendsCode) await deliver(channel, target, request.action, code, language);
+        if (sendsCode) await deliver(deps, channel, target, request.action, code, language);
       } catch (error) {
         // A code that never arrived must not count toward the cooldown or the daily limit.
         await repo.deleteCode(row.id);

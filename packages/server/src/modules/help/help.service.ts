@@ -69,8 +69,119 @@ function toAnnouncement(record: AnnouncementRecord): Announcement {
   };
 }
 
-/** Announcements (list, read, write, read marks, views), editor images and contact details. */
-export function createHelpService(deps: {
+/** A reader as view counting keeps them: the user, or a keyed hash of a visitor's address. */
+const readerKey = (secret: string, reader: Reader): string =>
+  reader.userId !== undefined
+    ? `u:${reader.userId}`
+    : `v:${createHmac('sha256', secret).update(`announcement-view:${reader.address}`).digest('base64url').slice(0, 32)}`;
+
+/** Sanitised content, refused when nothing a reader would see is left. */
+function cleanContent(html: string): string {
+  const clean = sanitizeRichText(html, 'announcement');
+  if (visibleText(clean).trim() === '' && imagesIn(clean).size === 0) {
+    throw ValidationFailed.field(
+      'content',
+      HELP_MESSAGES.contentRequired,
+      FIELD_ERROR_CODES.required,
+    );
+  }
+  return clean;
+}
+
+/** An announcement as a reader sees it; not found when it is not there. */
+async function record(
+  repo: HelpRepository,
+  id: number,
+  readerId?: number,
+): Promise<AnnouncementRecord> {
+  const found = await repo.findRecord(id, readerId);
+  if (!found) throw new NotFound(HELP_MESSAGES.notFound);
+  return found;
+}
+
+/** Removes the editor images `before` showed that no announcement shows any more. */
+async function dropUnusedImages(
+  deps: Pick<HelpServiceDeps, 'repo' | 'images' | 'log'>,
+  before: string,
+  after: string,
+): Promise<void> {
+  const { repo, images, log } = deps;
+  const kept = imagesIn(after);
+  for (const url of imagesIn(before)) {
+    if (kept.has(url) || !images.isOwnUrl(url, 'help')) continue;
+    try {
+      if (!(await repo.isImageUsed(url))) await images.remove(url);
+    } catch (error) {
+      log.error({ err: error, url }, 'removing an unused announcement image failed');
+    }
+  }
+}
+
+/** Publishes: stored, read by its author, announced to open pages. */
+async function publishAnnouncement(
+  deps: HelpServiceDeps,
+  authorId: number,
+  input: AnnouncementInput,
+): Promise<Announcement> {
+  const { repo, clock, eventBus, log } = deps;
+  const now = clock.now();
+  const content = cleanContent(input.content);
+  const publications = deps.publications;
+  const write = async (target: HelpRepository, tx?: Database) => {
+    const inserted = await target.insert({
+      title: input.title,
+      summary: input.summary,
+      type: input.type,
+      content,
+      authorId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await target.markRead(inserted.id, authorId, now);
+    const event: OutboxEvent<'AnnouncementPublished'> = {
+      type: 'AnnouncementPublished',
+      id: `announcement-published-${inserted.id}`,
+      payload: { announcementId: inserted.id, title: inserted.title, type: inserted.type },
+    };
+    if (tx && publications) await publications.outbox.write(tx, [event]);
+    return { row: inserted, event };
+  };
+  const { row, event } = publications
+    ? await publications.inTransaction((txRepo, tx) => write(txRepo, tx))
+    : await write(repo);
+  try {
+    if (publications) await publications.outbox.publish(eventBus, [event]);
+    else await eventBus.publish(event.type, event.payload, event.id);
+  } catch (error) {
+    // Open pages still learn of it by polling the unread count.
+    log.error({ err: error, announcementId: row.id }, 'publishing AnnouncementPublished failed');
+  }
+  return toAnnouncement(await record(repo, row.id, authorId));
+}
+
+/** An editor image: type decided by its bytes, re-encoded, stored under the help folder. */
+async function uploadHelpImage(images: ImageStore, bytes: Buffer): Promise<HelpImageUpload> {
+  try {
+    const saved = await images.save(bytes, {
+      folder: 'help',
+      accept: ['png', 'gif', 'jpeg', 'bmp', 'ico'],
+      maxSidePx: HELP_IMAGE_MAX_SIDE_PX,
+    });
+    return { url: saved.url, width: saved.width, height: saved.height };
+  } catch (error) {
+    if (error instanceof UnsupportedImage) {
+      throw ValidationFailed.field(
+        'image',
+        HELP_MESSAGES.imageUnsupported,
+        FIELD_ERROR_CODES.unsupportedFormat,
+      );
+    }
+    throw error;
+  }
+}
+
+/** What the help service works with. */
+export interface HelpServiceDeps {
   repo: HelpRepository;
   clock: Clock;
   images: ImageStore;
@@ -87,48 +198,18 @@ export function createHelpService(deps: {
     inTransaction: <T>(work: (repo: HelpRepository, tx: Database) => Promise<T>) => Promise<T>;
     outbox: Outbox;
   };
-}) {
-  const { repo, clock, images, eventBus, log } = deps;
+}
+
+/** Announcements (list, read, write, read marks, views), editor images and contact details. */
+export function createHelpService(deps: HelpServiceDeps) {
+  const { repo, clock, images } = deps;
   let prunedBefore = '';
 
-  const readerKey = (reader: Reader): string =>
-    reader.userId !== undefined
-      ? `u:${reader.userId}`
-      : `v:${createHmac('sha256', deps.readerSecret).update(`announcement-view:${reader.address}`).digest('base64url').slice(0, 32)}`;
-
-  /** Sanitised content, refused when nothing a reader would see is left. */
-  const cleanContent = (html: string): string => {
-    const clean = sanitizeRichText(html, 'announcement');
-    if (visibleText(clean).trim() === '' && imagesIn(clean).size === 0) {
-      throw ValidationFailed.field(
-        'content',
-        HELP_MESSAGES.contentRequired,
-        FIELD_ERROR_CODES.required,
-      );
-    }
-    return clean;
-  };
-
-  const record = async (id: number, readerId?: number): Promise<AnnouncementRecord> => {
-    const found = await repo.findRecord(id, readerId);
-    if (!found) throw new NotFound(HELP_MESSAGES.notFound);
-    return found;
-  };
-
-  /** Removes the editor images `before` showed that no announcement shows any more. */
-  const dropUnusedImages = async (before: string, after: string): Promise<void> => {
-    const kept = imagesIn(after);
-    for (const url of imagesIn(before)) {
-      if (kept.has(url) || !images.isOwnUrl(url, 'help')) continue;
-      try {
-        if (!(await repo.isImageUsed(url))) await images.remove(url);
-      } catch (error) {
-        log.error({ err: error, url }, 'removing an unused announcement image failed');
-      }
-    }
-  };
-
   return {
+    create: (authorId: number, input: AnnouncementInput) =>
+      publishAnnouncement(deps, authorId, input),
+    uploadImage: (bytes: Buffer) => uploadHelpImage(images, bytes),
+
     async list(query: AnnouncementListQuery, readerId?: number): Promise<AnnouncementList> {
       const { rows, total } = await repo.page(
         { offset: (query.page - 1) * query.page_size, limit: query.page_size },
@@ -149,49 +230,9 @@ export function createHelpService(deps: {
         await repo.pruneViewsBefore(day);
         prunedBefore = day;
       }
-      const views = await repo.recordView(id, readerKey(reader), day);
+      const views = await repo.recordView(id, readerKey(deps.readerSecret, reader), day);
       if (views === undefined) throw new NotFound(HELP_MESSAGES.notFound);
-      return toAnnouncement(await record(id, reader.userId));
-    },
-
-    /** Publishes: stored, read by its author, announced to open pages. */
-    async create(authorId: number, input: AnnouncementInput): Promise<Announcement> {
-      const now = clock.now();
-      const content = cleanContent(input.content);
-      const publications = deps.publications;
-      const write = async (target: HelpRepository, tx?: Database) => {
-        const inserted = await target.insert({
-          title: input.title,
-          summary: input.summary,
-          type: input.type,
-          content,
-          authorId,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await target.markRead(inserted.id, authorId, now);
-        const event: OutboxEvent<'AnnouncementPublished'> = {
-          type: 'AnnouncementPublished',
-          id: `announcement-published-${inserted.id}`,
-          payload: { announcementId: inserted.id, title: inserted.title, type: inserted.type },
-        };
-        if (tx && publications) await publications.outbox.write(tx, [event]);
-        return { row: inserted, event };
-      };
-      const { row, event } = publications
-        ? await publications.inTransaction((txRepo, tx) => write(txRepo, tx))
-        : await write(repo);
-      try {
-        if (publications) await publications.outbox.publish(eventBus, [event]);
-        else await eventBus.publish(event.type, event.payload, event.id);
-      } catch (error) {
-        // Open pages still learn of it by polling the unread count.
-        log.error(
-          { err: error, announcementId: row.id },
-          'publishing AnnouncementPublished failed',
-        );
-      }
-      return toAnnouncement(await record(row.id, authorId));
+      return toAnnouncement(await record(repo, id, reader.userId));
     },
 
     async update(id: number, editorId: number, input: AnnouncementInput): Promise<Announcement> {
@@ -204,14 +245,14 @@ export function createHelpService(deps: {
         clock.now(),
       );
       if (!row) throw new NotFound(HELP_MESSAGES.notFound);
-      await dropUnusedImages(before.content, content);
-      return toAnnouncement(await record(id, editorId));
+      await dropUnusedImages(deps, before.content, content);
+      return toAnnouncement(await record(repo, id, editorId));
     },
 
     async remove(id: number): Promise<void> {
       const removed = await repo.delete(id);
       if (!removed) throw new NotFound(HELP_MESSAGES.notFound);
-      await dropUnusedImages(removed.content, '');
+      await dropUnusedImages(deps, removed.content, '');
     },
 
     async markRead(id: number, userId: number): Promise<MarkReadResponse> {
@@ -223,27 +264,6 @@ export function createHelpService(deps: {
 
     async unreadCount(readerId?: number): Promise<UnreadCount> {
       return { count: readerId === undefined ? 0 : await repo.unreadCount(readerId) };
-    },
-
-    /** An editor image: type decided by its bytes, re-encoded, stored under the help folder. */
-    async uploadImage(bytes: Buffer): Promise<HelpImageUpload> {
-      try {
-        const saved = await images.save(bytes, {
-          folder: 'help',
-          accept: ['png', 'gif', 'jpeg', 'bmp', 'ico'],
-          maxSidePx: HELP_IMAGE_MAX_SIDE_PX,
-        });
-        return { url: saved.url, width: saved.width, height: saved.height };
-      } catch (error) {
-        if (error instanceof UnsupportedImage) {
-          throw ValidationFailed.field(
-            'image',
-            HELP_MESSAGES.imageUnsupported,
-            FIELD_ERROR_CODES.unsupportedFormat,
-          );
-        }
-        throw error;
-      }
     },
 
     contact(): HelpContact {
