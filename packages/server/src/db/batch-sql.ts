@@ -17,7 +17,8 @@ function elementType(column: PgColumn): string {
 function encode(column: PgColumn, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   // Only an object can be an SQL piece (the check walks the prototype chain: not per number).
-  if (typeof value === 'object' && is(value, SQL)) {
+  // instanceof, not drizzle's is(): this runs for every value of every batched row.
+  if (value instanceof SQL) {
     throw new TypeError(`${column.name}: SQL values cannot be batched`);
   }
   return column.mapToDriverValue(value);
