@@ -59,7 +59,8 @@ export interface ViewerFacts {
 }
 
 /** The square's public reads. A strategy that is not public is "not found" for everyone. */
-export function createListingService(deps: {
+/** What the square's listing works with. */
+export interface ListingServiceDeps {
   repo: ListingRepository;
   clock: Clock;
   prices: PriceSource;
@@ -68,59 +69,19 @@ export function createListingService(deps: {
   liveChecks?: (accountId: number) => Promise<StrategyLiveCheck | null>;
   /** The account's bots' strategies, with their rules when `withRules` (the bots module). */
   strategiesOf?: (accountId: number, withRules: boolean) => Promise<PublishedStrategy[]>;
-}) {
+}
+
+/** The strategy when public; 404 'strategy not found or not public' otherwise. */
+async function publicStrategy(repo: ListingRepository, accountId: number) {
+  const row = await repo.strategy(accountId);
+  if (!row?.settings.isPublic)
+    throw new NotFound(SQUARE_MESSAGES.strategyNotFound, SQUARE_ERROR_CODES.strategyNotFound);
+  return row;
+}
+
+/** One public strategy: its detail and equity. */
+function strategyReads(deps: ListingServiceDeps) {
   const { repo } = deps;
-  const cached = ttlCache<unknown>(SQUARE_AGGREGATE_TTL_MS, () => Date.now());
-  const pages = new AnswerCache(LIST_CACHE_MAX_ENTRIES);
-  let localVersion = 0;
-
-  /** The strategy when public; 404 'strategy not found or not public' otherwise. */
-  async function publicStrategy(accountId: number) {
-    const row = await repo.strategy(accountId);
-    if (!row?.settings.isPublic)
-      throw new NotFound(SQUARE_MESSAGES.strategyNotFound, SQUARE_ERROR_CODES.strategyNotFound);
-    return row;
-  }
-
-  async function list(query: StrategyListQuery): Promise<StrategyListResponse> {
-    const filter: ListFilter = {
-      period: query.period,
-      exchange: query.exchange,
-      search: query.search || undefined,
-      userSearch: query.user_search || undefined,
-      honest: query.honest === 'true',
-    };
-    const offset = (query.page - 1) * query.page_size;
-    const statsKey = `stats|${filter.period}|${filter.exchange ?? ''}`;
-    // The stats describe the whole square; the honest filter, like a text, needs its own count.
-    const isNarrowed =
-      filter.search !== undefined || filter.userSearch !== undefined || filter.honest === true;
-    const [rows, stats] = await Promise.all([
-      repo.page(filter, query.sort, query.page_size, offset),
-      cached(statsKey, () => repo.stats(filter.period, filter.exchange)) as ReturnType<
-        typeof repo.stats
-      >,
-    ]);
-    // Without a narrowing filter the count is the stats' total (same filter), else one count query.
-    const total = isNarrowed
-      ? ((await cached(
-          `count|${filter.period}|${filter.exchange ?? ''}|${filter.search ?? ''}|${filter.userSearch ?? ''}|${filter.honest ? 'h' : ''}`,
-          () => repo.count(filter),
-        )) as number)
-      : stats.total;
-    return {
-      results: rows.map(cardOf),
-      count: total,
-      page: query.page,
-      page_size: query.page_size,
-      stats: {
-        total: stats.total,
-        active: stats.active,
-        copiers: stats.copiers,
-        avg_return: Math.round(stats.avgReturn * 10_000) / 10_000,
-      },
-    };
-  }
 
   /**
    * The period's equity: the hourly snapshots (the last of each day for the whole history) and
@@ -156,8 +117,10 @@ export function createListingService(deps: {
     viewerId: number | undefined,
     period: SquarePeriod,
   ): Promise<StrategyDetail> {
-    const { settings, account, nickname, avatarUrl, followersCount } =
-      await publicStrategy(accountId);
+    const { settings, account, nickname, avatarUrl, followersCount } = await publicStrategy(
+      repo,
+      accountId,
+    );
     const nowMs = deps.clock.now().getTime();
     const hours = SQUARE_PERIOD_HOURS[period];
     const sinceMs = hours === null ? 0 : nowMs - hours * HOUR_MS;
@@ -225,8 +188,15 @@ export function createListingService(deps: {
     };
   }
 
+  return { detail };
+}
+
+/** One public strategy's trades and positions (marked at the feed's prices). */
+function strategyActivity(deps: ListingServiceDeps) {
+  const { repo } = deps;
+
   async function trades(accountId: number, limit: number): Promise<StrategyTradeList> {
-    const { settings } = await publicStrategy(accountId);
+    const { settings } = await publicStrategy(repo, accountId);
     if (!settings.showTrades)
       throw new Forbidden(SQUARE_MESSAGES.tradesHidden, SQUARE_ERROR_CODES.tradesHidden);
     const [rows, total] = await Promise.all([
@@ -242,7 +212,7 @@ export function createListingService(deps: {
    * that owner's stored row.
    */
   async function currentPositions(accountId: number, change?: PositionChange) {
-    const { account } = await publicStrategy(accountId);
+    const { account } = await publicStrategy(repo, accountId);
     const stored = await repo.openPositions(accountId);
     const isChanged = (r: StrategyPositionRow) =>
       change !== undefined &&
@@ -276,11 +246,62 @@ export function createListingService(deps: {
   }
 
   async function positions(accountId: number): Promise<StrategyPositionList> {
-    const { settings } = await publicStrategy(accountId);
+    const { settings } = await publicStrategy(repo, accountId);
     if (!settings.showPositions)
       throw new Forbidden(SQUARE_MESSAGES.positionsHidden, SQUARE_ERROR_CODES.positionsHidden);
     const results = await currentPositions(accountId);
     return { results, count: results.length };
+  }
+
+  return { trades, positions, currentPositions };
+}
+
+export function createListingService(deps: ListingServiceDeps) {
+  const { repo } = deps;
+  const cached = ttlCache<unknown>(SQUARE_AGGREGATE_TTL_MS, () => Date.now());
+  const pages = new AnswerCache(LIST_CACHE_MAX_ENTRIES);
+  let localVersion = 0;
+
+  const reads = { ...strategyReads(deps), ...strategyActivity(deps) };
+
+  async function list(query: StrategyListQuery): Promise<StrategyListResponse> {
+    const filter: ListFilter = {
+      period: query.period,
+      exchange: query.exchange,
+      search: query.search || undefined,
+      userSearch: query.user_search || undefined,
+      honest: query.honest === 'true',
+    };
+    const offset = (query.page - 1) * query.page_size;
+    const statsKey = `stats|${filter.period}|${filter.exchange ?? ''}`;
+    // The stats describe the whole square; the honest filter, like a text, needs its own count.
+    const isNarrowed =
+      filter.search !== undefined || filter.userSearch !== undefined || filter.honest === true;
+    const [rows, stats] = await Promise.all([
+      repo.page(filter, query.sort, query.page_size, offset),
+      cached(statsKey, () => repo.stats(filter.period, filter.exchange)) as ReturnType<
+        typeof repo.stats
+      >,
+    ]);
+    // Without a narrowing filter the count is the stats' total (same filter), else one count query.
+    const total = isNarrowed
+      ? ((await cached(
+          `count|${filter.period}|${filter.exchange ?? ''}|${filter.search ?? ''}|${filter.userSearch ?? ''}|${filter.honest ? 'h' : ''}`,
+          () => repo.count(filter),
+        )) as number)
+      : stats.total;
+    return {
+      results: rows.map(cardOf),
+      count: total,
+      page: query.page,
+      page_size: query.page_size,
+      stats: {
+        total: stats.total,
+        active: stats.active,
+        copiers: stats.copiers,
+        avg_return: Math.round(stats.avgReturn * 10_000) / 10_000,
+      },
+    };
   }
 
   async function userStrategies(userId: number, period: SquarePeriod): Promise<StrategyCard[]> {
@@ -309,14 +330,11 @@ export function createListingService(deps: {
   }
 
   return {
+    ...reads,
+    publicStrategy: (accountId: number) => publicStrategy(repo, accountId),
     list,
     listJson,
-    detail,
-    trades,
-    positions,
-    currentPositions,
     userStrategies,
-    publicStrategy,
     /** Forgets cached counts and stats (this process wrote new figures or settings). */
     invalidateAggregates: () => {
       cached.clear();

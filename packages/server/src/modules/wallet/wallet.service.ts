@@ -40,7 +40,7 @@ import { isChainAddress } from './chain-addresses.js';
 import type { DepositNetworks } from './deposit-networks.js';
 import type { Ledger } from './ledger.js';
 import { fixed8, toWalletTransaction } from './wallet.mappers.js';
-import { walletQueries } from './wallet.repository.js';
+import { type WalletQueries, walletQueries } from './wallet.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -60,27 +60,31 @@ export const walletKeys = {
 const whoOf = (user: Pick<UserRow, 'email' | 'phone' | 'id'>) =>
   user.email ? maskEmail(user.email) : user.phone ? maskPhone(user.phone) : `user ${user.id}`;
 
-export function createWalletService(deps: {
+/** What the wallet service works with. */
+export interface WalletServiceDeps {
   db: Database;
   clock: Clock;
   ledger: Ledger;
   networks: DepositNetworks;
   /** A withdrawal of a user with 2FA on needs an authenticator code. */
   stepUp: StepUp;
-}) {
-  const { db, clock, ledger, networks, stepUp } = deps;
-  const q = walletQueries(db);
+}
 
-  async function loadUser(userId: number): Promise<UserRow> {
-    const user = await q.findUser(userId);
-    if (!user) throw new NotFound('User not found');
-    return user;
-  }
+async function loadUser(q: WalletQueries, userId: number): Promise<UserRow> {
+  const user = await q.findUser(userId);
+  if (!user) throw new NotFound('User not found');
+  return user;
+}
+
+/** The coin balance, deposit details and deposits. */
+function coinFlows(deps: WalletServiceDeps) {
+  const { db, ledger, networks } = deps;
+  const q = walletQueries(db);
 
   return {
     /** GET /auth/balance/: the balance and the user's rows, latest first. */
     async balance(userId: number, query: CoinBalanceQuery): Promise<CoinBalanceResponse> {
-      const user = await loadUser(userId);
+      const user = await loadUser(q, userId);
       const { rows, count } = await q.listForUser(userId, {
         type: query.type,
         limit: query.page_size,
@@ -146,7 +150,15 @@ export function createWalletService(deps: {
         transaction: toWalletTransaction(receipt.transaction),
       };
     },
+  };
+}
 
+/** Withdrawals: checked, stepped up and written to the ledger for review. */
+function withdrawFlows(deps: WalletServiceDeps) {
+  const { db, ledger, stepUp } = deps;
+  const q = walletQueries(db);
+
+  return {
     /**
      * Debits the whole amount now (pending); amount − 1 USDT is paid out when staff complete it,
      * and failing it refunds. The same request_id is acted on once. A user with 2FA on confirms
@@ -203,9 +215,17 @@ export function createWalletService(deps: {
         transaction: toWalletTransaction(row),
       };
     },
+  };
+}
 
+/** VIP: the offer and its purchase. */
+function vipFlows(deps: WalletServiceDeps) {
+  const { db, clock, ledger } = deps;
+  const q = walletQueries(db);
+
+  return {
     async vipInfo(userId: number): Promise<VipInfo> {
-      const user = await loadUser(userId);
+      const user = await loadUser(q, userId);
       const price = vipPriceFor(user.platformBalance, await q.hasBoughtVip(userId));
       const now = clock.now();
       return {
@@ -226,7 +246,7 @@ export function createWalletService(deps: {
      * is written in the same transaction. A repeated request_id answers without charging again.
      */
     async purchaseVip(userId: number, request: PurchaseVipRequest): Promise<PurchaseVipResponse> {
-      const buyer = await loadUser(userId);
+      const buyer = await loadUser(q, userId);
       const key = walletKeys.vipPurchase(userId, request?.request_id);
       return ledger.transaction(async (ops, tx) => {
         const inTx = walletQueries(tx);
@@ -291,6 +311,14 @@ export function createWalletService(deps: {
         };
       });
     },
+  };
+}
+
+export function createWalletService(deps: WalletServiceDeps) {
+  return {
+    ...coinFlows(deps),
+    ...withdrawFlows(deps),
+    ...vipFlows(deps),
   };
 }
 
