@@ -69,7 +69,8 @@ const toNotification = (row: NotificationRow): Notification => ({
   created_at: row.createdAt.toISOString(),
 });
 
-export function createNotificationsService(deps: {
+/** What the notifications service works with. */
+export interface NotificationsServiceDeps {
   repo: NotificationsRepository;
   clock: Clock;
   events: EventBus;
@@ -78,38 +79,65 @@ export function createNotificationsService(deps: {
   telegram: { botUsername(): Promise<string> } | undefined;
   /** Called after deliveries were written (the sender looks at once). */
   onDeliveries?: () => void;
-}) {
+}
+
+/** Tells every process's sockets the user's new unread count (after the commit). */
+async function announceUnread(
+  deps: Pick<NotificationsServiceDeps, 'repo' | 'events' | 'log'>,
+  userIds: readonly number[],
+): Promise<void> {
+  for (const userId of new Set(userIds)) {
+    const unread = await deps.repo.unreadCount(userId);
+    await deps.events
+      .publish('NotificationsChanged', { userId, unread })
+      .catch((error: unknown) =>
+        deps.log.error({ err: error, userId }, 'NotificationsChanged not published'),
+      );
+  }
+}
+
+/** Drafts of `notices` by each user's switches and contacts. */
+async function draftsOf(
+  deps: Pick<NotificationsServiceDeps, 'repo' | 'telegram'>,
+  notices: readonly EventNotice[],
+): Promise<NotificationDraft[]> {
+  const userIds = notices.map((n) => n.userId);
+  const settings = new Map((await deps.repo.settingsOf(userIds)).map((row) => [row.userId, row]));
+  const contacts = new Map((await deps.repo.contactsOf(userIds)).map((row) => [row.userId, row]));
+  return notices.flatMap((notice) => {
+    const contact = contacts.get(notice.userId);
+    if (!contact) return [];
+    const on = switchesOf(settings.get(notice.userId));
+    const send: ('email' | 'telegram')[] = [];
+    if (on.email[notice.kind] && contact.email) send.push('email');
+    if (on.telegram[notice.kind] && contact.chatId && deps.telegram) send.push('telegram');
+    const isShown = on.in_app[notice.kind];
+    if (!isShown && send.length === 0) return [];
+    return [{ ...notice, isShown, send }];
+  });
+}
+
+async function settingsAnswer(
+  deps: Pick<NotificationsServiceDeps, 'repo' | 'telegram'>,
+  userId: number,
+): Promise<NotificationSettings> {
+  const [row] = await deps.repo.settingsOf([userId]);
+  const [contact] = await deps.repo.contactsOf([userId]);
+  return {
+    channels: switchesOf(row),
+    language: row?.language ?? DEFAULT_MESSAGE_LANGUAGE,
+    email: contact?.email ?? null,
+    telegram: {
+      available: deps.telegram !== undefined,
+      linked: Boolean(contact?.chatId),
+      chat_name: contact?.chatName ?? null,
+    },
+  };
+}
+
+/** Outbox events to notifications, each handled once. */
+function eventHandling(deps: NotificationsServiceDeps) {
   const { repo, clock } = deps;
-
-  /** Tells every process's sockets the user's new unread count (after the commit). */
-  async function announceUnread(userIds: readonly number[]): Promise<void> {
-    for (const userId of new Set(userIds)) {
-      const unread = await repo.unreadCount(userId);
-      await deps.events
-        .publish('NotificationsChanged', { userId, unread })
-        .catch((error: unknown) =>
-          deps.log.error({ err: error, userId }, 'NotificationsChanged not published'),
-        );
-    }
-  }
-
-  /** Drafts of `notices` by each user's switches and contacts. */
-  async function draftsOf(notices: readonly EventNotice[]): Promise<NotificationDraft[]> {
-    const userIds = notices.map((n) => n.userId);
-    const settings = new Map((await repo.settingsOf(userIds)).map((row) => [row.userId, row]));
-    const contacts = new Map((await repo.contactsOf(userIds)).map((row) => [row.userId, row]));
-    return notices.flatMap((notice) => {
-      const contact = contacts.get(notice.userId);
-      if (!contact) return [];
-      const on = switchesOf(settings.get(notice.userId));
-      const send: ('email' | 'telegram')[] = [];
-      if (on.email[notice.kind] && contact.email) send.push('email');
-      if (on.telegram[notice.kind] && contact.chatId && deps.telegram) send.push('telegram');
-      const isShown = on.in_app[notice.kind];
-      if (!isShown && send.length === 0) return [];
-      return [{ ...notice, isShown, send }];
-    });
-  }
 
   /**
    * Handles one outbox event once: a repeat (the relay, another process, a restart's catch-up)
@@ -121,11 +149,11 @@ export function createNotificationsService(deps: {
       return;
     }
     const notice = noticeOf(event);
-    const drafts = notice ? await draftsOf([notice]) : [];
+    const drafts = notice ? await draftsOf(deps, [notice]) : [];
     const result = await repo.record(event.id, clock.now(), drafts);
     if (!result) return;
     if (drafts.some((d) => d.send.length > 0)) deps.onDeliveries?.();
-    await announceUnread(result.userIds);
+    await announceUnread(deps, result.userIds);
   }
 
   /** Every user is told of a new announcement, a page of users per transaction. */
@@ -140,33 +168,25 @@ export function createNotificationsService(deps: {
       if (userIds.length === 0) break;
       afterId = userIds.at(-1) ?? afterId;
       const drafts = await draftsOf(
+        deps,
         userIds.map((userId) => ({ userId, kind: 'announcement' as const, params })),
       );
       const written = await repo.recordPart(event.id, at, drafts);
       hasDeliveries ||= drafts.some((d) => d.send.length > 0);
-      await announceUnread(written.userIds);
+      await announceUnread(deps, written.userIds);
     }
     await repo.markHandled(event.id, at);
     if (hasDeliveries) deps.onDeliveries?.();
   }
 
-  async function settingsAnswer(userId: number): Promise<NotificationSettings> {
-    const [row] = await repo.settingsOf([userId]);
-    const [contact] = await repo.contactsOf([userId]);
-    return {
-      channels: switchesOf(row),
-      language: row?.language ?? DEFAULT_MESSAGE_LANGUAGE,
-      email: contact?.email ?? null,
-      telegram: {
-        available: deps.telegram !== undefined,
-        linked: Boolean(contact?.chatId),
-        chat_name: contact?.chatName ?? null,
-      },
-    };
-  }
+  return { handle };
+}
+
+export function createNotificationsService(deps: NotificationsServiceDeps) {
+  const { repo, clock } = deps;
 
   return {
-    handle,
+    ...eventHandling(deps),
 
     async list(userId: number, query: NotificationListQuery): Promise<NotificationList> {
       const { rows, count } = await repo.list(userId, {
@@ -198,7 +218,7 @@ export function createNotificationsService(deps: {
       return { unread };
     },
 
-    settings: settingsAnswer,
+    settings: (userId: number) => settingsAnswer(deps, userId),
 
     async updateSettings(
       userId: number,
@@ -213,7 +233,7 @@ export function createNotificationsService(deps: {
       }
       const language: NotificationLanguage = body.language ?? row?.language ?? requestLanguage;
       await repo.saveSettings({ userId, switches, language }, clock.now());
-      return settingsAnswer(userId);
+      return settingsAnswer(deps, userId);
     },
 
     /** A one-time code and the bot's link (t.me/<bot>?start=<code>). */
@@ -239,7 +259,7 @@ export function createNotificationsService(deps: {
 
     async unlinkTelegram(userId: number): Promise<NotificationSettings> {
       await repo.unlinkUser(userId);
-      return settingsAnswer(userId);
+      return settingsAnswer(deps, userId);
     },
 
     /** `/start <code>` from a chat: the user linked, with their language; null for a bad code. */

@@ -62,12 +62,15 @@ function commentOf(
   return { ...replyOf(row, liked), replies: replies.map((r) => replyOf(r, liked)) };
 }
 
-/** Follows, public profiles, comments and likes. Private strategies are never commented. */
-export function createSocialService(deps: {
+/** What the social service works with. */
+export interface SocialServiceDeps {
   repo: SocialRepository;
   listing: ListingService;
   clock: Clock;
-}) {
+}
+
+/** Follows and public profiles. */
+function followFlows(deps: SocialServiceDeps) {
   const { repo } = deps;
   const socialStats = createSocialStats(repo);
 
@@ -110,6 +113,34 @@ export function createSocialService(deps: {
       ...(isSelf ? { platform_balance: new Decimal(user.platformBalance).toFixed(8) } : {}),
     };
   }
+
+  return {
+    follow: (viewerId: number, userId: number) => setFollow(viewerId, userId, true),
+    unfollow: (viewerId: number, userId: number) => setFollow(viewerId, userId, false),
+    isFollowing: (viewerId: number, userId: number) => repo.isFollowing(viewerId, userId),
+    profile,
+    async profileDetail(
+      userId: number,
+      viewerId: number | undefined,
+      period: SquarePeriod,
+    ): Promise<PublicProfileDetail> {
+      const [base, strategies] = await Promise.all([
+        profile(userId, viewerId),
+        deps.listing.userStrategies(userId, period),
+      ]);
+      return { ...base, strategies };
+    },
+    async userStrategies(userId: number, period: SquarePeriod) {
+      await existingUser(userId);
+      const results = await deps.listing.userStrategies(userId, period);
+      return { results, count: results.length };
+    },
+  };
+}
+
+/** Comments on public strategies, and likes. */
+function commentFlows(deps: SocialServiceDeps) {
+  const { repo } = deps;
 
   /** A public strategy whose comments are open; 404 when not public, 403 when closed. */
   async function commentable(accountId: number) {
@@ -190,30 +221,19 @@ export function createSocialService(deps: {
   }
 
   return {
-    follow: (viewerId: number, userId: number) => setFollow(viewerId, userId, true),
-    unfollow: (viewerId: number, userId: number) => setFollow(viewerId, userId, false),
-    isFollowing: (viewerId: number, userId: number) => repo.isFollowing(viewerId, userId),
-    profile,
-    async profileDetail(
-      userId: number,
-      viewerId: number | undefined,
-      period: SquarePeriod,
-    ): Promise<PublicProfileDetail> {
-      const [base, strategies] = await Promise.all([
-        profile(userId, viewerId),
-        deps.listing.userStrategies(userId, period),
-      ]);
-      return { ...base, strategies };
-    },
-    async userStrategies(userId: number, period: SquarePeriod) {
-      await existingUser(userId);
-      const results = await deps.listing.userStrategies(userId, period);
-      return { results, count: results.length };
-    },
     comments,
     postComment,
     like: (commentId: number, viewerId: number) => setLike(commentId, viewerId, true),
     unlike: (commentId: number, viewerId: number) => setLike(commentId, viewerId, false),
+  };
+}
+
+/** Follows, public profiles, comments and likes. Private strategies are never commented. */
+export function createSocialService(deps: SocialServiceDeps) {
+  const socialStats = createSocialStats(deps.repo);
+  return {
+    ...followFlows(deps),
+    ...commentFlows(deps),
     statsFor: socialStats.statsFor,
   };
 }
