@@ -36,6 +36,51 @@ const refuseRunning = (running: readonly BotRef[]) =>
     running_bots: running.map((bot) => ({ id: bot.id, symbol: bot.symbol })),
   });
 
+/** `close`'s answer; a failure refuses the deletion with the exchange's reason. */
+async function closing<T>(close: () => Promise<T>): Promise<T> {
+  try {
+    return await close();
+  } catch (error) {
+    throw new BadRequest(
+      ERROR_CODES.positionCloseFailed,
+      `${DELETION_MESSAGES.positionNotClosed}: ${exchangeErrorMessage(error)}`,
+      { error_kind: exchangeErrorKind(error) },
+    );
+  }
+}
+
+/** The deletion's log entries: each bot deleted with the account, then the account. */
+async function logDeletion(
+  writer: OperationLogWriter | undefined,
+  userId: number,
+  account: ExchangeAccountRow,
+  deletedBots: readonly BotRef[],
+): Promise<void> {
+  for (const bot of deletedBots) {
+    await writer?.record({
+      userId,
+      botId: bot.id,
+      botSymbol: bot.symbol,
+      type: 'user_action',
+      event: 'bot_deleted',
+      message: `Deleted bot ${bot.symbol} with exchange API ${account.name}`,
+      details: { bot_id: bot.id, exchange_api: account.id, reason: 'api_deleted' },
+    });
+  }
+  await writer?.record({
+    userId,
+    type: 'user_action',
+    event: 'api_deleted',
+    message: `Deleted exchange API ${account.name}`,
+    details: {
+      exchange_api: account.id,
+      name: account.name,
+      exchange: account.exchange,
+      deleted_bots: deletedBots.map((bot) => bot.id),
+    },
+  });
+}
+
 /**
  * Deleting an exchange account with its bots: refused while one of them runs (the bot delete's
  * own rule and message); the positions of its stopped bots are closed through the bot engine
@@ -51,19 +96,6 @@ export function createAccountDeletion(deps: {
   /** Ends the copies the account drives (their positions closed). */
   readonly copies?: AccountCopies | undefined;
 }) {
-  /** `close`'s answer; a failure refuses the deletion with the exchange's reason. */
-  async function closing<T>(close: () => Promise<T>): Promise<T> {
-    try {
-      return await close();
-    } catch (error) {
-      throw new BadRequest(
-        ERROR_CODES.positionCloseFailed,
-        `${DELETION_MESSAGES.positionNotClosed}: ${exchangeErrorMessage(error)}`,
-        { error_kind: exchangeErrorKind(error) },
-      );
-    }
-  }
-
   async function closeStoppedPositions(accountBots: readonly AccountBot[]) {
     const holding = accountBots.filter((bot) => bot.has_open_position);
     if (holding.length === 0) return [];
@@ -85,37 +117,6 @@ export function createAccountDeletion(deps: {
       closed.push({ bot_id: bot.id, symbol: bot.symbol });
     }
     return closed;
-  }
-
-  async function logDeletion(
-    writer: OperationLogWriter | undefined,
-    userId: number,
-    account: ExchangeAccountRow,
-    deletedBots: readonly BotRef[],
-  ): Promise<void> {
-    for (const bot of deletedBots) {
-      await writer?.record({
-        userId,
-        botId: bot.id,
-        botSymbol: bot.symbol,
-        type: 'user_action',
-        event: 'bot_deleted',
-        message: `Deleted bot ${bot.symbol} with exchange API ${account.name}`,
-        details: { bot_id: bot.id, exchange_api: account.id, reason: 'api_deleted' },
-      });
-    }
-    await writer?.record({
-      userId,
-      type: 'user_action',
-      event: 'api_deleted',
-      message: `Deleted exchange API ${account.name}`,
-      details: {
-        exchange_api: account.id,
-        name: account.name,
-        exchange: account.exchange,
-        deleted_bots: deletedBots.map((bot) => bot.id),
-      },
-    });
   }
 
   return {

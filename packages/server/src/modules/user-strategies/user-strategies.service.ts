@@ -87,37 +87,43 @@ export interface UserStrategiesDeps {
   readonly clock: Clock;
 }
 
+/** A payload's changes, its rules validated. */
+function changesOf(payload: UserStrategyPayload): UserStrategyChanges {
+  const validation = validateRuleSet(payload.rules);
+  if (!validation.ok) throw ruleErrors(validation.issues);
+  return {
+    name: payload.name,
+    description: payload.description,
+    rules: validation.rules,
+    stopLossPct: toPercent(payload.stop_loss_pct),
+    takeProfitPct: toPercent(payload.take_profit_pct),
+    trailingStopPct: toPercent(payload.trailing_stop_pct),
+  };
+}
+
+async function owned(
+  repo: UserStrategiesDeps['repo'],
+  userId: number,
+  id: number,
+): Promise<UserStrategyRow> {
+  const row = await repo.findOwned(userId, id);
+  if (!row) throw new NotFound(USER_STRATEGY_MESSAGES.notFound);
+  return row;
+}
+
+/** `custom:<id>` owned by `userId` (a visitor owns none), or undefined. */
+async function ownedOfType(
+  repo: UserStrategiesDeps['repo'],
+  userId: number | undefined,
+  type: string,
+): Promise<UserStrategyRow | undefined> {
+  const id = customStrategyId(type);
+  if (id === null || userId === undefined) return undefined;
+  return repo.findOwned(userId, id);
+}
+
 export function createUserStrategiesService(deps: UserStrategiesDeps) {
   const { repo, clock } = deps;
-
-  function changesOf(payload: UserStrategyPayload): UserStrategyChanges {
-    const validation = validateRuleSet(payload.rules);
-    if (!validation.ok) throw ruleErrors(validation.issues);
-    return {
-      name: payload.name,
-      description: payload.description,
-      rules: validation.rules,
-      stopLossPct: toPercent(payload.stop_loss_pct),
-      takeProfitPct: toPercent(payload.take_profit_pct),
-      trailingStopPct: toPercent(payload.trailing_stop_pct),
-    };
-  }
-
-  async function owned(userId: number, id: number): Promise<UserStrategyRow> {
-    const row = await repo.findOwned(userId, id);
-    if (!row) throw new NotFound(USER_STRATEGY_MESSAGES.notFound);
-    return row;
-  }
-
-  /** `custom:<id>` owned by `userId` (a visitor owns none), or undefined. */
-  async function ownedOfType(
-    userId: number | undefined,
-    type: string,
-  ): Promise<UserStrategyRow | undefined> {
-    const id = customStrategyId(type);
-    if (id === null || userId === undefined) return undefined;
-    return repo.findOwned(userId, id);
-  }
 
   return {
     async list(userId: number): Promise<UserStrategyListAnswer> {
@@ -126,7 +132,7 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
     },
 
     async get(userId: number, id: number): Promise<UserStrategy> {
-      return present(await owned(userId, id));
+      return present(await owned(repo, userId, id));
     },
 
     async create(userId: number, payload: UserStrategyPayload): Promise<UserStrategy> {
@@ -146,7 +152,7 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
     },
 
     async remove(userId: number, id: number): Promise<void> {
-      await owned(userId, id);
+      await owned(repo, userId, id);
       if (await repo.isUsedByBot(customStrategyType(id))) {
         throw new Conflict(USER_STRATEGY_MESSAGES.inUse, USER_STRATEGY_CODES.inUse);
       }
@@ -170,7 +176,7 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
      * unknown-strategy field error a wrong built-in type gets, so ids of others are not probed.
      */
     async compiledFor(userId: number | undefined, type: string): Promise<CompiledStrategy> {
-      const row = await ownedOfType(userId, type);
+      const row = await ownedOfType(repo, userId, type);
       if (!row) {
         throw ValidationFailed.field(
           'strategy_type',
@@ -186,7 +192,7 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
      * thread can compile it; the unknown-strategy field error for anyone else.
      */
     async definitionFor(userId: number, type: string) {
-      const row = await ownedOfType(userId, type);
+      const row = await ownedOfType(repo, userId, type);
       if (!row) {
         throw ValidationFailed.field(
           'strategy_type',
@@ -206,7 +212,7 @@ export function createUserStrategiesService(deps: UserStrategiesDeps) {
      * undefined when `userId` does not own it (or it is gone).
      */
     async publishedFor(userId: number, type: string) {
-      const row = await ownedOfType(userId, type);
+      const row = await ownedOfType(repo, userId, type);
       return row && present(row);
     },
 
