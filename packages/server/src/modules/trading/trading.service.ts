@@ -17,6 +17,7 @@ import {
   type Timeframe,
 } from '@quantsquare/contracts';
 import {
+  type BacktestOptions,
   backtestReport,
   type CompiledStrategy,
   candlesFromRows,
@@ -162,59 +163,117 @@ function indicatorsFor(
   };
 }
 
+/** A built-in compiled from its parameters, or the caller's own rule set. */
+async function strategyOf(
+  customStrategies: TradingServiceDeps['customStrategies'],
+  type: string,
+  parameters: unknown,
+  userId: number | undefined,
+): Promise<CompiledStrategy> {
+  if (customStrategyId(type) !== null && customStrategies) {
+    return customStrategies.compiledFor(userId, type);
+  }
+  return compiledOrFail(type, parameters);
+}
+
+/**
+ * The symbols the market status covers: every symbol the exchange lists (the dashboard's
+ * selector offers all of them), or the defaults while the exchange cannot be reached.
+ */
+async function statusSymbols(
+  feed: TradingServiceDeps['feed'],
+  exchange: Exchange,
+): Promise<readonly string[]> {
+  try {
+    return (await feed.symbols(exchange)).symbols;
+  } catch (error) {
+    if (error instanceof ExchangeUnavailable) return DEFAULT_SYMBOLS;
+    throw error;
+  }
+}
+
+/** A default symbol the exchange does not list is left out; an unreachable exchange is stale. */
+async function statusOf(
+  feed: TradingServiceDeps['feed'],
+  exchange: Exchange,
+  symbol: string,
+  timeframe: Timeframe,
+): Promise<DataFreshness | undefined> {
+  try {
+    return await feed.freshness(exchange, symbol, timeframe);
+  } catch (error) {
+    if (error instanceof ValidationFailed) return undefined;
+    if (error instanceof ExchangeUnavailable) {
+      return {
+        is_fresh: false,
+        delay_seconds: 0,
+        max_allowed_delay: maxAllowedDelaySeconds(timeframe),
+        source: 'live',
+        last_candle_time: null,
+      };
+    }
+    throw error;
+  }
+}
+
+/** Every exchange's symbols and how fresh each timeframe's data is. */
+async function marketStatus(feed: TradingServiceDeps['feed']): Promise<MarketStatusResponse> {
+  const exchanges: MarketStatusResponse['exchanges'] = {};
+  for (const exchange of EXCHANGES) {
+    let source: DataFreshness['source'] = 'simulated';
+    const symbols: MarketStatusResponse['exchanges'][string]['symbols'] = {};
+    for (const symbol of await statusSymbols(feed, exchange)) {
+      const timeframes: Record<
+        string,
+        { is_fresh: boolean; delay_seconds: number; last_candle_time: number | null }
+      > = {};
+      for (const timeframe of TIMEFRAMES) {
+        const freshness = await statusOf(feed, exchange, symbol, timeframe);
+        if (!freshness) break;
+        source = freshness.source;
+        timeframes[timeframe] = {
+          is_fresh: freshness.is_fresh,
+          delay_seconds: freshness.delay_seconds,
+          last_candle_time: freshness.last_candle_time,
+        };
+      }
+      if (Object.keys(timeframes).length > 0) symbols[symbol] = { timeframes };
+    }
+    exchanges[exchange] = { source, symbols };
+  }
+  return { exchanges };
+}
+
+/** The backtest's options: the request's settings, else the strategy's own protections. */
+function backtestOptions(
+  strategy: CompiledStrategy,
+  settings: NonNullable<BacktestRequest['settings']>,
+  funding: BacktestOptions['funding'],
+  timeframe: Timeframe,
+): BacktestOptions {
+  return {
+    funding,
+    timeframe,
+    initialBalance: settings.initial_balance,
+    feeRate: settings.fee_rate,
+    slippageBps: settings.slippage_bps,
+    // The request's levels first, else the strategy's own (a rule set may carry them).
+    stopLossPercent: settings.stop_loss_percentage ?? strategy.protections?.stopLossPercent,
+    takeProfitPercent: settings.take_profit_percentage ?? strategy.protections?.takeProfitPercent,
+    trailingStopPercent:
+      settings.trailing_stop_percentage ?? strategy.protections?.trailingStopPercent,
+    direction: settings.direction,
+    leverage: settings.leverage,
+    positionSizeFraction: settings.position_size,
+  };
+}
+
 export function createTradingService(deps: TradingServiceDeps): TradingService {
   const { feed, clock, customStrategies } = deps;
   const builtIns = strategyList();
   const strategiesJson = Buffer.from(JSON.stringify(builtIns));
 
-  /** A built-in compiled from its parameters, or the caller's own rule set. */
-  const strategyOf = async (
-    type: string,
-    parameters: unknown,
-    userId: number | undefined,
-  ): Promise<CompiledStrategy> => {
-    if (customStrategyId(type) !== null && customStrategies) {
-      return customStrategies.compiledFor(userId, type);
-    }
-    return compiledOrFail(type, parameters);
-  };
   const answers = new AnswerCache(ANSWER_CACHE_ENTRIES);
-
-  /**
-   * The symbols the market status covers: every symbol the exchange lists (the dashboard's
-   * selector offers all of them), or the defaults while the exchange cannot be reached.
-   */
-  const statusSymbols = async (exchange: Exchange): Promise<readonly string[]> => {
-    try {
-      return (await feed.symbols(exchange)).symbols;
-    } catch (error) {
-      if (error instanceof ExchangeUnavailable) return DEFAULT_SYMBOLS;
-      throw error;
-    }
-  };
-
-  /** A default symbol the exchange does not list is left out; an unreachable exchange is stale. */
-  const statusOf = async (
-    exchange: Exchange,
-    symbol: string,
-    timeframe: Timeframe,
-  ): Promise<DataFreshness | undefined> => {
-    try {
-      return await feed.freshness(exchange, symbol, timeframe);
-    } catch (error) {
-      if (error instanceof ValidationFailed) return undefined;
-      if (error instanceof ExchangeUnavailable) {
-        return {
-          is_fresh: false,
-          delay_seconds: 0,
-          max_allowed_delay: maxAllowedDelaySeconds(timeframe),
-          source: 'live',
-          last_candle_time: null,
-        };
-      }
-      throw error;
-    }
-  };
 
   return {
     strategiesJson: () => strategiesJson,
@@ -231,7 +290,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
     },
 
     async marketDataJson(query, userId) {
-      const strategy = await strategyOf(query.strategy_type, undefined, userId);
+      const strategy = await strategyOf(customStrategies, query.strategy_type, undefined, userId);
       const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = query;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
@@ -269,7 +328,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
       const strategy =
         request.rules !== undefined
           ? previewStrategy(request.rules)
-          : await strategyOf(request.strategy_type, request.parameters, userId);
+          : await strategyOf(customStrategies, request.strategy_type, request.parameters, userId);
       const type = strategy.type;
       const { exchange, symbol, timeframe, limit } = request;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
@@ -296,22 +355,11 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
         source: history.source,
         note: history.missing ?? undefined,
       };
-      const result = runBacktest(columns, signals, {
-        funding,
-        timeframe,
-        initialBalance: settings.initial_balance,
-        feeRate: settings.fee_rate,
-        slippageBps: settings.slippage_bps,
-        // The request's levels first, else the strategy's own (a rule set may carry them).
-        stopLossPercent: settings.stop_loss_percentage ?? strategy.protections?.stopLossPercent,
-        takeProfitPercent:
-          settings.take_profit_percentage ?? strategy.protections?.takeProfitPercent,
-        trailingStopPercent:
-          settings.trailing_stop_percentage ?? strategy.protections?.trailingStopPercent,
-        direction: settings.direction,
-        leverage: settings.leverage,
-        positionSizeFraction: settings.position_size,
-      });
+      const result = runBacktest(
+        columns,
+        signals,
+        backtestOptions(strategy, settings, funding, timeframe),
+      );
       const json = strategySignalsToJson(signals);
       const answer: BacktestResponse = {
         exchange,
@@ -336,32 +384,6 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
     },
 
     freshness: (exchange, symbol, timeframe) => feed.freshness(exchange, symbol, timeframe),
-
-    async marketStatus() {
-      const exchanges: MarketStatusResponse['exchanges'] = {};
-      for (const exchange of EXCHANGES) {
-        let source: DataFreshness['source'] = 'simulated';
-        const symbols: MarketStatusResponse['exchanges'][string]['symbols'] = {};
-        for (const symbol of await statusSymbols(exchange)) {
-          const timeframes: Record<
-            string,
-            { is_fresh: boolean; delay_seconds: number; last_candle_time: number | null }
-          > = {};
-          for (const timeframe of TIMEFRAMES) {
-            const freshness = await statusOf(exchange, symbol, timeframe);
-            if (!freshness) break;
-            source = freshness.source;
-            timeframes[timeframe] = {
-              is_fresh: freshness.is_fresh,
-              delay_seconds: freshness.delay_seconds,
-              last_candle_time: freshness.last_candle_time,
-            };
-          }
-          if (Object.keys(timeframes).length > 0) symbols[symbol] = { timeframes };
-        }
-        exchanges[exchange] = { source, symbols };
-      }
-      return { exchanges };
-    },
+    marketStatus: () => marketStatus(feed),
   };
 }
