@@ -53,6 +53,120 @@ export interface CopySimulationDeps {
 
 type Computed = Omit<CopySimulationResponse, 'assumptions'>;
 
+/** The leader's equity when the period starts: a snapshot then, else today's wallet less its fills since. */
+async function leaderEquityAt(
+  deps: CopySimulationDeps,
+  accountId: number,
+  start: Date,
+  fills: readonly LeaderFill[],
+  startBook: Map<string, { size: Decimal; entryPrice: Decimal }>,
+): Promise<Decimal> {
+  const recorded = await deps.equityAt(accountId, start, SNAPSHOT_MAX_AGE_MS);
+  if (recorded?.gt(0)) return recorded;
+  const client = deps.execution.clientOf(await deps.execution.account(accountId));
+  const [balances, held] = await Promise.all([client.fetchBalance(), client.fetchPositions()]);
+  const unrealized = held.reduce((sum, p) => sum.plus(p.unrealizedPnl), new Decimal(0));
+  const wallet = new Decimal(balances.USDT?.total ?? 0).minus(unrealized);
+  return wallet.minus(leaderWalletChange(fills, startBook));
+}
+
+/** The leader's book when the period started: today's, less what its fills since changed. */
+function bookAtStart(
+  book: readonly { symbol: string; size: string; entryPrice: string }[],
+  fills: readonly LeaderFill[],
+): Map<string, { size: Decimal; entryPrice: Decimal }> {
+  const startBook = new Map<string, { size: Decimal; entryPrice: Decimal }>();
+  for (const position of book) {
+    const held = startBook.get(position.symbol);
+    startBook.set(position.symbol, {
+      size: (held?.size ?? new Decimal(0)).plus(position.size),
+      entryPrice: new Decimal(position.entryPrice),
+    });
+  }
+  for (const fill of fills) {
+    const held = startBook.get(fill.symbol);
+    startBook.set(fill.symbol, {
+      size: (held?.size ?? new Decimal(0)).minus(
+        new Decimal(fill.amount).times(fill.side === 'buy' ? 1 : -1),
+      ),
+      entryPrice: held?.entryPrice ?? new Decimal(fill.price),
+    });
+  }
+  return startBook;
+}
+
+/** The copy simulated over the strategy's recorded fills of the period. */
+async function compute(
+  deps: CopySimulationDeps,
+  strategyId: number,
+  request: CopySimulationRequest,
+): Promise<Computed> {
+  const now = deps.clock.now();
+  const start = new Date(now.getTime() - request.days * DAY_MS);
+  const [rows, book] = await Promise.all([
+    deps.execution.accountFillsSince(strategyId, start),
+    deps.execution.openPositionsOnAccount(strategyId),
+  ]);
+  const fills: LeaderFill[] = rows.map((row) => ({
+    atMs: row.filledAt.getTime(),
+    orderId: row.orderId,
+    symbol: row.symbol,
+    side: row.side,
+    amount: row.amount,
+    price: Number(row.price),
+    fee: row.feeQuote,
+  }));
+  const startBook = bookAtStart(book, fills);
+  const equity = await leaderEquityAt(deps, strategyId, start, fills, startBook);
+  const model = venueCopyModel(request.venue);
+  const result = simulateCopy({
+    fills,
+    startBook: new Map([...startBook].map(([symbol, held]) => [symbol, held.size])),
+    copyAmount: request.copyAmount,
+    leaderEquity: equity,
+    mode: request.mode,
+    marketOf: model.facts,
+    slippageCapPercentOf: defaultCopySlippagePercent,
+    slippageBps: deps.slippageBps,
+    feeRate: model.feeRate,
+    startMs: start.getTime(),
+    endMs: now.getTime(),
+  });
+  return {
+    strategy_id: strategyId,
+    copy_amount: request.copyAmount,
+    copy_mode: request.mode,
+    days: request.days,
+    exchange: request.venue,
+    period_start: start.toISOString(),
+    period_end: now.toISOString(),
+    equity_curve: result.equityCurve.map((p) => ({ t: p.atMs, equity: p.equity })),
+    final_equity: result.finalEquity,
+    return_pct: result.returnPct,
+    max_drawdown_pct: result.maxDrawdownPct,
+    trades: result.trades.length,
+    skipped_orders: result.skippedOrders,
+    capped_orders: result.cappedOrders,
+    fees: result.fees,
+    slippage_cost: result.slippageCost,
+    leader_changes: result.leaderChanges,
+    ratio: Number(result.ratio.toPrecision(10)),
+    leader_equity: Number(equity.toDecimalPlaces(8).toString()),
+    trade_list: result.trades.slice(-COPY_SIMULATION_TRADE_LIST_MAX).map((trade) => ({
+      t: trade.atMs,
+      symbol: trade.symbol,
+      side: trade.side,
+      action: trade.action,
+      amount: trade.amount,
+      price: Number(trade.price.toPrecision(12)),
+      leader_price: trade.leaderPrice,
+      fee: Number(trade.fee.toFixed(8)),
+      size_after: trade.sizeAfter,
+    })),
+    computed_at: now.toISOString(),
+  };
+}
+
 export function createCopySimulationService(deps: CopySimulationDeps) {
   const cache = new Map<string, { answer: Computed; atMs: number }>();
   /** Per strategy, moved by each of its fills: an answer computed across a fill is not kept. */
@@ -66,106 +180,6 @@ export function createCopySimulationService(deps: CopySimulationDeps) {
       if (key.startsWith(`${accountId}|`)) cache.delete(key);
     }
   });
-
-  /** The leader's equity when the period starts: a snapshot then, else today's wallet less its fills since. */
-  async function leaderEquityAt(
-    accountId: number,
-    start: Date,
-    fills: readonly LeaderFill[],
-    startBook: Map<string, { size: Decimal; entryPrice: Decimal }>,
-  ): Promise<Decimal> {
-    const recorded = await deps.equityAt(accountId, start, SNAPSHOT_MAX_AGE_MS);
-    if (recorded?.gt(0)) return recorded;
-    const client = deps.execution.clientOf(await deps.execution.account(accountId));
-    const [balances, held] = await Promise.all([client.fetchBalance(), client.fetchPositions()]);
-    const unrealized = held.reduce((sum, p) => sum.plus(p.unrealizedPnl), new Decimal(0));
-    const wallet = new Decimal(balances.USDT?.total ?? 0).minus(unrealized);
-    return wallet.minus(leaderWalletChange(fills, startBook));
-  }
-
-  async function compute(strategyId: number, request: CopySimulationRequest): Promise<Computed> {
-    const now = deps.clock.now();
-    const start = new Date(now.getTime() - request.days * DAY_MS);
-    const [rows, book] = await Promise.all([
-      deps.execution.accountFillsSince(strategyId, start),
-      deps.execution.openPositionsOnAccount(strategyId),
-    ]);
-    const fills: LeaderFill[] = rows.map((row) => ({
-      atMs: row.filledAt.getTime(),
-      orderId: row.orderId,
-      symbol: row.symbol,
-      side: row.side,
-      amount: row.amount,
-      price: Number(row.price),
-      fee: row.feeQuote,
-    }));
-    // The leader's book when the period started: today's, less what its fills since changed.
-    const startBook = new Map<string, { size: Decimal; entryPrice: Decimal }>();
-    for (const position of book) {
-      const held = startBook.get(position.symbol);
-      startBook.set(position.symbol, {
-        size: (held?.size ?? new Decimal(0)).plus(position.size),
-        entryPrice: new Decimal(position.entryPrice),
-      });
-    }
-    for (const fill of fills) {
-      const held = startBook.get(fill.symbol);
-      startBook.set(fill.symbol, {
-        size: (held?.size ?? new Decimal(0)).minus(
-          new Decimal(fill.amount).times(fill.side === 'buy' ? 1 : -1),
-        ),
-        entryPrice: held?.entryPrice ?? new Decimal(fill.price),
-      });
-    }
-    const equity = await leaderEquityAt(strategyId, start, fills, startBook);
-    const model = venueCopyModel(request.venue);
-    const result = simulateCopy({
-      fills,
-      startBook: new Map([...startBook].map(([symbol, held]) => [symbol, held.size])),
-      copyAmount: request.copyAmount,
-      leaderEquity: equity,
-      mode: request.mode,
-      marketOf: model.facts,
-      slippageCapPercentOf: defaultCopySlippagePercent,
-      slippageBps: deps.slippageBps,
-      feeRate: model.feeRate,
-      startMs: start.getTime(),
-      endMs: now.getTime(),
-    });
-    return {
-      strategy_id: strategyId,
-      copy_amount: request.copyAmount,
-      copy_mode: request.mode,
-      days: request.days,
-      exchange: request.venue,
-      period_start: start.toISOString(),
-      period_end: now.toISOString(),
-      equity_curve: result.equityCurve.map((p) => ({ t: p.atMs, equity: p.equity })),
-      final_equity: result.finalEquity,
-      return_pct: result.returnPct,
-      max_drawdown_pct: result.maxDrawdownPct,
-      trades: result.trades.length,
-      skipped_orders: result.skippedOrders,
-      capped_orders: result.cappedOrders,
-      fees: result.fees,
-      slippage_cost: result.slippageCost,
-      leader_changes: result.leaderChanges,
-      ratio: Number(result.ratio.toPrecision(10)),
-      leader_equity: Number(equity.toDecimalPlaces(8).toString()),
-      trade_list: result.trades.slice(-COPY_SIMULATION_TRADE_LIST_MAX).map((trade) => ({
-        t: trade.atMs,
-        symbol: trade.symbol,
-        side: trade.side,
-        action: trade.action,
-        amount: trade.amount,
-        price: Number(trade.price.toPrecision(12)),
-        leader_price: trade.leaderPrice,
-        fee: Number(trade.fee.toFixed(8)),
-        size_after: trade.sizeAfter,
-      })),
-      computed_at: now.toISOString(),
-    };
-  }
 
   return {
     /** The simulated copy of a public strategy over the last `days`, in the reader's language. */
@@ -181,7 +195,7 @@ export function createCopySimulationService(deps: CopySimulationDeps) {
       let entry = cache.get(key);
       if (!entry || nowMs - entry.atMs > CACHE_MAX_AGE_MS) {
         const generation = generationOf(strategyId);
-        entry = { answer: await compute(strategyId, request), atMs: nowMs };
+        entry = { answer: await compute(deps, strategyId, request), atMs: nowMs };
         // A fill heard meanwhile may be missing from what was read: not kept.
         if (generationOf(strategyId) === generation) {
           if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
