@@ -10,6 +10,58 @@ import { createEventBus, DEFAULT_EVENT_PREFIX } from './events/index.js';
 import { createLocalVenueBudget, createRedisVenueBudget } from './exchange/venue-budget.js';
 import { createAdminService } from './modules/admin/admin.service.js';
 
+type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** Starts the process's work in order: cluster, feeds, read models, then the drivers. */
+async function startWork(
+  services: Services,
+  log: Parameters<Services['marketFeed']['start']>[0],
+  runsWorkers: boolean,
+): Promise<void> {
+  const { marketFeed, square } = services;
+  const { botEngine, scheduler, copyEngine, outboxRelay, singletons } = services.workers;
+  const { membership } = services;
+  // Joins the cluster first: the live workers decide which lanes each drives.
+  await membership?.start();
+  await singletons?.start();
+  // Probes the exchanges in the background (auto falls back to simulated data per exchange).
+  marketFeed.start(log);
+  // The square's read model and live strategy pages follow the bus from here on.
+  square.start();
+  // Notifications follow the outbox (catching up first); their sender and Telegram poller run.
+  services.notifications.start();
+  // Events a crash left written but unpublished go out (at least once; readers drop repeats).
+  outboxRelay?.start();
+  scheduler?.start();
+  // Running bots resume (under their leases): pending orders are reconciled by client id
+  // before any new decision.
+  await botEngine?.start();
+  // Webhook signals left in flight are reconciled and completed; new ones run as they come.
+  if (runsWorkers) await services.webhooks.start();
+  // Copy trading follows the leaders' changes and reconciles every relation on a timer (the
+  // first pass heals what changed while the process was down).
+  copyEngine?.start();
+}
+
+/** Stops the process's work in the reverse order: drivers, then what they publish to. */
+async function stopWork(services: Services): Promise<void> {
+  const { marketFeed, square, membership } = services;
+  const { botEngine, scheduler, copyEngine, outboxRelay, singletons } = services.workers;
+  await scheduler?.stop();
+  await botEngine?.stop();
+  await services.webhooks.stop();
+  await copyEngine?.stop();
+  await services.execution.close();
+  await outboxRelay?.stop();
+  await services.eventOutbox.marked();
+  await singletons?.stop();
+  await membership?.stop();
+  await square.stop();
+  await services.notifications.stop();
+  await services.optimisations.close();
+  await marketFeed.stop();
+}
+
 async function main(): Promise<void> {
   // Files the server creates (database, secret key, uploads, sockets) are the owner's only.
   process.umask(OWNER_ONLY_UMASK);
@@ -65,30 +117,7 @@ async function main(): Promise<void> {
       services,
     });
     appLog = app.log;
-    const { marketFeed, square } = services;
-    const { botEngine, scheduler, copyEngine, outboxRelay, singletons } = services.workers;
-    const { membership } = services;
-    const runsWorkers = config.role !== 'api';
-    // Joins the cluster first: the live workers decide which lanes each drives.
-    await membership?.start();
-    await singletons?.start();
-    // Probes the exchanges in the background (auto falls back to simulated data per exchange).
-    marketFeed.start(app.log);
-    // The square's read model and live strategy pages follow the bus from here on.
-    square.start();
-    // Notifications follow the outbox (catching up first); their sender and Telegram poller run.
-    services.notifications.start();
-    // Events a crash left written but unpublished go out (at least once; readers drop repeats).
-    outboxRelay?.start();
-    scheduler?.start();
-    // Running bots resume (under their leases): pending orders are reconciled by client id
-    // before any new decision.
-    await botEngine?.start();
-    // Webhook signals left in flight are reconciled and completed; new ones run as they come.
-    if (runsWorkers) await services.webhooks.start();
-    // Copy trading follows the leaders' changes and reconciles every relation on a timer (the
-    // first pass heals what changed while the process was down).
-    copyEngine?.start();
+    await startWork(services, app.log, config.role !== 'api');
     // With the embedded database the admin CLI cannot open it while we run: it asks us instead.
     const admin = createAdminService({
       db: database.db,
@@ -109,19 +138,7 @@ async function main(): Promise<void> {
       app.log.info({ signal }, 'shutting down');
       try {
         await adminSocket?.close();
-        await scheduler?.stop();
-        await botEngine?.stop();
-        await services.webhooks.stop();
-        await copyEngine?.stop();
-        await services.execution.close();
-        await outboxRelay?.stop();
-        await services.eventOutbox.marked();
-        await singletons?.stop();
-        await membership?.stop();
-        await square.stop();
-        await services.notifications.stop();
-        await services.optimisations.close();
-        await marketFeed.stop();
+        await stopWork(services);
         await app.close();
         await eventBus.close();
         await venueBudget.close();
