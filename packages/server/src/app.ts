@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -70,6 +71,77 @@ function readVersion(): string {
   return '0.0.0';
 }
 
+/** Every API route, under /api. */
+function apiRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  const { config, services } = deps;
+  const { images, auth, codes, tokens, totp, trading, bots, accountServices, operationLog } =
+    services;
+  const { outbox, outboxChannels, authentication, square } = services;
+  return async (api) => {
+    await api.register(healthRoutes({ databaseKind: deps.databaseKind, version: readVersion() }));
+    await api.register(uploadsRoutes({ images }));
+    await api.register(
+      authRoutes({ auth, codes, tokens, totp, ipRatePerMinute: config.authIpRatePerMinute }),
+    );
+    await api.register(tradingRoutes({ trading, authentication }));
+    await api.register(
+      userStrategiesRoutes({ userStrategies: services.userStrategies, authentication }),
+    );
+    await api.register(
+      optimisationsRoutes({ optimisations: services.optimisations, authentication }),
+    );
+    await api.register(
+      exchangeAccountsRoutes({ exchangeAccounts: accountServices.exchangeAccounts, tokens }),
+    );
+    await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
+    await api.register(operationLogRoutes({ operationLog, tokens }));
+    await api.register(riskRoutes({ risk: services.risk, tokens }));
+    await api.register(services.notifications.routes(authentication));
+    if (bots) await api.register(botsRoutes({ bots, tokens }));
+    await api.register(helpRoutes({ help: services.help, authentication }));
+    await api.register(
+      walletRoutes({
+        wallet: services.wallet,
+        invitations: services.invitations,
+        authentication,
+      }),
+    );
+    await api.register(
+      staffRoutes({
+        staff: services.staff,
+        authentication,
+        cluster: async () => ({
+          members: (await readCluster(deps.db)).map((member) => ({
+            id: member.id,
+            role: member.role,
+            host: member.host,
+            pid: member.pid,
+            started_at: member.startedAt.toISOString(),
+            last_heartbeat: member.lastHeartbeat.toISOString(),
+            is_live: member.isLive,
+            leases: member.leases,
+          })),
+        }),
+      }),
+    );
+    await api.register(profileRoutes({ profile: services.profile, authentication }));
+    await api.register(square.routes(authentication));
+    await api.register(webhooksRoutes({ service: services.webhooks.service, authentication }));
+    await api.register(webhookHookRoutes({ receiver: services.webhooks.receiver }));
+    await api.register(
+      copyTradingRoutes({
+        copyTrading: services.copyTrading.service,
+        copySimulation: services.copyTrading.simulation,
+        authentication,
+      }),
+    );
+    // Only while some channel has no real delivery, and only outside production.
+    if (!config.isProduction && outboxChannels.length > 0) {
+      await api.register(devOutboxRoutes({ outbox }));
+    }
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -115,9 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   const { services } = deps;
-  const { images, auth, codes, tokens, totp, trading, bots, accountServices, operationLog } =
-    services;
-  const { outbox, outboxChannels, authentication, square } = services;
+  const { tokens, outboxChannels, square } = services;
   if (outboxChannels.length > 0) {
     app.log.warn(
       { channels: outboxChannels },
@@ -127,72 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   }
 
-  await app.register(
-    async (api) => {
-      await api.register(healthRoutes({ databaseKind: deps.databaseKind, version: readVersion() }));
-      await api.register(uploadsRoutes({ images }));
-      await api.register(
-        authRoutes({ auth, codes, tokens, totp, ipRatePerMinute: config.authIpRatePerMinute }),
-      );
-      await api.register(tradingRoutes({ trading, authentication }));
-      await api.register(
-        userStrategiesRoutes({ userStrategies: services.userStrategies, authentication }),
-      );
-      await api.register(
-        optimisationsRoutes({ optimisations: services.optimisations, authentication }),
-      );
-      await api.register(
-        exchangeAccountsRoutes({ exchangeAccounts: accountServices.exchangeAccounts, tokens }),
-      );
-      await api.register(accountsRoutes({ accounts: accountServices.accounts, tokens }));
-      await api.register(operationLogRoutes({ operationLog, tokens }));
-      await api.register(riskRoutes({ risk: services.risk, tokens }));
-      await api.register(services.notifications.routes(authentication));
-      if (bots) await api.register(botsRoutes({ bots, tokens }));
-      await api.register(helpRoutes({ help: services.help, authentication }));
-      await api.register(
-        walletRoutes({
-          wallet: services.wallet,
-          invitations: services.invitations,
-          authentication,
-        }),
-      );
-      await api.register(
-        staffRoutes({
-          staff: services.staff,
-          authentication,
-          cluster: async () => ({
-            members: (await readCluster(deps.db)).map((member) => ({
-              id: member.id,
-              role: member.role,
-              host: member.host,
-              pid: member.pid,
-              started_at: member.startedAt.toISOString(),
-              last_heartbeat: member.lastHeartbeat.toISOString(),
-              is_live: member.isLive,
-              leases: member.leases,
-            })),
-          }),
-        }),
-      );
-      await api.register(profileRoutes({ profile: services.profile, authentication }));
-      await api.register(square.routes(authentication));
-      await api.register(webhooksRoutes({ service: services.webhooks.service, authentication }));
-      await api.register(webhookHookRoutes({ receiver: services.webhooks.receiver }));
-      await api.register(
-        copyTradingRoutes({
-          copyTrading: services.copyTrading.service,
-          copySimulation: services.copyTrading.simulation,
-          authentication,
-        }),
-      );
-      // Only while some channel has no real delivery, and only outside production.
-      if (!config.isProduction && outboxChannels.length > 0) {
-        await api.register(devOutboxRoutes({ outbox }));
-      }
-    },
-    { prefix: '/api' },
-  );
+  await app.register(apiRoutes(deps), { prefix: '/api' });
   await app.register(announcementsSocketRoutes({ eventBus: services.events }));
   await app.register(square.socketRoutes);
   await app.register(services.notifications.socketRoutes(tokens));
