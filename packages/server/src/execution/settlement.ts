@@ -248,8 +248,172 @@ function eventsOf(settlements: readonly Settlement[]): OutboxEvent[][] {
   });
 }
 
+/** An item whose new fills moved its owner's position: what its settlement will state. */
+interface Applied {
+  readonly item: SettleItem;
+  readonly intent: ExecutionOrderRow;
+  readonly before: OwnerPosition;
+  readonly applied: AppliedFill;
+  readonly filled: Decimal;
+  readonly price: Decimal;
+  readonly fee: Decimal;
+  readonly filledAt: Date;
+}
+
+/** The fills each item brings, as the ledger will hold them (one list per item, in order). */
+function candidatesOf(
+  items: readonly SettleItem[],
+  locked: ReadonlyMap<number, ExecutionOrderRow>,
+  now: Date,
+): FillIn[][] {
+  return items.map((item) => {
+    const current = locked.get(item.intent.id) ?? item.intent;
+    if (isFinal(current.status)) return [];
+    const rested = current.type !== 'market' && current.timeInForce !== 'IOC';
+    const restedAt = item.order.filledAtMs ? new Date(item.order.filledAtMs) : now;
+    // A resting order filled when the market reached it; anything else as it was sent.
+    return fillsOf(item, current, rested ? restedAt : now).map((fill) =>
+      rested ? fill : { ...fill, filledAt: now },
+    );
+  });
+}
+
+/** The ledger rows of the items' candidate fills. */
+function ledgerRows(items: readonly SettleItem[], candidates: readonly FillIn[][], now: Date) {
+  return items.flatMap((item, i) =>
+    (candidates[i] ?? []).map((fill) => ({
+      accountId: item.intent.accountId,
+      orderId: item.intent.id,
+      venueTradeId: fill.venueTradeId,
+      symbol: item.intent.symbol,
+      side: item.intent.side,
+      amount: fill.amount.toString(),
+      price: fill.price.toString(),
+      feeCost: fill.feeCost.toString(),
+      feeCurrency: fill.feeCurrency,
+      feeQuote: fill.feeQuote.toString(),
+      filledAt: fill.filledAt,
+      createdAt: now,
+    })),
+  );
+}
+
+/** `fresh` fills applied one by one to the position `before`: their sum, and the result. */
+function applyFresh(current: ExecutionOrderRow, before: OwnerPosition, fresh: readonly FillIn[]) {
+  let position = book(before);
+  const appliedEach: AppliedFill[] = [];
+  for (const fill of fresh) {
+    const signed = current.side === 'buy' ? fill.amount : fill.amount.negated();
+    const applied = applyFill(position, { amount: signed, price: fill.price, fee: fill.feeQuote });
+    appliedEach.push(applied);
+    position = applied.position;
+  }
+  return {
+    applied: combine(appliedEach),
+    filled: fresh.reduce((sum, f) => sum.plus(f.amount), new Decimal(0)),
+    cost: fresh.reduce((sum, f) => sum.plus(f.amount.mul(f.price)), new Decimal(0)),
+    fee: fresh.reduce((sum, f) => sum.plus(f.feeQuote), new Decimal(0)),
+  };
+}
+
+/**
+ * One item against the locked state: its new fills (those the ledger took for it) applied to
+ * its owner's position in `positions`, and its intent's next row. `applied` is null when
+ * nothing new filled.
+ */
+function settleItem(
+  item: SettleItem,
+  current: ExecutionOrderRow,
+  fresh: readonly FillIn[],
+  positions: Map<string, OwnerPosition>,
+  ref: PositionRef,
+  now: Date,
+): { intent: ExecutionOrderRow; applied: Applied | null } {
+  const { order } = item;
+  const key = refKey(ref);
+  const before = positions.get(key) ?? flatPosition(ref);
+  const filledBefore = new Decimal(current.filledAmount ?? 0);
+  let filledNow = filledBefore;
+  let costNow = filledBefore.mul(current.averagePrice ?? 0);
+  let feeNow = new Decimal(current.fee ?? 0);
+  let realizedPnl = current.realizedPnl;
+  let applied: Applied | null = null;
+  if (fresh.length > 0) {
+    const sum = applyFresh(current, before, fresh);
+    const filledAt = fresh.at(-1)?.filledAt ?? now;
+    positions.set(key, { ...nextPosition(before, sum.applied, filledAt), id: before.id });
+    realizedPnl = new Decimal(realizedPnl ?? 0).plus(sum.applied.realizedPnl).toString();
+    filledNow = filledNow.plus(sum.filled);
+    costNow = costNow.plus(sum.cost);
+    feeNow = feeNow.plus(sum.fee);
+    applied = {
+      item,
+      intent: current,
+      before,
+      applied: sum.applied,
+      filled: sum.filled,
+      price: sum.cost.div(sum.filled),
+      fee: sum.fee,
+      filledAt,
+    };
+  }
+  // The venue's word moves the state; a final one waits until the ledger holds every trade of
+  // what the venue says filled (trades may show a moment after the order).
+  let status = transition(current.status, { kind: 'seen', order });
+  const isShort = item.trades !== null && filledNow.lt(new Decimal(order.filled).minus(1e-12));
+  if (isFinal(status) && isShort) {
+    status = transition(current.status, {
+      kind: 'seen',
+      order: { status: 'open', filled: filledNow.toNumber(), amount: order.amount },
+    });
+  }
+  const intent: ExecutionOrderRow = {
+    ...current,
+    status,
+    exchangeOrderId: order.id,
+    filledAmount: filledNow.toString(),
+    averagePrice: filledNow.gt(0) ? costNow.div(filledNow).toString() : null,
+    fee: feeNow.toString(),
+    realizedPnl,
+    lookupMisses: 0,
+    firstMissAt: null,
+    updatedAt: now,
+  };
+  return { intent, applied };
+}
+
 export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutcome> {
   const { repo, clock } = deps;
+
+  /** The settlements of what applied, each with the book row it left and its owner's hook run. */
+  async function settlementsOf(
+    txDb: Parameters<SettlementHook>[0],
+    pending: readonly Applied[],
+    saved: readonly ExecutionOrderRow[],
+    after: ReadonlyMap<string, OwnerPosition>,
+  ): Promise<Map<SettleItem, Settlement>> {
+    const savedById = new Map(saved.map((row) => [row.id, row]));
+    const settlements = new Map<SettleItem, Settlement>();
+    for (const entry of pending) {
+      const intent = savedById.get(entry.intent.id) ?? entry.intent;
+      const settlement: Settlement = {
+        account: entry.item.account,
+        intent,
+        order: entry.item.order,
+        filled: entry.filled.toString(),
+        price: entry.price.toString(),
+        fee: entry.fee.toString(),
+        applied: entry.applied,
+        before: entry.before,
+        after: after.get(refKey(entry.before)) ?? entry.before,
+        filledAt: entry.filledAt,
+      };
+      settlements.set(entry.item, settlement);
+      const hook = deps.hooks.get(intent.ownerKind);
+      if (hook) await hook(txDb, settlement);
+    }
+    return settlements;
+  }
 
   async function flush(items: readonly SettleItem[]): Promise<SettleOutcome[]> {
     const now = clock.now();
@@ -267,133 +431,30 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
         const position = toOwnerPosition(row);
         positions.set(refKey(position), position);
       }
-      const pending: {
-        item: SettleItem;
-        intent: ExecutionOrderRow;
-        before: OwnerPosition;
-        applied: AppliedFill;
-        filled: Decimal;
-        price: Decimal;
-        fee: Decimal;
-        filledAt: Date;
-      }[] = [];
-      const outcomeOf = new Map<number, { intent: ExecutionOrderRow; wasSettled: boolean }>();
-      const changed = new Set<string>();
-      const saved: ExecutionOrderRow[] = [];
+      const before = new Map(positions);
       // The ledger decides which trades are new: each is inserted once, and applied by the one
       // item that takes it from the answer (two settlements of one order in a batch share it).
-      const candidates = items.map((item) => {
-        const current = locked.get(item.intent.id) ?? item.intent;
-        if (isFinal(current.status)) return [];
-        const rested = current.type !== 'market' && current.timeInForce !== 'IOC';
-        const restedAt = item.order.filledAtMs ? new Date(item.order.filledAtMs) : now;
-        // A resting order filled when the market reached it; anything else as it was sent.
-        return fillsOf(item, current, rested ? restedAt : now).map((fill) =>
-          rested ? fill : { ...fill, filledAt: now },
-        );
-      });
-      const inserted = await tx.insertFills(
-        items.flatMap((item, i) =>
-          (candidates[i] ?? []).map((fill) => ({
-            accountId: item.intent.accountId,
-            orderId: item.intent.id,
-            venueTradeId: fill.venueTradeId,
-            symbol: item.intent.symbol,
-            side: item.intent.side,
-            amount: fill.amount.toString(),
-            price: fill.price.toString(),
-            feeCost: fill.feeCost.toString(),
-            feeCurrency: fill.feeCurrency,
-            feeQuote: fill.feeQuote.toString(),
-            filledAt: fill.filledAt,
-            createdAt: now,
-          })),
-        ),
-      );
+      const candidates = candidatesOf(items, locked, now);
+      const inserted = await tx.insertFills(ledgerRows(items, candidates, now));
       const isNew = new Set(inserted.map((row) => `${row.accountId}|${row.venueTradeId}`));
-      items.forEach((item, i) => {
+      const pending: Applied[] = [];
+      const saved: ExecutionOrderRow[] = [];
+      const outcomeOf = items.map((item, i): { intent: ExecutionOrderRow; wasSettled: boolean } => {
         const current = locked.get(item.intent.id) ?? item.intent;
-        if (isFinal(current.status)) {
-          outcomeOf.set(i, { intent: current, wasSettled: true });
-          return;
-        }
-        const order = item.order;
+        if (isFinal(current.status)) return { intent: current, wasSettled: true };
         const fresh = (candidates[i] ?? []).filter((fill) =>
           isNew.delete(`${current.accountId}|${fill.venueTradeId}`),
         );
-        const ref = refs[i] as PositionRef;
-        const key = refKey(ref);
-        const before = positions.get(key) ?? flatPosition(ref);
-        const filledBefore = new Decimal(current.filledAmount ?? 0);
-        let filledNow = filledBefore;
-        let costNow = filledBefore.mul(current.averagePrice ?? 0);
-        let feeNow = new Decimal(current.fee ?? 0);
-        let realizedPnl = current.realizedPnl;
-        if (fresh.length > 0) {
-          let position = book(before);
-          const appliedEach: AppliedFill[] = [];
-          for (const fill of fresh) {
-            const signed = current.side === 'buy' ? fill.amount : fill.amount.negated();
-            const applied = applyFill(position, {
-              amount: signed,
-              price: fill.price,
-              fee: fill.feeQuote,
-            });
-            appliedEach.push(applied);
-            position = applied.position;
-          }
-          const applied = combine(appliedEach);
-          const filled = fresh.reduce((sum, f) => sum.plus(f.amount), new Decimal(0));
-          const cost = fresh.reduce((sum, f) => sum.plus(f.amount.mul(f.price)), new Decimal(0));
-          const fee = fresh.reduce((sum, f) => sum.plus(f.feeQuote), new Decimal(0));
-          const filledAt = fresh.at(-1)?.filledAt ?? now;
-          positions.set(key, { ...nextPosition(before, applied, filledAt), id: before.id });
-          changed.add(key);
-          realizedPnl = new Decimal(realizedPnl ?? 0).plus(applied.realizedPnl).toString();
-          filledNow = filledNow.plus(filled);
-          costNow = costNow.plus(cost);
-          feeNow = feeNow.plus(fee);
-          pending.push({
-            item,
-            intent: current,
-            before,
-            applied,
-            filled,
-            price: cost.div(filled),
-            fee,
-            filledAt,
-          });
-        }
-        // The venue's word moves the state; a final one waits until the ledger holds every
-        // trade of what the venue says filled (trades may show a moment after the order).
-        let status = transition(current.status, { kind: 'seen', order });
-        const isShort =
-          item.trades !== null && filledNow.lt(new Decimal(order.filled).minus(1e-12));
-        if (isFinal(status) && isShort) {
-          status = transition(current.status, {
-            kind: 'seen',
-            order: { status: 'open', filled: filledNow.toNumber(), amount: order.amount },
-          });
-        }
-        const intent: ExecutionOrderRow = {
-          ...current,
-          status,
-          exchangeOrderId: order.id,
-          filledAmount: filledNow.toString(),
-          averagePrice: filledNow.gt(0) ? costNow.div(filledNow).toString() : null,
-          fee: feeNow.toString(),
-          realizedPnl,
-          lookupMisses: 0,
-          firstMissAt: null,
-          updatedAt: now,
-        };
-        saved.push(intent);
-        outcomeOf.set(i, { intent, wasSettled: false });
+        const next = settleItem(item, current, fresh, positions, refs[i] as PositionRef, now);
+        if (next.applied) pending.push(next.applied);
+        saved.push(next.intent);
+        return { intent: next.intent, wasSettled: false };
       });
       await tx.saveIntents(saved);
+      const changed = [...positions].filter(([key, position]) => before.get(key) !== position);
       const written = await tx.upsertPositions(
-        [...changed].map((key) => {
-          const { id: _id, owner, ...values } = positions.get(key) as OwnerPosition;
+        changed.map(([, position]) => {
+          const { id: _id, owner, ...values } = position;
           return { ...values, ownerKind: owner.kind, ownerId: owner.id, updatedAt: now };
         }),
       );
@@ -403,32 +464,15 @@ export function createSettler(deps: SettlerDeps): Batcher<SettleItem, SettleOutc
           return [refKey(position), position];
         }),
       );
-      const savedById = new Map(saved.map((row) => [row.id, row]));
-      const settlements = new Map<SettleItem, Settlement>();
-      for (const entry of pending) {
-        const intent = savedById.get(entry.intent.id) ?? entry.intent;
-        const settlement: Settlement = {
-          account: entry.item.account,
-          intent,
-          order: entry.item.order,
-          filled: entry.filled.toString(),
-          price: entry.price.toString(),
-          fee: entry.fee.toString(),
-          applied: entry.applied,
-          before: entry.before,
-          after: after.get(refKey(entry.before)) ?? entry.before,
-          filledAt: entry.filledAt,
-        };
-        settlements.set(entry.item, settlement);
-        const hook = deps.hooks.get(intent.ownerKind);
-        if (hook) await hook(txDb, settlement);
-      }
-      const groups = eventsOf([...settlements.values()]);
+      const settled = await settlementsOf(txDb, pending, saved, after);
+      const groups = eventsOf([...settled.values()]);
       await deps.outbox.writeGroups(txDb, groups);
-      const outcomes = items.map((item, i): SettleOutcome => {
-        const outcome = outcomeOf.get(i) as { intent: ExecutionOrderRow; wasSettled: boolean };
-        return { ...outcome, settlement: settlements.get(item) ?? null };
-      });
+      const outcomes = items.map(
+        (item, i): SettleOutcome => ({
+          ...(outcomeOf[i] as { intent: ExecutionOrderRow; wasSettled: boolean }),
+          settlement: settled.get(item) ?? null,
+        }),
+      );
       return { outcomes, events: groups.flat() };
     });
     await publish(settlements);
