@@ -13,7 +13,7 @@ import { createBatcher } from '../../common/batcher.js';
 import type { Clock } from '../../common/clock.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import { createKeyedWindows } from '../../common/rate-window.js';
-import type { NewWebhookSignalRow } from '../../db/schema/index.js';
+import type { NewWebhookSignalRow, WebhookConfigRow } from '../../db/schema/index.js';
 import {
   checkAlert,
   EMPTY_ALERT,
@@ -64,7 +64,170 @@ export function createWindowCounter(limit: number, clock: () => number, maxKeys 
   };
 }
 
-export function createWebhookReceiver(deps: {
+const rateLimited = (retryAfter: number): HookAnswer => ({
+  status: 429,
+  body: {
+    error: WEBHOOK_MESSAGES.rateLimited,
+    code: ERROR_CODES.rateLimited,
+    retry_after: retryAfter,
+  },
+});
+
+const notFound: HookAnswer = {
+  status: 404,
+  body: { error: WEBHOOK_MESSAGES.unknownKey, code: WEBHOOK_ERROR_CODES.unknownKey },
+};
+
+/** A signal as it arrived, before it is judged: its configuration, address and first row. */
+interface Arrival {
+  readonly config: WebhookConfigRow;
+  readonly ip: string;
+  readonly receivedAt: Date;
+  readonly base: NewWebhookSignalRow;
+}
+
+/** The signal's row as received: who sent what, when, and its hash. */
+function signalBase(
+  config: WebhookConfigRow,
+  ip: string,
+  receivedAt: Date,
+  parsedBody: { readonly text: string },
+): NewWebhookSignalRow {
+  const text = storable(parsedBody.text);
+  return {
+    configId: config.id,
+    userId: config.userId,
+    status: 'received',
+    sourceIp: ip,
+    rawBody: text.slice(0, WEBHOOK_RAW_BODY_KEPT_CHARS),
+    rawBodyTruncated: text.length > WEBHOOK_RAW_BODY_KEPT_CHARS,
+    bodyHash: createHash('sha256').update(parsedBody.text).digest('hex'),
+    receivedAt,
+    steps: [{ step: 'received', at: receivedAt.toISOString(), detail: `from ${ip}` }],
+  };
+}
+
+/** The row with the alert's fields. */
+const withAlert = (base: NewWebhookSignalRow, alert: ParsedAlert): NewWebhookSignalRow => ({
+  ...base,
+  action: alert.action,
+  symbol: alert.symbol,
+  amount: alert.amount,
+  price: alert.price,
+  externalId: alert.externalId,
+  signalTime: alert.signalTime,
+});
+
+/** A refused signal: stored with its reason, logged, and answered 400 (or 429). */
+async function refuse(
+  io: Pick<ReceiverDeps, 'repo' | 'trail'>,
+  arrival: Arrival,
+  reason: WebhookRefuseReason,
+  alert: ParsedAlert,
+  status: 400 | 429 = 400,
+): Promise<HookAnswer> {
+  const { config, ip, receivedAt, base } = arrival;
+  const message = WEBHOOK_MESSAGES.refused[reason];
+  const row = await io.repo.insertSignal({
+    ...withAlert(base, alert),
+    status: 'refused',
+    reason,
+    message,
+    steps: [
+      ...(base.steps ?? []),
+      { step: 'refused', at: receivedAt.toISOString(), detail: message },
+    ],
+    totalLatencyMs: 0,
+    finishedAt: receivedAt,
+  });
+  await io.trail({
+    config,
+    signalId: row.id,
+    level: 'warning',
+    event: 'signal_refused',
+    message: `Signal #${row.id} refused: ${message}`,
+    sourceIp: ip,
+  });
+  if (status === 429) return rateLimited(60);
+  return {
+    status: 400,
+    body: {
+      error: message,
+      code: WEBHOOK_ERROR_CODES.signalRefused,
+      reason,
+      signal_id: row.id,
+    },
+  };
+}
+
+/** An accepted signal: stored once (a repeat answers the first), announced and acknowledged. */
+async function accept(
+  io: Pick<ReceiverDeps, 'repo' | 'trail' | 'announce'> & {
+    inserts: {
+      run(
+        row: NewWebhookSignalRow & { dedupeKey: string },
+      ): ReturnType<WebhooksRepository['insertUnlessRepeated']>;
+    };
+    perConfig: { hit(key: string): void };
+    now: Date;
+  },
+  arrival: Arrival,
+  alert: ParsedAlert,
+): Promise<HookAnswer> {
+  const { config, ip, receivedAt, base } = arrival;
+  const accepted: NewWebhookSignalRow = {
+    ...withAlert(base, alert),
+    status: 'validated',
+    steps: [
+      ...(base.steps ?? []),
+      {
+        step: 'validated',
+        at: io.now.toISOString(),
+        detail: `${alert.action} ${alert.symbol} ${alert.amount} USDT`,
+      },
+    ],
+  };
+  const { row, duplicate } = alert.externalId
+    ? await io.inserts.run({ ...accepted, dedupeKey: `id:${alert.externalId}` })
+    : await io.repo.insertUnlessSameBody(
+        { ...accepted, dedupeKey: `body:${base.bodyHash}:${receivedAt.getTime()}` },
+        WEBHOOK_DEDUPE_WINDOW_SECONDS * 1000,
+      );
+  // The acknowledgement does not wait for these log lines (the trail catches its own failures).
+  if (duplicate) {
+    void io.trail({
+      config,
+      signalId: row.id,
+      level: 'info',
+      event: 'signal_duplicate',
+      message: `A repeat of signal #${row.id} (nothing traded again)`,
+      sourceIp: ip,
+    });
+  } else {
+    io.perConfig.hit(String(config.id));
+    io.announce(row.id, config.id);
+    void io.trail({
+      config,
+      signalId: row.id,
+      level: 'info',
+      event: 'signal_received',
+      message: `Signal #${row.id} ${alert.action} ${alert.symbol} accepted`,
+      sourceIp: ip,
+    });
+  }
+  return {
+    status: 202,
+    body: {
+      signal_id: row.id,
+      status: row.status,
+      duplicate,
+      message: duplicate ? WEBHOOK_MESSAGES.duplicate : WEBHOOK_MESSAGES.accepted,
+    },
+  };
+}
+
+/** What the receiver works with. */
+export interface ReceiverDeps {
   readonly repo: WebhooksRepository;
   readonly clock: Clock;
   /**
@@ -79,7 +242,9 @@ export function createWebhookReceiver(deps: {
   readonly now?: () => number;
   /** New signals per configuration per minute (default WEBHOOK_SIGNALS_PER_MINUTE). */
   readonly signalsPerMinute?: number;
-}) {
+}
+
+export function createWebhookReceiver(deps: ReceiverDeps) {
   const { repo, clock } = deps;
   const realNow = deps.now ?? Date.now;
   const unknownKeys = createWindowCounter(WEBHOOK_UNKNOWN_KEY_LIMIT_PER_MINUTE, realNow);
@@ -116,19 +281,6 @@ export function createWebhookReceiver(deps: {
     },
   };
 
-  const rateLimited = (retryAfter: number): HookAnswer => ({
-    status: 429,
-    body: {
-      error: WEBHOOK_MESSAGES.rateLimited,
-      code: ERROR_CODES.rateLimited,
-      retry_after: retryAfter,
-    },
-  });
-  const notFound: HookAnswer = {
-    status: 404,
-    body: { error: WEBHOOK_MESSAGES.unknownKey, code: WEBHOOK_ERROR_CODES.unknownKey },
-  };
-
   async function receive(input: HookInput): Promise<HookAnswer> {
     const ip = normaliseIp(input.ip) ?? storable(input.ip.slice(0, 64));
     const key = input.key.toLowerCase();
@@ -156,126 +308,26 @@ export function createWebhookReceiver(deps: {
     const parsedBody = input.oversized
       ? { ok: false as const, reason: 'payload_too_large' as const, text: '' }
       : parseAlertBody(input.body);
-    const text = storable(parsedBody.text);
-    const base: NewWebhookSignalRow = {
-      configId: config.id,
-      userId: config.userId,
-      status: 'received',
-      sourceIp: ip,
-      rawBody: text.slice(0, WEBHOOK_RAW_BODY_KEPT_CHARS),
-      rawBodyTruncated: text.length > WEBHOOK_RAW_BODY_KEPT_CHARS,
-      bodyHash: createHash('sha256').update(parsedBody.text).digest('hex'),
+    const arrival: Arrival = {
+      config,
+      ip,
       receivedAt,
-      steps: [{ step: 'received', at: receivedAt.toISOString(), detail: `from ${ip}` }],
+      base: signalBase(config, ip, receivedAt, parsedBody),
     };
-    const withAlert = (alert: ParsedAlert): NewWebhookSignalRow => ({
-      ...base,
-      action: alert.action,
-      symbol: alert.symbol,
-      amount: alert.amount,
-      price: alert.price,
-      externalId: alert.externalId,
-      signalTime: alert.signalTime,
-    });
-
-    const refuse = async (
-      reason: WebhookRefuseReason,
-      alert: ParsedAlert,
-      status: 400 | 429 = 400,
-    ): Promise<HookAnswer> => {
-      const message = WEBHOOK_MESSAGES.refused[reason];
-      const row = await repo.insertSignal({
-        ...withAlert(alert),
-        status: 'refused',
-        reason,
-        message,
-        steps: [
-          ...(base.steps ?? []),
-          { step: 'refused', at: receivedAt.toISOString(), detail: message },
-        ],
-        totalLatencyMs: 0,
-        finishedAt: receivedAt,
-      });
-      await deps.trail({
-        config,
-        signalId: row.id,
-        level: 'warning',
-        event: 'signal_refused',
-        message: `Signal #${row.id} refused: ${message}`,
-        sourceIp: ip,
-      });
-      if (status === 429) return rateLimited(60);
-      return {
-        status: 400,
-        body: {
-          error: message,
-          code: WEBHOOK_ERROR_CODES.signalRefused,
-          reason,
-          signal_id: row.id,
-        },
-      };
-    };
+    const refused = (reason: WebhookRefuseReason, alert: ParsedAlert, status: 400 | 429 = 400) =>
+      refuse(deps, arrival, reason, alert, status);
 
     if (config.ipAllowlist.length > 0 && !config.ipAllowlist.includes(ip)) {
-      return refuse('ip_not_allowed', EMPTY_ALERT);
+      return refused('ip_not_allowed', EMPTY_ALERT);
     }
-    if (!parsedBody.ok) return refuse(parsedBody.reason, EMPTY_ALERT);
+    if (!parsedBody.ok) return refused(parsedBody.reason, EMPTY_ALERT);
     const check = checkAlert(parsedBody.body, config, receivedAt);
-    if (!check.ok) return refuse(check.reason, check.alert);
-    if (!config.enabled) return refuse('disabled', check.alert);
-    if (!account.isActive) return refuse('account_inactive', check.alert);
+    if (!check.ok) return refused(check.reason, check.alert);
+    if (!config.enabled) return refused('disabled', check.alert);
+    if (!account.isActive) return refused('account_inactive', check.alert);
     // Repeats are answered without counting: only new signals use the configuration's rate.
-    if (perConfig.blocked(String(config.id)) > 0) return refuse('rate_limited', check.alert, 429);
-
-    const accepted: NewWebhookSignalRow = {
-      ...withAlert(check.alert),
-      status: 'validated',
-      steps: [
-        ...(base.steps ?? []),
-        {
-          step: 'validated',
-          at: clock.now().toISOString(),
-          detail: `${check.alert.action} ${check.alert.symbol} ${check.alert.amount} USDT`,
-        },
-      ],
-    };
-    const { row, duplicate } = check.alert.externalId
-      ? await inserts.run({ ...accepted, dedupeKey: `id:${check.alert.externalId}` })
-      : await repo.insertUnlessSameBody(
-          { ...accepted, dedupeKey: `body:${base.bodyHash}:${receivedAt.getTime()}` },
-          WEBHOOK_DEDUPE_WINDOW_SECONDS * 1000,
-        );
-    // The acknowledgement does not wait for these log lines (the trail catches its own failures).
-    if (duplicate) {
-      void deps.trail({
-        config,
-        signalId: row.id,
-        level: 'info',
-        event: 'signal_duplicate',
-        message: `A repeat of signal #${row.id} (nothing traded again)`,
-        sourceIp: ip,
-      });
-    } else {
-      perConfig.hit(String(config.id));
-      deps.announce(row.id, config.id);
-      void deps.trail({
-        config,
-        signalId: row.id,
-        level: 'info',
-        event: 'signal_received',
-        message: `Signal #${row.id} ${check.alert.action} ${check.alert.symbol} accepted`,
-        sourceIp: ip,
-      });
-    }
-    return {
-      status: 202,
-      body: {
-        signal_id: row.id,
-        status: row.status,
-        duplicate,
-        message: duplicate ? WEBHOOK_MESSAGES.duplicate : WEBHOOK_MESSAGES.accepted,
-      },
-    };
+    if (perConfig.blocked(String(config.id)) > 0) return refused('rate_limited', check.alert, 429);
+    return accept({ ...deps, inserts, perConfig, now: clock.now() }, arrival, check.alert);
   }
 
   return {
