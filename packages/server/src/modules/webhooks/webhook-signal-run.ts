@@ -9,7 +9,7 @@ import type { Clock } from '../../common/clock.js';
 import { type Leases, webhookLease } from '../../common/leases.js';
 import type { ServiceLogger } from '../../common/logger.js';
 import type { Database } from '../../db/database.js';
-import type { WebhookSignalRow } from '../../db/schema/index.js';
+import type { WebhookExecutionRow, WebhookSignalRow } from '../../db/schema/index.js';
 import type { EventBus } from '../../events/index.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import type { PriceSource } from '../../exchange/paper/price-source.js';
@@ -17,6 +17,7 @@ import {
   ExecutionError,
   type IntentResult,
   type IntentSize,
+  type PositionRef,
 } from '../../execution/execution.types.js';
 import { type ExecutionCore, isFinal } from '../../execution/index.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
@@ -56,6 +57,18 @@ export interface SignalRunnerDeps {
   };
   /** The signal was left placed with its order at the venue: the executor runs it again later. */
   readonly recheckLater: (signalId: number, configId: number) => void;
+}
+
+/** The size a recorded execution sends again (a restart repeats the plan as written). */
+function recordedSize(executionRow: WebhookExecutionRow): IntentSize {
+  const action = executionRow.action;
+  const direction = executionRow.side === 'buy' ? 1 : -1;
+  const quantity = Number(executionRow.quantity);
+  return action.startsWith('close')
+    ? { kind: 'close' }
+    : action.startsWith('add')
+      ? { kind: 'delta', amount: direction * quantity }
+      : { kind: 'target', amount: direction * quantity };
 }
 
 export function createSignalRunner(deps: SignalRunnerDeps) {
@@ -223,6 +236,84 @@ export function createSignalRunner(deps: SignalRunnerDeps) {
     return fence ? { fence } : {};
   };
 
+  /**
+   * Decides the signal's order from the position it finds and writes it as the execution's
+   * intent; null when the signal ended instead (ignored, or failed with its reason).
+   */
+  async function writeIntent(
+    signal: WebhookSignalRow,
+    found: ConfigWithAccount,
+    ref: PositionRef,
+    key: string,
+  ): Promise<{
+    executionRow: WebhookExecutionRow;
+    size: IntentSize;
+    referencePrice: number | undefined;
+  } | null> {
+    const { config, account } = found;
+    const { symbol } = ref;
+    const { action, amount: signalAmount } = signal;
+    if (!action || !signalAmount) return null; // run() failed such a signal already
+    let size: IntentSize;
+    let referencePrice: number | undefined;
+    // Disabled since it was accepted (by its owner, or as its account is being deleted): a
+    // signal that has not traded yet does not trade.
+    if (!config.enabled) {
+      await ignore(signal, config, 'disabled', WEBHOOK_MESSAGES.refused.disabled);
+      return null;
+    }
+    if (!account.isActive) {
+      await fail(signal, found, 'invalid_key', WEBHOOK_MESSAGES.refused.account_inactive);
+      return null;
+    }
+    const before = await execution.position(ref);
+    const plan = planSignal(action, new Decimal(before.size), config.allowPyramiding);
+    if (plan.kind === 'ignore') {
+      await ignore(signal, config, plan.reason, WEBHOOK_MESSAGES.ignored[plan.reason]);
+      return null;
+    }
+    let quantity: Decimal;
+    if (plan.kind === 'close') {
+      size = { kind: 'close' };
+      quantity = plan.quantity;
+    } else {
+      let price: number;
+      try {
+        price = await deps.prices.lastPrice(account.exchange, symbol);
+      } catch (error) {
+        await fail(signal, found, 'no_price', errorText(error));
+        return null;
+      }
+      referencePrice = price;
+      const amount = positionAmount(Number(signalAmount), config.leverage, price);
+      quantity = new Decimal(amount);
+      size = plan.adding
+        ? { kind: 'delta', amount: plan.direction * amount }
+        : { kind: 'target', amount: plan.direction * amount };
+    }
+    const now = clock.now();
+    const executionRow = await repo.insertExecution({
+      signalId: signal.id,
+      configId: config.id,
+      userId: config.userId,
+      accountId: account.id,
+      symbol,
+      action: plan.action,
+      side: plan.side,
+      quantity: quantity.toDecimalPlaces(10).toString(),
+      leverage: config.leverage,
+      status: 'pending',
+      intentKey: key,
+      createdAt: now,
+    });
+    await repo.advance(signal.id, 'intent', {
+      step: 'intent',
+      at: now,
+      detail: `${plan.action} ${quantity.toDecimalPlaces(8).toString()} ${symbol} at ${config.leverage}x`,
+    });
+    return { executionRow, size, referencePrice };
+  }
+
   async function run(signalId: number): Promise<void> {
     let signal = await repo.signal(signalId);
     if (!signal || !['received', 'validated', 'intent', 'placed'].includes(signal.status)) return;
@@ -239,78 +330,13 @@ export function createSignalRunner(deps: SignalRunnerDeps) {
     const key = intentKeyOf(signal.id);
 
     // The plan is decided once, when the intent is written; a restart repeats it as recorded.
-    let executionRow = (await repo.executionsOfSignals([signal.id])).find(
-      (e) => e.intentKey === key,
-    );
-    let size: IntentSize;
-    let referencePrice: number | undefined;
-    if (!executionRow) {
-      // Disabled since it was accepted (by its owner, or as its account is being deleted): a
-      // signal that has not traded yet does not trade.
-      if (!config.enabled) {
-        await ignore(signal, config, 'disabled', WEBHOOK_MESSAGES.refused.disabled);
-        return;
-      }
-      if (!account.isActive) {
-        await fail(signal, found, 'invalid_key', WEBHOOK_MESSAGES.refused.account_inactive);
-        return;
-      }
-      const before = await execution.position(ref);
-      const plan = planSignal(signal.action, new Decimal(before.size), config.allowPyramiding);
-      if (plan.kind === 'ignore') {
-        await ignore(signal, config, plan.reason, WEBHOOK_MESSAGES.ignored[plan.reason]);
-        return;
-      }
-      let quantity: Decimal;
-      if (plan.kind === 'close') {
-        size = { kind: 'close' };
-        quantity = plan.quantity;
-      } else {
-        let price: number;
-        try {
-          price = await deps.prices.lastPrice(account.exchange, symbol);
-        } catch (error) {
-          await fail(signal, found, 'no_price', errorText(error));
-          return;
-        }
-        referencePrice = price;
-        const amount = positionAmount(Number(signal.amount), config.leverage, price);
-        quantity = new Decimal(amount);
-        size = plan.adding
-          ? { kind: 'delta', amount: plan.direction * amount }
-          : { kind: 'target', amount: plan.direction * amount };
-      }
-      const now = clock.now();
-      executionRow = await repo.insertExecution({
-        signalId: signal.id,
-        configId: config.id,
-        userId: config.userId,
-        accountId: account.id,
-        symbol,
-        action: plan.action,
-        side: plan.side,
-        quantity: quantity.toDecimalPlaces(10).toString(),
-        leverage: config.leverage,
-        status: 'pending',
-        intentKey: key,
-        createdAt: now,
-      });
-      await repo.advance(signal.id, 'intent', {
-        step: 'intent',
-        at: now,
-        detail: `${plan.action} ${quantity.toDecimalPlaces(8).toString()} ${symbol} at ${config.leverage}x`,
-      });
-      signal = { ...signal, status: 'intent' };
-    } else {
-      const action = executionRow.action;
-      const direction = executionRow.side === 'buy' ? 1 : -1;
-      const quantity = Number(executionRow.quantity);
-      size = action.startsWith('close')
-        ? { kind: 'close' }
-        : action.startsWith('add')
-          ? { kind: 'delta', amount: direction * quantity }
-          : { kind: 'target', amount: direction * quantity };
-    }
+    const recorded = (await repo.executionsOfSignals([signal.id])).find((e) => e.intentKey === key);
+    const planned = recorded
+      ? { executionRow: recorded, size: recordedSize(recorded), referencePrice: undefined }
+      : await writeIntent(signal, found, ref, key);
+    if (!planned) return;
+    const { executionRow, size, referencePrice } = planned;
+    if (!recorded) signal = { ...signal, status: 'intent' };
 
     let result: IntentResult;
     try {
