@@ -64,7 +64,8 @@ const TARGETS = (process.env.BENCH_ORDER_TARGETS ?? 'live,paper').split(',');
 const BEFORE_LIFECYCLE = {
   live: '1,315',
   paper: '2,631',
-  sameSession: '1,221 live and 2,645–2,769 paper back to back with this tree on 2026-11-29',
+  sameSession:
+    '1,221 live and 2,645–2,769 paper back to back with this tree in an earlier session; 1,488–1,928 paper beside 1,296–1,493 of this tree on a slower machine on 2026-11-29',
 } as const;
 /** BENCH_ORDER_PROFILE=<dir>: writes a V8 CPU profile of each measured core run there. */
 const PROFILE_TO = process.env.BENCH_ORDER_PROFILE;
