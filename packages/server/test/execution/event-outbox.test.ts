@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { eventOutbox, eventWriters, strategyTrades } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventBus } from '../../src/events/index.js';
 import { createOutbox, type Outbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
+import type { ExecutionCore } from '../../src/execution/index.js';
 import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
@@ -44,6 +45,23 @@ const coreOn = (events: EventBus, outbox?: Outbox) =>
     ...(outbox ? { outbox } : {}),
   });
 
+/** A manual market order of `amount` ETH (sold when negative) on the account. */
+const trade = (
+  core: ExecutionCore,
+  accountId: number,
+  key: string,
+  amount: number,
+  action: string,
+) =>
+  core.submit({
+    accountId,
+    symbol: ETH,
+    owner: { kind: 'manual', id: userId },
+    key,
+    size: { kind: 'delta', amount },
+    action,
+  });
+
 async function liveAccount(): Promise<number> {
   const account = await insertLiveAccount(database.db, clock, {
     userId,
@@ -67,14 +85,7 @@ describe('the event outbox', () => {
     const outbox = createOutbox({ db: database.db, clock });
     const core = coreOn(bus, outbox);
     const accountId = await liveAccount();
-    const result = await core.submit({
-      accountId,
-      symbol: ETH,
-      owner: { kind: 'manual', id: userId },
-      key: 'outbox-1',
-      size: { kind: 'delta', amount: 0.2 },
-      action: 'open_long',
-    });
+    const result = await trade(core, accountId, 'outbox-1', 0.2, 'open_long');
     expect(result.status).toBe('filled');
     const rows = await database.db.select().from(eventOutbox);
     const mine = rows.filter((r) => (r.payload as { accountId?: number }).accountId === accountId);
@@ -88,14 +99,7 @@ describe('the event outbox', () => {
     expect(await createOutbox({ db: database.db, clock }).relay(bus)).toBe(0);
     // Idle a moment later, its watermark passes what it published: nothing is left to relay.
     clock.advanceSeconds(2);
-    await core.submit({
-      accountId,
-      symbol: ETH,
-      owner: { kind: 'manual', id: userId },
-      key: 'outbox-1b',
-      size: { kind: 'delta', amount: -0.2 },
-      action: 'close_long',
-    });
+    await trade(core, accountId, 'outbox-1b', -0.2, 'close_long');
     clock.advanceSeconds(2);
     await outbox.publish(bus, []);
     await outbox.marked();
@@ -115,14 +119,7 @@ describe('the event outbox', () => {
   it('is published by the relay when the writing process died before publishing', async () => {
     const core = coreOn(deadBus());
     const accountId = await liveAccount();
-    await core.submit({
-      accountId,
-      symbol: ETH,
-      owner: { kind: 'manual', id: userId },
-      key: 'outbox-2',
-      size: { kind: 'delta', amount: 0.2 },
-      action: 'open_long',
-    });
+    await trade(core, accountId, 'outbox-2', 0.2, 'open_long');
     await core.close();
     const rows = (await database.db.select().from(eventOutbox)).filter(
       (r) => (r.payload as { accountId?: number }).accountId === accountId,
@@ -156,14 +153,7 @@ describe('the event outbox', () => {
     const stuck = createOutbox({ db: database.db, clock });
     const core = coreOn(deadBus(), stuck);
     const accountId = await liveAccount();
-    await core.submit({
-      accountId,
-      symbol: ETH,
-      owner: { kind: 'manual', id: userId },
-      key: 'outbox-3',
-      size: { kind: 'delta', amount: 0.2 },
-      action: 'open_long',
-    });
+    await trade(core, accountId, 'outbox-3', 0.2, 'open_long');
     const [row] = (await database.db.select().from(eventOutbox)).filter(
       (r) => (r.payload as { accountId?: number }).accountId === accountId,
     );
@@ -185,14 +175,7 @@ describe('the event outbox', () => {
     const core = coreOn(bus);
     // The read model is down: nobody hears these fills live.
     for (const key of ['down-1', 'down-2']) {
-      await core.submit({
-        accountId,
-        symbol: ETH,
-        owner: { kind: 'manual', id: userId },
-        key,
-        size: { kind: 'delta', amount: 0.1 },
-        action: 'open_long',
-      });
+      await trade(core, accountId, key, 0.1, 'open_long');
     }
     await core.close();
     const trades = () =>
