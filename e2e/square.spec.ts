@@ -277,10 +277,14 @@ test('the share toggle saves at once, reverts on failure, and resets the flags w
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
-  const saved = await request.get(`/api/strategy-square/accounts/${accountId}/share-settings/`, {
-    headers: auth(owner),
-  });
-  expect(await saved.json()).toMatchObject({
+  // The toggle moves at once; the save it started is awaited by polling what the server holds.
+  const savedSettings = async () =>
+    (
+      await request.get(`/api/strategy-square/accounts/${accountId}/share-settings/`, {
+        headers: auth(owner),
+      })
+    ).json();
+  await expect.poll(savedSettings).toMatchObject({
     is_public: false,
     accept_copy: true,
     show_trades: true,
@@ -304,12 +308,11 @@ test('the share toggle saves at once, reverts on failure, and resets the flags w
   await page.screenshot({ path: `${screensDir}/share-settings-1280.png` });
   await page.getByTestId('share-save').click();
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
-  const after = await request.get(`/api/strategy-square/accounts/${accountId}/share-settings/`, {
-    headers: auth(owner),
+  await expect.poll(savedSettings).toMatchObject({
+    is_public: true,
+    accept_copy: false,
+    description: '<p>Mean reversion on ETH.</p>',
   });
-  const afterBody = (await after.json()) as Record<string, unknown>;
-  expect(afterBody).toMatchObject({ is_public: true, accept_copy: false });
-  expect(afterBody.description).toBe('<p>Mean reversion on ETH.</p>');
   await page.screenshot({ path: `${screensDir}/account-sharing-1280.png`, fullPage: true });
 });
 

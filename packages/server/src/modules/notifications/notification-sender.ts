@@ -22,6 +22,46 @@ const LOOK_EVERY_MS = 2_000;
 const backoffMs = (attempts: number) => Math.min(300_000, 2_000 * 2 ** Math.max(0, attempts - 1));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type SenderDeps = Parameters<typeof createNotificationSender>[0];
+
+/** An e-mail notification sent in its reader's language; false when there is no address. */
+async function sendEmail(
+  deps: Pick<SenderDeps, 'repo' | 'mailer'>,
+  delivery: DueDelivery,
+): Promise<boolean> {
+  if (!delivery.email) {
+    await deps.repo.markFailed(delivery.id, 'no e-mail address');
+    return false;
+  }
+  const language = delivery.language ?? 'zh-CN';
+  await deps.mailer.send({
+    to: delivery.email,
+    subject: notificationSubject(language),
+    text: notificationText(delivery.kind, delivery.params, language),
+  });
+  return true;
+}
+
+/** A failed send: tried again later with backoff while it may succeed, else given up. */
+async function recordFailure(
+  deps: Pick<SenderDeps, 'repo' | 'clock' | 'log'>,
+  delivery: DueDelivery,
+  error: unknown,
+  message: string,
+): Promise<void> {
+  const retryable = !(error instanceof TelegramError) || error.isRetryable;
+  if (retryable && delivery.attempts < MAX_ATTEMPTS) {
+    const at = new Date(deps.clock.now().getTime() + backoffMs(delivery.attempts));
+    await deps.repo.retryLater(delivery.id, at, message);
+  } else {
+    await deps.repo.markFailed(delivery.id, message);
+  }
+  deps.log.warn(
+    { deliveryId: delivery.id, channel: delivery.channel, err: message },
+    'notification not delivered',
+  );
+}
+
 export function createNotificationSender(deps: {
   repo: NotificationsRepository;
   clock: Clock;
@@ -72,16 +112,7 @@ export function createNotificationSender(deps: {
         if (!deps.telegram) return;
         await sendTelegram(delivery, deps.telegram);
       } else {
-        if (!delivery.email) {
-          await deps.repo.markFailed(delivery.id, 'no e-mail address');
-          return;
-        }
-        const language = delivery.language ?? 'zh-CN';
-        await deps.mailer.send({
-          to: delivery.email,
-          subject: notificationSubject(language),
-          text: notificationText(delivery.kind, delivery.params, language),
-        });
+        if (!(await sendEmail(deps, delivery))) return;
       }
       await deps.repo.markSent(delivery.id, deps.clock.now());
     } catch (error) {
@@ -94,16 +125,7 @@ export function createNotificationSender(deps: {
         await deps.repo.retryLater(delivery.id, later(pauseMs), message);
         return;
       }
-      const retryable = !(error instanceof TelegramError) || error.isRetryable;
-      if (retryable && delivery.attempts < MAX_ATTEMPTS) {
-        await deps.repo.retryLater(delivery.id, later(backoffMs(delivery.attempts)), message);
-      } else {
-        await deps.repo.markFailed(delivery.id, message);
-      }
-      deps.log.warn(
-        { deliveryId: delivery.id, channel: delivery.channel, err: message },
-        'notification not delivered',
-      );
+      await recordFailure(deps, delivery, error, message);
     }
   }
 

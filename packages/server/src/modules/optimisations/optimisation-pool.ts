@@ -58,6 +58,34 @@ export function defaultPoolSize(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** A promise with its settling functions. */
+function deferred<T>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+} {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A job's combinations in tasks: about four per worker, none over TASK_MAX_COMBINATIONS. */
+function taskSlices<T>(combinations: readonly T[], workers: number): T[][] {
+  const perTask = Math.max(
+    1,
+    Math.min(TASK_MAX_COMBINATIONS, Math.ceil(combinations.length / (workers * 4))),
+  );
+  const slices: T[][] = [];
+  for (let k = 0; k < combinations.length; k += perTask) {
+    slices.push(combinations.slice(k, k + perTask));
+  }
+  return slices;
+}
+
 export function createOptimisationPool(options: { size?: number } = {}): OptimisationRunner {
   const size = Math.max(1, options.size ?? defaultPoolSize());
   const workers: PoolWorker[] = [];
@@ -144,24 +172,12 @@ export function createOptimisationPool(options: { size?: number } = {}): Optimis
     run(data, combinations, onOutcomes) {
       if (isClosed) throw new Error('the optimisation pool is closed');
       const jobId = nextJobId++;
-      let resolve!: (end: JobEnd) => void;
-      let reject!: (error: Error) => void;
-      const done = new Promise<JobEnd>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      const perTask = Math.max(
-        1,
-        Math.min(TASK_MAX_COMBINATIONS, Math.ceil(combinations.length / (size * 4))),
-      );
-      const tasks: Task[] = [];
-      for (let k = 0; k < combinations.length; k += perTask) {
-        tasks.push({
-          jobId,
-          taskId: nextTaskId++,
-          combinations: combinations.slice(k, k + perTask),
-        });
-      }
+      const { promise: done, resolve, reject } = deferred<JobEnd>();
+      const tasks: Task[] = taskSlices(combinations, size).map((slice) => ({
+        jobId,
+        taskId: nextTaskId++,
+        combinations: slice,
+      }));
       jobs.set(jobId, {
         data,
         onOutcomes,

@@ -17,6 +17,71 @@ import type { ConfigWithAccount } from './webhooks.repository.js';
 // A configuration's test signal: what the receiver and the executor would decide for a body,
 // with the position and the market price of now; nothing is ordered or recorded.
 
+/** The position as the test answer shows it; null when flat. */
+function positionViewOf(
+  symbol: string,
+  position: { size: string; entryPrice: string; realizedPnl: string },
+): WebhookPosition | null {
+  const size = new Decimal(position.size);
+  if (size.isZero()) return null;
+  return {
+    symbol,
+    size: size.toString(),
+    side: size.gt(0) ? 'long' : 'short',
+    entry_price: new Decimal(position.entryPrice).toString(),
+    realized_pnl: new Decimal(position.realizedPnl).toString(),
+  };
+}
+
+/** The orders the plan would send at `price` (sized by the market's steps), and the quantity. */
+async function planSteps(
+  execution: ExecutionCore,
+  found: ConfigWithAccount,
+  alert: Extract<ReturnType<typeof checkAlert>, { ok: true }>['alert'],
+  plan: Exclude<ReturnType<typeof planSignal>, { kind: 'ignore' }>,
+  size: Decimal,
+  price: number | null,
+): Promise<{ steps: WebhookTestResponse['plan']; quantity: number | null }> {
+  const { config, account } = found;
+  const steps: WebhookTestResponse['plan'] = [];
+  let quantity: number | null = null;
+  if (plan.kind === 'close') {
+    steps.push({
+      action: plan.action,
+      quantity: plan.quantity.toString(),
+      side: plan.side,
+      reduce_only: true,
+    });
+  } else if (price !== null) {
+    let facts: Parameters<typeof sizeAmount>[2] | undefined;
+    try {
+      facts = await execution
+        .clientOf(await execution.account(account.id))
+        .marketFacts(alert.symbol);
+    } catch {
+      facts = undefined;
+    }
+    const raw = positionAmount(Number(alert.amount), config.leverage, price);
+    const sized = facts ? sizeAmount(raw, price, facts) : { ok: true as const, amount: raw };
+    quantity = sized.ok ? sized.amount : raw;
+    if (!plan.adding && !size.isZero()) {
+      steps.push({
+        action: size.gt(0) ? 'close_long' : 'close_short',
+        quantity: size.abs().toString(),
+        side: plan.side,
+        reduce_only: true,
+      });
+    }
+    steps.push({
+      action: plan.adding ? plan.action : plan.direction > 0 ? 'open_long' : 'open_short',
+      quantity: String(quantity),
+      side: plan.side,
+      reduce_only: false,
+    });
+  }
+  return { steps, quantity };
+}
+
 export function createWebhookDryRun(deps: {
   readonly clock: Clock;
   readonly execution: ExecutionCore;
@@ -68,15 +133,7 @@ export function createWebhookDryRun(deps: {
         owner: ownerOf(config.id),
       });
       const size = new Decimal(position.size);
-      const positionView: WebhookPosition | null = size.isZero()
-        ? null
-        : {
-            symbol: alert.symbol,
-            size: size.toString(),
-            side: size.gt(0) ? 'long' : 'short',
-            entry_price: new Decimal(position.entryPrice).toString(),
-            realized_pnl: new Decimal(position.realizedPnl).toString(),
-          };
+      const positionView = positionViewOf(alert.symbol, position);
       const plan = planSignal(alert.action, size, config.allowPyramiding);
       const parsedView = presentAlert(alert);
       if (plan.kind === 'ignore') {
@@ -97,42 +154,7 @@ export function createWebhookDryRun(deps: {
       } catch {
         price = null;
       }
-      const steps: WebhookTestResponse['plan'] = [];
-      let quantity: number | null = null;
-      if (plan.kind === 'close') {
-        steps.push({
-          action: plan.action,
-          quantity: plan.quantity.toString(),
-          side: plan.side,
-          reduce_only: true,
-        });
-      } else if (price !== null) {
-        let facts: Parameters<typeof sizeAmount>[2] | undefined;
-        try {
-          facts = await deps.execution
-            .clientOf(await deps.execution.account(account.id))
-            .marketFacts(alert.symbol);
-        } catch {
-          facts = undefined;
-        }
-        const raw = positionAmount(Number(alert.amount), config.leverage, price);
-        const sized = facts ? sizeAmount(raw, price, facts) : { ok: true as const, amount: raw };
-        quantity = sized.ok ? sized.amount : raw;
-        if (!plan.adding && !size.isZero()) {
-          steps.push({
-            action: size.gt(0) ? 'close_long' : 'close_short',
-            quantity: size.abs().toString(),
-            side: plan.side,
-            reduce_only: true,
-          });
-        }
-        steps.push({
-          action: plan.adding ? plan.action : plan.direction > 0 ? 'open_long' : 'open_short',
-          quantity: String(quantity),
-          side: plan.side,
-          reduce_only: false,
-        });
-      }
+      const { steps, quantity } = await planSteps(deps.execution, found, alert, plan, size, price);
       return {
         ...base,
         accepted: true,

@@ -16,32 +16,10 @@ import { createWebhooksRepository, type WebhooksRepository } from './webhooks.re
 import { createWebhooksService } from './webhooks.service.js';
 
 /**
- * TradingView webhook trading: configurations, the receiver, the background executor (started
- * by main.ts, or by the app that built it) and the trail. Orders go through the execution core
- * with the configuration as owner.
+ * The webhook trail's writer. Lines written while a batch is being written share the next insert
+ * (a burst of alerts writes a few statements, not one per line).
  */
-export function createWebhooksModule(deps: {
-  readonly db: Database;
-  readonly clock: Clock;
-  readonly execution: ExecutionCore;
-  readonly prices: PriceSource;
-  readonly feed: MarketFeed;
-  readonly operationLog: OperationLogWriter;
-  readonly log: ServiceLogger;
-  readonly pollIntervalMs?: number;
-  readonly signalsPerMinute?: number;
-  /** With more than one process: a configuration's signals run where its lease is held. */
-  readonly leases?: Leases;
-  /** A new webhook key of a user with 2FA on needs an authenticator code. */
-  readonly stepUp?: StepUp;
-  /** Failed and refused signals are written to the outbox (WebhookSignalFailed) with them. */
-  readonly outbox?: Outbox;
-  readonly events?: EventBus;
-}) {
-  const repo = createWebhooksRepository(deps.db);
-  const { clock, log } = deps;
-  // Trail lines written while a batch is being written share the next insert (a burst of
-  // alerts writes a few statements, not one per line).
+function trailLogOn(repo: WebhooksRepository, clock: Clock, log: ServiceLogger): TrailLog {
   const trailLines = createBatcher(
     async (rows: readonly Parameters<WebhooksRepository['insertLog']>[0][]) => {
       await repo.insertLogs(rows);
@@ -49,7 +27,7 @@ export function createWebhooksModule(deps: {
     },
     { maxSize: 500 },
   );
-  const trail: TrailLog = async (entry) => {
+  return async (entry) => {
     try {
       await trailLines.run({
         userId: entry.config?.userId ?? entry.userId ?? null,
@@ -66,6 +44,70 @@ export function createWebhooksModule(deps: {
       log.warn({ err: error }, 'webhook log entry failed');
     }
   };
+}
+
+/**
+ * Before an exchange account is deleted: every webhook configuration's open position on it
+ * is closed through the execution core (reduce-only where the account allows). Answers what
+ * was closed; throws when a close fails (nothing is deleted then).
+ */
+async function closePositionsOnAccount(
+  repo: WebhooksRepository,
+  execution: ExecutionCore,
+  clock: Clock,
+  accountId: number,
+) {
+  const configIds = await repo.configIdsOnAccount(accountId);
+  if (configIds.length === 0) return [];
+  // No new signal trades on the account while it goes.
+  await repo.disableOnAccount(accountId, clock.now());
+  const positions = (await execution.openPositionsOf(configIds.map(ownerOf))).filter(
+    (p) => p.accountId === accountId && Number(p.size) !== 0,
+  );
+  const closed: { config_id: number; symbol: string }[] = [];
+  for (const position of positions) {
+    await execution.submit({
+      accountId,
+      symbol: position.symbol,
+      owner: position.owner,
+      key: `account-deleted:${position.id}:${position.openedAt?.getTime() ?? 0}`,
+      size: { kind: 'close' },
+      action: 'close_on_account_delete',
+    });
+    closed.push({ config_id: position.owner.id, symbol: position.symbol });
+  }
+  return closed;
+}
+
+/** What the webhooks module is built from. */
+export interface WebhooksModuleDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly execution: ExecutionCore;
+  readonly prices: PriceSource;
+  readonly feed: MarketFeed;
+  readonly operationLog: OperationLogWriter;
+  readonly log: ServiceLogger;
+  readonly pollIntervalMs?: number;
+  readonly signalsPerMinute?: number;
+  /** With more than one process: a configuration's signals run where its lease is held. */
+  readonly leases?: Leases;
+  /** A new webhook key of a user with 2FA on needs an authenticator code. */
+  readonly stepUp?: StepUp;
+  /** Failed and refused signals are written to the outbox (WebhookSignalFailed) with them. */
+  readonly outbox?: Outbox;
+  readonly events?: EventBus;
+}
+
+/**
+ * TradingView webhook trading: configurations, the receiver, the background executor (started
+ * by main.ts, or by the app that built it) and the trail. Orders go through the execution core
+ * with the configuration as owner.
+ */
+export function createWebhooksModule(deps: WebhooksModuleDeps) {
+  const repo = createWebhooksRepository(deps.db);
+  const { clock, log } = deps;
+  const trail = trailLogOn(repo, clock, log);
   const executor = createWebhookExecutor({
     repo,
     execution: deps.execution,
@@ -126,33 +168,9 @@ export function createWebhooksModule(deps: {
     start: () => executor.start(),
     stop: () => executor.stop(),
 
-    /**
-     * Before an exchange account is deleted: every webhook configuration's open position on it
-     * is closed through the execution core (reduce-only where the account allows). Answers what
-     * was closed; throws when a close fails (nothing is deleted then).
-     */
-    async closePositionsOnAccount(accountId: number) {
-      const configIds = await repo.configIdsOnAccount(accountId);
-      if (configIds.length === 0) return [];
-      // No new signal trades on the account while it goes.
-      await repo.disableOnAccount(accountId, clock.now());
-      const positions = (await deps.execution.openPositionsOf(configIds.map(ownerOf))).filter(
-        (p) => p.accountId === accountId && Number(p.size) !== 0,
-      );
-      const closed: { config_id: number; symbol: string }[] = [];
-      for (const position of positions) {
-        await deps.execution.submit({
-          accountId,
-          symbol: position.symbol,
-          owner: position.owner,
-          key: `account-deleted:${position.id}:${position.openedAt?.getTime() ?? 0}`,
-          size: { kind: 'close' },
-          action: 'close_on_account_delete',
-        });
-        closed.push({ config_id: position.owner.id, symbol: position.symbol });
-      }
-      return closed;
-    },
+    /** Before an exchange account is deleted: see closePositionsOnAccount. */
+    closePositionsOnAccount: (accountId: number) =>
+      closePositionsOnAccount(repo, deps.execution, clock, accountId),
   };
 }
 export type WebhooksModule = ReturnType<typeof createWebhooksModule>;
