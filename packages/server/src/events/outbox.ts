@@ -140,7 +140,11 @@ class OutboxWriter {
 
   /** Every row this writer wrote below this id is published. */
   private watermark(): number {
-    return this.pending.size === 0 ? this.seen + 1 : Math.min(...this.pending.values());
+    // A loop, not Math.min(...): while the bus is down the pending events may be many more than
+    // a call's arguments can hold, and this runs inside settlement transactions.
+    let lowest = this.seen + 1;
+    for (const bound of this.pending.values()) if (bound < lowest) lowest = bound;
+    return lowest;
   }
 
   /** Renews this writer's row on `executor`, with its watermark (the relay leaves it alone). */
