@@ -45,6 +45,11 @@ export const RELAY_EVERY_MS = 2_000;
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 /** How often a busy writer renews its row (in a transaction it writes events in). */
 const BEAT_EVERY_MS = 1_000;
+/**
+ * A written event not published after this long belonged to a transaction that rolled back (its
+ * writer publishes what commits, and retries what fails): it no longer holds the watermark.
+ */
+const ABANDONED_AFTER_MS = 60_000;
 /** A failed publication is tried again after this long (while the writer lives). */
 const RETRY_AFTER_MS = 1_000;
 /** Rows deleted past retention in one statement at most. */
@@ -73,8 +78,11 @@ class OutboxWriter {
   readonly writer: string;
   /** The highest outbox id this writer's inserts were given. */
   private seen = 0;
-  /** Unpublished events of this writer: event id → the lowest outbox id its write could get. */
-  private readonly pending = new Map<string, number>();
+  /**
+   * Unpublished events of this writer: event id → the lowest outbox id its write could get, and
+   * when it was written (Infinity once it is known committed: its publication failed).
+   */
+  private readonly pending = new Map<string, { bound: number; at: number }>();
   /** Publications that failed, to try again (the relay takes them if this process dies). */
   private failed: { bus: EventBus; event: OutboxEvent }[] = [];
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -116,12 +124,15 @@ class OutboxWriter {
       } catch (cause) {
         error ??= cause;
         this.failed.push({ bus, event });
+        const entry = this.pending.get(event.id);
+        if (entry) entry.at = Number.POSITIVE_INFINITY;
       }
     }
     this.scheduleRetry();
     // Idle after a burst: the watermark is saved now, so the relay has nothing to publish again
-    // when this writer's row goes stale.
+    // when this writer's row goes stale. (Looked at once a beat, not on every publication.)
     const now = this.deps.clock.now().getTime();
+    if (now - this.lastBeatAt >= BEAT_EVERY_MS) this.forgetAbandoned();
     if (this.pending.size === 0 && now - this.lastBeatAt >= BEAT_EVERY_MS) {
       this.idleBeat = this.beat(this.deps.db).catch((cause: unknown) =>
         this.deps.log?.error({ err: cause }, 'outbox watermark not saved'),
@@ -142,9 +153,16 @@ class OutboxWriter {
   private watermark(): number {
     // A loop, not Math.min(...): while the bus is down the pending events may be many more than
     // a call's arguments can hold, and this runs inside settlement transactions.
+    this.forgetAbandoned();
     let lowest = this.seen + 1;
-    for (const bound of this.pending.values()) if (bound < lowest) lowest = bound;
+    for (const { bound } of this.pending.values()) if (bound < lowest) lowest = bound;
     return lowest;
+  }
+
+  /** Drops the events of writes whose transaction rolled back (never published, never will be). */
+  private forgetAbandoned(): void {
+    const before = this.deps.clock.now().getTime() - ABANDONED_AFTER_MS;
+    for (const [id, { at }] of this.pending) if (at < before) this.pending.delete(id);
   }
 
   /** Renews this writer's row on `executor`, with its watermark (the relay leaves it alone). */
@@ -193,7 +211,9 @@ class OutboxWriter {
   private async insert(tx: Database, groups: readonly (readonly OutboxEvent[])[]): Promise<void> {
     const now = this.deps.clock.now();
     const bound = this.seen + 1;
-    for (const group of groups) for (const event of group) this.pending.set(event.id, bound);
+    const at = now.getTime();
+    for (const group of groups)
+      for (const event of group) this.pending.set(event.id, { bound, at });
     // In the transaction: a writer that was idle or frozen is this writer again before any of
     // the rows below can commit, so the relay cannot take its watermark past them.
     if (now.getTime() - this.lastBeatAt >= BEAT_EVERY_MS) await this.beat(tx);

@@ -7,7 +7,12 @@ import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { eventOutbox, eventWriters, strategyTrades } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus, type EventBus } from '../../src/events/index.js';
-import { createOutbox, type Outbox, RELAY_AFTER_MS } from '../../src/events/outbox.js';
+import {
+  createOutbox,
+  type Outbox,
+  type OutboxEvent,
+  RELAY_AFTER_MS,
+} from '../../src/events/outbox.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
 import { createReadModelProjector } from '../../src/modules/square/read-model.projector.js';
 import { createReadModelRepository } from '../../src/modules/square/read-model.repository.js';
@@ -167,6 +172,39 @@ describe('the event outbox', () => {
       await reader.deliveredBefore(new Date(clock.now().getTime() + 60_000)),
     ).toBeGreaterThanOrEqual(row?.id ?? Number.POSITIVE_INFINITY);
     await core.close();
+  });
+
+  it("does not let a rolled-back write hold its writer's watermark", async () => {
+    const bus = createInProcessEventBus({ clock });
+    const outbox = createOutbox({ db: database.db, clock });
+    const event = (id: string) =>
+      ({
+        type: 'NotificationsChanged',
+        id,
+        payload: { userId, unread: 0 },
+      }) as OutboxEvent<'NotificationsChanged'>;
+    await database.db
+      .transaction(async (tx) => {
+        await outbox.write(tx, [event('rolled-back')]);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    // A minute on, the writer writes and publishes again, then goes idle.
+    clock.advanceSeconds(61);
+    await database.db.transaction((tx) => outbox.write(tx, [event('committed')]));
+    await outbox.publish(bus, [event('committed')]);
+    clock.advanceSeconds(2);
+    await outbox.publish(bus, []);
+    await outbox.marked();
+    const [row] = await database.db
+      .select()
+      .from(eventOutbox)
+      .where(eq(eventOutbox.eventId, 'committed'));
+    const [self] = await database.db
+      .select()
+      .from(eventWriters)
+      .where(eq(eventWriters.writer, outbox.writer));
+    expect(self?.publishedThrough).toBeGreaterThan(row?.id ?? Number.POSITIVE_INFINITY);
   });
 
   it('lets the square read model catch up on the fills made while it was down', async () => {
