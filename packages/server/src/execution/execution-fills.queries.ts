@@ -1,8 +1,7 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import { anyOf, tuplesIn, unnestRows } from '../db/batch-sql.js';
+import { tuplesIn, unnestRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
-  type ExecutionFillRow,
   executionFills,
   executionLeverages,
   type NewExecutionFillRow,
@@ -13,10 +12,6 @@ import type { SymbolKey } from './execution.repository.js';
 
 export function fillQueries(db: Database) {
   return {
-    /**
-     * Writes venue trades to the fills ledger; answers the rows that were new (a trade already
-     * there, from another settlement of the same order, is not applied again).
-     */
     /** Writes the fills not in the ledger yet; answers which (account, venue trade id) were new. */
     async insertFills(
       rows: readonly NewExecutionFillRow[],
@@ -30,16 +25,6 @@ export function fillQueries(db: Database) {
           accountId: executionFills.accountId,
           venueTradeId: executionFills.venueTradeId,
         });
-    },
-
-    /** The fills of orders (the ledger's view of what they traded), oldest first. */
-    async fillsOf(orderIds: readonly number[]): Promise<ExecutionFillRow[]> {
-      if (orderIds.length === 0) return [];
-      return db
-        .select()
-        .from(executionFills)
-        .where(anyOf(executionFills.orderId, orderIds))
-        .orderBy(asc(executionFills.id));
     },
 
     /** An account's fills at or after `since`, oldest first. */

@@ -1,11 +1,11 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { LeaseFence } from '../common/leases.js';
 import { anyOf, arrayOf, tuplesIn, unnestRows, updateRows } from '../db/batch-sql.js';
 import type { Database } from '../db/database.js';
 import {
   type ExecutionOrderRow,
   executionOrders,
-  LIVE_ORDER_STATES,
+  isLiveStatus,
   type NewExecutionOrderRow,
   workerLeases,
 } from '../db/schema/index.js';
@@ -162,9 +162,7 @@ function intentClaims(db: Database) {
           firstMissAt: sql`coalesce(${executionOrders.firstMissAt}, ${now})`,
           updatedAt: now,
         })
-        .where(
-          and(eq(executionOrders.id, id), inArray(executionOrders.status, [...LIVE_ORDER_STATES])),
-        )
+        .where(and(eq(executionOrders.id, id), isLiveStatus(executionOrders.status)))
         .returning();
       return row;
     },
@@ -197,7 +195,7 @@ function intentReads(db: Database) {
               ],
               refs.map(positionTuple),
             ),
-            inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
+            isLiveStatus(executionOrders.status),
             // Resting protective orders wait for the market; they are not "on the way".
             inArray(executionOrders.type, ['market', 'limit']),
           ),
@@ -212,12 +210,8 @@ function intentReads(db: Database) {
         .where(
           and(
             eq(executionOrders.accountId, accountId),
-            inArray(executionOrders.status, [
-              'sending',
-              'in_doubt',
-              'accepted',
-              'partially_filled',
-            ]),
+            isLiveStatus(executionOrders.status),
+            ne(executionOrders.status, 'created'),
             inArray(executionOrders.type, ['market', 'limit']),
           ),
         );
@@ -274,7 +268,7 @@ function ownerIntents(db: Database) {
           and(
             eq(executionOrders.ownerKind, owner.kind),
             eq(executionOrders.ownerId, owner.id),
-            inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
+            isLiveStatus(executionOrders.status),
           ),
         )
         .orderBy(asc(executionOrders.id));
@@ -292,7 +286,7 @@ function ownerIntents(db: Database) {
               [executionOrders.ownerKind, executionOrders.ownerId],
               owners.map((o) => [o.kind, o.id]),
             ),
-            inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
+            isLiveStatus(executionOrders.status),
           ),
         );
     },

@@ -1,3 +1,4 @@
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -43,6 +44,14 @@ export const LIVE_ORDER_STATES = [
   'accepted',
   'partially_filled',
 ] as const;
+
+/** The live states as an SQL list of literals: the live indexes' predicate, and the queries'. */
+export const LIVE_STATES_SQL = `(${LIVE_ORDER_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** `status` is a live state, written so the planner can use the live indexes. */
+export function isLiveStatus(status: AnyColumn): SQL {
+  return sql`${status} in ${sql.raw(LIVE_STATES_SQL)}`;
+}
 
 /**
  * Order intents of every owner (bot, copy relation, webhook configuration, manual), written
@@ -99,7 +108,12 @@ export const executionOrders = pgTable(
   (t) => [
     // The exchange's idempotency scope is the account.
     uniqueIndex('execution_orders_client_id_unique').on(t.accountId, t.clientOrderId),
-    index('execution_orders_owner_idx').on(t.ownerKind, t.ownerId, t.status),
+    // Live orders by owner and by account: partial, so a final order leaves both indexes and
+    // they hold only what is still on its way (a few rows per account, however long its history).
+    // The queries name the live states as literals (LIVE_STATES_SQL) so the planner matches them.
+    index('execution_orders_owner_live_idx')
+      .on(t.ownerKind, t.ownerId)
+      .where(sql.raw(`status in ${LIVE_STATES_SQL}`)),
     // An owner's intents by key (a repeated submit) or key prefix (a copy pass's orders of one
     // leader change): pattern ops, so a prefix is a range of the index, not a scan of the owner.
     index('execution_orders_owner_key_idx').on(
@@ -107,7 +121,9 @@ export const executionOrders = pgTable(
       t.ownerId,
       t.idempotencyKey.op('text_pattern_ops'),
     ),
-    index('execution_orders_account_status_idx').on(t.accountId, t.status),
+    index('execution_orders_account_live_idx')
+      .on(t.accountId)
+      .where(sql.raw(`status in ${LIVE_STATES_SQL}`)),
   ],
 );
 
@@ -123,9 +139,12 @@ export const executionFills = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
-    orderId: integer('order_id')
-      .notNull()
-      .references(() => executionOrders.id, { onDelete: 'cascade' }),
+    /**
+     * The order the trade belongs to. No foreign key: a fill is written only by the settlement
+     * that holds its order locked, orders go only with their account (whose cascade takes the
+     * fills too), and the check cost a lookup per trade on the order path.
+     */
+    orderId: integer('order_id').notNull(),
     venueTradeId: text('venue_trade_id').notNull(),
     symbol: text('symbol').notNull(),
     side: text('side', { enum: ['buy', 'sell'] }).notNull(),
@@ -142,7 +161,6 @@ export const executionFills = pgTable(
   },
   (t) => [
     uniqueIndex('execution_fills_trade_unique').on(t.accountId, t.venueTradeId),
-    index('execution_fills_order_idx').on(t.orderId),
     // The copy simulator reads an account's fills of a period (a year of fills: one range scan).
     index('execution_fills_account_time_idx').on(t.accountId, t.filledAt),
   ],

@@ -9,7 +9,7 @@ import {
   exchangeAccounts,
   executionOrders,
   executionPositions,
-  LIVE_ORDER_STATES,
+  isLiveStatus,
   type NewExchangeAccountRow,
   webhookConfigs,
 } from '../../db/schema/index.js';
@@ -246,7 +246,7 @@ function accountBots(db: Database) {
               and(
                 eq(executionOrders.accountId, id),
                 ownerLives(executionOrders.ownerKind, executionOrders.ownerId),
-                inArray(executionOrders.status, [...LIVE_ORDER_STATES]),
+                isLiveStatus(executionOrders.status),
               ),
             );
           if (open.length > 0 || inFlight.length > 0) {
