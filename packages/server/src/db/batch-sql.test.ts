@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unnestRows, updateRows } from './batch-sql.js';
+import { arrayLiteral, unnestRows, updateRows } from './batch-sql.js';
 
 const items = pgTable('batch_items', {
   id: serial('id').primaryKey(),
@@ -57,6 +57,39 @@ describe('batch SQL', () => {
     const other = pgTable('other', { id: serial('id').primaryKey(), name: text('name') });
     expect(() => updateRows(items, items.id, [other.name], [{ id: 1, name: 'x' }])).toThrow(
       /not a column of batch_items/,
+    );
+  });
+
+  it('carries any text through its array literal as written', async () => {
+    const names = [
+      'plain',
+      'with "quotes"',
+      'back\\slash\\',
+      'comma, {braces}',
+      'NULL',
+      '',
+      ' spaced ',
+      '新年 🚀',
+      '\\"both"\\',
+    ];
+    const rows = await db
+      .insert(items)
+      .select(
+        unnestRows(
+          items,
+          names.map((name, i) => ({ name, count: 1 - i, size: `${i}.25` })),
+        ),
+      )
+      .returning();
+    expect(rows.map((row) => [row.name, row.count, row.size])).toEqual(
+      names.map((name, i) => [name, 1 - i, `${i}.250000000000`]),
+    );
+  });
+
+  it('writes the driver form of numbers, booleans, dates, objects and nulls', () => {
+    const at = new Date('2026-11-29T01:02:03.004Z');
+    expect(arrayLiteral([1, -2.5, true, false, null, undefined, at, { a: '"x"' }])).toBe(
+      '{1,-2.5,t,f,NULL,NULL,"2026-11-29T01:02:03.004Z","{\\"a\\":\\"\\\\\\"x\\\\\\"\\"}"}',
     );
   });
 });

@@ -24,12 +24,52 @@ function encode(column: PgColumn, value: unknown): unknown {
   return column.mapToDriverValue(value);
 }
 
+const NEEDS_ESCAPE = /["\\]/;
+
+/** A string element of an array literal: quoted, its quotes and backslashes escaped. */
+function quoted(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? `"${text.replace(/(["\\])/g, '\\$1')}"` : `"${text}"`;
+}
+
+/**
+ * PostgreSQL's text form of a one-dimensional array (`{1,"a",NULL}`), built here rather than by
+ * the driver: the driver escapes every element with two regular expressions and formats dates
+ * itself, which cost about 5 % of the order path's CPU. Numbers and booleans need no quotes;
+ * strings are quoted, and escaped only when the batch holds a quote or a backslash (one test of
+ * all its text, not one per element).
+ */
+export function arrayLiteral(values: readonly unknown[]): string {
+  const parts = new Array<string>(values.length);
+  const texts: number[] = [];
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (value === null || value === undefined) parts[i] = 'NULL';
+    else if (typeof value === 'number' || typeof value === 'bigint') parts[i] = String(value);
+    else if (typeof value === 'boolean') parts[i] = value ? 't' : 'f';
+    else {
+      parts[i] =
+        typeof value === 'string'
+          ? value
+          : value instanceof Date
+            ? value.toISOString()
+            : JSON.stringify(value);
+      texts.push(i);
+    }
+  }
+  const isPlain = !NEEDS_ESCAPE.test(texts.map((i) => parts[i]).join(''));
+  for (const i of texts) {
+    const text = parts[i] as string;
+    parts[i] = isPlain ? `"${text}"` : quoted(text);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 const arrayParam = (column: PgColumn, values: readonly unknown[]) =>
-  sql`${sql.param(values.map((value) => encode(column, value)))}::${sql.raw(elementType(column))}[]`;
+  sql`${sql.param(arrayLiteral(values.map((value) => encode(column, value))))}::${sql.raw(elementType(column))}[]`;
 
 /** One array parameter of a plain SQL type (for an `unnest` of values that are no table's column). */
 export const arrayOf = (type: 'int4' | 'text', values: readonly unknown[]) =>
-  sql`${sql.param(values.map((value) => (value === undefined ? null : value)))}::${sql.raw(type)}[]`;
+  sql`${sql.param(arrayLiteral(values))}::${sql.raw(type)}[]`;
 
 /** `(a, b) in (select * from unnest($1, $2))`: rows whose columns match one of the tuples. */
 export function tuplesIn(
