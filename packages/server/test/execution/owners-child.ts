@@ -4,7 +4,9 @@
 // clock running CLOCK_SPEED× from CLOCK_START_MS (wall time T0_MS). SETUP=1 creates the account
 // and the bot. The manual owner submits the targets of MANUAL_TARGETS under keys m1, m2, … from
 // the first one on every start (a restart repeats the keys: nothing may be sent twice).
-// KILL_AT_STEP / KILL_DELAY_MS: the process kills itself that long into that step's submit.
+// KILL_AT_STEP / KILL_DELAY_MS: the process kills itself that long into that step's submit, or,
+// with KILL_DELAY_MS=answer, the moment the venue has answered that step's order and before the
+// core settles it (the order is then on its way whatever the machine's load).
 
 import type { Clock } from '../../src/common/clock.js';
 import { createLeases, workerHolderId } from '../../src/common/leases.js';
@@ -13,7 +15,10 @@ import { openDatabase } from '../../src/db/client.js';
 import { bots, exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
-import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
+import {
+  createExchangeClientFactory,
+  type ExchangeClientFactory,
+} from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
@@ -83,21 +88,46 @@ if (env.SETUP === '1') {
 
 const [user] = await db.select().from(users);
 const [account] = await db.select().from(exchangeAccounts);
+/** Set at the step KILL_AT_STEP when KILL_DELAY_MS is `answer`. */
+let dieOnManualAnswer = false;
+
+/** The factory's clients, but a manual order's answer kills the process once it is armed. */
+function killingAfterAnswer(factory: ExchangeClientFactory): ExchangeClientFactory {
+  return (account) => {
+    const client = factory(account);
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'createOrder' || typeof value !== 'function') return value;
+        return async (...args: Parameters<typeof client.createOrder>) => {
+          const answer = await value.apply(target, args);
+          if (dieOnManualAnswer && args[0].clientOrderId?.startsWith('qm')) {
+            process.kill(process.pid, 'SIGKILL');
+          }
+          return answer;
+        };
+      },
+    });
+  };
+}
+
 const core = createExecutionCore({
   db,
   clock,
   events: createInProcessEventBus({ clock }),
   clients: createAccountClientCache({
     secretBox,
-    factory: createExchangeClientFactory({
-      paperBalances: writePaperBalances,
-      db,
-      clock,
-      prices: feedPriceSource(feed),
-      paperSlippageBps: 2,
-      createLiveClient: (options) =>
-        createCcxtExchangeClient({ ...options, urlsOverride: env.FAKE_URL, timeoutMs: 1000 }),
-    }),
+    factory: killingAfterAnswer(
+      createExchangeClientFactory({
+        paperBalances: writePaperBalances,
+        db,
+        clock,
+        prices: feedPriceSource(feed),
+        paperSlippageBps: 2,
+        createLiveClient: (options) =>
+          createCcxtExchangeClient({ ...options, urlsOverride: env.FAKE_URL, timeoutMs: 1000 }),
+      }),
+    ),
   }),
 });
 const engine = createBotEngine({
@@ -126,7 +156,8 @@ const manualLoop = (async () => {
       n += 1;
       // Fault injection: die KILL_DELAY_MS into the submit of step KILL_AT_STEP (mid-flight).
       if (env.KILL_AT_STEP !== undefined && n === Number(env.KILL_AT_STEP)) {
-        setTimeout(() => process.kill(process.pid, 'SIGKILL'), Number(env.KILL_DELAY_MS ?? 0));
+        if (env.KILL_DELAY_MS === 'answer') dieOnManualAnswer = true;
+        else setTimeout(() => process.kill(process.pid, 'SIGKILL'), Number(env.KILL_DELAY_MS ?? 0));
       }
       try {
         await core.submit({

@@ -19,7 +19,12 @@ import { finishOwnersRun, ownersState, startOwnersChild } from './owners-sigkill
  * Each run kills itself this long into the submit of a manual step past the last run's: at
  * different points of the order path (intent written, claimed, at the desk, settled).
  */
-const KILL_DELAYS_MS = [11, 17, 26, 40];
+/**
+ * Where each round's kill lands in its step's submit: that many ms in (wherever the order has got
+ * to by then, which depends on the machine's load), or once the desk has answered and before the
+ * core settled it (always an order on its way).
+ */
+const KILL_DELAYS_MS = [11, 17, 'answer', 26, 40] as const;
 
 describe('a bot and a manual owner on one paper account, with SIGKILLs in between', () => {
   let dataDir: string;
@@ -32,7 +37,11 @@ describe('a bot and a manual owner on one paper account, with SIGKILLs in betwee
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const startProcess = (setup: boolean, t0: number, kill: { step: number; delayMs: number }) =>
+  const startProcess = (
+    setup: boolean,
+    t0: number,
+    kill: { step: number; delayMs: number | 'answer' },
+  ) =>
     startOwnersChild({
       children,
       dataDir,
