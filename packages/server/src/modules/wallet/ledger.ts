@@ -157,6 +157,132 @@ interface RequestEvents {
   readonly written: OutboxEvent[];
 }
 
+/** The ledger row of an entry, as written. */
+function rowValues(
+  clock: Clock,
+  entry: LedgerEntry,
+  direction: TransactionDirection,
+  amount: Decimal,
+) {
+  const now = clock.now();
+  return {
+    userId: entry.userId,
+    type: entry.type,
+    direction,
+    amount: amount.toFixed(8),
+    fee: toFixed8(entry.fee ?? 0),
+    status: entry.status ?? 'completed',
+    businessKey: entry.businessKey,
+    network: entry.network ?? null,
+    txHash: entry.txHash ?? null,
+    isOffchain: entry.isOffchain ?? false,
+    offchainReference: entry.offchainReference ?? null,
+    address: entry.address ?? null,
+    note: entry.note ?? null,
+    counterpartyUserId: entry.counterpartyUserId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  } as const;
+}
+
+/** What settling a request needs of the ledger's operations in its transaction. */
+interface SettleContext {
+  readonly db: LedgerExecutor;
+  readonly q: ReturnType<typeof walletQueries>;
+  readonly clock: Clock;
+  readonly requests: RequestEvents | undefined;
+  lock(userIds: readonly number[]): Promise<Map<number, string>>;
+  move(userId: number, delta: Decimal, transactionId: number): Promise<string | undefined>;
+}
+
+/** LedgerOps.settle: a request row moved between statuses, and the balance with it. */
+async function settleRow(
+  { db, q, clock, requests, lock, move }: SettleContext,
+  transactionId: number,
+  transition: Transition,
+): Promise<SettleReceipt> {
+  const found = await q.findById(transactionId);
+  if (!found || found.type !== transition.type)
+    throw new NotFound(STAFF_MESSAGES.notFound, WALLET_ERROR_CODES.requestNotFound);
+  const balances = await lock([found.userId]);
+  // Every settle of this row holds this user's lock, so the status read now stays true.
+  const current = (await q.findById(transactionId)) ?? found;
+  if (!transition.from.includes(current.status)) {
+    throw new Conflict(STAFF_MESSAGES.notPending, WALLET_ERROR_CODES.notPending);
+  }
+  const updated = await q.transition(
+    transactionId,
+    transition.from,
+    transition.to,
+    { txHash: transition.txHash, note: transition.note },
+    clock.now(),
+  );
+  if (!updated) throw new Conflict(STAFF_MESSAGES.notPending, WALLET_ERROR_CODES.notPending);
+  const amount = new Decimal(updated.amount);
+  const adds =
+    (updated.direction === 'credit' && transition.to === 'completed') ||
+    (updated.direction === 'debit' && transition.to === 'failed');
+  let balance = balances.get(found.userId) ?? '0';
+  if (adds) {
+    const moved = await move(updated.userId, amount, updated.id);
+    if (moved === undefined) throw new Error(`Settling ${transactionId} was refused`);
+    balance = moved;
+  }
+  if (requests && (updated.type === 'deposit' || updated.type === 'withdraw')) {
+    // The user is told (notifications) from the outbox, written with the new status.
+    const event: OutboxEvent<'WalletRequestChanged'> = {
+      type: 'WalletRequestChanged',
+      id: `wallet-request:${updated.id}:${transition.to}`,
+      payload: {
+        userId: updated.userId,
+        transactionId: updated.id,
+        kind: updated.type === 'withdraw' ? 'withdrawal' : 'deposit',
+        status: transition.to,
+        amount: new Decimal(updated.amount).toString(),
+      },
+    };
+    await requests.outbox.write(db, [event]);
+    requests.written.push(event);
+  }
+  return { transaction: updated, fromStatus: current.status, balance };
+}
+
+/** LedgerOps.transfer: a debit of one user and a credit of another, both users locked first. */
+async function transferBetween(
+  { lock, debit, credit }: Pick<LedgerOps, 'lock' | 'debit' | 'credit'>,
+  input: TransferInput,
+): Promise<TransferReceipt> {
+  if (input.fromUserId === input.toUserId) throw new Error('A transfer needs two users');
+  await lock([input.fromUserId, input.toUserId]);
+  const out = await debit({
+    userId: input.fromUserId,
+    type: input.debitType,
+    amount: input.amount,
+    businessKey: input.businessKey,
+    counterpartyUserId: input.toUserId,
+    note: input.note,
+  });
+  const creditKey = `${input.businessKey}:credit`;
+  const into = await credit({
+    userId: input.toUserId,
+    type: input.creditType,
+    amount: input.amount,
+    businessKey: creditKey,
+    counterpartyUserId: input.fromUserId,
+    note: input.note,
+  });
+  if (out.applied !== into.applied) {
+    throw new Error(`Transfer ${input.businessKey} is half recorded`);
+  }
+  return {
+    applied: out.applied,
+    debit: out.transaction,
+    credit: into.transaction,
+    fromBalance: out.balance,
+    toBalance: into.balance,
+  };
+}
+
 function ledgerOps(
   db: LedgerExecutor,
   clock: Clock,
@@ -174,28 +300,6 @@ function ledgerOps(
       balances.set(id, user.balance);
     }
     return balances;
-  }
-
-  function rowValues(entry: LedgerEntry, direction: TransactionDirection, amount: Decimal) {
-    const now = clock.now();
-    return {
-      userId: entry.userId,
-      type: entry.type,
-      direction,
-      amount: amount.toFixed(8),
-      fee: toFixed8(entry.fee ?? 0),
-      status: entry.status ?? 'completed',
-      businessKey: entry.businessKey,
-      network: entry.network ?? null,
-      txHash: entry.txHash ?? null,
-      isOffchain: entry.isOffchain ?? false,
-      offchainReference: entry.offchainReference ?? null,
-      address: entry.address ?? null,
-      note: entry.note ?? null,
-      counterpartyUserId: entry.counterpartyUserId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    } as const;
   }
 
   async function currentBalance(userId: number): Promise<string> {
@@ -225,7 +329,7 @@ function ledgerOps(
     const direction = directionOf(entry.type, requested);
     if (direction !== 'credit') throw new Error('credit() records credits');
     const amount = positiveAmount(entry.amount);
-    const row = await q.insert(rowValues(entry, direction, amount));
+    const row = await q.insert(rowValues(clock, entry, direction, amount));
     if (!row) return repeated(entry.businessKey, entry.userId);
     if (entry.status === 'pending') {
       // A request (deposit): nothing moves until staff settle it.
@@ -249,7 +353,7 @@ function ledgerOps(
     const direction = directionOf(entry.type, 'debit');
     const amount = positiveAmount(entry.amount);
     const insufficient = options.insufficient ?? (() => new InsufficientBalance());
-    const row = await q.insert(rowValues(entry, direction, amount));
+    const row = await q.insert(rowValues(clock, entry, direction, amount));
     if (!row) return repeated(entry.businessKey, entry.userId);
     const balance = await move(entry.userId, amount.neg(), row.id);
     if (balance === undefined) {
@@ -257,85 +361,6 @@ function ledgerOps(
       throw insufficient();
     }
     return { applied: true, transaction: row, balance };
-  }
-
-  async function transfer(input: TransferInput): Promise<TransferReceipt> {
-    if (input.fromUserId === input.toUserId) throw new Error('A transfer needs two users');
-    await lock([input.fromUserId, input.toUserId]);
-    const out = await debit({
-      userId: input.fromUserId,
-      type: input.debitType,
-      amount: input.amount,
-      businessKey: input.businessKey,
-      counterpartyUserId: input.toUserId,
-      note: input.note,
-    });
-    const creditKey = `${input.businessKey}:credit`;
-    const into = await credit({
-      userId: input.toUserId,
-      type: input.creditType,
-      amount: input.amount,
-      businessKey: creditKey,
-      counterpartyUserId: input.fromUserId,
-      note: input.note,
-    });
-    if (out.applied !== into.applied) {
-      throw new Error(`Transfer ${input.businessKey} is half recorded`);
-    }
-    return {
-      applied: out.applied,
-      debit: out.transaction,
-      credit: into.transaction,
-      fromBalance: out.balance,
-      toBalance: into.balance,
-    };
-  }
-
-  async function settle(transactionId: number, transition: Transition): Promise<SettleReceipt> {
-    const found = await q.findById(transactionId);
-    if (!found || found.type !== transition.type)
-      throw new NotFound(STAFF_MESSAGES.notFound, WALLET_ERROR_CODES.requestNotFound);
-    const balances = await lock([found.userId]);
-    // Every settle of this row holds this user's lock, so the status read now stays true.
-    const current = (await q.findById(transactionId)) ?? found;
-    if (!transition.from.includes(current.status)) {
-      throw new Conflict(STAFF_MESSAGES.notPending, WALLET_ERROR_CODES.notPending);
-    }
-    const updated = await q.transition(
-      transactionId,
-      transition.from,
-      transition.to,
-      { txHash: transition.txHash, note: transition.note },
-      clock.now(),
-    );
-    if (!updated) throw new Conflict(STAFF_MESSAGES.notPending, WALLET_ERROR_CODES.notPending);
-    const amount = new Decimal(updated.amount);
-    const adds =
-      (updated.direction === 'credit' && transition.to === 'completed') ||
-      (updated.direction === 'debit' && transition.to === 'failed');
-    let balance = balances.get(found.userId) ?? '0';
-    if (adds) {
-      const moved = await move(updated.userId, amount, updated.id);
-      if (moved === undefined) throw new Error(`Settling ${transactionId} was refused`);
-      balance = moved;
-    }
-    if (requests && (updated.type === 'deposit' || updated.type === 'withdraw')) {
-      // The user is told (notifications) from the outbox, written with the new status.
-      const event: OutboxEvent<'WalletRequestChanged'> = {
-        type: 'WalletRequestChanged',
-        id: `wallet-request:${updated.id}:${transition.to}`,
-        payload: {
-          userId: updated.userId,
-          transactionId: updated.id,
-          kind: updated.type === 'withdraw' ? 'withdrawal' : 'deposit',
-          status: transition.to,
-          amount: new Decimal(updated.amount).toString(),
-        },
-      };
-      await requests.outbox.write(db, [event]);
-      requests.written.push(event);
-    }
-    return { transaction: updated, fromStatus: current.status, balance };
   }
 
   return {
@@ -346,8 +371,9 @@ function ledgerOps(
     findByKey: (key) => q.findByKey(key),
     credit,
     debit,
-    transfer,
-    settle,
+    transfer: (input) => transferBetween({ lock, debit, credit }, input),
+    settle: (transactionId, transition) =>
+      settleRow({ db, q, clock, requests, lock, move }, transactionId, transition),
   };
 }
 
