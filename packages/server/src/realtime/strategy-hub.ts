@@ -61,6 +61,134 @@ interface Room {
   queue: Promise<void>;
 }
 
+/** A fill as the strategy page's trade frame (its id is the event's, for replays). */
+function tradeFrame(event: BusEvent<'OrderFilled'>): StrategySocketFrame {
+  const fill = event.payload;
+  const trade: StrategyTrade = {
+    id: event.id,
+    order_id: fill.exchangeOrderId,
+    timestamp: new Date(fill.filledAtMs).toISOString(),
+    symbol: fill.symbol,
+    side: fill.side,
+    // Live, before the read model has booked it: the order's reduce-only flag says it.
+    effect: fill.reduceOnly ? 'close' : 'open',
+    amount: fill.amount,
+    price: fill.price,
+    value: Math.round(fill.amount * fill.price * 1e8) / 1e8,
+  };
+  return { type: 'trade_update', data: trade };
+}
+
+/** A strategy's new statistics as the page's frame. */
+function statisticsFrame(s: EventPayloads['StrategyStatisticsChanged']): StrategySocketFrame {
+  return {
+    type: 'statistics_update',
+    data: {
+      total_pnl_percent: s.totalPnlPercent,
+      daily_pnl_percent: s.dailyPnlPercent,
+      max_drawdown: s.maxDrawdown,
+      balance: s.balance,
+      days_of_history: s.daysOfHistory,
+      is_new: s.isNew,
+    },
+  };
+}
+
+/**
+ * Sends one viewer the trades it missed after `afterEventId` (it reconnected after a restart
+ * or a network break), in the room's order: live frames queued after it follow the replay.
+ */
+function replayTo(
+  deps: { readonly access: StrategyAccess; readonly log: HubLogger },
+  room: Room,
+  socket: WebSocket,
+  afterEventId: string,
+): void {
+  const fillsAfter = deps.access.fillsAfter;
+  if (!fillsAfter) return;
+  room.queue = room.queue.then(async () => {
+    if (socket.readyState !== socket.OPEN) return;
+    try {
+      const visibility = await deps.access.visibility(room.accountId);
+      if (!visibility?.isPublic || !visibility.showTrades) return;
+      const missed = await fillsAfter(room.accountId, afterEventId);
+      const frames: StrategySocketFrame[] = missed ? missed.map(tradeFrame) : [{ type: 'resync' }];
+      for (const frame of frames) socket.send(JSON.stringify(frame));
+    } catch (error) {
+      deps.log.warn({ err: error, accountId: room.accountId }, 'strategy replay not sent');
+    }
+  });
+}
+
+/** Answers a viewer's `ping` message with a `pong` (anything else is ignored). */
+function answerPing(socket: WebSocket, data: unknown): void {
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+  if (text.length > PING_TEXT_MAX_LENGTH) return;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (message && typeof message === 'object' && 'type' in message && message.type === 'ping') {
+    const timestamp =
+      'timestamp' in message && typeof message.timestamp === 'number'
+        ? message.timestamp
+        : Date.now();
+    const pong: StrategySocketFrame = { type: 'pong', timestamp };
+    socket.send(JSON.stringify(pong));
+  }
+}
+
+/** Where the hub's subscriptions send each event: its room, with the frame the event makes. */
+type InRoom = <K extends EventType>(
+  event: BusEvent<K>,
+  accountId: number,
+  work: (room: Room, visibility: StrategyVisibility) => Promise<StrategySocketFrame | null>,
+) => void;
+
+/** The bus subscriptions of the hub, one per event type that makes a frame. */
+function subscribeFrames(
+  deps: { readonly events: EventBus; readonly access: StrategyAccess },
+  inRoom: InRoom,
+): (() => void)[] {
+  return [
+    deps.events.subscribe('OrderFilled', (event) =>
+      inRoom(event, event.payload.accountId, async (_room, visibility) =>
+        visibility.showTrades ? tradeFrame(event) : null,
+      ),
+    ),
+    deps.events.subscribe('PositionChanged', (event) =>
+      inRoom(event, event.payload.accountId, async (_room, visibility) => {
+        if (!visibility.showPositions) return null;
+        const positions = await deps.access.positions(event.payload.accountId, event.payload);
+        return { type: 'position_update', data: positions };
+      }),
+    ),
+    deps.events.subscribe('StrategyStatisticsChanged', (event) =>
+      inRoom(event, event.payload.accountId, async () => statisticsFrame(event.payload)),
+    ),
+    // Going private closes the room at once (the visibility check does it).
+    deps.events.subscribe('StrategySharingChanged', (event) =>
+      inRoom(event, event.payload.accountId, async () => null),
+    ),
+  ];
+}
+
+/** Pings every viewer; one that did not answer the last ping is dropped. */
+function pingViewers(rooms: Iterable<Room>, alive: WeakMap<WebSocket, boolean>): void {
+  for (const room of rooms) {
+    for (const socket of room.viewers) {
+      if (alive.get(socket) === false) {
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }
+}
+
 export function createStrategyHub(deps: {
   events: EventBus;
   access: StrategyAccess;
@@ -79,47 +207,6 @@ export function createStrategyHub(deps: {
     sendToAll(room.viewers, frameBytes(frame), maxBuffered, (socket) => {
       room.viewers.delete(socket);
       closeForResync(socket, WS_CLOSE_RESYNC, RESYNC_FRAME);
-    });
-  }
-
-  /** A fill as the strategy page's trade frame (its id is the event's, for replays). */
-  function tradeFrame(event: BusEvent<'OrderFilled'>): StrategySocketFrame {
-    const fill = event.payload;
-    const trade: StrategyTrade = {
-      id: event.id,
-      order_id: fill.exchangeOrderId,
-      timestamp: new Date(fill.filledAtMs).toISOString(),
-      symbol: fill.symbol,
-      side: fill.side,
-      // Live, before the read model has booked it: the order's reduce-only flag says it.
-      effect: fill.reduceOnly ? 'close' : 'open',
-      amount: fill.amount,
-      price: fill.price,
-      value: Math.round(fill.amount * fill.price * 1e8) / 1e8,
-    };
-    return { type: 'trade_update', data: trade };
-  }
-
-  /**
-   * Sends one viewer the trades it missed after `afterEventId` (it reconnected after a restart
-   * or a network break), in the room's order: live frames queued after it follow the replay.
-   */
-  function replayTo(room: Room, socket: WebSocket, afterEventId: string): void {
-    const fillsAfter = deps.access.fillsAfter;
-    if (!fillsAfter) return;
-    room.queue = room.queue.then(async () => {
-      if (socket.readyState !== socket.OPEN) return;
-      try {
-        const visibility = await deps.access.visibility(room.accountId);
-        if (!visibility?.isPublic || !visibility.showTrades) return;
-        const missed = await fillsAfter(room.accountId, afterEventId);
-        const frames: StrategySocketFrame[] = missed
-          ? missed.map(tradeFrame)
-          : [{ type: 'resync' }];
-        for (const frame of frames) socket.send(JSON.stringify(frame));
-      } catch (error) {
-        deps.log.warn({ err: error, accountId: room.accountId }, 'strategy replay not sent');
-      }
     });
   }
 
@@ -162,76 +249,15 @@ export function createStrategyHub(deps: {
   }
 
   function subscribe(): void {
-    unsubscribes = [
-      deps.events.subscribe('OrderFilled', (event) =>
-        inRoom(event, event.payload.accountId, async (_room, visibility) =>
-          visibility.showTrades ? tradeFrame(event) : null,
-        ),
-      ),
-      deps.events.subscribe('PositionChanged', (event) =>
-        inRoom(event, event.payload.accountId, async (_room, visibility) => {
-          if (!visibility.showPositions) return null;
-          const positions = await deps.access.positions(event.payload.accountId, event.payload);
-          return { type: 'position_update', data: positions };
-        }),
-      ),
-      deps.events.subscribe('StrategyStatisticsChanged', (event) =>
-        inRoom(event, event.payload.accountId, async () => {
-          const s = event.payload;
-          return {
-            type: 'statistics_update',
-            data: {
-              total_pnl_percent: s.totalPnlPercent,
-              daily_pnl_percent: s.dailyPnlPercent,
-              max_drawdown: s.maxDrawdown,
-              balance: s.balance,
-              days_of_history: s.daysOfHistory,
-              is_new: s.isNew,
-            },
-          };
-        }),
-      ),
-      // Going private closes the room at once (the visibility check does it).
-      deps.events.subscribe('StrategySharingChanged', (event) =>
-        inRoom(event, event.payload.accountId, async () => null),
-      ),
-    ];
-  }
-
-  function onMessage(socket: WebSocket, data: unknown): void {
-    alive.set(socket, true);
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
-    if (text.length > PING_TEXT_MAX_LENGTH) return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (message && typeof message === 'object' && 'type' in message && message.type === 'ping') {
-      const timestamp =
-        'timestamp' in message && typeof message.timestamp === 'number'
-          ? message.timestamp
-          : Date.now();
-      const pong: StrategySocketFrame = { type: 'pong', timestamp };
-      socket.send(JSON.stringify(pong));
-    }
+    unsubscribes = subscribeFrames(deps, inRoom);
   }
 
   function startHeartbeat(): void {
     if (heartbeat) return;
-    heartbeat = setInterval(() => {
-      for (const room of rooms.values()) {
-        for (const socket of room.viewers) {
-          if (alive.get(socket) === false) {
-            socket.terminate();
-            continue;
-          }
-          alive.set(socket, false);
-          socket.ping();
-        }
-      }
-    }, deps.heartbeatMs ?? STRATEGY_WS_PING_INTERVAL_MS);
+    heartbeat = setInterval(
+      () => pingViewers(rooms.values(), alive),
+      deps.heartbeatMs ?? STRATEGY_WS_PING_INTERVAL_MS,
+    );
     heartbeat.unref();
   }
 
@@ -251,14 +277,17 @@ export function createStrategyHub(deps: {
       joined.viewers.add(socket);
       alive.set(socket, true);
       startHeartbeat();
-      socket.on('message', (data) => onMessage(socket, data));
+      socket.on('message', (data) => {
+        alive.set(socket, true);
+        answerPing(socket, data);
+      });
       socket.on('pong', () => alive.set(socket, true));
       socket.on('close', () => {
         joined.viewers.delete(socket);
         drop(joined);
       });
       socket.on('error', () => socket.terminate());
-      if (options.afterEventId) replayTo(joined, socket, options.afterEventId);
+      if (options.afterEventId) replayTo(deps, joined, socket, options.afterEventId);
     },
     /** Viewers per strategy (for tests and the bench). */
     viewerCount(accountId: number): number {
