@@ -184,6 +184,7 @@ export const webhookLogs = pgTable(
 );
 
 export type WebhookConfigRow = typeof webhookConfigs.$inferSelect;
+export type NewWebhookConfigRow = typeof webhookConfigs.$inferInsert;
 export type WebhookSignalRow = typeof webhookSignals.$inferSelect;
 export type NewWebhookSignalRow = typeof webhookSignals.$inferInsert;
 export type WebhookExecutionRow = typeof webhookExecutions.$inferSelect;
