@@ -160,30 +160,217 @@ function gridCount(grid: Readonly<Record<string, ParameterAxis>>): number {
   return count;
 }
 
+/** The strategy a request names: a built-in one, or the user's own rules. */
+async function sourceOf(
+  ruleStrategies: OptimisationsDeps['ruleStrategies'],
+  userId: number,
+  type: string,
+): Promise<StrategySource> {
+  if (isCustomType(type)) {
+    return { kind: 'rules', ...(await ruleStrategies.definitionFor(userId, type)) };
+  }
+  if (!strategyByType(type)) {
+    throw ValidationFailed.field(
+      'strategy_type',
+      OPTIMISATION_MESSAGES.unknownStrategy,
+      FIELD_ERROR_CODES.unknownStrategy,
+    );
+  }
+  return { kind: 'builtin', type };
+}
+
+/** The walk-forward windows of `candleCount` candles; refuses none or too many. */
+function windowsOf(candleCount: number, request: OptimisationRequestParsed) {
+  const windows = walkForwardWindows(candleCount, {
+    inSampleBars: request.windows.in_sample_bars,
+    outOfSampleBars: request.windows.out_of_sample_bars,
+    stepBars: request.windows.step_bars,
+  });
+  if (windows.length === 0) {
+    throw ValidationFailed.field(
+      'windows',
+      `${candleCount} candles hold no in-sample + out-of-sample window`,
+      OPTIMISATION_ERROR_CODES.noWindow,
+    );
+  }
+  if (windows.length > OPTIMISATION_MAX_WINDOWS) {
+    throw ValidationFailed.field(
+      'windows.step_bars',
+      `At most ${OPTIMISATION_MAX_WINDOWS} windows; take a larger step`,
+      OPTIMISATION_ERROR_CODES.tooManyWindows,
+    );
+  }
+  return windows;
+}
+
+/** The grid's combinations the strategy takes, and those it refuses with their fields. */
+function combinationsOf(
+  source: StrategySource,
+  grid: OptimisationRequestParsed['parameter_grid'],
+  base: BacktestOptions,
+) {
+  const skipped: StoredSkippedCombination[] = [];
+  const valid: IndexedCombination[] = [];
+  expandGrid(grid).forEach((parameters, index) => {
+    const compiled = compileCombination(source, parameters, base);
+    if (compiled.ok) valid.push({ index, parameters });
+    else skipped.push({ parameters: { ...parameters }, fields: compiled.fields });
+  });
+  if (valid.length === 0) {
+    throw ValidationFailed.field(
+      'parameter_grid',
+      'The strategy refuses every combination of the grid',
+      OPTIMISATION_ERROR_CODES.noValidCombination,
+    );
+  }
+  return { valid, skipped };
+}
+
+/** The windows as stored, with their candles' times (`at`: a candle index's time). */
+function storedWindowsOf(
+  windows: ReturnType<typeof walkForwardWindows>,
+  at: (index: number) => number,
+): StoredOptimisationWindow[] {
+  return windows.map((window) => ({
+    index: window.index,
+    in_sample: {
+      start_index: window.inSample.start,
+      end_index: window.inSample.end,
+      start_time: at(window.inSample.start),
+      end_time: at(window.inSample.end - 1),
+    },
+    out_of_sample: {
+      start_index: window.outOfSample.start,
+      end_index: window.outOfSample.end,
+      start_time: at(window.outOfSample.start),
+      end_time: at(window.outOfSample.end - 1),
+    },
+  }));
+}
+
+/** How many combinations a grid makes; refuses a grid the strategy refuses, or too large. */
+function checkedGridCount(
+  source: StrategySource,
+  grid: OptimisationRequestParsed['parameter_grid'],
+): number {
+  const gridErrors = checkGrid(source, grid);
+  if (!gridErrors.isEmpty) throw gridErrors.failure('Invalid parameter grid');
+  const count = gridCount(grid);
+  if (count > OPTIMISATION_MAX_COMBINATIONS) {
+    throw ValidationFailed.field(
+      'parameter_grid',
+      `The grid expands to more than ${OPTIMISATION_MAX_COMBINATIONS} combinations`,
+      OPTIMISATION_ERROR_CODES.tooManyCombinations,
+    );
+  }
+  return count;
+}
+
+/** A user's own optimisation; NotFound for another's or none. */
+async function ownedRun(
+  repo: OptimisationsDeps['repo'],
+  userId: number,
+  id: number,
+): Promise<OptimisationRow> {
+  const row = await repo.findOwned(userId, id);
+  if (!row) throw new NotFound(OPTIMISATION_MESSAGES.notFound);
+  return row;
+}
+
+/** What a run started by this process uses of the service. */
+interface RunContext extends OptimisationsDeps {
+  /** The runs of this process, by id. */
+  readonly local: Map<number, LocalRun>;
+  /** True once the service closes: a run's end is then not saved. */
+  isClosing(): boolean;
+  emit(id: number, frame: OptimisationSocketFrame): void;
+}
+
+/** Runs the stored optimisation's combinations in the pool; saves and announces its answers. */
+function start(
+  ctx: RunContext,
+  row: OptimisationRow,
+  source: StrategySource,
+  candles: ReturnType<typeof candlesFromRows>,
+  windows: ReturnType<typeof walkForwardWindows>,
+  valid: IndexedCombination[],
+  base: BacktestOptions,
+): void {
+  const { repo, clock, runner, log, local, emit } = ctx;
+  const request = row.request;
+  const results: OptimisationCombinationResult[] = [];
+  let lastSaveMs = 0;
+  let saving: Promise<void> = Promise.resolve();
+  const save = (final?: { status: 'completed' | 'failed'; error?: string }) => {
+    const now = clock.now();
+    const snapshot = [...results].sort((a, b) => a.index - b.index);
+    const progress = valid.length === 0 ? 1 : results.length / valid.length;
+    saving = saving.then(async () => {
+      const isOpen = await repo.saveProgress(row.id, {
+        progress,
+        completedCount: results.length,
+        results: snapshot,
+        updatedAt: now,
+        ...(final ? { status: final.status, finishedAt: now, error: final.error ?? null } : {}),
+      });
+      if (!isOpen) local.get(row.id)?.handle.cancel();
+    });
+    return saving;
+  };
+  const handle = runner.run(
+    { candles, windows, source, base, objective: request.objective },
+    valid,
+    (outcomes) => {
+      const added: OptimisationCombinationResult[] = [];
+      for (const outcome of outcomes) {
+        if (outcome.kind === 'result') {
+          results.push(outcome.result);
+          added.push(outcome.result);
+        }
+      }
+      const progress = valid.length === 0 ? 1 : results.length / valid.length;
+      emit(row.id, {
+        type: 'progress',
+        data: { status: 'running', progress, completed_count: results.length, results: added },
+      });
+      const nowMs = clock.now().getTime();
+      if (nowMs - lastSaveMs >= SAVE_INTERVAL_MS && results.length < valid.length) {
+        lastSaveMs = nowMs;
+        void save().catch((error) =>
+          log.warn({ err: error, id: row.id }, 'optimisation progress not saved'),
+        );
+      }
+    },
+  );
+  local.set(row.id, { handle, listeners: local.get(row.id)?.listeners ?? new Set() });
+  handle.done
+    .then(async (end) => {
+      if (end === 'completed' && !ctx.isClosing()) await save({ status: 'completed' });
+      return end;
+    })
+    .catch(async (error: unknown) => {
+      log.warn({ err: error, id: row.id }, 'optimisation failed');
+      if (ctx.isClosing()) return;
+      await save({
+        status: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      });
+    })
+    .catch((error: unknown) => log.warn({ err: error, id: row.id }, 'optimisation end not saved'))
+    .finally(async () => {
+      if (ctx.isClosing()) return;
+      const stored = await repo.findOwned(row.userId, row.id).catch(() => undefined);
+      if (stored) emit(row.id, { type: 'finished', data: presentOptimisation(stored) });
+      local.delete(row.id);
+    });
+}
+
 export function createOptimisationsService(deps: OptimisationsDeps) {
-  const { repo, feed, clock, runner, ruleStrategies, log } = deps;
+  const { repo, feed, clock, runner, ruleStrategies } = deps;
   const local = new Map<number, LocalRun>();
   let isClosing = false;
 
-  async function sourceOf(userId: number, type: string): Promise<StrategySource> {
-    if (isCustomType(type)) {
-      return { kind: 'rules', ...(await ruleStrategies.definitionFor(userId, type)) };
-    }
-    if (!strategyByType(type)) {
-      throw ValidationFailed.field(
-        'strategy_type',
-        OPTIMISATION_MESSAGES.unknownStrategy,
-        FIELD_ERROR_CODES.unknownStrategy,
-      );
-    }
-    return { kind: 'builtin', type };
-  }
-
-  async function owned(userId: number, id: number): Promise<OptimisationRow> {
-    const row = await repo.findOwned(userId, id);
-    if (!row) throw new NotFound(OPTIMISATION_MESSAGES.notFound);
-    return row;
-  }
+  const owned = (userId: number, id: number) => ownedRun(repo, userId, id);
 
   /** A run of this process is never stale; one of another process is, once it stops saving. */
   const presentOptions = (id: number) => ({
@@ -195,155 +382,30 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
     for (const listener of local.get(id)?.listeners ?? []) listener(frame);
   }
 
-  /** Runs the stored optimisation's combinations in the pool; saves and announces its answers. */
-  function start(
-    row: OptimisationRow,
-    source: StrategySource,
-    candles: ReturnType<typeof candlesFromRows>,
-    windows: ReturnType<typeof walkForwardWindows>,
-    valid: IndexedCombination[],
-    base: BacktestOptions,
-  ): void {
-    const request = row.request;
-    const results: OptimisationCombinationResult[] = [];
-    let lastSaveMs = 0;
-    let saving: Promise<void> = Promise.resolve();
-    const save = (final?: { status: 'completed' | 'failed'; error?: string }) => {
-      const now = clock.now();
-      const snapshot = [...results].sort((a, b) => a.index - b.index);
-      const progress = valid.length === 0 ? 1 : results.length / valid.length;
-      saving = saving.then(async () => {
-        const isOpen = await repo.saveProgress(row.id, {
-          progress,
-          completedCount: results.length,
-          results: snapshot,
-          updatedAt: now,
-          ...(final ? { status: final.status, finishedAt: now, error: final.error ?? null } : {}),
-        });
-        if (!isOpen) local.get(row.id)?.handle.cancel();
-      });
-      return saving;
-    };
-    const handle = runner.run(
-      { candles, windows, source, base, objective: request.objective },
-      valid,
-      (outcomes) => {
-        const added: OptimisationCombinationResult[] = [];
-        for (const outcome of outcomes) {
-          if (outcome.kind === 'result') {
-            results.push(outcome.result);
-            added.push(outcome.result);
-          }
-        }
-        const progress = valid.length === 0 ? 1 : results.length / valid.length;
-        emit(row.id, {
-          type: 'progress',
-          data: { status: 'running', progress, completed_count: results.length, results: added },
-        });
-        const nowMs = clock.now().getTime();
-        if (nowMs - lastSaveMs >= SAVE_INTERVAL_MS && results.length < valid.length) {
-          lastSaveMs = nowMs;
-          void save().catch((error) =>
-            log.warn({ err: error, id: row.id }, 'optimisation progress not saved'),
-          );
-        }
-      },
-    );
-    local.set(row.id, { handle, listeners: local.get(row.id)?.listeners ?? new Set() });
-    handle.done
-      .then(async (end) => {
-        if (end === 'completed' && !isClosing) await save({ status: 'completed' });
-        return end;
-      })
-      .catch(async (error: unknown) => {
-        log.warn({ err: error, id: row.id }, 'optimisation failed');
-        if (isClosing) return;
-        await save({
-          status: 'failed',
-          error: error instanceof Error ? error.message : String(error),
-        });
-      })
-      .catch((error: unknown) => log.warn({ err: error, id: row.id }, 'optimisation end not saved'))
-      .finally(async () => {
-        if (isClosing) return;
-        const stored = await repo.findOwned(row.userId, row.id).catch(() => undefined);
-        if (stored) emit(row.id, { type: 'finished', data: presentOptimisation(stored) });
-        local.delete(row.id);
-      });
-  }
+  const run: RunContext = {
+    ...deps,
+    local,
+    isClosing: () => isClosing,
+    emit,
+  };
 
   return {
     async create(userId: number, request: OptimisationRequestParsed): Promise<{ id: number }> {
-      const source = await sourceOf(userId, request.strategy_type);
-      const gridErrors = checkGrid(source, request.parameter_grid);
-      if (!gridErrors.isEmpty) throw gridErrors.failure('Invalid parameter grid');
-      const count = gridCount(request.parameter_grid);
-      if (count > OPTIMISATION_MAX_COMBINATIONS) {
-        throw ValidationFailed.field(
-          'parameter_grid',
-          `The grid expands to more than ${OPTIMISATION_MAX_COMBINATIONS} combinations`,
-          OPTIMISATION_ERROR_CODES.tooManyCombinations,
-        );
-      }
+      const source = await sourceOf(ruleStrategies, userId, request.strategy_type);
+      const count = checkedGridCount(source, request.parameter_grid);
       const { exchange, symbol, timeframe, limit } = request;
       const series = await feed.series({ exchange, symbol, timeframe, closedCount: limit });
       // Closed candles only, the newest `limit`: what the plain backtest with this limit runs on.
       const rows = series.closed.slice(-limit);
-      const windows = walkForwardWindows(rows.length, {
-        inSampleBars: request.windows.in_sample_bars,
-        outOfSampleBars: request.windows.out_of_sample_bars,
-        stepBars: request.windows.step_bars,
-      });
-      if (windows.length === 0) {
-        throw ValidationFailed.field(
-          'windows',
-          `${rows.length} candles hold no in-sample + out-of-sample window`,
-          OPTIMISATION_ERROR_CODES.noWindow,
-        );
-      }
-      if (windows.length > OPTIMISATION_MAX_WINDOWS) {
-        throw ValidationFailed.field(
-          'windows.step_bars',
-          `At most ${OPTIMISATION_MAX_WINDOWS} windows; take a larger step`,
-          OPTIMISATION_ERROR_CODES.tooManyWindows,
-        );
-      }
+      const windows = windowsOf(rows.length, request);
       const base = await baseOptions(
         feed,
         request,
         rows[0]?.timestamp ?? 0,
         rows[rows.length - 1]?.timestamp ?? 0,
       );
-      const skipped: StoredSkippedCombination[] = [];
-      const valid: IndexedCombination[] = [];
-      expandGrid(request.parameter_grid).forEach((parameters, index) => {
-        const compiled = compileCombination(source, parameters, base);
-        if (compiled.ok) valid.push({ index, parameters });
-        else skipped.push({ parameters: { ...parameters }, fields: compiled.fields });
-      });
-      if (valid.length === 0) {
-        throw ValidationFailed.field(
-          'parameter_grid',
-          'The strategy refuses every combination of the grid',
-          OPTIMISATION_ERROR_CODES.noValidCombination,
-        );
-      }
-      const at = (index: number) => rows[index]!.timestamp;
-      const storedWindows: StoredOptimisationWindow[] = windows.map((window) => ({
-        index: window.index,
-        in_sample: {
-          start_index: window.inSample.start,
-          end_index: window.inSample.end,
-          start_time: at(window.inSample.start),
-          end_time: at(window.inSample.end - 1),
-        },
-        out_of_sample: {
-          start_index: window.outOfSample.start,
-          end_index: window.outOfSample.end,
-          start_time: at(window.outOfSample.start),
-          end_time: at(window.outOfSample.end - 1),
-        },
-      }));
+      const { valid, skipped } = combinationsOf(source, request.parameter_grid, base);
+      const storedWindows = storedWindowsOf(windows, (index) => rows[index]!.timestamp);
       const now = clock.now();
       const row = await repo.insert({
         userId,
@@ -361,7 +423,7 @@ export function createOptimisationsService(deps: OptimisationsDeps) {
         createdAt: now,
         updatedAt: now,
       });
-      start(row, source, candlesFromRows(rows), windows, valid, base);
+      start(run, row, source, candlesFromRows(rows), windows, valid, base);
       return { id: row.id };
     },
 
