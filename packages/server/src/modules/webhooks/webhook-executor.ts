@@ -43,7 +43,8 @@ export const WEBHOOK_SAFETY_POLL_MS = 15_000;
 /** Signals of a configuration read per pass of its queue. */
 const DRAIN_BATCH = 50;
 
-export function createWebhookExecutor(deps: {
+/** What the executor uses. */
+export interface WebhookExecutorDeps {
   readonly repo: WebhooksRepository;
   readonly execution: ExecutionCore;
   readonly prices: PriceSource;
@@ -73,86 +74,98 @@ export function createWebhookExecutor(deps: {
     readonly outbox: Outbox;
     readonly events: EventBus;
   };
-}) {
-  const { repo, execution } = deps;
+}
+
+/**
+ * The queue of accepted signals: per configuration one at a time, in order of arrival, where
+ * this process holds the configuration's lease.
+ */
+class SignalQueue {
   /** Per configuration: its signals and passes, one at a time, in order of arrival. */
-  const chains = createKeyedQueue<number>();
-  const queued = new Set<number>();
-  let timer: NodeJS.Timeout | undefined;
-  let leaseTimer: NodeJS.Timeout | undefined;
+  private readonly chains = createKeyedQueue<number>();
+  private readonly queued = new Set<number>();
+  private timer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
   /** Configurations whose intents this process has reconciled since it took their lease. */
-  const reconciled = new Set<number>();
-  let running = false;
-  let stopped = false;
+  private readonly reconciled = new Set<number>();
+  private running = false;
+  private stopped = false;
   /** Configurations with a drain pass queued and not yet started. */
-  const wakePending = new Set<number>();
+  private readonly wakePending = new Set<number>();
   /** Configurations woken while another process held them (taken over if it died). */
-  const wanted = new Set<number>();
-  let unsubscribe: (() => void) | undefined;
+  private readonly wanted = new Set<number>();
+  private unsubscribe: (() => void) | undefined;
   /** Signals whose order is at the venue without a final answer, and their fallback timer. */
-  const awaiting = new Map<number, { configId: number; timer: NodeJS.Timeout }>();
-  const { run } = createSignalRunner({ ...deps, recheckLater });
+  private readonly awaiting = new Map<number, { configId: number; timer: NodeJS.Timeout }>();
+  private readonly run: (signalId: number) => Promise<void>;
+
+  constructor(private readonly deps: WebhookExecutorDeps) {
+    this.run = createSignalRunner({
+      ...deps,
+      recheckLater: (signalId, configId) => this.recheckLater(signalId, configId),
+    }).run;
+    deps.execution.onOrderFinal('webhook', (intent) => {
+      const signalId = signalIdOf(intent.idempotencyKey);
+      if (signalId !== null) this.runAgain(signalId);
+    });
+  }
 
   /** Looks at a signal left placed again once its wait is over (or its order is final). */
-  function recheckLater(signalId: number, configId: number): void {
-    const again = setTimeout(() => runAgain(signalId), IN_FLIGHT_RECHECK_MS);
+  private recheckLater(signalId: number, configId: number): void {
+    const again = setTimeout(() => this.runAgain(signalId), IN_FLIGHT_RECHECK_MS);
     again.unref();
-    awaiting.set(signalId, { configId, timer: again });
+    this.awaiting.set(signalId, { configId, timer: again });
   }
 
   /** Runs a signal that waited on its order again (its order is final, or the wait is over). */
-  function runAgain(signalId: number): void {
-    const waiting = awaiting.get(signalId);
+  private runAgain(signalId: number): void {
+    const waiting = this.awaiting.get(signalId);
     if (!waiting) return;
-    awaiting.delete(signalId);
+    this.awaiting.delete(signalId);
     clearTimeout(waiting.timer);
-    queued.delete(signalId);
-    enqueue(signalId, waiting.configId);
+    this.queued.delete(signalId);
+    this.enqueue(signalId, waiting.configId);
   }
-  execution.onOrderFinal('webhook', (intent) => {
-    const signalId = signalIdOf(intent.idempotencyKey);
-    if (signalId !== null) runAgain(signalId);
-  });
 
   /**
    * Reconciles a configuration's intents left by a previous holder (a restart, or a process that
    * died): found orders settle, live ones are followed by the core. Their signals then run again
    * under the same key and read what became of them (an order never sent ends its signal).
    */
-  async function reconcileConfig(configId: number): Promise<void> {
-    await execution.reconcileIntents(ownerOf(configId));
+  private async reconcileConfig(configId: number): Promise<void> {
+    await this.deps.execution.reconcileIntents(ownerOf(configId));
   }
 
   /**
    * Whether this process runs the configuration's signals now: it holds (or takes) its lease, and
    * has reconciled what a previous holder left. Called inside the configuration's chain.
    */
-  async function holds(configId: number): Promise<boolean> {
-    const leases = deps.leases;
+  private async holds(configId: number): Promise<boolean> {
+    const leases = this.deps.leases;
     if (leases) {
       const resource = webhookLease(configId);
       if (!leases.isHeld(resource)) await leases.acquire([resource]);
       if (!leases.isHeld(resource)) {
-        reconciled.delete(configId);
+        this.reconciled.delete(configId);
         return false;
       }
     }
-    if (!reconciled.has(configId)) {
-      await reconcileConfig(configId);
-      reconciled.add(configId);
+    if (!this.reconciled.has(configId)) {
+      await this.reconcileConfig(configId);
+      this.reconciled.add(configId);
     }
     return true;
   }
 
   /** Runs `work` after the configuration's earlier work in this process (one at a time). */
-  function inChain(configId: number, work: () => Promise<void>, signalId?: number): void {
-    void chains
+  private inChain(configId: number, work: () => Promise<void>, signalId?: number): void {
+    void this.chains
       .run(configId, work)
       .catch((error) =>
-        deps.log.error({ err: error, configId, signalId }, 'webhook signal execution failed'),
+        this.deps.log.error({ err: error, configId, signalId }, 'webhook signal execution failed'),
       )
       .finally(() => {
-        if (signalId !== undefined) queued.delete(signalId);
+        if (signalId !== undefined) this.queued.delete(signalId);
       });
   }
 
@@ -160,13 +173,13 @@ export function createWebhookExecutor(deps: {
    * Runs the signal after its configuration's earlier ones (in this process), if this process
    * holds the configuration (a signal whose order became final, or left in flight).
    */
-  function enqueue(signalId: number, configId: number): void {
-    if (stopped || queued.has(signalId)) return;
-    queued.add(signalId);
-    inChain(
+  enqueue(signalId: number, configId: number): void {
+    if (this.stopped || this.queued.has(signalId)) return;
+    this.queued.add(signalId);
+    this.inChain(
       configId,
       async () => {
-        if (await holds(configId)) await run(signalId);
+        if (await this.holds(configId)) await this.run(signalId);
       },
       signalId,
     );
@@ -178,51 +191,51 @@ export function createWebhookExecutor(deps: {
    * is left. A wake while a pass is queued is already covered by it; one during a pass queues the
    * next pass, so a signal stored after a pass's last read is never left behind.
    */
-  function wake(configId: number): void {
-    if (stopped || !running || wakePending.has(configId)) return;
-    wakePending.add(configId);
-    inChain(configId, async () => {
-      wakePending.delete(configId);
-      const isTakeover = !reconciled.has(configId);
-      if (!(await holds(configId))) {
+  wake(configId: number): void {
+    if (this.stopped || !this.running || this.wakePending.has(configId)) return;
+    this.wakePending.add(configId);
+    this.inChain(configId, async () => {
+      this.wakePending.delete(configId);
+      const isTakeover = !this.reconciled.has(configId);
+      if (!(await this.holds(configId))) {
         // Another process holds it: if that holder died, the lease tick takes it over.
-        if (deps.leases) wanted.add(configId);
+        if (this.deps.leases) this.wanted.add(configId);
         return;
       }
-      wanted.delete(configId);
+      this.wanted.delete(configId);
       const lease = webhookLease(configId);
-      const stillHeld = () => !deps.leases || deps.leases.isHeld(lease);
+      const stillHeld = () => !this.deps.leases || this.deps.leases.isHeld(lease);
       // Taken over: what the previous holder left in flight goes first (it was reconciled).
       const leftInFlight = isTakeover
-        ? await repo.signalIdsOf(configId, ['intent', 'placed'], DRAIN_BATCH)
+        ? await this.deps.repo.signalIdsOf(configId, ['intent', 'placed'], DRAIN_BATCH)
         : [];
       for (const id of leftInFlight) {
-        if (!stillHeld() || stopped) return;
-        if (!awaiting.has(id)) await runGuarded(id);
+        if (!stillHeld() || this.stopped) return;
+        if (!this.awaiting.has(id)) await this.runGuarded(id);
       }
       const attempted = new Set<number>();
-      while (stillHeld() && !stopped) {
-        const ids = (await repo.signalIdsOf(configId, ['validated'], DRAIN_BATCH)).filter(
+      while (stillHeld() && !this.stopped) {
+        const ids = (await this.deps.repo.signalIdsOf(configId, ['validated'], DRAIN_BATCH)).filter(
           (id) => !attempted.has(id),
         );
         if (ids.length === 0) return;
         for (const id of ids) {
-          if (!stillHeld() || stopped) return;
+          if (!stillHeld() || this.stopped) return;
           // A signal that stays validated after its run (its configuration went) is not retried
           // in this pass: the pass ends instead of spinning on it.
           attempted.add(id);
-          await runGuarded(id);
+          await this.runGuarded(id);
         }
       }
     });
   }
 
   /** One signal's run; its failure is logged and the configuration's next signal still runs. */
-  async function runGuarded(signalId: number): Promise<void> {
+  private async runGuarded(signalId: number): Promise<void> {
     try {
-      await run(signalId);
+      await this.run(signalId);
     } catch (error) {
-      deps.log.error({ err: error, signalId }, 'webhook signal execution failed');
+      this.deps.log.error({ err: error, signalId }, 'webhook signal execution failed');
     }
   }
 
@@ -232,9 +245,9 @@ export function createWebhookExecutor(deps: {
    * waiting is woken here; and the signals left in flight by a previous holder run, once, when
    * this process takes their configuration over (reconciled first).
    */
-  async function poll(): Promise<void> {
-    const configs = await repo.configsWithPendingSignals();
-    const leases = deps.leases;
+  private async poll(): Promise<void> {
+    const configs = await this.deps.repo.configsWithPendingSignals();
+    const leases = this.deps.leases;
     if (leases) {
       await leases.acquire(
         configs.filter((id) => !leases.isHeld(webhookLease(id))).map(webhookLease),
@@ -242,8 +255,8 @@ export function createWebhookExecutor(deps: {
     }
     // A configuration taken over runs what its previous holder left in flight first (wake).
     for (const configId of configs) {
-      if (!leases || leases.isHeld(webhookLease(configId))) wake(configId);
-      else wanted.add(configId);
+      if (!leases || leases.isHeld(webhookLease(configId))) this.wake(configId);
+      else this.wanted.add(configId);
     }
   }
 
@@ -252,79 +265,81 @@ export function createWebhookExecutor(deps: {
    * woken for while another process held them, if they still have signals waiting and that
    * holder stopped renewing (it died): they run within the lease's time to live.
    */
-  async function leaseTick(leases: Leases): Promise<void> {
+  private async leaseTick(leases: Leases): Promise<void> {
     const lost = await leases.renew();
-    for (const resource of lost) reconciled.delete(Number(resource.split(':')[1]));
-    if (wanted.size === 0) return;
-    const candidates = [...wanted];
-    wanted.clear();
-    const waiting = await repo.configsWaiting(candidates);
+    for (const resource of lost) this.reconciled.delete(Number(resource.split(':')[1]));
+    if (this.wanted.size === 0) return;
+    const candidates = [...this.wanted];
+    this.wanted.clear();
+    const waiting = await this.deps.repo.configsWaiting(candidates);
     if (waiting.length === 0) return;
     const taken = await leases.acquire(waiting.map(webhookLease));
     for (const configId of waiting) {
-      if (taken.includes(webhookLease(configId))) wake(configId);
-      else wanted.add(configId);
+      if (taken.includes(webhookLease(configId))) this.wake(configId);
+      else this.wanted.add(configId);
     }
   }
 
-  return {
-    /** Runs a signal now where this process holds its configuration (see `wake`). */
-    enqueue,
-    /** Tells this process that the configuration has signals waiting. */
-    wake,
-    /** Recovers what a previous process left, then listens for wake-ups (and polls slowly). */
-    async start(): Promise<void> {
-      if (running) return;
-      running = true;
-      stopped = false;
-      const events = deps.events;
-      if (events) {
-        unsubscribe = events.subscribe('WebhookSignalAccepted', (event) =>
-          wake(event.payload.configId),
+  /** Recovers what a previous process left, then listens for wake-ups (and polls slowly). */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.stopped = false;
+    const events = this.deps.events;
+    if (events) {
+      this.unsubscribe = events.subscribe('WebhookSignalAccepted', (event) =>
+        this.wake(event.payload.configId),
+      );
+    }
+    await this.poll();
+    const interval = this.deps.pollIntervalMs ?? WEBHOOK_SAFETY_POLL_MS;
+    this.timer = setInterval(() => {
+      void this.poll().catch((error) =>
+        this.deps.log.warn({ err: error }, 'webhook queue poll failed'),
+      );
+    }, interval);
+    this.timer.unref();
+    const leases = this.deps.leases;
+    if (leases) {
+      this.leaseTimer = setInterval(() => {
+        void this.leaseTick(leases).catch((error) =>
+          this.deps.log.warn({ err: error }, 'webhook lease renewal failed'),
         );
-      }
-      await poll();
-      const interval = deps.pollIntervalMs ?? WEBHOOK_SAFETY_POLL_MS;
-      timer = setInterval(() => {
-        void poll().catch((error) => deps.log.warn({ err: error }, 'webhook queue poll failed'));
-      }, interval);
-      timer.unref();
-      const leases = deps.leases;
-      if (leases) {
-        leaseTimer = setInterval(() => {
-          void leaseTick(leases).catch((error) =>
-            deps.log.warn({ err: error }, 'webhook lease renewal failed'),
-          );
-        }, deps.leaseRenewMs ?? LEASE_RENEW_MS);
-        leaseTimer.unref();
-      }
-    },
-    async stop(): Promise<void> {
-      stopped = true;
-      running = false;
-      unsubscribe?.();
-      unsubscribe = undefined;
-      if (timer) clearInterval(timer);
-      if (leaseTimer) clearInterval(leaseTimer);
-      timer = undefined;
-      leaseTimer = undefined;
-      for (const waiting of awaiting.values()) clearTimeout(waiting.timer);
-      awaiting.clear();
-      wanted.clear();
-      await chains.idle();
-      // Another process takes the configurations over at once. Only this executor's leases: the
-      // process's bots and copy relations share its holder id and keep theirs.
-      const leases = deps.leases;
-      if (leases) await leases.release(leases.held()).catch(() => undefined);
-      reconciled.clear();
-    },
-    /** Waits until every queued signal has run (tests, shutdown). */
-    async idle(): Promise<void> {
-      while (queued.size > 0 || chains.size() > 0) {
-        await chains.idle();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    },
-  };
+      }, this.deps.leaseRenewMs ?? LEASE_RENEW_MS);
+      this.leaseTimer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.timer) clearInterval(this.timer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.timer = undefined;
+    this.leaseTimer = undefined;
+    for (const waiting of this.awaiting.values()) clearTimeout(waiting.timer);
+    this.awaiting.clear();
+    this.wanted.clear();
+    await this.chains.idle();
+    // Another process takes the configurations over at once. Only this executor's leases: the
+    // process's bots and copy relations share its holder id and keep theirs.
+    const leases = this.deps.leases;
+    if (leases) await leases.release(leases.held()).catch(() => undefined);
+    this.reconciled.clear();
+  }
+
+  /** Waits until every queued signal has run (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.queued.size > 0 || this.chains.size() > 0) {
+      await this.chains.idle();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
 }
-export type WebhookExecutor = ReturnType<typeof createWebhookExecutor>;
+
+export function createWebhookExecutor(deps: WebhookExecutorDeps) {
+  return new SignalQueue(deps);
+}
+export type WebhookExecutor = SignalQueue;
