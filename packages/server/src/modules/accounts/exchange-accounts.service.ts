@@ -87,6 +87,254 @@ const needsPassphrase = (exchange: ExchangeAccountRow['exchange']) =>
   EXCHANGE_CAPABILITIES[exchange].needsPassphrase;
 
 /**
+ * Runs an exchange check for the account within the bound, and stores its result: the
+ * account's status follows its last check.
+ */
+async function reach<T>(
+  deps: Pick<ExchangeAccountsServiceDeps, 'repo' | 'clock' | 'exchangeTimeoutMs' | 'log'>,
+  account: ExchangeAccountRow,
+  work: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; message: string; kind: ExchangeErrorKindCode }> {
+  try {
+    // Building the client may throw too (e.g. missing passphrase): same answer as a failed call.
+    const value = await withTimeout(Promise.resolve().then(work), deps.exchangeTimeoutMs);
+    await deps.repo.recordCheck(account.id, { ok: true }, deps.clock.now());
+    return { ok: true, value };
+  } catch (error) {
+    const message = exchangeErrorMessage(error);
+    const kind = exchangeErrorKind(error);
+    deps.log.warn({ accountId: account.id, err: error }, 'exchange call failed');
+    await deps.repo.recordCheck(account.id, { ok: false, kind, message }, deps.clock.now());
+    return { ok: false, message, kind };
+  }
+}
+
+/** The bots of accounts, by account. */
+async function botsOfAccounts(
+  repo: ExchangeAccountsRepository,
+  ids: readonly number[],
+): Promise<Map<number, AccountBot[]>> {
+  const byAccount = new Map<number, AccountBot[]>();
+  for (const bot of await repo.botsOf(ids)) {
+    const list = byAccount.get(bot.accountId) ?? [];
+    list.push(bot);
+    byAccount.set(bot.accountId, list);
+  }
+  return byAccount;
+}
+
+/** The columns of the keys given, encrypted (and the API key's mask). */
+function encryptedKeys(
+  secretBox: SecretBox,
+  input: {
+    api_key?: string | undefined;
+    api_secret?: string | undefined;
+    api_password?: string | undefined;
+  },
+): ExchangeAccountChanges {
+  const changes: ExchangeAccountChanges = {};
+  if (input.api_key !== undefined) {
+    changes.apiKeyEncrypted = secretBox.encrypt(input.api_key);
+    changes.apiKeyMasked = maskApiKey(input.api_key);
+  }
+  if (input.api_secret !== undefined) {
+    changes.apiSecretEncrypted = secretBox.encrypt(input.api_secret);
+  }
+  if (input.api_password !== undefined && input.api_password !== '') {
+    changes.apiPasswordEncrypted = secretBox.encrypt(input.api_password);
+  }
+  return changes;
+}
+
+/** A new account's first balance snapshot (its day start). */
+async function recordCreationSnapshot(
+  deps: Pick<ExchangeAccountsServiceDeps, 'snapshots' | 'clock' | 'log'>,
+  account: ExchangeAccountRow,
+): Promise<void> {
+  // The first snapshot gives a new account its day start; an unreachable exchange only
+  // delays that to the next hourly snapshot.
+  try {
+    await deps.snapshots.record(account, deps.clock.now());
+  } catch (error) {
+    deps.log.warn({ accountId: account.id, err: error }, 'first balance snapshot failed');
+  }
+}
+
+async function logUserAction(
+  operationLog: OperationLogWriter | undefined,
+  userId: number,
+  event: OperationLogEvent,
+  message: string,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await operationLog?.record({ userId, type: 'user_action', event, message, details });
+}
+
+/** Validate: the key's permissions at the exchange, with warnings for risky ones. */
+async function validateKey(
+  deps: ExchangeAccountsServiceDeps,
+  account: ExchangeAccountRow,
+): Promise<ValidateResponse> {
+  const result = await reach(deps, account, () => deps.clientFor(account).checkPermissions());
+  if (!result.ok) {
+    return {
+      success: false,
+      message: result.message,
+      error_kind: result.kind,
+      permissions: { can_trade: null, can_withdraw: null, ip_restricted: null },
+      warnings: [],
+    };
+  }
+  const permissions = result.value;
+  const warnings: string[] = [];
+  if (permissions.canWithdraw === true) warnings.push(ACCOUNT_MESSAGES.withdrawWarning);
+  if (permissions.ipRestricted === false) warnings.push(ACCOUNT_MESSAGES.noIpAllowlistWarning);
+  return {
+    success: true,
+    message: ACCOUNT_MESSAGES.keyValid,
+    error_kind: null,
+    permissions: {
+      can_trade: permissions.canTrade,
+      can_withdraw: permissions.canWithdraw,
+      ip_restricted: permissions.ipRestricted,
+    },
+    warnings,
+  };
+}
+
+/** The account's balance at the exchange, per currency. */
+async function balanceOf(
+  deps: ExchangeAccountsServiceDeps,
+  account: ExchangeAccountRow,
+): Promise<BalanceResponse> {
+  const result = await reach(deps, account, () => deps.clientFor(account).fetchBalance());
+  if (!result.ok) {
+    return { success: false, balance: {}, message: result.message, error_kind: result.kind };
+  }
+  const balance: BalanceResponse['balance'] = {};
+  for (const [currency, value] of Object.entries(result.value)) {
+    balance[currency] = { total: value.total, free: value.free, used: value.used };
+  }
+  return {
+    success: true,
+    balance,
+    message: ACCOUNT_MESSAGES.balanceFetched,
+    error_kind: null,
+  };
+}
+
+/** A live account needs its key, secret and (where the exchange has one) passphrase. */
+function requireLiveKeys(input: ExchangeApiCreateRequest): void {
+  const fields: Record<string, string[]> = {};
+  if (!input.api_key) fields.api_key = [ACCOUNT_MESSAGES.required];
+  if (!input.api_secret) fields.api_secret = [ACCOUNT_MESSAGES.required];
+  if (needsPassphrase(input.exchange) && !input.api_password) {
+    fields.api_password = [ACCOUNT_MESSAGES.required];
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new ValidationFailed(
+      fields,
+      undefined,
+      Object.fromEntries(Object.keys(fields).map((key) => [key, [FIELD_ERROR_CODES.required]])),
+    );
+  }
+}
+
+/** The columns an update changes: the fields it gives, and new keys with a fresh verdict. */
+function accountChanges(
+  input: ExchangeApiUpdateRequest,
+  keyChanges: ExchangeAccountChanges,
+  now: Date,
+): ExchangeAccountChanges {
+  return {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.account_type !== undefined ? { accountType: input.account_type } : {}),
+    ...(input.is_testnet !== undefined ? { isTestnet: input.is_testnet } : {}),
+    ...(input.position_mode !== undefined ? { positionMode: input.position_mode } : {}),
+    ...(input.default_leverage !== undefined ? { defaultLeverage: input.default_leverage } : {}),
+    ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+    ...keyChanges,
+    // New keys deserve a fresh verdict.
+    ...(Object.keys(keyChanges).length > 0
+      ? { lastError: null, lastErrorKind: null, lastCheckOk: null, lastCheckedAt: null }
+      : {}),
+    updatedAt: now,
+  };
+}
+
+/** Writes a new account and its operation-log line in one transaction. */
+function insertAccount(
+  writes: ExchangeAccountsServiceDeps['writes'],
+  userId: number,
+  input: ExchangeApiCreateRequest,
+  keys: ExchangeAccountChanges,
+  now: Date,
+): Promise<ExchangeAccountRow> {
+  return writes(async (tx) => {
+    const inserted = await tx.accounts.insert({
+      userId,
+      name: input.name,
+      exchange: input.exchange,
+      accountType: input.account_type,
+      isTestnet: input.is_testnet,
+      isPaper: input.is_paper,
+      positionMode: input.position_mode,
+      defaultLeverage: input.default_leverage,
+      isActive: input.is_active,
+      ...keys,
+      paperBalance: input.is_paper
+        ? new Decimal(input.paper_balance ?? PAPER_BALANCE_DEFAULT).toString()
+        : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await logUserAction(
+      tx.operationLog,
+      userId,
+      'api_created',
+      `Added exchange API ${inserted.name}`,
+      {
+        exchange_api: inserted.id,
+        name: inserted.name,
+        exchange: inserted.exchange,
+        is_paper: inserted.isPaper,
+      },
+    );
+    return inserted;
+  });
+}
+
+/** Writes an account's changes and its operation-log line (field names only) in one transaction. */
+function updateAccount(
+  writes: ExchangeAccountsServiceDeps['writes'],
+  userId: number,
+  id: number,
+  input: ExchangeApiUpdateRequest,
+  changes: ExchangeAccountChanges,
+): Promise<ExchangeAccountRow> {
+  return writes(async (tx) => {
+    const updated = await tx.accounts.updateOwned(userId, id, changes);
+    if (!updated) throw new NotFound(ACCOUNT_MESSAGES.notFound);
+    await logUserAction(
+      tx.operationLog,
+      userId,
+      'api_updated',
+      `Updated exchange API ${updated.name}`,
+      {
+        exchange_api: updated.id,
+        name: updated.name,
+        // Field names only: new keys are never written to the log.
+        changed: Object.keys(input).filter(
+          (key) =>
+            key !== 'google_code' && input[key as keyof ExchangeApiUpdateRequest] !== undefined,
+        ),
+      },
+    );
+    return updated;
+  });
+}
+
+/**
  * Exchange API accounts of a user. Ownership is part of every lookup: another user's account
  * is "not found". Paper accounts ignore any keys sent (they have none to store).
  */
@@ -99,45 +347,15 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
     return row;
   }
 
-  /**
-   * Runs an exchange check for the account within the bound, and stores its result: the
-   * account's status follows its last check.
-   */
-  async function reach<T>(
-    account: ExchangeAccountRow,
-    work: () => Promise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false; message: string; kind: ExchangeErrorKindCode }> {
-    try {
-      // Building the client may throw too (e.g. missing passphrase): same answer as a failed call.
-      const value = await withTimeout(Promise.resolve().then(work), deps.exchangeTimeoutMs);
-      await repo.recordCheck(account.id, { ok: true }, clock.now());
-      return { ok: true, value };
-    } catch (error) {
-      const message = exchangeErrorMessage(error);
-      const kind = exchangeErrorKind(error);
-      deps.log.warn({ accountId: account.id, err: error }, 'exchange call failed');
-      await repo.recordCheck(account.id, { ok: false, kind, message }, clock.now());
-      return { ok: false, message, kind };
-    }
-  }
-
   /** The connection check of Test connection: markets and the balance, with the key. */
   const checkConnection = (account: ExchangeAccountRow) =>
-    reach(account, async () => {
+    reach(deps, account, async () => {
       const client = deps.clientFor(account);
       await client.loadMarkets();
       await client.fetchBalance();
     });
 
-  const botsByAccount = async (ids: readonly number[]): Promise<Map<number, AccountBot[]>> => {
-    const byAccount = new Map<number, AccountBot[]>();
-    for (const bot of await repo.botsOf(ids)) {
-      const list = byAccount.get(bot.accountId) ?? [];
-      list.push(bot);
-      byAccount.set(bot.accountId, list);
-    }
-    return byAccount;
-  };
+  const botsByAccount = (ids: readonly number[]) => botsOfAccounts(repo, ids);
 
   const deletion = createAccountDeletion({
     writes: deps.writes,
@@ -148,45 +366,6 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
 
   const present = async (row: ExchangeAccountRow): Promise<ExchangeApi> =>
     toExchangeApi(row, (await botsByAccount([row.id])).get(row.id)?.map(publicBot));
-
-  function encryptedKeys(input: {
-    api_key?: string | undefined;
-    api_secret?: string | undefined;
-    api_password?: string | undefined;
-  }): ExchangeAccountChanges {
-    const changes: ExchangeAccountChanges = {};
-    if (input.api_key !== undefined) {
-      changes.apiKeyEncrypted = secretBox.encrypt(input.api_key);
-      changes.apiKeyMasked = maskApiKey(input.api_key);
-    }
-    if (input.api_secret !== undefined) {
-      changes.apiSecretEncrypted = secretBox.encrypt(input.api_secret);
-    }
-    if (input.api_password !== undefined && input.api_password !== '') {
-      changes.apiPasswordEncrypted = secretBox.encrypt(input.api_password);
-    }
-    return changes;
-  }
-
-  async function recordCreationSnapshot(account: ExchangeAccountRow): Promise<void> {
-    // The first snapshot gives a new account its day start; an unreachable exchange only
-    // delays that to the next hourly snapshot.
-    try {
-      await deps.snapshots.record(account, clock.now());
-    } catch (error) {
-      deps.log.warn({ accountId: account.id, err: error }, 'first balance snapshot failed');
-    }
-  }
-
-  async function logUserAction(
-    operationLog: OperationLogWriter | undefined,
-    userId: number,
-    event: OperationLogEvent,
-    message: string,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    await operationLog?.record({ userId, type: 'user_action', event, message, details });
-  }
 
   return {
     async list(userId: number): Promise<ExchangeApiList> {
@@ -211,64 +390,19 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       const now = clock.now();
       let keys: ExchangeAccountChanges = {};
       if (!input.is_paper) {
-        const fields: Record<string, string[]> = {};
-        if (!input.api_key) fields.api_key = [ACCOUNT_MESSAGES.required];
-        if (!input.api_secret) fields.api_secret = [ACCOUNT_MESSAGES.required];
-        if (needsPassphrase(input.exchange) && !input.api_password) {
-          fields.api_password = [ACCOUNT_MESSAGES.required];
-        }
-        if (Object.keys(fields).length > 0) {
-          throw new ValidationFailed(
-            fields,
-            undefined,
-            Object.fromEntries(
-              Object.keys(fields).map((key) => [key, [FIELD_ERROR_CODES.required]]),
-            ),
-          );
-        }
+        requireLiveKeys(input);
         await deps.stepUp?.confirm(userId, input.google_code, address);
-        keys = encryptedKeys({
+        keys = encryptedKeys(secretBox, {
           api_key: input.api_key,
           api_secret: input.api_secret,
           // Only exchanges with a passphrase keep one; the form drops it for the others.
           api_password: needsPassphrase(input.exchange) ? input.api_password : undefined,
         });
       }
-      const row = await deps.writes(async (tx) => {
-        const inserted = await tx.accounts.insert({
-          userId,
-          name: input.name,
-          exchange: input.exchange,
-          accountType: input.account_type,
-          isTestnet: input.is_testnet,
-          isPaper: input.is_paper,
-          positionMode: input.position_mode,
-          defaultLeverage: input.default_leverage,
-          isActive: input.is_active,
-          ...keys,
-          paperBalance: input.is_paper
-            ? new Decimal(input.paper_balance ?? PAPER_BALANCE_DEFAULT).toString()
-            : null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await logUserAction(
-          tx.operationLog,
-          userId,
-          'api_created',
-          `Added exchange API ${inserted.name}`,
-          {
-            exchange_api: inserted.id,
-            name: inserted.name,
-            exchange: inserted.exchange,
-            is_paper: inserted.isPaper,
-          },
-        );
-        return inserted;
-      });
+      const row = await insertAccount(deps.writes, userId, input, keys, now);
       // A live key is checked at once: the answer (and the list) shows the verdict, never a
       // 'normal' status for a key nobody has tried.
-      if (row.isPaper || (await checkConnection(row)).ok) await recordCreationSnapshot(row);
+      if (row.isPaper || (await checkConnection(row)).ok) await recordCreationSnapshot(deps, row);
       return present((await repo.findOwned(userId, row.id)) ?? row);
     },
 
@@ -281,7 +415,7 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       const current = await owned(userId, id);
       const keyChanges = current.isPaper
         ? {}
-        : encryptedKeys({
+        : encryptedKeys(secretBox, {
             api_key: input.api_key,
             api_secret: input.api_secret,
             api_password: needsPassphrase(current.exchange) ? input.api_password : undefined,
@@ -289,42 +423,8 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
       if (Object.keys(keyChanges).length > 0) {
         await deps.stepUp?.confirm(userId, input.google_code, address);
       }
-      const changes: ExchangeAccountChanges = {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.account_type !== undefined ? { accountType: input.account_type } : {}),
-        ...(input.is_testnet !== undefined ? { isTestnet: input.is_testnet } : {}),
-        ...(input.position_mode !== undefined ? { positionMode: input.position_mode } : {}),
-        ...(input.default_leverage !== undefined
-          ? { defaultLeverage: input.default_leverage }
-          : {}),
-        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
-        ...keyChanges,
-        // New keys deserve a fresh verdict.
-        ...(Object.keys(keyChanges).length > 0
-          ? { lastError: null, lastErrorKind: null, lastCheckOk: null, lastCheckedAt: null }
-          : {}),
-        updatedAt: clock.now(),
-      };
-      const row = await deps.writes(async (tx) => {
-        const updated = await tx.accounts.updateOwned(userId, id, changes);
-        if (!updated) throw new NotFound(ACCOUNT_MESSAGES.notFound);
-        await logUserAction(
-          tx.operationLog,
-          userId,
-          'api_updated',
-          `Updated exchange API ${updated.name}`,
-          {
-            exchange_api: updated.id,
-            name: updated.name,
-            // Field names only: new keys are never written to the log.
-            changed: Object.keys(input).filter(
-              (key) =>
-                key !== 'google_code' && input[key as keyof ExchangeApiUpdateRequest] !== undefined,
-            ),
-          },
-        );
-        return updated;
-      });
+      const changes = accountChanges(input, keyChanges, clock.now());
+      const row = await updateAccount(deps.writes, userId, id, input, changes);
       // New keys are checked at once, as on adding.
       if (Object.keys(keyChanges).length > 0) {
         await checkConnection(row);
@@ -349,52 +449,11 @@ export function createExchangeAccountsService(deps: ExchangeAccountsServiceDeps)
         : { success: false, message: result.message, error_kind: result.kind };
     },
 
-    async validate(userId: number, id: number): Promise<ValidateResponse> {
-      const account = await owned(userId, id);
-      const result = await reach(account, () => deps.clientFor(account).checkPermissions());
-      if (!result.ok) {
-        return {
-          success: false,
-          message: result.message,
-          error_kind: result.kind,
-          permissions: { can_trade: null, can_withdraw: null, ip_restricted: null },
-          warnings: [],
-        };
-      }
-      const permissions = result.value;
-      const warnings: string[] = [];
-      if (permissions.canWithdraw === true) warnings.push(ACCOUNT_MESSAGES.withdrawWarning);
-      if (permissions.ipRestricted === false) warnings.push(ACCOUNT_MESSAGES.noIpAllowlistWarning);
-      return {
-        success: true,
-        message: ACCOUNT_MESSAGES.keyValid,
-        error_kind: null,
-        permissions: {
-          can_trade: permissions.canTrade,
-          can_withdraw: permissions.canWithdraw,
-          ip_restricted: permissions.ipRestricted,
-        },
-        warnings,
-      };
-    },
+    validate: async (userId: number, id: number): Promise<ValidateResponse> =>
+      validateKey(deps, await owned(userId, id)),
 
-    async balance(userId: number, id: number): Promise<BalanceResponse> {
-      const account = await owned(userId, id);
-      const result = await reach(account, () => deps.clientFor(account).fetchBalance());
-      if (!result.ok) {
-        return { success: false, balance: {}, message: result.message, error_kind: result.kind };
-      }
-      const balance: BalanceResponse['balance'] = {};
-      for (const [currency, value] of Object.entries(result.value)) {
-        balance[currency] = { total: value.total, free: value.free, used: value.used };
-      }
-      return {
-        success: true,
-        balance,
-        message: ACCOUNT_MESSAGES.balanceFetched,
-        error_kind: null,
-      };
-    },
+    balance: async (userId: number, id: number): Promise<BalanceResponse> =>
+      balanceOf(deps, await owned(userId, id)),
   };
 }
 export type ExchangeAccountsService = ReturnType<typeof createExchangeAccountsService>;
