@@ -2,7 +2,6 @@ import {
   COPY_DELETABLE_STATUSES,
   COPY_EDITABLE_STATUSES,
   COPY_ERROR_CODES,
-  COPY_FEE_COINS,
   COPY_MESSAGES,
   COPY_TRANSITIONS,
   type CopyAction,
@@ -13,26 +12,19 @@ import {
   type CopyPosition,
   type CopyRelation,
   type CopyUpdateRequest,
-  copyCreateRequest,
   copyUpdateRequest,
   ERROR_CODES,
-  FIELD_ERROR_CODES,
   type OperationLogEvent,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
-import {
-  Conflict,
-  DomainError,
-  FieldErrorList,
-  InsufficientBalance,
-  NotFound,
-} from '../../common/errors.js';
+import { Conflict, DomainError, NotFound } from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { CopyRelationRow } from '../../db/schema/index.js';
 import type { OutboxEvent } from '../../events/outbox.js';
 import type { OperationLogWriter } from '../operation-log/operation-log.service.js';
 import type { Ledger } from '../wallet/ledger.js';
+import { createRelation, decimalOrNull } from './copy-relation-create.js';
 import {
   type CopyStatusOutbox,
   copyStatusEvent,
@@ -41,6 +33,8 @@ import {
 } from './copy-status-events.js';
 import { money, toCopyReceipt, toCopyRelation } from './copy-trading.mappers.js';
 import { copyTradingQueries } from './copy-trading.repository.js';
+
+export { CopyInsufficientBalance } from './copy-relation-create.js';
 
 /** What copy trading needs from the strategy square (its share settings and counters). */
 export interface CopySquarePort {
@@ -132,23 +126,14 @@ export async function stopRelation(
   return stopped;
 }
 
-/** The ‘insufficient balance’ refusal of the copy fee (document 2 §8). */
-export class CopyInsufficientBalance extends InsufficientBalance {
-  constructor() {
-    super(COPY_MESSAGES.insufficientBalance);
-  }
-}
-
 const COPY_LEADER_UNAVAILABLE =
   "The strategy's balance cannot be read right now; please try again later";
 
 /** Followers' copies ended at once when a strategy's account is deleted. */
 const END_CONCURRENCY = 32;
 
-const decimalOrNull = (value: string | null | undefined): string | null =>
-  value === null || value === undefined || Number(value) === 0 ? null : value;
-
-export function createCopyTradingService(deps: {
+/** What the copy-trading service uses. */
+export interface CopyTradingServiceDeps {
   db: Database;
   clock: Clock;
   ledger: Ledger;
@@ -157,8 +142,195 @@ export function createCopyTradingService(deps: {
   operationLog: OperationLogWriter;
   /** CopyStatusChanged events go to the outbox with each change (notifications). */
   copyStatus?: CopyStatusOutbox | undefined;
-}) {
-  const { clock, ledger, square } = deps;
+}
+
+/** What the service's operations share: its ctx, queries and helpers. */
+export type CopyServiceContext = CopyTradingServiceDeps & {
+  readonly repo: ReturnType<typeof copyTradingQueries>;
+  ownRelation(userId: number, id: number): Promise<CopyRelationRow>;
+  leaderEquityNow(leaderAccountId: number): Promise<string>;
+  answer(id: number): Promise<CopyRelation>;
+  log(
+    row: CopyRelationRow,
+    event: OperationLogEvent,
+    message: string,
+    details?: Record<string, unknown>,
+  ): Promise<void>;
+};
+
+/** What endOnAccount answers: the copies' positions it closed. */
+type ClosedCopies = { relation_id: number; symbol: string }[];
+
+async function detailOf(
+  ctx: CopyServiceContext,
+  userId: number,
+  id: number,
+): Promise<CopyDetailResponse> {
+  const row = await ctx.ownRelation(userId, id);
+  const receipts = await ctx.repo.receipts(id);
+  const positions = row.status === 'stopped' ? [] : await ctx.engine.positions(row);
+  // The copied P&L over time: 0 when the copy began, the relation's P&L after each copied
+  // fill, and its P&L now (or when it stopped): a line from the first trade on.
+  const startedAtMs = row.createdAt.getTime();
+  const endedAtMs = Math.max(startedAtMs, (row.stoppedAt ?? ctx.clock.now()).getTime());
+  const series = [
+    { timestamp: startedAtMs, pnl: 0 },
+    ...receipts
+      .filter((r) => r.relationPnl !== null)
+      .map((r) => ({ timestamp: r.updatedAt.getTime(), pnl: Number(r.relationPnl) }))
+      .filter((point) => point.timestamp >= startedAtMs && point.timestamp <= endedAtMs)
+      .reverse(),
+    { timestamp: endedAtMs, pnl: Number(row.totalProfitLoss) },
+  ];
+  return {
+    relation: await ctx.answer(id),
+    receipts: receipts.map(toCopyReceipt),
+    positions,
+    pnl_series: series,
+  };
+}
+
+async function actOn(
+  ctx: CopyServiceContext,
+  userId: number,
+  id: number,
+  action: CopyAction,
+): Promise<CopyRelation> {
+  const row = await ctx.ownRelation(userId, id);
+  const from = COPY_TRANSITIONS[action];
+  const refused = () =>
+    new Conflict(COPY_MESSAGES.transitionRefused, COPY_ERROR_CODES.transitionRefused);
+  if (!from.includes(row.status)) throw refused();
+  const now = ctx.clock.now();
+  if (action === 'stop') {
+    const stopped = await stopRelation(ctx, id, 'user', now);
+    if (!stopped) throw refused();
+    await ctx.log(stopped, 'copy_stopped', 'Copy trading stopped', { reason: 'user' });
+    await ctx.engine.closeAll(id);
+    return ctx.answer(id);
+  }
+  // A copy paused for its disabled account resumes with the account (copy-lifecycle.ts).
+  if (action === 'resume' && (await ctx.repo.account(row.followerAccountId))?.isActive === false) {
+    throw refused();
+  }
+  const updated = await transitionTelling(
+    ctx,
+    id,
+    from,
+    { status: action === 'pause' ? 'paused' : 'active', pauseReason: null, updatedAt: now },
+    { status: action === 'pause' ? 'paused' : 'resumed', reason: 'user', at: now },
+  );
+  if (!updated) throw refused();
+  if (action === 'pause') await ctx.log(updated, 'copy_paused', 'Copy trading paused');
+  else await ctx.log(updated, 'copy_resumed', 'Copy trading resumed');
+  if (action === 'resume') ctx.engine.resumed(id);
+  return ctx.answer(id);
+}
+
+async function updateRelation(
+  ctx: CopyServiceContext,
+  userId: number,
+  id: number,
+  body: CopyUpdateRequest,
+): Promise<CopyRelation> {
+  const input = copyUpdateRequest.parse(body);
+  const row = await ctx.ownRelation(userId, id);
+  if (!COPY_EDITABLE_STATUSES.includes(row.status)) {
+    throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
+  }
+  const values: Partial<CopyRelationRow> = { updatedAt: ctx.clock.now() };
+  if (input.copy_amount !== undefined && !new Decimal(input.copy_amount).eq(row.copyAmount)) {
+    values.copyAmount = input.copy_amount;
+    // Re-based: the new amount is a share of the leader's equity as it is now.
+    values.leaderEquityBase = await ctx.leaderEquityNow(row.leaderAccountId);
+  }
+  if (input.max_loss !== undefined) values.maxLoss = decimalOrNull(input.max_loss);
+  if (input.max_slippage_percent !== undefined) {
+    values.maxSlippagePercent = input.max_slippage_percent;
+  }
+  if (input.leader_drawdown_limit_percent !== undefined) {
+    values.leaderDrawdownLimitPercent = input.leader_drawdown_limit_percent;
+  }
+  const updated = await ctx.repo.transition(id, COPY_EDITABLE_STATUSES, values);
+  if (!updated) throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
+  await ctx.log(updated, 'copy_updated', 'Copy settings changed', {
+    copy_amount: money(updated.copyAmount),
+    max_loss: updated.maxLoss === null ? null : money(updated.maxLoss),
+  });
+  // A new amount moves the target now (active relations).
+  if (values.copyAmount !== undefined && updated.status === 'active') ctx.engine.resumed(id);
+  return ctx.answer(id);
+}
+
+async function removeRelation(ctx: CopyServiceContext, userId: number, id: number): Promise<void> {
+  const row = await ctx.ownRelation(userId, id);
+  if (!COPY_DELETABLE_STATUSES.includes(row.status)) {
+    throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
+  }
+  // A close that failed at the stop is retried by the engine while the copy exists; deleted,
+  // its position would be left open with nothing to drive it.
+  const book = await ctx.repo.copyBook(id, row.followerAccountId);
+  if (book.some((position) => !new Decimal(position.size).isZero())) {
+    throw new Conflict(COPY_MESSAGES.positionsOpen, COPY_ERROR_CODES.positionsOpen);
+  }
+  const now = ctx.clock.now();
+  const deleted = await ctx.repo.transition(id, COPY_DELETABLE_STATUSES, {
+    deletedAt: now,
+    updatedAt: now,
+  });
+  if (!deleted) throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
+  await ctx.log(deleted, 'copy_deleted', 'Copy relation deleted');
+}
+
+/**
+ * Before an exchange account is deleted, the copies it drives end and their copied positions
+ * are closed through the execution core: those copying WITH it stop as the user's own stop
+ * ('account_deleted' in the log), and a close that fails throws (the deletion is refused,
+ * and can be tried again); those copying IT stop as 'leader_gone', each follower told in
+ * their log, and a follower's close that fails is recorded on that follower, not in the way
+ * of the deletion. The relations then go with the account.
+ */
+async function endCopiesOnAccount(
+  ctx: CopyServiceContext,
+  accountId: number,
+): Promise<ClosedCopies> {
+  const closed: ClosedCopies = [];
+  const end = async (row: CopyRelationRow) => {
+    const asFollower = row.followerAccountId === accountId;
+    if (row.status !== 'stopped') {
+      const stopped = await stopRelation(
+        ctx,
+        row.id,
+        asFollower ? 'user' : 'leader_gone',
+        ctx.clock.now(),
+      );
+      if (stopped) {
+        await ctx.log(
+          stopped,
+          'copy_stopped',
+          asFollower
+            ? 'Copy trading stopped: its trading account was deleted'
+            : "Copy trading stopped: the strategy's exchange account was deleted",
+          { reason: asFollower ? 'account_deleted' : 'leader_gone' },
+        );
+      }
+    }
+    const outcome = await ctx.engine.closeNow(row.id);
+    const failure = outcome.failed[0];
+    if (asFollower && failure) throw failure.error;
+    closed.push(...outcome.closed.map((symbol) => ({ relation_id: row.id, symbol })));
+  };
+  const relations = await ctx.repo.relationsOnAccount(accountId);
+  // The account's own copies one by one (a failure stops here); its followers side by side.
+  for (const row of relations.filter((r) => r.followerAccountId === accountId)) await end(row);
+  const followers = relations.filter((r) => r.followerAccountId !== accountId);
+  for (let i = 0; i < followers.length; i += END_CONCURRENCY) {
+    await Promise.all(followers.slice(i, i + END_CONCURRENCY).map(end));
+  }
+  return closed;
+}
+
+export function createCopyTradingService(deps: CopyTradingServiceDeps) {
   const repo = copyTradingQueries(deps.db);
 
   async function ownRelation(userId: number, id: number): Promise<CopyRelationRow> {
@@ -198,126 +370,11 @@ export function createCopyTradingService(deps: {
     });
   }
 
-  return {
-    async create(userId: number, input: CopyCreateRequest): Promise<CopyRelation> {
-      const request = copyCreateRequest.parse(input);
-      const errors = new FieldErrorList();
-      const follower = await repo.account(request.follower_account_id);
-      if (!follower || follower.userId !== userId) {
-        errors.add(
-          'follower_account_id',
-          COPY_MESSAGES.followerAccountNotFound,
-          FIELD_ERROR_CODES.unknownAccount,
-        );
-      } else if (!follower.isActive) {
-        errors.add(
-          'follower_account_id',
-          COPY_MESSAGES.followerAccountInactive,
-          FIELD_ERROR_CODES.accountInactive,
-        );
-      } else if (!follower.isPaper && follower.lastCheckOk === false) {
-        // An account that cannot reach its exchange cannot trade the copy: charge nothing.
-        errors.add(
-          'follower_account_id',
-          COPY_MESSAGES.followerAccountCheckFailed,
-          FIELD_ERROR_CODES.accountCheckFailed,
-        );
-      } else if (follower.id === request.leader_account_id) {
-        errors.add(
-          'follower_account_id',
-          COPY_MESSAGES.followerIsLeader,
-          COPY_ERROR_CODES.followerIsLeader,
-        );
-      }
-      const strategy = await square.strategy(request.leader_account_id);
-      const leader = strategy?.isPublic ? await repo.account(request.leader_account_id) : undefined;
-      if (!strategy?.isPublic || !leader)
-        throw new NotFound(COPY_MESSAGES.leaderNotFound, COPY_ERROR_CODES.leaderNotFound);
-      if (strategy.userId === userId) {
-        errors.add('leader_account_id', COPY_MESSAGES.ownStrategy, COPY_ERROR_CODES.ownStrategy);
-      } else if (!strategy.acceptCopy) {
-        errors.add(
-          'leader_account_id',
-          COPY_MESSAGES.notAcceptingCopies,
-          COPY_ERROR_CODES.notAcceptingCopies,
-        );
-      }
-      if (!errors.isEmpty) throw errors.failure();
-      if (await repo.liveRelationOf(request.follower_account_id, leader.id)) {
-        throw new Conflict(COPY_MESSAGES.alreadyCopying, COPY_ERROR_CODES.alreadyCopying);
-      }
-      if (new Decimal(await ledger.balanceOf(userId)).lt(COPY_FEE_COINS)) {
-        throw new CopyInsufficientBalance();
-      }
+  const ctx: CopyServiceContext = { ...deps, repo, ownRelation, leaderEquityNow, answer, log };
 
-      const equity = await leaderEquityNow(leader.id);
-      const startBook = await deps.engine.leaderStartBook(leader.id);
-      const now = clock.now();
-      const fee = String(COPY_FEE_COINS);
-      const started: OutboxEvent[] = [];
-      // The relation, the fee (follower → leader) and the square's counters: one transaction.
-      // The unique index on live (follower account, leader) relations lets one of two racing
-      // creates insert; the other finds no row and answers ‘already copying’ having paid nothing.
-      const relation = await ledger.transaction(async (ops, tx) => {
-        const row = await copyTradingQueries(tx).insertRelation({
-          followerUserId: userId,
-          followerAccountId: follower!.id,
-          leaderUserId: leader.userId,
-          leaderAccountId: leader.id,
-          copyAmount: request.copy_amount,
-          maxLoss: decimalOrNull(request.max_loss),
-          copyMode: request.copy_mode,
-          status: 'active',
-          feePaid: fee,
-          maxSlippagePercent: request.max_slippage_percent,
-          leaderDrawdownLimitPercent: request.leader_drawdown_limit_percent,
-          entryDistancePercent: request.entry_distance_percent,
-          leaderEquityBase: equity,
-          leaderEquityStart: equity,
-          leaderEquityPeak: equity,
-          leaderEquityTrough: equity,
-          leaderEquityLast: equity,
-          leaderStartBook: startBook,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (!row) throw new Conflict(COPY_MESSAGES.alreadyCopying, COPY_ERROR_CODES.alreadyCopying);
-        await ops.debit(
-          {
-            userId,
-            type: 'copy_fee',
-            amount: fee,
-            businessKey: `copy_fee:${row.id}`,
-            counterpartyUserId: leader.userId,
-            note: `copy relation ${row.id}`,
-          },
-          { insufficient: () => new CopyInsufficientBalance() },
-        );
-        await ops.credit({
-          userId: leader.userId,
-          type: 'copy_earning',
-          amount: fee,
-          businessKey: `copy_fee:${row.id}:credit`,
-          counterpartyUserId: userId,
-          note: `copy relation ${row.id}`,
-        });
-        await square.adjustCopyFigures(leader.id, { copiersDelta: 1, earnings: fee }, tx);
-        if (deps.copyStatus) {
-          started.push(copyStatusEvent(row, 'started', null, now));
-          await deps.copyStatus.outbox.write(tx, started);
-        }
-        return row;
-      });
-      await publishCopyStatus(deps.copyStatus, started);
-      await log(relation, 'copy_created', 'Copy trading started', {
-        copy_amount: money(relation.copyAmount),
-        copy_mode: relation.copyMode,
-      });
-      deps.engine.started(relation.id, {
-        openCurrentPositions: request.open_current_positions,
-      });
-      return answer(relation.id);
-    },
+  return {
+    create: (userId: number, input: CopyCreateRequest): Promise<CopyRelation> =>
+      createRelation(ctx, userId, input),
 
     async following(userId: number): Promise<CopyFollowingResponse> {
       const views = await repo.following(userId);
@@ -337,114 +394,15 @@ export function createCopyTradingService(deps: {
       };
     },
 
-    async detail(userId: number, id: number): Promise<CopyDetailResponse> {
-      const row = await ownRelation(userId, id);
-      const receipts = await repo.receipts(id);
-      const positions = row.status === 'stopped' ? [] : await deps.engine.positions(row);
-      // The copied P&L over time: 0 when the copy began, the relation's P&L after each copied
-      // fill, and its P&L now (or when it stopped): a line from the first trade on.
-      const startedAtMs = row.createdAt.getTime();
-      const endedAtMs = Math.max(startedAtMs, (row.stoppedAt ?? clock.now()).getTime());
-      const series = [
-        { timestamp: startedAtMs, pnl: 0 },
-        ...receipts
-          .filter((r) => r.relationPnl !== null)
-          .map((r) => ({ timestamp: r.updatedAt.getTime(), pnl: Number(r.relationPnl) }))
-          .filter((point) => point.timestamp >= startedAtMs && point.timestamp <= endedAtMs)
-          .reverse(),
-        { timestamp: endedAtMs, pnl: Number(row.totalProfitLoss) },
-      ];
-      return {
-        relation: await answer(id),
-        receipts: receipts.map(toCopyReceipt),
-        positions,
-        pnl_series: series,
-      };
-    },
+    detail: (userId: number, id: number): Promise<CopyDetailResponse> => detailOf(ctx, userId, id),
 
-    async act(userId: number, id: number, action: CopyAction): Promise<CopyRelation> {
-      const row = await ownRelation(userId, id);
-      const from = COPY_TRANSITIONS[action];
-      const refused = () =>
-        new Conflict(COPY_MESSAGES.transitionRefused, COPY_ERROR_CODES.transitionRefused);
-      if (!from.includes(row.status)) throw refused();
-      const now = clock.now();
-      if (action === 'stop') {
-        const stopped = await stopRelation(deps, id, 'user', now);
-        if (!stopped) throw refused();
-        await log(stopped, 'copy_stopped', 'Copy trading stopped', { reason: 'user' });
-        await deps.engine.closeAll(id);
-        return answer(id);
-      }
-      // A copy paused for its disabled account resumes with the account (copy-lifecycle.ts).
-      if (action === 'resume' && (await repo.account(row.followerAccountId))?.isActive === false) {
-        throw refused();
-      }
-      const updated = await transitionTelling(
-        deps,
-        id,
-        from,
-        { status: action === 'pause' ? 'paused' : 'active', pauseReason: null, updatedAt: now },
-        { status: action === 'pause' ? 'paused' : 'resumed', reason: 'user', at: now },
-      );
-      if (!updated) throw refused();
-      if (action === 'pause') await log(updated, 'copy_paused', 'Copy trading paused');
-      else await log(updated, 'copy_resumed', 'Copy trading resumed');
-      if (action === 'resume') deps.engine.resumed(id);
-      return answer(id);
-    },
+    act: (userId: number, id: number, action: CopyAction): Promise<CopyRelation> =>
+      actOn(ctx, userId, id, action),
 
-    async update(userId: number, id: number, body: CopyUpdateRequest): Promise<CopyRelation> {
-      const input = copyUpdateRequest.parse(body);
-      const row = await ownRelation(userId, id);
-      if (!COPY_EDITABLE_STATUSES.includes(row.status)) {
-        throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
-      }
-      const values: Partial<CopyRelationRow> = { updatedAt: clock.now() };
-      if (input.copy_amount !== undefined && !new Decimal(input.copy_amount).eq(row.copyAmount)) {
-        values.copyAmount = input.copy_amount;
-        // Re-based: the new amount is a share of the leader's equity as it is now.
-        values.leaderEquityBase = await leaderEquityNow(row.leaderAccountId);
-      }
-      if (input.max_loss !== undefined) values.maxLoss = decimalOrNull(input.max_loss);
-      if (input.max_slippage_percent !== undefined) {
-        values.maxSlippagePercent = input.max_slippage_percent;
-      }
-      if (input.leader_drawdown_limit_percent !== undefined) {
-        values.leaderDrawdownLimitPercent = input.leader_drawdown_limit_percent;
-      }
-      const updated = await repo.transition(id, COPY_EDITABLE_STATUSES, values);
-      if (!updated)
-        throw new Conflict(COPY_MESSAGES.notEditable, COPY_ERROR_CODES.transitionRefused);
-      await log(updated, 'copy_updated', 'Copy settings changed', {
-        copy_amount: money(updated.copyAmount),
-        max_loss: updated.maxLoss === null ? null : money(updated.maxLoss),
-      });
-      // A new amount moves the target now (active relations).
-      if (values.copyAmount !== undefined && updated.status === 'active') deps.engine.resumed(id);
-      return answer(id);
-    },
+    update: (userId: number, id: number, body: CopyUpdateRequest): Promise<CopyRelation> =>
+      updateRelation(ctx, userId, id, body),
 
-    async remove(userId: number, id: number): Promise<void> {
-      const row = await ownRelation(userId, id);
-      if (!COPY_DELETABLE_STATUSES.includes(row.status)) {
-        throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
-      }
-      // A close that failed at the stop is retried by the engine while the copy exists; deleted,
-      // its position would be left open with nothing to drive it.
-      const book = await repo.copyBook(id, row.followerAccountId);
-      if (book.some((position) => !new Decimal(position.size).isZero())) {
-        throw new Conflict(COPY_MESSAGES.positionsOpen, COPY_ERROR_CODES.positionsOpen);
-      }
-      const now = clock.now();
-      const deleted = await repo.transition(id, COPY_DELETABLE_STATUSES, {
-        deletedAt: now,
-        updatedAt: now,
-      });
-      if (!deleted)
-        throw new Conflict(COPY_MESSAGES.notDeletable, COPY_ERROR_CODES.transitionRefused);
-      await log(deleted, 'copy_deleted', 'Copy relation deleted');
-    },
+    remove: (userId: number, id: number): Promise<void> => removeRelation(ctx, userId, id),
 
     /**
      * Before an exchange account is deleted, the copies it drives end and their copied positions
@@ -454,42 +412,7 @@ export function createCopyTradingService(deps: {
      * their log, and a follower's close that fails is recorded on that follower, not in the way
      * of the deletion. The relations then go with the account.
      */
-    async endOnAccount(accountId: number): Promise<{ relation_id: number; symbol: string }[]> {
-      const closed: { relation_id: number; symbol: string }[] = [];
-      const end = async (row: CopyRelationRow) => {
-        const asFollower = row.followerAccountId === accountId;
-        if (row.status !== 'stopped') {
-          const stopped = await stopRelation(
-            deps,
-            row.id,
-            asFollower ? 'user' : 'leader_gone',
-            clock.now(),
-          );
-          if (stopped) {
-            await log(
-              stopped,
-              'copy_stopped',
-              asFollower
-                ? 'Copy trading stopped: its trading account was deleted'
-                : "Copy trading stopped: the strategy's exchange account was deleted",
-              { reason: asFollower ? 'account_deleted' : 'leader_gone' },
-            );
-          }
-        }
-        const outcome = await deps.engine.closeNow(row.id);
-        const failure = outcome.failed[0];
-        if (asFollower && failure) throw failure.error;
-        closed.push(...outcome.closed.map((symbol) => ({ relation_id: row.id, symbol })));
-      };
-      const relations = await repo.relationsOnAccount(accountId);
-      // The account's own copies one by one (a failure stops here); its followers side by side.
-      for (const row of relations.filter((r) => r.followerAccountId === accountId)) await end(row);
-      const followers = relations.filter((r) => r.followerAccountId !== accountId);
-      for (let i = 0; i < followers.length; i += END_CONCURRENCY) {
-        await Promise.all(followers.slice(i, i + END_CONCURRENCY).map(end));
-      }
-      return closed;
-    },
+    endOnAccount: (accountId: number): Promise<ClosedCopies> => endCopiesOnAccount(ctx, accountId),
 
     /** Whether the viewer copies the strategy (the square's strategy detail asks). */
     isCopying: (userId: number, leaderAccountId: number) => repo.isCopying(userId, leaderAccountId),
