@@ -63,6 +63,105 @@ function named(
   return t(path as never, { defaultValue: key }) as string;
 }
 
+/** Why a copy stopped: the limit it stopped at, or who ended it. */
+function copyStopWhy(
+  t: TFunction,
+  d: Details,
+  { money, count }: Pick<Figures, 'money' | 'count'>,
+): string | undefined {
+  // Why: the limit it stopped at (USDT for the max loss, a percent for the leader's drift —
+  // a reverse copy's leader drifts up from its low), or who ended it.
+  if (d.reason === 'max_loss' || d.reason === 'leader_drawdown') {
+    const value = d.reason === 'max_loss' ? money(d.limit) : count(d.limit);
+    const reason =
+      d.reason === 'max_loss'
+        ? 'max_loss'
+        : d.copy_mode === 'reverse'
+          ? 'leader_rise'
+          : 'leader_drawdown';
+    return value === undefined
+      ? undefined
+      : (t(`bots.logs.copyStops.${reason}`, { value }) as string);
+  } else if (
+    d.reason === 'leader_gone' &&
+    (d.leader_change === 'private' || d.leader_change === 'copy_off')
+  ) {
+    // The leader withdrew the strategy (made it private, or turned copying off).
+    return t(`copy.logLeaderChanges.${d.leader_change}`) as string;
+  } else if (d.reason === 'user' || d.reason === 'leader_gone' || d.reason === 'account_deleted') {
+    return t(`bots.logs.copyStops.${d.reason}`) as string;
+  } else {
+    return undefined;
+  }
+}
+
+/** A risk state change's state and reason, translated. */
+function riskStateValues(t: TFunction, d: Details): Record<string, string | undefined> {
+  const state = d.state;
+  const reason = d.reason ?? 'none';
+  return {
+    state:
+      state === 'active' || state === 'reducing' || state === 'halted'
+        ? (t(`bots.logs.riskStates.${state}`) as string)
+        : undefined,
+    reason:
+      reason === 'user' ||
+      reason === 'daily_loss' ||
+      reason === 'trailing_drawdown' ||
+      reason === 'none'
+        ? (t(`bots.logs.riskReasons.${reason}`) as string)
+        : undefined,
+  };
+}
+
+/** A skipped signal and the limit it did not reach. */
+function skippedValues(
+  t: TFunction,
+  d: Details,
+  { amount, money }: Pick<Figures, 'amount' | 'money'>,
+): Record<string, string | undefined> {
+  const limit = d.limit === 'amount' || d.limit === 'notional' ? d.limit : undefined;
+  // A quantity limit is an amount; a notional one is USDT.
+  const figure = limit === 'notional' ? money : amount;
+  const value = figure(d.value);
+  const minimum = figure(d.minimum);
+  return {
+    signal: named(t, 'signals', d.signal),
+    limit:
+      limit && value && minimum
+        ? (t(`bots.logs.limits.${limit}`, { value, minimum }) as string)
+        : undefined,
+  };
+}
+
+/** A copy's amount and mode (created) or amount and loss limit (updated). */
+function copySettingsValues(
+  t: TFunction,
+  event: 'copy_created' | 'copy_updated',
+  d: Details,
+  money: Figures['money'],
+): Record<string, string | undefined> {
+  if (event === 'copy_created') {
+    return {
+      amount: money(d.copy_amount),
+      mode:
+        d.copy_mode === 'normal' || d.copy_mode === 'reverse'
+          ? (t(`bots.logs.copyModes.${d.copy_mode}`) as string)
+          : undefined,
+    };
+  }
+  const limit = money(d.max_loss);
+  return {
+    amount: money(d.copy_amount),
+    max_loss:
+      d.max_loss === null
+        ? (t('bots.logs.noLimit') as string)
+        : limit === undefined
+          ? undefined
+          : `${limit} USDT`,
+  };
+}
+
 /** The translated text of each event's placeholders, or undefined when a fact is missing. */
 function params(
   t: TFunction,
@@ -113,21 +212,9 @@ function params(
     case 'trade_closed':
       values = { ...held(), price: price(d.price), reason: named(t, 'reasons', d.reason) };
       break;
-    case 'signal_skipped': {
-      const limit = d.limit === 'amount' || d.limit === 'notional' ? d.limit : undefined;
-      // A quantity limit is an amount; a notional one is USDT.
-      const figure = limit === 'notional' ? money : amount;
-      const value = figure(d.value);
-      const minimum = figure(d.minimum);
-      values = {
-        signal: named(t, 'signals', d.signal),
-        limit:
-          limit && value && minimum
-            ? (t(`bots.logs.limits.${limit}`, { value, minimum }) as string)
-            : undefined,
-      };
+    case 'signal_skipped':
+      values = skippedValues(t, d, { amount, money });
       break;
-    }
     case 'order_never_sent':
       values = { client_order_id: text(d.client_order_id) };
       break;
@@ -159,86 +246,22 @@ function params(
       };
       break;
     }
-    case 'copy_stopped': {
-      // Why: the limit it stopped at (USDT for the max loss, a percent for the leader's drift —
-      // a reverse copy's leader drifts up from its low), or who ended it.
-      if (d.reason === 'max_loss' || d.reason === 'leader_drawdown') {
-        const value = d.reason === 'max_loss' ? money(d.limit) : count(d.limit);
-        const reason =
-          d.reason === 'max_loss'
-            ? 'max_loss'
-            : d.copy_mode === 'reverse'
-              ? 'leader_rise'
-              : 'leader_drawdown';
-        values = {
-          why:
-            value === undefined
-              ? undefined
-              : (t(`bots.logs.copyStops.${reason}`, { value }) as string),
-        };
-      } else if (
-        d.reason === 'leader_gone' &&
-        (d.leader_change === 'private' || d.leader_change === 'copy_off')
-      ) {
-        // The leader withdrew the strategy (made it private, or turned copying off).
-        values = { why: t(`copy.logLeaderChanges.${d.leader_change}`) as string };
-      } else if (
-        d.reason === 'user' ||
-        d.reason === 'leader_gone' ||
-        d.reason === 'account_deleted'
-      ) {
-        values = { why: t(`bots.logs.copyStops.${d.reason}`) as string };
-      } else {
-        values = { why: undefined };
-      }
+    case 'copy_stopped':
+      values = { why: copyStopWhy(t, d, { money, count }) };
       break;
-    }
     case 'copy_created':
-      values = {
-        amount: money(d.copy_amount),
-        mode:
-          d.copy_mode === 'normal' || d.copy_mode === 'reverse'
-            ? (t(`bots.logs.copyModes.${d.copy_mode}`) as string)
-            : undefined,
-      };
+    case 'copy_updated':
+      values = copySettingsValues(t, entry.event, d, money);
       break;
-    case 'copy_updated': {
-      const limit = money(d.max_loss);
-      values = {
-        amount: money(d.copy_amount),
-        max_loss:
-          d.max_loss === null
-            ? (t('bots.logs.noLimit') as string)
-            : limit === undefined
-              ? undefined
-              : `${limit} USDT`,
-      };
-      break;
-    }
     case 'copy_paused':
     case 'copy_resumed':
     case 'copy_deleted':
     case 'risk_updated':
       values = {};
       break;
-    case 'risk_state_changed': {
-      const state = d.state;
-      const reason = d.reason ?? 'none';
-      values = {
-        state:
-          state === 'active' || state === 'reducing' || state === 'halted'
-            ? (t(`bots.logs.riskStates.${state}`) as string)
-            : undefined,
-        reason:
-          reason === 'user' ||
-          reason === 'daily_loss' ||
-          reason === 'trailing_drawdown' ||
-          reason === 'none'
-            ? (t(`bots.logs.riskReasons.${reason}`) as string)
-            : undefined,
-      };
+    case 'risk_state_changed':
+      values = riskStateValues(t, d);
       break;
-    }
     case 'resume_retry':
       values = { attempt: count(d.attempt), delay_seconds: count(d.delay_seconds) };
       break;
