@@ -161,6 +161,47 @@ export function applyFillNumber(
   return { held: FLAT, realized };
 }
 
+const round = (value: number, places: number) => Number(value.toFixed(places));
+
+/** The simulation's answer: its curve thinned, its figures rounded. */
+function resultOf(
+  input: CopySimulationInput,
+  points: readonly { atMs: number; equity: number }[],
+  finalEquity: number,
+  tallies: Pick<
+    CopySimulationResult,
+    | 'trades'
+    | 'skippedOrders'
+    | 'cappedOrders'
+    | 'fees'
+    | 'slippageCost'
+    | 'ratio'
+    | 'leaderChanges'
+  >,
+): CopySimulationResult {
+  return {
+    equityCurve: thin(points, input.maxPoints ?? DEFAULT_MAX_POINTS).map((p) => ({
+      atMs: p.atMs,
+      equity: round(p.equity, 6),
+    })),
+    finalEquity: round(finalEquity, 6),
+    returnPct:
+      input.copyAmount > 0
+        ? round(((finalEquity - input.copyAmount) / input.copyAmount) * 100, 4)
+        : 0,
+    maxDrawdownPct: round(
+      maxDrawdownPercent(
+        Float64Array.from(points, (p) => p.equity),
+        input.copyAmount,
+      ),
+      4,
+    ),
+    ...tallies,
+    fees: round(tallies.fees, 8),
+    slippageCost: round(tallies.slippageCost, 8),
+  };
+}
+
 export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
   const ratio = copyRatio(input.copyAmount, input.leaderEquity);
   const leader = new Map<string, Decimal>();
@@ -255,32 +296,15 @@ export function simulateCopy(input: CopySimulationInput): CopySimulationResult {
     atMs: Math.max(input.endMs, points.at(-1)?.atMs ?? input.endMs),
     equity: finalEquity,
   });
-  const round = (value: number, places: number) => Number(value.toFixed(places));
-  return {
-    equityCurve: thin(points, input.maxPoints ?? DEFAULT_MAX_POINTS).map((p) => ({
-      atMs: p.atMs,
-      equity: round(p.equity, 6),
-    })),
-    finalEquity: round(finalEquity, 6),
-    returnPct:
-      input.copyAmount > 0
-        ? round(((finalEquity - input.copyAmount) / input.copyAmount) * 100, 4)
-        : 0,
-    maxDrawdownPct: round(
-      maxDrawdownPercent(
-        Float64Array.from(points, (p) => p.equity),
-        input.copyAmount,
-      ),
-      4,
-    ),
+  return resultOf(input, points, finalEquity, {
     trades,
     skippedOrders,
     cappedOrders,
-    fees: round(fees, 8),
-    slippageCost: round(slippageCost, 8),
+    fees,
+    slippageCost,
     ratio: ratio.toNumber(),
     leaderChanges: changes.length,
-  };
+  });
 }
 
 /**
