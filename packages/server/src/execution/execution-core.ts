@@ -6,13 +6,17 @@
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
-import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
+import type {
+  ExchangeAccountRow,
+  ExecutionOrderRow,
+  NewExecutionOrderRow,
+} from '../db/schema/index.js';
 import type { EventBus } from '../events/event-bus.types.js';
 import { createOutbox, type Outbox } from '../events/outbox.js';
 import { type AccountLanes, createAccountLanes } from './account-lanes.js';
 import { clientOrderIdOf } from './client-order-id.js';
-import { createCoreLoaders } from './core-loaders.js';
-import { createExecutionRepository } from './execution.repository.js';
+import { type CoreLoaders, createCoreLoaders } from './core-loaders.js';
+import { createExecutionRepository, type ExecutionRepository } from './execution.repository.js';
 import {
   type AccountClients,
   ExecutionError,
@@ -78,6 +82,96 @@ const SHUTDOWN_DRAIN_MS = 15_000;
 /** Accounts served at once by a fan-out (each account still one order at a time). */
 const FAN_OUT_CONCURRENCY = 512;
 
+/** What an intent's legs came to, as its submit answers it. */
+function resultOf(outcomes: readonly SettleOutcome[], position: OwnerPosition): IntentResult {
+  const settlement = [...outcomes].reverse().find((o) => o.settlement)?.settlement;
+  if (settlement) return { status: 'filled', settlement, legs: outcomes.length };
+  const last = outcomes.at(-1);
+  if (last && isFollowed(last.intent))
+    return { status: 'in_flight', intent: last.intent, position };
+  if (last?.wasSettled) return { status: 'done', intent: last.intent, position };
+  return { status: 'not_filled', intent: last?.intent ?? null, position };
+}
+
+/** What the risk gate reads: the account's risk settings, its book, the venue's price. */
+interface GateContext {
+  readonly repo: Pick<ExecutionRepository, 'openPositionsOnAccounts'>;
+  readonly riskLoader: CoreLoaders['riskLoader'];
+  readonly quotes: VenueQuotes | undefined;
+}
+
+/**
+ * The risk gate, before an intent is written: what the order opens is refused while the
+ * account is not active, beyond its notional limits, or (market orders) on a stale or deviant
+ * price. Closes and reductions always pass. Throws ExecutionError risk_halted | risk_limit.
+ */
+async function passGate(
+  gate: GateContext,
+  account: ExchangeAccountRow,
+  intent: OrderIntent,
+  pricing: NonNullable<OrderIntent['pricing']>,
+  legs: readonly PlannedLeg[],
+): Promise<void> {
+  const openingAmount = legs
+    .filter((leg) => leg.opens)
+    .reduce((sum, leg) => sum.plus(leg.amount), new Decimal(0));
+  if (openingAmount.isZero()) return;
+  const risk = await gate.riskLoader.run(account.id);
+  if (risk === null) return;
+  const isMarket = pricing.type === 'market';
+  const venue = gate.quotes
+    ? await gate.quotes(account.exchange, intent.symbol).catch(() => null)
+    : null;
+  const book = await gate.repo.openPositionsOnAccounts([account.id]);
+  const openNotional = book.reduce(
+    (sum, p) => sum.plus(new Decimal(p.size).abs().times(p.entryPrice)),
+    new Decimal(0),
+  );
+  const referencePrice = intent.referencePrice ?? null;
+  const decision = decideGate({
+    risk,
+    openingAmount,
+    price: pricing.type === 'ioc' ? pricing.priceCap : (referencePrice ?? venue?.price ?? null),
+    openNotional,
+    isMarket,
+    venue,
+    referencePrice,
+  });
+  if (!decision.ok) {
+    throw new ExecutionError(decision.kind, `risk gate: ${decision.message}`, {
+      reason: decision.reason,
+    });
+  }
+}
+
+/** The rows of an intent's legs, written before anything is sent. */
+function intentRowsOf(
+  account: ExchangeAccountRow,
+  intent: OrderIntent,
+  pricing: NonNullable<OrderIntent['pricing']>,
+  legs: readonly PlannedLeg[],
+  now: Date,
+): NewExecutionOrderRow[] {
+  return legs.map((leg) => ({
+    accountId: account.id,
+    symbol: intent.symbol,
+    ownerKind: intent.owner.kind,
+    ownerId: intent.owner.id,
+    idempotencyKey: intent.key,
+    clientOrderId: clientOrderIdOf(intent.owner, intent.key, leg.leg),
+    action: intent.action,
+    side: leg.side,
+    type: pricing.type === 'ioc' ? ('limit' as const) : ('market' as const),
+    timeInForce: pricing.type === 'ioc' ? ('IOC' as const) : null,
+    amount: String(leg.amount),
+    price: pricing.type === 'ioc' ? String(pricing.priceCap) : null,
+    reduceOnly: leg.reduceOnly,
+    positionSide: leg.positionSide ?? null,
+    createdAt: now,
+    updatedAt: now,
+  }));
+}
+
 export function createExecutionCore(deps: ExecutionCoreDeps) {
   const repo = createExecutionRepository(deps.db);
   const { clock } = deps;
@@ -116,59 +210,6 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     ...(deps.log ? { log: deps.log } : {}),
   });
 
-  function resultOf(outcomes: readonly SettleOutcome[], position: OwnerPosition): IntentResult {
-    const settlement = [...outcomes].reverse().find((o) => o.settlement)?.settlement;
-    if (settlement) return { status: 'filled', settlement, legs: outcomes.length };
-    const last = outcomes.at(-1);
-    if (last && isFollowed(last.intent))
-      return { status: 'in_flight', intent: last.intent, position };
-    if (last?.wasSettled) return { status: 'done', intent: last.intent, position };
-    return { status: 'not_filled', intent: last?.intent ?? null, position };
-  }
-
-  /**
-   * The risk gate, before an intent is written: what the order opens is refused while the
-   * account is not active, beyond its notional limits, or (market orders) on a stale or deviant
-   * price. Closes and reductions always pass. Throws ExecutionError risk_halted | risk_limit.
-   */
-  async function passGate(
-    account: ExchangeAccountRow,
-    intent: OrderIntent,
-    pricing: NonNullable<OrderIntent['pricing']>,
-    legs: readonly PlannedLeg[],
-  ): Promise<void> {
-    const openingAmount = legs
-      .filter((leg) => leg.opens)
-      .reduce((sum, leg) => sum.plus(leg.amount), new Decimal(0));
-    if (openingAmount.isZero()) return;
-    const risk = await riskLoader.run(account.id);
-    if (risk === null) return;
-    const isMarket = pricing.type === 'market';
-    const venue = deps.quotes
-      ? await deps.quotes(account.exchange, intent.symbol).catch(() => null)
-      : null;
-    const book = await repo.openPositionsOnAccounts([account.id]);
-    const openNotional = book.reduce(
-      (sum, p) => sum.plus(new Decimal(p.size).abs().times(p.entryPrice)),
-      new Decimal(0),
-    );
-    const referencePrice = intent.referencePrice ?? null;
-    const decision = decideGate({
-      risk,
-      openingAmount,
-      price: pricing.type === 'ioc' ? pricing.priceCap : (referencePrice ?? venue?.price ?? null),
-      openNotional,
-      isMarket,
-      venue,
-      referencePrice,
-    });
-    if (!decision.ok) {
-      throw new ExecutionError(decision.kind, `risk gate: ${decision.message}`, {
-        reason: decision.reason,
-      });
-    }
-  }
-
   async function withdrawLaterLegs(
     later: readonly ExecutionOrderRow[],
     failed: ExecutionOrderRow,
@@ -203,28 +244,15 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       if (plan.kind === 'noop') return { status: 'noop', position: own };
       if (plan.kind === 'skipped') return { status: 'skipped', sizing: plan.sizing };
       const pricing = intent.pricing ?? { type: 'market' as const };
-      await passGate(account, intent, pricing, plan.legs);
-      const now = clock.now();
-      rows = await intentWriter.run(
-        plan.legs.map((leg) => ({
-          accountId: account.id,
-          symbol: intent.symbol,
-          ownerKind: intent.owner.kind,
-          ownerId: intent.owner.id,
-          idempotencyKey: intent.key,
-          clientOrderId: clientOrderIdOf(intent.owner, intent.key, leg.leg),
-          action: intent.action,
-          side: leg.side,
-          type: pricing.type === 'ioc' ? ('limit' as const) : ('market' as const),
-          timeInForce: pricing.type === 'ioc' ? ('IOC' as const) : null,
-          amount: String(leg.amount),
-          price: pricing.type === 'ioc' ? String(pricing.priceCap) : null,
-          reduceOnly: leg.reduceOnly,
-          positionSide: leg.positionSide ?? null,
-          createdAt: now,
-          updatedAt: now,
-        })),
+      await passGate(
+        { repo, riskLoader, quotes: deps.quotes },
+        account,
+        intent,
+        pricing,
+        plan.legs,
       );
+      const now = clock.now();
+      rows = await intentWriter.run(intentRowsOf(account, intent, pricing, plan.legs, now));
     }
     const outcomes: SettleOutcome[] = [];
     for (const [index, row] of rows.entries()) {
