@@ -77,7 +77,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
    */
   async function held<T extends { readonly id: number }>(relations: readonly T[]): Promise<T[]> {
     const missing = relations.filter((r) => !leases.isHeld(copyLease(r.id)));
-    if (missing.length > 0) await leases.acquire(missing.map((r) => copyLease(r.id)));
+    // A stopping engine takes nothing new: its stop is about to let go of what it holds.
+    if (missing.length > 0 && !isStopping)
+      await leases.acquire(missing.map((r) => copyLease(r.id)));
     return relations.filter((r) => leases.isHeld(copyLease(r.id)));
   }
 
@@ -349,7 +351,9 @@ export function createCopyEngine(deps: CopyEngineDeps) {
       }, interval);
       timer.unref();
       leaseTimer = setInterval(() => {
-        void leaseUpkeep().catch((error) =>
+        // Tracked, so a stop waits for an upkeep on its way before it lets the leases go (else
+        // the upkeep could take leases again after the release, and hold them past the stop).
+        void track(leaseUpkeep()).catch((error) =>
           deps.log?.error({ err: error }, 'copy engine: lease upkeep failed'),
         );
       }, deps.leaseRenewMs ?? LEASE_RENEW_MS);

@@ -98,6 +98,8 @@ class SignalQueue {
   /** Signals whose order is at the venue without a final answer, and their fallback timer. */
   private readonly awaiting = new Map<number, { configId: number; timer: NodeJS.Timeout }>();
   private readonly run: (signalId: number) => Promise<void>;
+  /** Polls and lease ticks on their way: a stop waits for them before it lets the leases go. */
+  private readonly background = new Set<Promise<void>>();
 
   constructor(private readonly deps: WebhookExecutorDeps) {
     this.run = createSignalRunner({
@@ -108,6 +110,13 @@ class SignalQueue {
       const signalId = signalIdOf(intent.idempotencyKey);
       if (signalId !== null) this.runAgain(signalId);
     });
+  }
+
+  /** Runs a timer's work where a stop can wait for it. */
+  private inBackground(work: Promise<void>): Promise<void> {
+    this.background.add(work);
+    void work.finally(() => this.background.delete(work)).catch(() => undefined);
+    return work;
   }
 
   /** Looks at a signal left placed again once its wait is over (or its order is final). */
@@ -144,7 +153,7 @@ class SignalQueue {
     const leases = this.deps.leases;
     if (leases) {
       const resource = webhookLease(configId);
-      if (!leases.isHeld(resource)) await leases.acquire([resource]);
+      if (!leases.isHeld(resource) && !this.stopped) await leases.acquire([resource]);
       if (!leases.isHeld(resource)) {
         this.reconciled.delete(configId);
         return false;
@@ -249,6 +258,7 @@ class SignalQueue {
     const configs = await this.deps.repo.configsWithPendingSignals();
     const leases = this.deps.leases;
     if (leases) {
+      if (this.stopped) return;
       await leases.acquire(
         configs.filter((id) => !leases.isHeld(webhookLease(id))).map(webhookLease),
       );
@@ -273,6 +283,7 @@ class SignalQueue {
     this.wanted.clear();
     const waiting = await this.deps.repo.configsWaiting(candidates);
     if (waiting.length === 0) return;
+    if (this.stopped) return;
     const taken = await leases.acquire(waiting.map(webhookLease));
     for (const configId of waiting) {
       if (taken.includes(webhookLease(configId))) this.wake(configId);
@@ -294,7 +305,7 @@ class SignalQueue {
     await this.poll();
     const interval = this.deps.pollIntervalMs ?? WEBHOOK_SAFETY_POLL_MS;
     this.timer = setInterval(() => {
-      void this.poll().catch((error) =>
+      void this.inBackground(this.poll()).catch((error) =>
         this.deps.log.warn({ err: error }, 'webhook queue poll failed'),
       );
     }, interval);
@@ -302,7 +313,7 @@ class SignalQueue {
     const leases = this.deps.leases;
     if (leases) {
       this.leaseTimer = setInterval(() => {
-        void this.leaseTick(leases).catch((error) =>
+        void this.inBackground(this.leaseTick(leases)).catch((error) =>
           this.deps.log.warn({ err: error }, 'webhook lease renewal failed'),
         );
       }, this.deps.leaseRenewMs ?? LEASE_RENEW_MS);
@@ -323,6 +334,7 @@ class SignalQueue {
     this.awaiting.clear();
     this.wanted.clear();
     await this.chains.idle();
+    await Promise.allSettled([...this.background]);
     // Another process takes the configurations over at once. Only this executor's leases: the
     // process's bots and copy relations share its holder id and keep theirs.
     const leases = this.deps.leases;
