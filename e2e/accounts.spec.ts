@@ -1,14 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { clickSettled } from './antd';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
 mkdirSync(screensDir, { recursive: true });
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-}
 
 test('a user adds a paper account, sees its balance, and finds it on the account overview', async ({
   page,
@@ -47,11 +44,11 @@ test('a user adds a paper account, sees its balance, and finds it on the account
   await page.setViewportSize({ width: 375, height: 812 });
   await page.reload();
   await expect(card).toBeVisible();
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/account-375.png`, fullPage: true });
   await page.goto('/my/api-management');
   await expect(row).toBeVisible();
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/api-management-375.png`, fullPage: true });
 });
 

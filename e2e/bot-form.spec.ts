@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { chooseOption } from './antd';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 test('the bot form shows the rule of an out-of-range value, keeps it as typed and does not submit', async ({
@@ -81,7 +82,5 @@ test('the bot form speaks English and fits a phone', async ({ page, request }) =
     page.getByText('The trade amount must be between 10 and 10,000,000 USDT'),
   ).toBeVisible();
   await expect(page.getByText('Stop-loss must be between 0.1% and 50%')).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
-    true,
-  );
+  await expectFitsWidth(page);
 });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { createAndStartBot } from './bot-flow';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -57,9 +58,7 @@ test('a VIP user creates a bot on a paper account, starts it and watches the ope
 
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(row).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
-    true,
-  );
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/bots-375.png`, fullPage: true });
 });
 

@@ -22,10 +22,6 @@ export const auth = (session: { access: string }) => ({
   authorization: `Bearer ${session.access}`,
 });
 
-export async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-}
-
 export async function useLayout(page: Page, language: string, width: number) {
   await page.evaluate((lang) => localStorage.setItem('qs.language', lang), language);
   await page.setViewportSize(width === 375 ? PHONE : DESKTOP);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { giveCoins } from './coins';
+import { expectFitsWidth } from './layout';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
@@ -26,10 +27,6 @@ const auth = (access: string) => ({ authorization: `Bearer ${access}` });
 async function useLayout(page: Page, language: string, width: number) {
   await page.evaluate((lang) => localStorage.setItem('qs.language', lang), language);
   await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 async function experienceAccount(request: APIRequestContext, access: string) {
@@ -130,7 +127,7 @@ test('a copy is named by strategy and leader; a phone follower shows masked; the
     await expect(item.getByTestId('copy-strategy-name')).toHaveText(strategyName);
     await expect(item.getByTestId('copy-leader-nickname')).toHaveText(`${BY[language]}${nickname}`);
     await expect(item).toContainText(EXPERIENCE[language]);
-    expect(await fitsWidth(p.page), `following ${tag}`).toBe(true);
+    await expectFitsWidth(p.page, `following ${tag}`);
     await p.page.screenshot({
       path: `${screensDir}/copy-names-following-${tag}.png`,
       fullPage: true,
@@ -142,7 +139,7 @@ test('a copy is named by strategy and leader; a phone follower shows masked; the
     await expect(detail.getByTestId('copy-strategy-name')).toHaveText(strategyName);
     await expect(detail.getByTestId('copy-leader-nickname')).toContainText(nickname);
     await expect(detail).toContainText(EXPERIENCE[language]);
-    expect(await fitsWidth(p.page), `detail ${tag}`).toBe(true);
+    await expectFitsWidth(p.page, `detail ${tag}`);
     await p.page.screenshot({ path: `${screensDir}/copy-names-detail-${tag}.png`, fullPage: true });
 
     // The bot card and the webhook card name the experience account in the reader's language.
@@ -163,7 +160,7 @@ test('a copy is named by strategy and leader; a phone follower shows masked; the
     const row = page.getByTestId('copy-follower-row');
     await expect(row.getByTestId('copy-follower-name')).toHaveText(masked);
     await expect(row.getByTestId('copy-strategy-name')).toHaveText(strategyName);
-    expect(await fitsWidth(page), `followers ${tag}`).toBe(true);
+    await expectFitsWidth(page, `followers ${tag}`);
     await page.screenshot({
       path: `${screensDir}/copy-names-followers-${tag}.png`,
       fullPage: true,

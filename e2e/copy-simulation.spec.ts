@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import type { CopyFollowingResponse } from '@quantsquare/contracts';
 import { animationsOver } from './antd';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 import { tradeThroughWebhook } from './webhook-signal';
 
@@ -29,10 +30,6 @@ const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}`;
 async function useLayout(page: Page, language: string, width: number) {
   await page.evaluate((lang) => localStorage.setItem('qs.language', lang), language);
   await page.setViewportSize(width === 375 ? PHONE : DESKTOP);
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 async function paperAccount(request: APIRequestContext, session: Session, name: string) {
@@ -116,7 +113,7 @@ test('the copy modal simulates the copy over a switchable period before confirmi
     await expect(simulation).toHaveAttribute('data-days', '7');
     await expect(simulation).toHaveAttribute('data-state', 'ready');
     await expect(page.getByTestId('sim-trades')).toContainText(language === 'en' ? 'orders' : '笔');
-    expect(await fitsWidth(page), `modal ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `modal ${language} ${width}`);
     await simulation.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${screensDir}/copy-simulation-${language}-${width}.png` });
     // The assumptions, in the reader's language.
@@ -172,7 +169,7 @@ test('the copy modal simulates the copy over a switchable period before confirmi
     await expect(card.getByTestId('sim-vs-simulated-return')).toHaveText(/%/, { timeout: 30_000 });
     await expect(card.getByTestId('sim-vs-actual-return')).toHaveText(/%/);
     await expect(card.getByTestId('sim-vs-actual-trades')).toHaveText('0');
-    expect(await fitsWidth(page), `detail ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `detail ${language} ${width}`);
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${screensDir}/copy-sim-vs-actual-${language}-${width}.png` });
   }

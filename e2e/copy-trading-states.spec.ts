@@ -1,14 +1,6 @@
 import { expect, test } from '@playwright/test';
-import {
-  auth,
-  fitsWidth,
-  LAYOUTS,
-  paperAccount,
-  shot,
-  unique,
-  useLayout,
-  userIn,
-} from './copy-flow';
+import { auth, LAYOUTS, paperAccount, shot, unique, useLayout, userIn } from './copy-flow';
+import { expectFitsWidth } from './layout';
 
 // Copy trading's other states in the browser: the copy modal's refusals, a copy's receipts,
 // misses, positions and curve, and copies paused or stopped by the platform or the leader.
@@ -197,7 +189,7 @@ test('a copy with receipts, misses, positions, a P&L curve and a last error, in 
     await expect(page.getByTestId('copy-position-side')).toHaveText(
       language === 'en' ? 'Short' : '空',
     );
-    expect(await fitsWidth(page), `busy detail ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `busy detail ${language} ${width}`);
     await shot(page, `copy-detail-busy-${language}-${width}`);
   }
   await b.context.close();
@@ -263,7 +255,7 @@ test('a copy paused for its disabled account, and one stopped by the leader, say
     await page.goto('/copy-trading/4343');
     await expect(page.getByText(texts[language].stopped)).toBeVisible();
     await expect(page.getByTestId('copy-pause-reason')).toHaveCount(0);
-    expect(await fitsWidth(page), `reasons ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `reasons ${language} ${width}`);
   }
   await b.context.close();
 });

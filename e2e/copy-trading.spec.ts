@@ -5,7 +5,6 @@ import {
   auth,
   chooseAccount,
   coinBalance,
-  fitsWidth,
   LAYOUTS,
   paperAccount,
   settled,
@@ -15,6 +14,7 @@ import {
   userId,
   userIn,
 } from './copy-flow';
+import { expectFitsWidth } from './layout';
 import { tradeThroughWebhook } from './webhook-signal';
 
 // Copy trading in the browser (document 2 §1 copy modal, §2 strategy detail button, §4 copy
@@ -83,7 +83,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await expect(
       modal.getByText(language === 'en' ? /rises this far from its low/ : /低点上涨达到此比例/),
     ).toBeVisible();
-    expect(await fitsWidth(page), `modal ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `modal ${language} ${width}`);
     await shot(page, `copy-modal-${language}-${width}`);
     await page.getByTestId('copy-drift').scrollIntoViewIfNeeded();
     await shot(page, `copy-modal-protection-${language}-${width}`);
@@ -174,7 +174,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await useLayout(page, language, width);
     await page.goto('/my/copy-trading');
     await expect(page.getByTestId('copy-following-item').first()).toBeVisible();
-    expect(await fitsWidth(page), `management ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `management ${language} ${width}`);
     await shot(page, `copy-management-${language}-${width}`);
     await page.goto(`/copy-trading/${relationId}`);
     await expect(page.getByTestId('copy-detail')).toHaveAttribute('data-status', 'active');
@@ -185,7 +185,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     const chart = page.getByTestId('copy-pnl-chart');
     await expect(chart).toHaveAttribute('data-point-count', /^(?:[2-9]|\d{2,})$/);
     await expect(chart.locator('canvas').first()).toBeVisible();
-    expect(await fitsWidth(page), `detail ${language} ${width}`).toBe(true);
+    await expectFitsWidth(page, `detail ${language} ${width}`);
     await shot(page, `copy-detail-${language}-${width}`);
   }
   await useLayout(page, 'zh-CN', 1280);
@@ -251,7 +251,7 @@ test('B copies A in reverse from the strategy page, edits, pauses, resumes, stop
     await expect(a.page.getByTestId('copy-totals-fees')).toHaveText('100.00');
     await expect(a.page.getByTestId('copy-follower-row')).toHaveCount(1);
     await expect(a.page.getByTestId('copy-follower-fee')).toHaveText('100.00');
-    expect(await fitsWidth(a.page), `followers ${language} ${width}`).toBe(true);
+    await expectFitsWidth(a.page, `followers ${language} ${width}`);
     await shot(a.page, `copy-followers-${language}-${width}`);
   }
   await a.page.getByTestId('copy-follower-row').click();

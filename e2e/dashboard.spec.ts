@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { chooseOption } from './antd';
+import { expectFitsWidth } from './layout';
 
 const screensDir = '.test-output/screens';
 mkdirSync(screensDir, { recursive: true });
@@ -110,8 +111,6 @@ test('the dashboard fits a 375 px phone', async ({ page }) => {
     },
   );
   await expect(page.getByTestId('backtest-summary')).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
-    true,
-  );
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/dashboard-375.png`, fullPage: true });
 });

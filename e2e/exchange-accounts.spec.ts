@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { EXCHANGE_ERROR_MESSAGES } from '@quantsquare/contracts';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -29,10 +30,6 @@ function grantVip(email: string) {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
     stdio: 'pipe',
   });
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 /** A live Binance account with keys the exchange cannot confirm (it cannot be reached here). */
@@ -125,7 +122,7 @@ test("a failed exchange check says its kind in the reader's language, details on
     timeout: 30_000,
   });
   await expect(card.getByTestId('account-error')).toContainText(anyEnKind);
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/account-failed-en-375.png`, fullPage: true });
 });
 

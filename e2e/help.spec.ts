@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { newCode, outboxIds } from './outbox';
 
 const screensDir = '.test-output/screens';
@@ -154,9 +155,7 @@ test('staff publish an announcement with a bold line and an image; a reader sees
   // Phone width: the same list fits the screen.
   await readerPage.setViewportSize({ width: 375, height: 812 });
   await expect(row).toBeVisible();
-  expect(
-    await readerPage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-  ).toBe(true);
+  await expectFitsWidth(readerPage);
   await readerPage.screenshot({ path: `${screensDir}/help-announcements-375.png`, fullPage: true });
 });
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 // A running paper bot's details show its live equity and its backtest's on the same closed
@@ -98,9 +99,7 @@ test('a running bot’s details show its live and backtest curves and the delta'
     await expect(panel.getByTestId('lvb-extra')).toBeVisible();
     await expect(panel.getByTestId('lvb-fees')).toBeVisible();
     await expect(panel.getByTestId('lvb-slippage')).toBeVisible();
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-    ).toBe(true);
+    await expectFitsWidth(page);
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${screensDir}/live-vs-backtest-${language}-${width}.png` });
   }
@@ -131,9 +130,7 @@ test('the square’s honest tag sorts by the smallest delta and asks for honest 
     await expect(page).toHaveURL(/sort=live_delta/);
     await expect(tag).toHaveClass(/checked/);
     await expect(page.getByText(texts[language].sort).first()).toBeVisible();
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-    ).toBe(true);
+    await expectFitsWidth(page);
     await page.screenshot({ path: `${screensDir}/square-honest-${language}-${width}.png` });
   }
 });

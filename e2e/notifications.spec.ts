@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 import { tradeThroughWebhook } from './webhook-signal.js';
 
@@ -64,9 +65,7 @@ for (const c of CASES) {
     await expect(items.first()).toContainText(c.filled);
     await expect(items.first()).toContainText('BTC/USDT:USDT');
     await expect(items.first()).toHaveAttribute('data-read', 'false');
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-    ).toBe(true);
+    await expectFitsWidth(page);
     await page.screenshot({ path: `${screensDir}/notification-list-${c.language}-${c.width}.png` });
 
     // One read by its own button, then the rest at once.

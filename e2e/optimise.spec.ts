@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { chooseOption } from './antd';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 // Walk-forward optimisation in the browser: a small grid runs to the end with its progress,
@@ -95,8 +96,7 @@ test('the optimisation page speaks English and fits a phone', async ({ page, req
   await runSmallGrid(page);
   await expect(page.getByTestId('optimise-status')).toHaveText('Completed', { timeout: 60_000 });
   await expect(page.getByTestId('optimise-use')).toHaveText('Use these parameters');
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(375);
+  await expectFitsWidth(page);
   await page.screenshot({ path: 'test-results/optimise-en-375.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: 'test-results/optimise-en-1280.png', fullPage: true });

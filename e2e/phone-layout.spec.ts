@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Locator, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 // Layout on phones and in tables: nothing the user needs is cut, squeezed or stepped.
@@ -27,10 +28,6 @@ async function pageIn(browser: Browser, language: Language, viewport: typeof PHO
 /** Whether the element's text is shown whole (not cut with an ellipsis or overflow). */
 async function isWhole(locator: Locator) {
   return locator.evaluate((element) => element.scrollWidth <= element.clientWidth + 1);
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 test('on a phone the signed-in header shows the whole brand and the selectors their whole labels', async ({
@@ -74,7 +71,7 @@ test('on a phone the signed-in header shows the whole brand and the selectors th
       await expect(shown).not.toHaveText('');
       expect(await isWhole(shown), `${id} ${language}`).toBe(true);
     }
-    expect(await fitsWidth(page)).toBe(true);
+    await expectFitsWidth(page);
     await page.getByTestId('square-toolbar').screenshot({
       path: `${screensDir}/phone-square-filters-${language}-375.png`,
     });
@@ -104,7 +101,7 @@ test('the deposit networks line up in an even grid on a phone', async ({ browser
       const columns = new Set(boxes.map((b) => b.x));
       expect(columns.size).toBeLessThanOrEqual(boxes.length);
       if (viewport === PHONE) expect(columns.size, JSON.stringify(boxes)).toBe(1);
-      expect(await fitsWidth(page)).toBe(true);
+      await expectFitsWidth(page);
       await page.getByTestId('deposit-network').screenshot({
         path: `${screensDir}/deposit-networks-${language}-${viewport.width}.png`,
       });

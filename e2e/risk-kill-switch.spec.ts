@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -37,9 +38,7 @@ test('a user halts an account with the kill switch, after a confirmation, and re
   await page.setViewportSize({ width: 375, height: 812 });
   await page.reload();
   await expect(card.getByTestId('risk-state')).toHaveAttribute('data-state', 'halted');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
-    true,
-  );
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/risk-halted-en-375.png`, fullPage: true });
 
   await card.getByTestId('risk-resume').click();

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { REGISTER_NOTICE_MS } from '@quantsquare/contracts';
 import { chooseMenuEntry } from './antd';
+import { expectFitsWidth } from './layout';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
@@ -12,10 +13,6 @@ test.use({ reducedMotion: 'no-preference' });
 
 const screensDir = '.test-output/screens';
 mkdirSync(screensDir, { recursive: true });
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-}
 
 /** A visitor who closed the dashboard's welcome pop-up before (it is not what these tests see). */
 async function welcomeSeen(page: Page) {
@@ -133,7 +130,7 @@ test('the English desktop navigation fits 1280 px', async ({ page, request }) =>
   await expect(page.getByTestId('nav-strategySquare')).toHaveText('Strategy Square');
   await expect(page.getByTestId('nav-managementCenter')).toHaveText('Management Center');
   await expect(page.getByTestId('user-menu')).toBeVisible();
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
   await page.getByTestId('user-menu').click();
   await expect(page.getByTestId('user-menu-vip')).toHaveText('VIP membership');
   await page.screenshot({ path: `${screensDir}/user-menu-en-1280.png` });
@@ -154,7 +151,7 @@ test('the mobile bottom navigation: visitor tabs, then the + quick actions and t
   await expect(page).toHaveURL(/\/help-center$/);
   await page.getByTestId('mobile-nav-login').click();
   await expect(page).toHaveURL(/\/login$/);
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
 
   await signedInUser(page, request, 'mobile');
   await page.goto('/dashboard');
@@ -200,7 +197,7 @@ test('the mobile bottom navigation: visitor tabs, then the + quick actions and t
     await chooseMenuEntry(page.getByTestId('mobile-menu'), page.getByTestId(`mobile-menu-${key}`));
     await expect(page).toHaveURL(url);
   }
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
 
   await chooseMenuEntry(page.getByTestId('mobile-menu'), page.getByTestId('logout'));
   await expect(page).toHaveURL(/\/login$/);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { chooseMenuEntry } from './antd';
+import { expectFitsWidth } from './layout';
 import { newCode, outboxIds } from './outbox';
 import { E2E_CODE_COOLDOWN_SECONDS } from './timers';
 import { totp } from './totp';
@@ -28,10 +29,6 @@ async function logOut(page: Page, request: APIRequestContext) {
   await expect
     .poll(async () => (await request.post('/api/auth/refresh/', { data: { refresh } })).status())
     .toBe(401);
-}
-
-async function hasNoHorizontalOverflow(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 test('a new user registers, logs in with an e-mail code, turns on 2FA and is asked for it at the next login', async ({
@@ -125,7 +122,7 @@ test('sign-in screens fit a 375 px phone and show the Chinese texts by default',
   await expect(page.getByTestId('login-tab-email')).toHaveText('邮箱登录');
   // Sending a code with no e-mail entered is not possible: the button waits for an address.
   await expect(page.getByTestId('send-email-code')).toBeDisabled();
-  expect(await hasNoHorizontalOverflow(page)).toBe(true);
+  await expectFitsWidth(page);
   await shot(page, 'login-375');
 
   await page.getByTestId('login-tab-phone').click();
@@ -134,7 +131,7 @@ test('sign-in screens fit a 375 px phone and show the Chinese texts by default',
 
   await page.goto('/register?type=phone&phone=13800138000');
   await expect(page.locator('#register_phone')).toHaveValue('13800138000');
-  expect(await hasNoHorizontalOverflow(page)).toBe(true);
+  await expectFitsWidth(page);
   await shot(page, 'register-375');
 
   // A registered user (made over the API) opening the security page on a phone.
@@ -151,7 +148,7 @@ test('sign-in screens fit a 375 px phone and show the Chinese texts by default',
   await page.goto('/my/security');
   await expect(page.getByTestId('security-email')).toContainText(email);
   await expect(page.getByTestId('coin-balance')).toBeVisible();
-  expect(await hasNoHorizontalOverflow(page)).toBe(true);
+  await expectFitsWidth(page);
   await shot(page, 'security-375');
 
   // A logged-in user opening /login is sent to the dashboard.

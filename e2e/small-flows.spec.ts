@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { chooseMenuEntry } from './antd';
+import { expectFitsWidth } from './layout';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
@@ -24,10 +25,6 @@ async function inLanguage(page: Page, language: Language) {
     localStorage.setItem('qs.language', lng);
     localStorage.setItem('qs.welcomeClosedAt', String(Date.now()));
   }, language);
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 /** Console errors and uncaught exceptions of the page, as text. */
@@ -61,7 +58,7 @@ test('a session that cannot be renewed lands on the login page saying it expired
       const shown = page.getByTestId('login-session-expired');
       await expect(shown).toBeVisible();
       await expect(shown).toContainText(notice[language]);
-      expect(await fitsWidth(page)).toBe(true);
+      await expectFitsWidth(page);
       await page.screenshot({
         path: `${screensDir}/session-expired-${language}-${size.width}.png`,
       });
@@ -97,7 +94,7 @@ test('/my/settings edits the profile and /my/profile is the VIP invitation, each
       await expect(page.getByTestId('vip-card')).toHaveCount(0);
       await expect(page.getByTestId('invitation-card')).toHaveCount(0);
       await expect(selected).toHaveText(labels[language].settings);
-      expect(await fitsWidth(page)).toBe(true);
+      await expectFitsWidth(page);
       await page.screenshot({ path: `${screensDir}/my-settings-${language}-${size.width}.png` });
 
       await page.goto('/my/profile');
@@ -105,7 +102,7 @@ test('/my/settings edits the profile and /my/profile is the VIP invitation, each
       await expect(page.getByTestId('invitation-card')).toBeVisible();
       await expect(page.getByTestId('profile-card')).toHaveCount(0);
       await expect(selected).toHaveText(labels[language].vip);
-      expect(await fitsWidth(page)).toBe(true);
+      await expectFitsWidth(page);
       await page.screenshot({ path: `${screensDir}/my-profile-${language}-${size.width}.png` });
       await context.close();
     }
@@ -228,7 +225,7 @@ test('phone sign-up picks a country code, and the phone user avatar shows no dig
       await page.goto('/register');
       const national = `7700${String(Date.now()).slice(-6)}`;
       const full = await registerPhoneWithCode(page, request, national);
-      expect(await fitsWidth(page)).toBe(true);
+      await expectFitsWidth(page);
       await page.screenshot({
         path: `${screensDir}/register-phone-country-${language}-${size.width}.png`,
       });

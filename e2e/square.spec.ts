@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 import { tradeThroughWebhook } from './webhook-signal';
 
@@ -42,10 +43,6 @@ async function otherUser(browser: Browser, request: APIRequestContext, prefix: s
   const page = await context.newPage();
   const session = await signedInUser(page, request, prefix);
   return { context, page, session };
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 function unique(prefix: string) {
@@ -442,7 +439,7 @@ test('screens of the square, a strategy and a profile in both languages, desktop
       ] as const) {
         await page.goto(path);
         await expect(page.getByTestId(ready).first()).toBeVisible();
-        expect(await fitsWidth(page), `${name} ${language} ${width}`).toBe(true);
+        await expectFitsWidth(page, `${name} ${language} ${width}`);
         await page.screenshot({
           path: `${screensDir}/${name}-${language}-${width}.png`,
           fullPage: true,
@@ -456,6 +453,6 @@ test('screens of the square, a strategy and a profile in both languages, desktop
   await page.clock.fastForward(31_000);
   await page.waitForTimeout(500);
   await expect(page.getByTestId('strategy-live')).toBeVisible();
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/strategy-after-ping-en-375.png`, fullPage: true });
 });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { animationsOver } from './antd';
 import { createAndStartBot } from './bot-flow';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 // The strategy builder: conditions from lists, the rules as a sentence, invalid input kept from
@@ -214,7 +215,7 @@ test('a VIP user starts a bot on a strategy they built, the bot runs its rules, 
   await view.setViewportSize({ width: 375, height: 800 });
   await view.reload();
   await expect(card.getByTestId('rules-sentences')).toContainText('时开多。');
-  expect(await view.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  await expectFitsWidth(view);
   await card.scrollIntoViewIfNeeded();
   await view.screenshot({ path: `${screensDir}/strategy-rules-zh-375.png` });
   await visitor.close();

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 import { tradeThroughWebhook } from './webhook-signal';
 
@@ -91,9 +92,7 @@ test('a reversal shows as a close and an open, in the live trades and on the cha
     // One marker for the buy, one for the reversal (no longer two stacked S).
     const chart = page.getByTestId('strategy-chart');
     await expect(chart).toHaveAttribute('data-marker-effects', 'buy:open sell:reverse');
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-    ).toBe(true);
+    await expectFitsWidth(page);
     await page.screenshot({
       path: `${screensDir}/trade-effects-${language}-${width}.png`,
       fullPage: true,

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import type { Bot, BotList, OperationLogEntry, OperationLogList } from '@quantsquare/contracts';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -143,9 +144,7 @@ test('the operation log is stacked cards at 375 px, with figures by the spec rul
     const box = await row.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
   }
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
-    true,
-  );
+  await expectFitsWidth(page);
 
   // The bot holding the position: its trade, last trade time and prices.
   const card = page.locator('[data-testid="bot-row"][data-symbol="ETH/USDT:USDT"]');

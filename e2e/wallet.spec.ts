@@ -9,6 +9,7 @@ import {
   type Page,
   test,
 } from '@playwright/test';
+import { expectFitsWidth } from './layout';
 import { newCode, outboxIds } from './outbox';
 import { signedInUser } from './session';
 
@@ -23,10 +24,6 @@ const PHONE = { width: 375, height: 812 };
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${screensDir}/${name}.png`, fullPage: true });
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 /** Makes a staff user through the admin CLI, which hands the command to the running server. */
@@ -280,7 +277,7 @@ test('an invitee deposits, staff approve it, the invitee buys VIP and the invite
         await page.goto(path);
         for (const testId of ready) await expect(page.getByTestId(testId).first()).toBeVisible();
         await expect(page.locator('.ant-skeleton, .qs-spinner, .ant-spin-spinning')).toHaveCount(0);
-        expect(await fitsWidth(page), `${name} ${language} ${size.width}`).toBe(true);
+        await expectFitsWidth(page, `${name} ${language} ${size.width}`);
         await shot(page, `${name}-${language === 'en' ? 'en' : 'zh'}-${size.width}`);
       }
     }
@@ -408,6 +405,6 @@ test('a broken QR image is hidden, and an off-chain deposit asks for its referen
   const row = page.getByTestId('recent-deposits-row').first();
   await expect(row).toHaveAttribute('data-status', 'pending');
   await expect(row).toContainText('链下转账');
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page);
   await shot(page, 'deposit-offchain-zh-375');
 });

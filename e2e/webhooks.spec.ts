@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { chooseOption } from './antd';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 const screensDir = '.test-output/screens';
@@ -20,10 +21,6 @@ async function confirmDialog(page: Page) {
   await expect(dialog).toBeVisible();
   await dialog.locator('.ant-btn-primary').click();
   await expect(dialog).toBeHidden();
-}
-
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 test('a user connects a TradingView alert to a paper account and watches the signal fill', async ({
@@ -191,7 +188,7 @@ test('a user connects a TradingView alert to a paper account and watches the sig
           );
           await expect(filled).not.toContainText(/open_long|@/);
         }
-        expect(await fitsWidth(page), `${screen} ${language} ${width}`).toBe(true);
+        await expectFitsWidth(page, `${screen} ${language} ${width}`);
         await page.screenshot({
           path: `${screensDir}/${screen}-${language}-${width}.png`,
           fullPage: true,

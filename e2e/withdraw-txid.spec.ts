@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { giveCoins, staffSession } from './coins';
+import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
 // The payout's TxID (issue item 25): staff enter it when they complete a withdrawal; the user
@@ -85,9 +86,7 @@ test('a completed withdrawal shows its payout TxID linked to the explorer', asyn
     await expect(
       page.locator('[data-testid="recent-withdrawals-row"][data-status="completed"]').first(),
     ).toContainText(LABEL[language]);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-    ).toBe(true);
+    await expectFitsWidth(page);
     await page.screenshot({
       path: `${screensDir}/withdraw-txid-${language}-${width}.png`,
       fullPage: true,
