@@ -4,13 +4,11 @@ import {
   ERROR_CODES,
   EXPERIENCE_ACCOUNT_BALANCE,
   INVITATION_CODE_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
   REGISTER_NOTICE_MS,
 } from '@quantsquare/contracts';
-import { Alert, Button, Form, Input, Space, Tabs, Typography } from 'antd';
+import { Button, Form, type FormInstance, Input, Space, Tabs, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useRegister, useSendCode } from '../api/auth';
@@ -18,6 +16,8 @@ import { apiErrorBody, errorMessage } from '../api/errors';
 import { fieldErrors } from '../api/field-errors';
 import { showShellNotice } from '../app/shell/shell-notice';
 import { AuthCard } from '../features/auth/AuthCard';
+import { FlashAlert } from '../features/auth/FlashAlert';
+import { NewPasswordFields } from '../features/auth/NewPasswordFields';
 import { PhoneInput } from '../features/auth/PhoneInput';
 import { SendCodeButton } from '../features/auth/SendCodeButton';
 import { useCountdown } from '../features/auth/use-countdown';
@@ -40,37 +40,112 @@ const FORM_FIELDS: Record<RegisterMode, readonly (keyof RegisterValues)[]> = {
   phone: ['phone', 'code', 'password', 'password2', 'invitation_code'],
 };
 
-export function RegisterPage() {
-  const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const [form] = Form.useForm<RegisterValues>();
-  const [mode, setMode] = useState<RegisterMode>(() =>
-    searchParams.get('type') === 'phone' ||
-    (!searchParams.get('email') && searchParams.get('phone'))
-      ? 'phone'
-      : 'email',
+type RegisterRequest = Parameters<ReturnType<typeof useRegister>['mutate']>[0];
+
+/** The register call for the form's values (the form's rules have checked them). */
+function registerRequestOf(mode: RegisterMode, values: RegisterValues): RegisterRequest {
+  const password = values.password ?? '';
+  const password2 = values.password2 ?? '';
+  const invitation = values.invitation_code?.trim() || undefined;
+  return mode === 'email'
+    ? {
+        mode: 'email',
+        body: {
+          email: values.email?.trim() ?? '',
+          password,
+          password2,
+          invitation_code: invitation,
+        },
+      }
+    : {
+        mode: 'phone',
+        body: {
+          phone: values.phone?.trim() ?? '',
+          code: values.code?.trim() ?? '',
+          password,
+          password2,
+          invitation_code: invitation,
+        },
+      };
+}
+
+/** The e-mail address, or the phone number and its SMS code. */
+function AddressFields({
+  mode,
+  required,
+  sendCodeButton,
+}: {
+  mode: RegisterMode;
+  required: Rule;
+  sendCodeButton: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return mode === 'email' ? (
+    <Form.Item
+      name="email"
+      label={t('register.email')}
+      rules={[required, { type: 'email', message: t('register.invalidEmail') }]}
+    >
+      <Input type="email" autoComplete="email" placeholder={t('register.emailPlaceholder')} />
+    </Form.Item>
+  ) : (
+    <>
+      <Form.Item name="phone" label={t('register.phone')} rules={[required]}>
+        <PhoneInput placeholder={t('register.phonePlaceholder')} />
+      </Form.Item>
+      <Form.Item label={t('register.smsCode')} htmlFor="register_code" required>
+        <Space.Compact style={{ width: '100%' }}>
+          <Form.Item
+            name="code"
+            noStyle
+            rules={[
+              required,
+              {
+                len: CODE_LENGTH,
+                message: t('register.codeLength', { length: CODE_LENGTH }),
+              },
+            ]}
+          >
+            <Input
+              maxLength={CODE_LENGTH}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder={t('register.smsCodePlaceholder')}
+            />
+          </Form.Item>
+          {sendCodeButton}
+        </Space.Compact>
+      </Form.Item>
+    </>
   );
-  const { flash, setFlash, clear } = useFlash();
+}
+
+/** The password twice, and the optional invitation code. */
+function PasswordFields({ required }: { required: Rule }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <NewPasswordFields
+        required={required}
+        labels={{ password: t('register.password'), password2: t('register.password2') }}
+      />
+      <Form.Item name="invitation_code" label={t('register.invitationCode')}>
+        <Input
+          maxLength={INVITATION_CODE_MAX_LENGTH}
+          placeholder={t('register.invitationCodePlaceholder')}
+        />
+      </Form.Item>
+    </>
+  );
+}
+
+type Flash = ReturnType<typeof useFlash>;
+
+/** The SMS code of a phone registration, with its cooldown. */
+function useRegisterCode(form: FormInstance<RegisterValues>, setFlash: Flash['setFlash']) {
+  const { t } = useTranslation();
   const countdown = useCountdown();
   const sendCode = useSendCode();
-  const register = useRegister();
-  const phone = Form.useWatch('phone', form);
-
-  const required: Rule = { required: true, whitespace: true, message: t('register.required') };
-
-  const changeMode = (next: RegisterMode) => {
-    setMode(next);
-    clear();
-    form.setFields(
-      (['email', 'phone', 'code', 'password', 'password2', 'invitation_code'] as const).map(
-        (name) => ({
-          name,
-          errors: [],
-        }),
-      ),
-    );
-  };
 
   const handleSendCode = () => {
     const target = form.getFieldValue('phone')?.trim() ?? '';
@@ -100,32 +175,26 @@ export function RegisterPage() {
     );
   };
 
+  return { countdown, sendCode, handleSendCode };
+}
+
+/**
+ * The registration: on success to the security page (signed in) or to the login; a refusal's
+ * field errors go under their fields, the rest above the button.
+ */
+function useRegisterSubmit(
+  mode: RegisterMode,
+  form: FormInstance<RegisterValues>,
+  setFlash: Flash['setFlash'],
+  clear: Flash['clear'],
+) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const register = useRegister();
+
   const handleSubmit = (values: RegisterValues) => {
     clear();
-    const password = values.password ?? '';
-    const password2 = values.password2 ?? '';
-    const invitation = values.invitation_code?.trim() || undefined;
-    const request: Parameters<typeof register.mutate>[0] =
-      mode === 'email'
-        ? {
-            mode: 'email',
-            body: {
-              email: values.email?.trim() ?? '',
-              password,
-              password2,
-              invitation_code: invitation,
-            },
-          }
-        : {
-            mode: 'phone',
-            body: {
-              phone: values.phone?.trim() ?? '',
-              code: values.code?.trim() ?? '',
-              password,
-              password2,
-              invitation_code: invitation,
-            },
-          };
+    const request = registerRequestOf(mode, values);
     register.mutate(request, {
       onSuccess: (answer) => {
         if (answer.auto_login) {
@@ -163,6 +232,39 @@ export function RegisterPage() {
     });
   };
 
+  return { register, handleSubmit };
+}
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const [form] = Form.useForm<RegisterValues>();
+  const [mode, setMode] = useState<RegisterMode>(() =>
+    searchParams.get('type') === 'phone' ||
+    (!searchParams.get('email') && searchParams.get('phone'))
+      ? 'phone'
+      : 'email',
+  );
+  const { flash, setFlash, clear } = useFlash();
+  const { countdown, sendCode, handleSendCode } = useRegisterCode(form, setFlash);
+  const { register, handleSubmit } = useRegisterSubmit(mode, form, setFlash, clear);
+  const phone = Form.useWatch('phone', form);
+
+  const required: Rule = { required: true, whitespace: true, message: t('register.required') };
+
+  const changeMode = (next: RegisterMode) => {
+    setMode(next);
+    clear();
+    form.setFields(
+      (['email', 'phone', 'code', 'password', 'password2', 'invitation_code'] as const).map(
+        (name) => ({
+          name,
+          errors: [],
+        }),
+      ),
+    );
+  };
+
   return (
     <AuthCard title={t('register.title')} subtitle={t('register.subtitle')}>
       <Tabs
@@ -190,102 +292,21 @@ export function RegisterPage() {
           phone: searchParams.get('phone') ?? '',
         }}
       >
-        {mode === 'email' ? (
-          <Form.Item
-            name="email"
-            label={t('register.email')}
-            rules={[required, { type: 'email', message: t('register.invalidEmail') }]}
-          >
-            <Input type="email" autoComplete="email" placeholder={t('register.emailPlaceholder')} />
-          </Form.Item>
-        ) : (
-          <>
-            <Form.Item name="phone" label={t('register.phone')} rules={[required]}>
-              <PhoneInput placeholder={t('register.phonePlaceholder')} />
-            </Form.Item>
-            <Form.Item label={t('register.smsCode')} htmlFor="register_code" required>
-              <Space.Compact style={{ width: '100%' }}>
-                <Form.Item
-                  name="code"
-                  noStyle
-                  rules={[
-                    required,
-                    {
-                      len: CODE_LENGTH,
-                      message: t('register.codeLength', { length: CODE_LENGTH }),
-                    },
-                  ]}
-                >
-                  <Input
-                    maxLength={CODE_LENGTH}
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    placeholder={t('register.smsCodePlaceholder')}
-                  />
-                </Form.Item>
-                <SendCodeButton
-                  hasTarget={Boolean(phone)}
-                  secondsLeft={countdown.secondsLeft}
-                  isSending={sendCode.isPending}
-                  onSend={handleSendCode}
-                  testId="send-register-sms-code"
-                />
-              </Space.Compact>
-            </Form.Item>
-          </>
-        )}
-        <Form.Item
-          name="password"
-          label={t('register.password')}
-          rules={[
-            required,
-            {
-              min: PASSWORD_MIN_LENGTH,
-              message: t('register.passwordTooShort', { min: PASSWORD_MIN_LENGTH }),
-            },
-          ]}
-        >
-          <Input.Password
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX_LENGTH}
-            placeholder={t('register.passwordPlaceholder', { min: PASSWORD_MIN_LENGTH })}
-          />
-        </Form.Item>
-        <Form.Item
-          name="password2"
-          label={t('register.password2')}
-          dependencies={['password']}
-          rules={[
-            required,
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || getFieldValue('password') === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('register.passwordMismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX_LENGTH}
-            placeholder={t('register.password2Placeholder')}
-          />
-        </Form.Item>
-        <Form.Item name="invitation_code" label={t('register.invitationCode')}>
-          <Input
-            maxLength={INVITATION_CODE_MAX_LENGTH}
-            placeholder={t('register.invitationCodePlaceholder')}
-          />
-        </Form.Item>
-        {flash && (
-          <Alert
-            type={flash.type}
-            title={flash.text}
-            showIcon
-            style={{ marginBottom: 16 }}
-            data-testid="register-message"
-          />
-        )}
+        <AddressFields
+          mode={mode}
+          required={required}
+          sendCodeButton={
+            <SendCodeButton
+              hasTarget={Boolean(phone)}
+              secondsLeft={countdown.secondsLeft}
+              isSending={sendCode.isPending}
+              onSend={handleSendCode}
+              testId="send-register-sms-code"
+            />
+          }
+        />
+        <PasswordFields required={required} />
+        <FlashAlert flash={flash} testId="register-message" />
         <Form.Item style={{ marginBottom: 12 }}>
           <Button
             type="primary"

@@ -2,11 +2,9 @@ import {
   CODE_COOLDOWN_SECONDS,
   CODE_LENGTH,
   ERROR_CODES,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
   POST_LOGIN_REDIRECT_MS,
 } from '@quantsquare/contracts';
-import { Alert, Button, Form, Input, Space, Tabs, Typography } from 'antd';
+import { Button, Form, type FormInstance, Input, Space, Tabs, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +13,8 @@ import { useResetPassword, useSendCode } from '../api/auth';
 import { apiErrorBody, errorMessage } from '../api/errors';
 import { fieldErrors } from '../api/field-errors';
 import { AuthCard } from '../features/auth/AuthCard';
+import { FlashAlert } from '../features/auth/FlashAlert';
+import { NewPasswordFields } from '../features/auth/NewPasswordFields';
 import { SendCodeButton } from '../features/auth/SendCodeButton';
 import { useCountdown } from '../features/auth/use-countdown';
 import { useFlash } from '../features/auth/use-flash';
@@ -30,31 +30,44 @@ interface ResetValues {
 
 const FORM_FIELDS: readonly (keyof ResetValues)[] = ['target', 'code', 'password', 'password2'];
 
-/** A forgotten password: a code to the account's e-mail or phone, then the new password. */
-export function ResetPasswordPage() {
+/** The e-mail address or the phone number of the account. */
+function ResetTargetField({ mode, required }: { mode: ResetMode; required: Rule }) {
+  const { t } = useTranslation();
+  return mode === 'email' ? (
+    <Form.Item
+      name="target"
+      label={t('login.email')}
+      rules={[required, { type: 'email', message: t('register.invalidEmail') }]}
+    >
+      <Input type="email" autoComplete="email" placeholder={t('login.emailPlaceholder')} />
+    </Form.Item>
+  ) : (
+    <Form.Item name="target" label={t('login.phone')} rules={[required]}>
+      <Input type="tel" autoComplete="tel" placeholder={t('login.phonePlaceholder')} />
+    </Form.Item>
+  );
+}
+
+/**
+ * The code to the chosen address (each tab with its own cooldown), then the new password; on
+ * success to the login page. A refusal's field errors go under their fields, the rest above.
+ */
+function useReset(
+  mode: ResetMode,
+  form: FormInstance<ResetValues>,
+  setFlash: ReturnType<typeof useFlash>['setFlash'],
+  clear: () => void,
+) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [form] = Form.useForm<ResetValues>();
-  const [mode, setMode] = useState<ResetMode>('email');
   const [isDone, setDone] = useState(false);
-  const { flash, setFlash, clear } = useFlash();
   const emailCountdown = useCountdown();
   const phoneCountdown = useCountdown();
   const countdown = mode === 'email' ? emailCountdown : phoneCountdown;
   const sendCode = useSendCode();
   const reset = useResetPassword();
-  const target = Form.useWatch('target', form);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
   useEffect(() => () => clearTimeout(timer.current), []);
-
-  const required: Rule = { required: true, whitespace: true, message: t('register.required') };
-
-  const changeMode = (next: ResetMode) => {
-    setMode(next);
-    form.resetFields();
-    clear();
-  };
 
   /** Puts the answer's field errors under their fields; answers how many and the others. */
   const showFieldErrors = (error: unknown) => {
@@ -131,6 +144,31 @@ export function ResetPasswordPage() {
     );
   };
 
+  return { countdown, sendCode, handleSendCode, reset, handleSubmit, isDone };
+}
+
+/** A forgotten password: a code to the account's e-mail or phone, then the new password. */
+export function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<ResetValues>();
+  const [mode, setMode] = useState<ResetMode>('email');
+  const { flash, setFlash, clear } = useFlash();
+  const { countdown, sendCode, handleSendCode, reset, handleSubmit, isDone } = useReset(
+    mode,
+    form,
+    setFlash,
+    clear,
+  );
+  const target = Form.useWatch('target', form);
+
+  const required: Rule = { required: true, whitespace: true, message: t('register.required') };
+
+  const changeMode = (next: ResetMode) => {
+    setMode(next);
+    form.resetFields();
+    clear();
+  };
+
   return (
     <AuthCard title={t('resetPassword.title')} subtitle={t('resetPassword.subtitle')}>
       <Tabs
@@ -149,19 +187,7 @@ export function ResetPasswordPage() {
         ]}
       />
       <Form form={form} name="reset" layout="vertical" onFinish={handleSubmit}>
-        {mode === 'email' ? (
-          <Form.Item
-            name="target"
-            label={t('login.email')}
-            rules={[required, { type: 'email', message: t('register.invalidEmail') }]}
-          >
-            <Input type="email" autoComplete="email" placeholder={t('login.emailPlaceholder')} />
-          </Form.Item>
-        ) : (
-          <Form.Item name="target" label={t('login.phone')} rules={[required]}>
-            <Input type="tel" autoComplete="tel" placeholder={t('login.phonePlaceholder')} />
-          </Form.Item>
-        )}
+        <ResetTargetField mode={mode} required={required} />
         <Form.Item label={t('resetPassword.code')} htmlFor="reset_code" required>
           <Space.Compact style={{ width: '100%' }}>
             <Form.Item
@@ -188,52 +214,14 @@ export function ResetPasswordPage() {
             />
           </Space.Compact>
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('resetPassword.password')}
-          rules={[
-            required,
-            {
-              min: PASSWORD_MIN_LENGTH,
-              message: t('register.passwordTooShort', { min: PASSWORD_MIN_LENGTH }),
-            },
-          ]}
-        >
-          <Input.Password
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX_LENGTH}
-            placeholder={t('register.passwordPlaceholder', { min: PASSWORD_MIN_LENGTH })}
-          />
-        </Form.Item>
-        <Form.Item
-          name="password2"
-          label={t('resetPassword.password2')}
-          dependencies={['password']}
-          rules={[
-            required,
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || getFieldValue('password') === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('register.passwordMismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password
-            autoComplete="new-password"
-            maxLength={PASSWORD_MAX_LENGTH}
-            placeholder={t('register.password2Placeholder')}
-          />
-        </Form.Item>
-        {flash && (
-          <Alert
-            type={flash.type}
-            title={flash.text}
-            showIcon
-            style={{ marginBottom: 16 }}
-            data-testid="reset-message"
-          />
-        )}
+        <NewPasswordFields
+          required={required}
+          labels={{
+            password: t('resetPassword.password'),
+            password2: t('resetPassword.password2'),
+          }}
+        />
+        <FlashAlert flash={flash} testId="reset-message" />
         <Form.Item style={{ marginBottom: 12 }}>
           <Button
             type="primary"

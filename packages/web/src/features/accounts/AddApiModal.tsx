@@ -10,7 +10,19 @@ import {
   PAPER_BALANCE_MIN,
   POSITION_MODES,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Form,
+  type FormInstance,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Switch,
+} from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateExchangeApi } from '../../api/accounts';
@@ -65,40 +77,120 @@ interface Props {
   onClose: () => void;
 }
 
-/** The Add API modal (document 1 §5 "Add API", §8 API management texts). */
-export function AddApiModal({ open, onClose }: Props) {
-  const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<ApiFormValues>();
-  const limit = (value: number) => formatGrouped(value, i18n.language);
-  const numberRule = (rule: NumberFieldRule, rangeText: string, stepText: string) => ({
+/** A number field's check: out of range or off its step, with the text for each. */
+function numberRule(rule: NumberFieldRule, rangeText: string, stepText: string) {
+  return {
     validator: (_: unknown, value: unknown) => {
       if (value === null || value === undefined || value === '') return Promise.resolve();
       const problem = typeof value === 'number' ? numberFieldProblem(value, rule) : 'step';
       if (problem === null) return Promise.resolve();
       return Promise.reject(new Error(problem === 'step' ? stepText : rangeText));
     },
-  });
+  };
+}
+
+/** A required text field's rule, naming the field. */
+const requiredRule = (t: TFunction) => (field: string) => ({
+  required: true,
+  whitespace: true,
+  message: t('apis.form.required', { field }),
+});
+
+/** A paper account's starting balance. */
+function PaperBalanceField() {
+  const { t, i18n } = useTranslation();
+  const limit = (value: number) => formatGrouped(value, i18n.language);
+  return (
+    <Form.Item
+      name="paper_balance"
+      label={t('apis.form.paperBalance')}
+      rules={[
+        {
+          required: true,
+          message: t('apis.form.required', { field: t('apis.form.paperBalance') }),
+        },
+        numberRule(
+          PAPER_BALANCE_RULE,
+          t('apis.form.paperBalanceRange', {
+            min: limit(PAPER_BALANCE_MIN),
+            max: limit(PAPER_BALANCE_MAX),
+          }),
+          t('apis.form.twoDecimals'),
+        ),
+      ]}
+    >
+      <InputNumber step={100} style={{ width: '100%' }} data-testid="api-form-paper-balance" />
+    </Form.Item>
+  );
+}
+
+/** A live key: key, secret, the OKX passphrase, and the testnet switch. */
+function LiveKeyFields({
+  exchange,
+  required,
+}: {
+  exchange: ApiFormValues['exchange'] | undefined;
+  required: ReturnType<typeof requiredRule>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Alert type="info" showIcon title={t('apis.form.keyHint')} style={{ marginBottom: 16 }} />
+      <Form.Item
+        name="api_key"
+        label={t('apis.form.apiKey')}
+        rules={[required(t('apis.form.apiKey'))]}
+      >
+        <Input
+          maxLength={API_CREDENTIAL_MAX_LENGTH}
+          autoComplete="off"
+          data-testid="api-form-key"
+        />
+      </Form.Item>
+      <Form.Item
+        name="api_secret"
+        label={t('apis.form.apiSecret')}
+        rules={[required(t('apis.form.apiSecret'))]}
+      >
+        <Input.Password
+          maxLength={API_CREDENTIAL_MAX_LENGTH}
+          autoComplete="new-password"
+          data-testid="api-form-secret"
+        />
+      </Form.Item>
+      {exchange === 'okx' && (
+        <Form.Item
+          name="api_password"
+          label={t('apis.form.apiPassword')}
+          extra={t('apis.form.apiPasswordHelp')}
+          rules={[required(t('apis.form.apiPassword'))]}
+        >
+          <Input.Password
+            maxLength={API_CREDENTIAL_MAX_LENGTH}
+            autoComplete="new-password"
+            data-testid="api-form-password"
+          />
+        </Form.Item>
+      )}
+      <Form.Item name="is_testnet" label={t('apis.form.testnet')} valuePropName="checked">
+        <Switch data-testid="api-form-testnet" />
+      </Form.Item>
+    </>
+  );
+}
+
+/**
+ * Adding the key: a live key is checked on adding and the verdict said; a refusal's field errors
+ * go under their fields, and the spec's alert above them.
+ */
+function useAddApi(form: FormInstance<ApiFormValues>, close: () => void) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
   const create = useCreateExchangeApi();
   const kindText = useExchangeErrorKindText();
-  const hasTwoFactor = useHasTwoFactor();
   // The server asked for a code the form did not show (2FA turned on since the page loaded).
   const [isStepUpForced, setStepUpForced] = useState(false);
   const [alertText, setAlertText] = useState<string | null>(null);
-  const exchange = Form.useWatch('exchange', form) ?? INITIAL_VALUES.exchange;
-  const isPaper = Form.useWatch('is_paper', form) ?? false;
-  const required = (field: string) => ({
-    required: true,
-    whitespace: true,
-    message: t('apis.form.required', { field }),
-  });
-
-  const close = () => {
-    setAlertText(null);
-    form.resetFields();
-    create.reset();
-    onClose();
-  };
 
   const submit = (values: ApiFormValues) => {
     setAlertText(null);
@@ -138,6 +230,63 @@ export function AddApiModal({ open, onClose }: Props) {
         );
       },
     });
+  };
+
+  return { create, submit, isStepUpForced, alertText, setAlertText };
+}
+
+/** How the account trades: position mode and default leverage. */
+function TradingFields() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item name="position_mode" label={t('apis.form.positionMode')}>
+        <Select
+          data-testid="api-form-position-mode"
+          options={POSITION_MODES.map((value) => ({
+            value,
+            label: t(`apis.positionModes.${value}`),
+          }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="default_leverage"
+        label={t('apis.form.leverage')}
+        rules={[
+          {
+            required: true,
+            message: t('apis.form.required', { field: t('apis.form.leverage') }),
+          },
+          numberRule(
+            LEVERAGE_RULE,
+            t('apis.form.leverageRange', { min: LEVERAGE_MIN, max: LEVERAGE_MAX }),
+            t('apis.form.leverageWhole'),
+          ),
+        ]}
+      >
+        <InputNumber suffix="x" style={{ width: '100%' }} data-testid="api-form-leverage" />
+      </Form.Item>
+    </>
+  );
+}
+
+/** The Add API modal (document 1 §5 "Add API", §8 API management texts). */
+export function AddApiModal({ open, onClose }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<ApiFormValues>();
+  const hasTwoFactor = useHasTwoFactor();
+  const { create, submit, isStepUpForced, alertText, setAlertText } = useAddApi(form, () =>
+    close(),
+  );
+  const exchange = Form.useWatch('exchange', form) ?? INITIAL_VALUES.exchange;
+  const isPaper = Form.useWatch('is_paper', form) ?? false;
+  const required = requiredRule(t);
+
+  const close = () => {
+    setAlertText(null);
+    form.resetFields();
+    create.reset();
+    onClose();
   };
 
   return (
@@ -210,105 +359,11 @@ export function AddApiModal({ open, onClose }: Props) {
           <Switch data-testid="api-form-paper" />
         </Form.Item>
         {isPaper ? (
-          <Form.Item
-            name="paper_balance"
-            label={t('apis.form.paperBalance')}
-            rules={[
-              {
-                required: true,
-                message: t('apis.form.required', { field: t('apis.form.paperBalance') }),
-              },
-              numberRule(
-                PAPER_BALANCE_RULE,
-                t('apis.form.paperBalanceRange', {
-                  min: limit(PAPER_BALANCE_MIN),
-                  max: limit(PAPER_BALANCE_MAX),
-                }),
-                t('apis.form.twoDecimals'),
-              ),
-            ]}
-          >
-            <InputNumber
-              step={100}
-              style={{ width: '100%' }}
-              data-testid="api-form-paper-balance"
-            />
-          </Form.Item>
+          <PaperBalanceField />
         ) : (
-          <>
-            <Alert
-              type="info"
-              showIcon
-              title={t('apis.form.keyHint')}
-              style={{ marginBottom: 16 }}
-            />
-            <Form.Item
-              name="api_key"
-              label={t('apis.form.apiKey')}
-              rules={[required(t('apis.form.apiKey'))]}
-            >
-              <Input
-                maxLength={API_CREDENTIAL_MAX_LENGTH}
-                autoComplete="off"
-                data-testid="api-form-key"
-              />
-            </Form.Item>
-            <Form.Item
-              name="api_secret"
-              label={t('apis.form.apiSecret')}
-              rules={[required(t('apis.form.apiSecret'))]}
-            >
-              <Input.Password
-                maxLength={API_CREDENTIAL_MAX_LENGTH}
-                autoComplete="new-password"
-                data-testid="api-form-secret"
-              />
-            </Form.Item>
-            {exchange === 'okx' && (
-              <Form.Item
-                name="api_password"
-                label={t('apis.form.apiPassword')}
-                extra={t('apis.form.apiPasswordHelp')}
-                rules={[required(t('apis.form.apiPassword'))]}
-              >
-                <Input.Password
-                  maxLength={API_CREDENTIAL_MAX_LENGTH}
-                  autoComplete="new-password"
-                  data-testid="api-form-password"
-                />
-              </Form.Item>
-            )}
-            <Form.Item name="is_testnet" label={t('apis.form.testnet')} valuePropName="checked">
-              <Switch data-testid="api-form-testnet" />
-            </Form.Item>
-          </>
+          <LiveKeyFields exchange={exchange} required={required} />
         )}
-        <Form.Item name="position_mode" label={t('apis.form.positionMode')}>
-          <Select
-            data-testid="api-form-position-mode"
-            options={POSITION_MODES.map((value) => ({
-              value,
-              label: t(`apis.positionModes.${value}`),
-            }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="default_leverage"
-          label={t('apis.form.leverage')}
-          rules={[
-            {
-              required: true,
-              message: t('apis.form.required', { field: t('apis.form.leverage') }),
-            },
-            numberRule(
-              LEVERAGE_RULE,
-              t('apis.form.leverageRange', { min: LEVERAGE_MIN, max: LEVERAGE_MAX }),
-              t('apis.form.leverageWhole'),
-            ),
-          ]}
-        >
-          <InputNumber suffix="x" style={{ width: '100%' }} data-testid="api-form-leverage" />
-        </Form.Item>
+        <TradingFields />
         {/* A live key of a user with 2FA on is confirmed with the authenticator code. */}
         {!isPaper && (hasTwoFactor || isStepUpForced) && <StepUpCodeField />}
       </Form>

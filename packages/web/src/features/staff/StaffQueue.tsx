@@ -7,7 +7,8 @@ import {
 } from '@quantsquare/contracts';
 import { App, Button, Flex, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { type HTMLAttributes, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { type HTMLAttributes, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
 import { type StaffQueue as Queue, useStaffDecision, useStaffQueue } from '../../api/staff';
@@ -51,25 +52,15 @@ function Decisions({ decisions }: { decisions: readonly StaffDecision[] }) {
   );
 }
 
-/**
- * One review queue (deposits or withdrawals): status filter, server paging, the user's e-mail,
- * the request's proof or address, the decisions taken (who, when) and the decisions left.
- */
-export function StaffQueue({ queue }: { queue: Queue }) {
+const who = (request: StaffRequest) =>
+  request.user_email ?? request.user_phone ?? `#${request.user_id}`;
+
+/** Approving a deposit or marking a withdrawal processing: a plain confirmation, then the call. */
+function useConfirmPlain(decide: ReturnType<typeof useStaffDecision>) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
-  const [status, setStatus] = useState<StaffStatusFilter>('pending');
-  const [page, setPage] = useState(1);
-  const [textDecision, setTextDecision] = useState<PendingTextDecision | null>(null);
-  const list = useStaffQueue({ queue, status, page, page_size: STAFF_PAGE_SIZE_DEFAULT }, true);
-  const decide = useStaffDecision();
   const locale = i18n.language;
-
-  const who = (request: StaffRequest) =>
-    request.user_email ?? request.user_phone ?? `#${request.user_id}`;
-
-  /** Approve a deposit or mark a withdrawal processing: a plain confirmation. */
-  const confirmPlain = (request: StaffRequest, action: 'approve' | 'processing') => {
+  return (request: StaffRequest, action: 'approve' | 'processing') => {
     const amount = formatCoinAmount(request.amount, locale);
     modal.confirm({
       title:
@@ -100,71 +91,92 @@ export function StaffQueue({ queue }: { queue: Queue }) {
           }),
     });
   };
+}
 
-  const actions = (request: StaffRequest) => {
-    const isBusy = decide.isPending && decide.variables?.id === request.id;
-    if (queue === 'deposits' && request.status === 'pending') {
-      return (
-        <Space wrap size={4}>
+/** The decisions left on a request: buttons, or a dash when it is decided. */
+function RequestActions({
+  queue,
+  request,
+  isBusy,
+  onConfirm,
+  onText,
+}: {
+  queue: Queue;
+  request: StaffRequest;
+  isBusy: boolean;
+  onConfirm: (request: StaffRequest, action: 'approve' | 'processing') => void;
+  onText: (decision: PendingTextDecision) => void;
+}) {
+  const { t } = useTranslation();
+  if (queue === 'deposits' && request.status === 'pending') {
+    return (
+      <Space wrap size={4}>
+        <Button
+          size="small"
+          type="primary"
+          loading={isBusy}
+          onClick={() => onConfirm(request, 'approve')}
+          data-testid="staff-approve"
+        >
+          {t('staffConsole.actions.approve')}
+        </Button>
+        <Button
+          size="small"
+          danger
+          onClick={() => onText({ request, action: 'reject' })}
+          data-testid="staff-reject"
+        >
+          {t('staffConsole.actions.reject')}
+        </Button>
+      </Space>
+    );
+  }
+  if (
+    queue === 'withdrawals' &&
+    (request.status === 'pending' || request.status === 'processing')
+  ) {
+    return (
+      <Space wrap size={4}>
+        {request.status === 'pending' && (
           <Button
             size="small"
-            type="primary"
             loading={isBusy}
-            onClick={() => confirmPlain(request, 'approve')}
-            data-testid="staff-approve"
+            onClick={() => onConfirm(request, 'processing')}
+            data-testid="staff-processing"
           >
-            {t('staffConsole.actions.approve')}
+            {t('staffConsole.actions.processing')}
           </Button>
-          <Button
-            size="small"
-            danger
-            onClick={() => setTextDecision({ request, action: 'reject' })}
-            data-testid="staff-reject"
-          >
-            {t('staffConsole.actions.reject')}
-          </Button>
-        </Space>
-      );
-    }
-    if (
-      queue === 'withdrawals' &&
-      (request.status === 'pending' || request.status === 'processing')
-    ) {
-      return (
-        <Space wrap size={4}>
-          {request.status === 'pending' && (
-            <Button
-              size="small"
-              loading={isBusy}
-              onClick={() => confirmPlain(request, 'processing')}
-              data-testid="staff-processing"
-            >
-              {t('staffConsole.actions.processing')}
-            </Button>
-          )}
-          <Button
-            size="small"
-            type="primary"
-            onClick={() => setTextDecision({ request, action: 'complete' })}
-            data-testid="staff-complete"
-          >
-            {t('staffConsole.actions.complete')}
-          </Button>
-          <Button
-            size="small"
-            danger
-            onClick={() => setTextDecision({ request, action: 'fail' })}
-            data-testid="staff-fail"
-          >
-            {t('staffConsole.actions.fail')}
-          </Button>
-        </Space>
-      );
-    }
-    return <Typography.Text type="secondary">—</Typography.Text>;
-  };
+        )}
+        <Button
+          size="small"
+          type="primary"
+          onClick={() => onText({ request, action: 'complete' })}
+          data-testid="staff-complete"
+        >
+          {t('staffConsole.actions.complete')}
+        </Button>
+        <Button
+          size="small"
+          danger
+          onClick={() => onText({ request, action: 'fail' })}
+          data-testid="staff-fail"
+        >
+          {t('staffConsole.actions.fail')}
+        </Button>
+      </Space>
+    );
+  }
+  return <Typography.Text type="secondary">—</Typography.Text>;
+}
 
-  const columns: ColumnsType<StaffRequest> = [
+/** The queue's columns; `actions` renders the last one. */
+function queueColumns(
+  t: TFunction,
+  locale: string,
+  queue: Queue,
+  actions: (request: StaffRequest) => ReactNode,
+): ColumnsType<StaffRequest> {
+  return [
     { title: t('staffConsole.columns.id'), dataIndex: 'id', width: 70, fixed: 'left' },
     {
       title: t('staffConsole.columns.amount'),
@@ -254,6 +266,31 @@ export function StaffQueue({ queue }: { queue: Queue }) {
       render: (_, request) => actions(request),
     },
   ];
+}
+
+/**
+ * One review queue (deposits or withdrawals): status filter, server paging, the user's e-mail,
+ * the request's proof or address, the decisions taken (who, when) and the decisions left.
+ */
+export function StaffQueue({ queue }: { queue: Queue }) {
+  const { t, i18n } = useTranslation();
+  const [status, setStatus] = useState<StaffStatusFilter>('pending');
+  const [page, setPage] = useState(1);
+  const [textDecision, setTextDecision] = useState<PendingTextDecision | null>(null);
+  const list = useStaffQueue({ queue, status, page, page_size: STAFF_PAGE_SIZE_DEFAULT }, true);
+  const decide = useStaffDecision();
+  const locale = i18n.language;
+
+  const confirmPlain = useConfirmPlain(decide);
+  const columns = queueColumns(t, locale, queue, (request) => (
+    <RequestActions
+      queue={queue}
+      request={request}
+      isBusy={decide.isPending && decide.variables?.id === request.id}
+      onConfirm={confirmPlain}
+      onText={setTextDecision}
+    />
+  ));
 
   return (
     <Flex vertical gap={12}>

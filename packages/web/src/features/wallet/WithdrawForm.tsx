@@ -6,8 +6,20 @@ import {
   WITHDRAW_NETWORKS,
   type WithdrawNetwork,
 } from '@quantsquare/contracts';
-import { App, Button, Flex, Form, Input, InputNumber, Modal, Radio, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Flex,
+  Form,
+  type FormInstance,
+  Input,
+  InputNumber,
+  Modal,
+  Radio,
+  Typography,
+} from 'antd';
 import type { Rule } from 'antd/es/form';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSubmitWithdrawal } from '../../api/wallet';
@@ -29,37 +41,99 @@ interface WithdrawValues {
 
 const FIELDS = ['network', 'address', 'amount'] as const;
 
-/**
- * The withdrawal form (document 2 §2, §5): network TRC20 or BEP20, an address of that network,
- * an amount of at least 2 and at most the balance; confirmed as 'Withdraw {amount−1} USDT to
- * {address} via {network}?'. One request id per confirmed dialog, so a retried send acts once.
- */
-export function WithdrawForm({ balance }: { balance: string }) {
+/** 'Withdraw {amount−1} USDT to {address} via {network}?', with the code when 2FA is on. */
+function WithdrawConfirmDialog({
+  pending,
+  asksCode,
+  stepUpForm,
+  isSending,
+  onOk,
+  onCancel,
+}: {
+  pending: WithdrawValues | null;
+  asksCode: boolean;
+  stepUpForm: FormInstance<{ google_code?: string }>;
+  isSending: boolean;
+  onOk: () => void;
+  onCancel: () => void;
+}) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<WithdrawValues>();
-  const [stepUpForm] = Form.useForm<{ google_code?: string }>();
-  const hasTwoFactor = useHasTwoFactor();
-  // The withdrawal waiting for confirmation (its request id is kept across retries of the dialog).
-  const [pending, setPending] = useState<{ values: WithdrawValues; requestId: string } | null>(
-    null,
-  );
-  const [isStepUpForced, setStepUpForced] = useState(false);
-  const asksCode = hasTwoFactor || isStepUpForced;
-  const submit = useSubmitWithdrawal();
-  const network = Form.useWatch('network', form);
-  const amount = Form.useWatch('amount', form);
   const locale = i18n.language;
-  const maximum = maxWithdrawable(balance);
-  const receive = amount && isWithdrawAmountValid(amount, balance) ? withdrawReceive(amount) : null;
+  const pendingAmount = pending?.amount ?? '';
+  return (
+    <Modal
+      open={pending !== null}
+      title={t('withdraw.confirmTitle')}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ loading: isSending, 'data-testid': 'withdraw-confirm' } as never}
+      onOk={onOk}
+      onCancel={onCancel}
+      destroyOnHidden
+      maskClosable={false}
+      width={440}
+    >
+      <Flex vertical gap={8} style={{ marginBottom: asksCode ? 12 : 0 }}>
+        <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="withdraw-confirm-text">
+          {t('withdraw.confirm', {
+            amount: withdrawReceive(pendingAmount) ?? pendingAmount,
+            address: pending?.address?.trim() ?? '',
+            network: pending?.network ?? '',
+          })}
+        </Typography.Text>
+        <Typography.Text type="secondary">
+          {t('withdraw.confirmDebit', {
+            amount: formatCoinAmount(pendingAmount, locale),
+            fee: WITHDRAW_FEE_USDT,
+          })}
+        </Typography.Text>
+      </Flex>
+      <Form form={stepUpForm} layout="vertical" requiredMark={false} onFinish={onOk}>
+        {asksCode && <StepUpCodeField />}
+      </Form>
+    </Modal>
+  );
+}
 
-  const amountRule: Rule = {
+/** The fee, and what arrives for the amount typed (a dash until it is valid). */
+function WithdrawFigures({ receive }: { receive: string | null }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  return (
+    <Flex
+      justify="space-between"
+      wrap
+      gap={8}
+      style={{ marginBottom: 16, fontVariantNumeric: 'tabular-nums' }}
+    >
+      <Typography.Text type="secondary">
+        {t('withdraw.feeLine', { amount: t('wallet.usdt', { amount: WITHDRAW_FEE_USDT }) })}
+      </Typography.Text>
+      <Typography.Text data-testid="withdraw-receive">
+        {t('withdraw.receiveLine', {
+          amount:
+            receive === null
+              ? '—'
+              : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) }),
+        })}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+/** The amount: at least the minimum, at most the balance, in cents. */
+function amountRuleFor(t: TFunction, balance: string): Rule {
+  return {
     validator: (_, value: string | null | undefined) =>
       isWithdrawAmountValid(value, balance)
         ? Promise.resolve()
         : Promise.reject(new Error(t('wallet.errors.invalidWithdrawalAmount'))),
   };
-  const addressRule: Rule = {
+}
+
+/** The address: given, and of the chosen network's format. */
+function addressRuleFor(t: TFunction, network: WithdrawNetwork | undefined): Rule {
+  return {
     validator: (_, value: string | undefined) => {
       const address = value?.trim() ?? '';
       if (!address) return Promise.reject(new Error(t('wallet.errors.addressRequired')));
@@ -69,6 +143,26 @@ export function WithdrawForm({ balance }: { balance: string }) {
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * A withdrawal from the form's values to the server: confirmed in a dialog (with the code when
+ * 2FA is on), sent with one request id per dialog so that a retried send acts once.
+ */
+function useWithdrawal(
+  form: FormInstance<WithdrawValues>,
+  stepUpForm: FormInstance<{ google_code?: string }>,
+) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const hasTwoFactor = useHasTwoFactor();
+  // The withdrawal waiting for confirmation (its request id is kept across retries of the dialog).
+  const [pending, setPending] = useState<{ values: WithdrawValues; requestId: string } | null>(
+    null,
+  );
+  const [isStepUpForced, setStepUpForced] = useState(false);
+  const asksCode = hasTwoFactor || isStepUpForced;
+  const submit = useSubmitWithdrawal();
 
   const closeConfirm = () => {
     setPending(null);
@@ -119,44 +213,41 @@ export function WithdrawForm({ balance }: { balance: string }) {
       .catch(() => undefined);
   };
 
-  const pendingAmount = pending?.values.amount ?? '';
-  const confirmDialog = (
-    <Modal
-      open={pending !== null}
-      title={t('withdraw.confirmTitle')}
-      okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: submit.isPending, 'data-testid': 'withdraw-confirm' } as never}
-      onOk={confirmOk}
-      onCancel={closeConfirm}
-      destroyOnHidden
-      maskClosable={false}
-      width={440}
-    >
-      <Flex vertical gap={8} style={{ marginBottom: asksCode ? 12 : 0 }}>
-        <Typography.Text style={{ overflowWrap: 'anywhere' }} data-testid="withdraw-confirm-text">
-          {t('withdraw.confirm', {
-            amount: withdrawReceive(pendingAmount) ?? pendingAmount,
-            address: pending?.values.address?.trim() ?? '',
-            network: pending?.values.network ?? '',
-          })}
-        </Typography.Text>
-        <Typography.Text type="secondary">
-          {t('withdraw.confirmDebit', {
-            amount: formatCoinAmount(pendingAmount, locale),
-            fee: WITHDRAW_FEE_USDT,
-          })}
-        </Typography.Text>
-      </Flex>
-      <Form form={stepUpForm} layout="vertical" requiredMark={false} onFinish={confirmOk}>
-        {asksCode && <StepUpCodeField />}
-      </Form>
-    </Modal>
+  return { pending, asksCode, submit, confirm, confirmOk, closeConfirm };
+}
+
+/**
+ * The withdrawal form (document 2 §2, §5): network TRC20 or BEP20, an address of that network,
+ * an amount of at least 2 and at most the balance; confirmed as 'Withdraw {amount−1} USDT to
+ * {address} via {network}?'. One request id per confirmed dialog, so a retried send acts once.
+ */
+export function WithdrawForm({ balance }: { balance: string }) {
+  const { t, i18n } = useTranslation();
+  const [form] = Form.useForm<WithdrawValues>();
+  const [stepUpForm] = Form.useForm<{ google_code?: string }>();
+  const { pending, asksCode, submit, confirm, confirmOk, closeConfirm } = useWithdrawal(
+    form,
+    stepUpForm,
   );
+  const network = Form.useWatch('network', form);
+  const amount = Form.useWatch('amount', form);
+  const _locale = i18n.language;
+  const maximum = maxWithdrawable(balance);
+  const receive = amount && isWithdrawAmountValid(amount, balance) ? withdrawReceive(amount) : null;
+
+  const amountRule = amountRuleFor(t, balance);
+  const addressRule = addressRuleFor(t, network);
 
   return (
     <>
-      {confirmDialog}
+      <WithdrawConfirmDialog
+        pending={pending?.values ?? null}
+        asksCode={asksCode}
+        stepUpForm={stepUpForm}
+        isSending={submit.isPending}
+        onOk={confirmOk}
+        onCancel={closeConfirm}
+      />
       <Form<WithdrawValues>
         form={form}
         name="withdraw"
@@ -223,24 +314,7 @@ export function WithdrawForm({ balance }: { balance: string }) {
             </Button>
           </Flex>
         </Form.Item>
-        <Flex
-          justify="space-between"
-          wrap
-          gap={8}
-          style={{ marginBottom: 16, fontVariantNumeric: 'tabular-nums' }}
-        >
-          <Typography.Text type="secondary">
-            {t('withdraw.feeLine', { amount: t('wallet.usdt', { amount: WITHDRAW_FEE_USDT }) })}
-          </Typography.Text>
-          <Typography.Text data-testid="withdraw-receive">
-            {t('withdraw.receiveLine', {
-              amount:
-                receive === null
-                  ? '—'
-                  : t('wallet.usdt', { amount: formatCoinAmount(receive, locale) }),
-            })}
-          </Typography.Text>
-        </Flex>
+        <WithdrawFigures receive={receive} />
         <Button
           type="primary"
           htmlType="submit"
