@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { arrayLiteral, unnestRows, updateRows } from './batch-sql.js';
@@ -91,5 +91,29 @@ describe('batch SQL', () => {
     expect(arrayLiteral([1, -2.5, true, false, null, undefined, at, { a: '"x"' }])).toBe(
       '{1,-2.5,t,f,NULL,NULL,"2026-11-29T01:02:03.004Z","{\\"a\\":\\"\\\\\\"x\\\\\\"\\"}"}',
     );
+  });
+
+  it('leaves a generated column to the database, and refuses to write one', async () => {
+    const flagged = pgTable('batch_flagged', {
+      id: serial('id').primaryKey(),
+      status: text('status').notNull(),
+      isOpen: boolean('is_open')
+        .notNull()
+        .generatedAlwaysAs(sql.raw(`status in ('new', 'working')`)),
+    });
+    await db.execute(
+      sql`create table batch_flagged (id serial primary key, status text not null, is_open boolean not null generated always as (status in ('new', 'working')) stored)`,
+    );
+    const inserted = await db
+      .insert(flagged)
+      .select(unnestRows(flagged, [{ status: 'new' }, { status: 'done' }]))
+      .returning();
+    expect(inserted.map((row) => [row.status, row.isOpen])).toEqual([
+      ['new', true],
+      ['done', false],
+    ]);
+    expect(() =>
+      updateRows(flagged, flagged.id, [flagged.isOpen], [{ id: 1, isOpen: false }]),
+    ).toThrow(/is_open is generated/);
   });
 });

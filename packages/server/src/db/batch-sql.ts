@@ -100,6 +100,8 @@ export function unnestRows(table: PgTable, rows: readonly Record<string, unknown
   const arrays: SQL[] = [];
   const names: SQL[] = [];
   for (const [key, column] of Object.entries(getTableColumns(table)) as [string, PgColumn][]) {
+    // A generated column is computed by the database, as drizzle's own insert leaves it out.
+    if (column.generated !== undefined) continue;
     const isGiven = rows.some((row) => row[key] !== undefined);
     if (!isGiven && column.columnType === 'PgSerial') {
       selected.push(
@@ -140,6 +142,9 @@ export function updateRows<T extends PgTable>(
     return entry[0];
   };
   const written = [key, ...columns];
+  for (const column of columns) {
+    if (column.generated !== undefined) throw new TypeError(`${column.name} is generated`);
+  }
   const arrays = written.map((column) => {
     const field = fieldOf(column);
     return arrayParam(

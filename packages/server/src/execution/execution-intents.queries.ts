@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js';
 import {
   type ExecutionOrderRow,
   executionOrders,
-  isLiveStatus,
+  isLiveOrder,
   type NewExecutionOrderRow,
   workerLeases,
 } from '../db/schema/index.js';
@@ -162,7 +162,7 @@ function intentClaims(db: Database) {
           firstMissAt: sql`coalesce(${executionOrders.firstMissAt}, ${now})`,
           updatedAt: now,
         })
-        .where(and(eq(executionOrders.id, id), isLiveStatus(executionOrders.status)))
+        .where(and(eq(executionOrders.id, id), isLiveOrder()))
         .returning();
       return row;
     },
@@ -195,7 +195,7 @@ function intentReads(db: Database) {
               ],
               refs.map(positionTuple),
             ),
-            isLiveStatus(executionOrders.status),
+            isLiveOrder(),
             // Resting protective orders wait for the market; they are not "on the way".
             inArray(executionOrders.type, ['market', 'limit']),
           ),
@@ -210,7 +210,7 @@ function intentReads(db: Database) {
         .where(
           and(
             eq(executionOrders.accountId, accountId),
-            isLiveStatus(executionOrders.status),
+            isLiveOrder(),
             ne(executionOrders.status, 'created'),
             inArray(executionOrders.type, ['market', 'limit']),
           ),
@@ -268,7 +268,7 @@ function ownerIntents(db: Database) {
           and(
             eq(executionOrders.ownerKind, owner.kind),
             eq(executionOrders.ownerId, owner.id),
-            isLiveStatus(executionOrders.status),
+            isLiveOrder(),
           ),
         )
         .orderBy(asc(executionOrders.id));
@@ -286,7 +286,7 @@ function ownerIntents(db: Database) {
               [executionOrders.ownerKind, executionOrders.ownerId],
               owners.map((o) => [o.kind, o.id]),
             ),
-            isLiveStatus(executionOrders.status),
+            isLiveOrder(),
           ),
         );
     },

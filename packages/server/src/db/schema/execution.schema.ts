@@ -1,4 +1,4 @@
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -45,12 +45,12 @@ export const LIVE_ORDER_STATES = [
   'partially_filled',
 ] as const;
 
-/** The live states as an SQL list of literals: the live indexes' predicate, and the queries'. */
+/** The live states as an SQL list of literals (the `is_live` column's expression). */
 export const LIVE_STATES_SQL = `(${LIVE_ORDER_STATES.map((s) => `'${s}'`).join(', ')})`;
 
-/** `status` is a live state, written so the planner can use the live indexes. */
-export function isLiveStatus(status: AnyColumn): SQL {
-  return sql`${status} in ${sql.raw(LIVE_STATES_SQL)}`;
+/** The order is in a live state, written so the planner can use the live indexes. */
+export function isLiveOrder(): SQL {
+  return sql`${executionOrders.isLive}`;
 }
 
 /**
@@ -86,6 +86,15 @@ export const executionOrders = pgTable(
     reduceOnly: boolean('reduce_only').notNull().default(false),
     positionSide: text('position_side', { enum: ['long', 'short'] }),
     status: text('status', { enum: ORDER_STATES }).notNull().default('created'),
+    /**
+     * Whether `status` is a live state: the live indexes' predicate. A claim (created → sending)
+     * or an acceptance moves an order between live states and leaves this as it was, so the
+     * update touches no indexed value and PostgreSQL can make it in place (a HOT update, no new
+     * entry in any of the five indexes); only the move to a final state changes it.
+     */
+    isLive: boolean('is_live')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(`status in ${LIVE_STATES_SQL}`)),
     exchangeOrderId: text('exchange_order_id'),
     filledAmount: money('filled_amount'),
     averagePrice: money('average_price'),
@@ -110,10 +119,8 @@ export const executionOrders = pgTable(
     uniqueIndex('execution_orders_client_id_unique').on(t.accountId, t.clientOrderId),
     // Live orders by owner and by account: partial, so a final order leaves both indexes and
     // they hold only what is still on its way (a few rows per account, however long its history).
-    // The queries name the live states as literals (LIVE_STATES_SQL) so the planner matches them.
-    index('execution_orders_owner_live_idx')
-      .on(t.ownerKind, t.ownerId)
-      .where(sql.raw(`status in ${LIVE_STATES_SQL}`)),
+    // The queries ask for `is_live` (isLiveOrder) so the planner matches the predicate.
+    index('execution_orders_owner_live_idx').on(t.ownerKind, t.ownerId).where(sql.raw('is_live')),
     // An owner's intents by key (a repeated submit) or key prefix (a copy pass's orders of one
     // leader change): pattern ops, so a prefix is a range of the index, not a scan of the owner.
     index('execution_orders_owner_key_idx').on(
@@ -121,9 +128,7 @@ export const executionOrders = pgTable(
       t.ownerId,
       t.idempotencyKey.op('text_pattern_ops'),
     ),
-    index('execution_orders_account_live_idx')
-      .on(t.accountId)
-      .where(sql.raw(`status in ${LIVE_STATES_SQL}`)),
+    index('execution_orders_account_live_idx').on(t.accountId).where(sql.raw('is_live')),
   ],
 );
 

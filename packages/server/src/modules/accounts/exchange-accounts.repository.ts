@@ -9,7 +9,7 @@ import {
   exchangeAccounts,
   executionOrders,
   executionPositions,
-  isLiveStatus,
+  isLiveOrder,
   type NewExchangeAccountRow,
   webhookConfigs,
 } from '../../db/schema/index.js';
@@ -246,7 +246,7 @@ function accountBots(db: Database) {
               and(
                 eq(executionOrders.accountId, id),
                 ownerLives(executionOrders.ownerKind, executionOrders.ownerId),
-                isLiveStatus(executionOrders.status),
+                isLiveOrder(),
               ),
             );
           if (open.length > 0 || inFlight.length > 0) {
