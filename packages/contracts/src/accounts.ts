@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSchema } from './common.js';
+import { codeSchema, decimal } from './common.js';
 import { EXCHANGES } from './limits.js';
 
 // Exchange API accounts (document 1 §2 "API management", §3 "Exchange API", §7 /auth/apis/) and
@@ -225,7 +225,8 @@ export const validateResponse = z.object({
 });
 export type ValidateResponse = z.infer<typeof validateResponse>;
 
-export const currencyBalance = z.object({ total: z.number(), free: z.number(), used: z.number() });
+/** Amounts of one currency: decimal strings, as all money in answers. */
+export const currencyBalance = z.object({ total: decimal, free: decimal, used: decimal });
 export type CurrencyBalance = z.infer<typeof currencyBalance>;
 export const balanceResponse = z.object({
   success: z.boolean(),
@@ -239,19 +240,19 @@ export const accountPosition = z.object({
   id: z.string(),
   symbol: z.string(),
   side: z.enum(['long', 'short']),
-  /** Unrealised P&L in USDT. */
-  pnl: z.number(),
+  /** Unrealised P&L in USDT (decimal string). */
+  pnl: decimal,
   contracts: z.number(),
-  entry_price: z.number(),
-  mark_price: z.number().nullable(),
+  entry_price: decimal,
+  mark_price: decimal.nullable(),
   leverage: z.number().nullable(),
 });
 export type AccountPosition = z.infer<typeof accountPosition>;
 
 export const balanceSnapshot = z.object({
   time: z.string(),
-  balance: z.number(),
-  daily_pnl: z.number(),
+  balance: decimal,
+  daily_pnl: decimal,
 });
 export type BalanceSnapshot = z.infer<typeof balanceSnapshot>;
 
@@ -270,7 +271,7 @@ export const accountOverview = z.object({
   is_experience: z.boolean(),
   /** USDT; null when the account could not be loaded (see `error`). */
   balance: currencyBalance.nullable(),
-  daily_pnl: z.number(),
+  daily_pnl: decimal,
   daily_pnl_percent: z.number(),
   positions: z.array(accountPosition),
   /** Oldest first, at most BALANCE_CHART_POINTS unless asked otherwise. */
@@ -286,8 +287,8 @@ export type AccountOverview = z.infer<typeof accountOverview>;
 export const accountsOverviewResponse = z.object({
   accounts: z.array(accountOverview),
   total: z.object({
-    balance: z.number(),
-    daily_pnl: z.number(),
+    balance: decimal,
+    daily_pnl: decimal,
     daily_pnl_percent: z.number(),
     /** Accounts answered with `is_active`. */
     active_count: z.number().int(),

@@ -60,3 +60,9 @@ export const codeSchema = z
 
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ results: z.array(item), count: z.number().int() });
+
+/**
+ * Money or a price in an answer: a decimal string in plain notation ("-12.5", "0.00000001"),
+ * never a float, so no digit is lost on the way.
+ */
+export const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);

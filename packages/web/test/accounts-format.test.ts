@@ -18,8 +18,8 @@ import { formatBalance, formatSignedMoney } from '../src/shared/format/money';
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const snapshot = (minutes: number, balance: number): BalanceSnapshot => ({
   time: new Date(T0 + minutes * 60_000).toISOString(),
-  balance,
-  daily_pnl: 0,
+  balance: String(balance),
+  daily_pnl: '0',
 });
 
 describe('balance and P&L display (document 1 §9)', () => {
@@ -52,9 +52,10 @@ describe('balance chart points', () => {
   it('drops snapshots with a broken time or balance and keeps one per second', () => {
     const points = balanceChartPoints([
       snapshot(0, 100),
-      { time: 'not a time', balance: 5, daily_pnl: 0 },
-      { ...snapshot(1, 0), balance: Number.NaN },
-      { time: new Date(T0 + 500).toISOString(), balance: 101, daily_pnl: 0 },
+      { time: 'not a time', balance: '5', daily_pnl: '0' },
+      { ...snapshot(1, 0), balance: 'not a number' },
+      { ...snapshot(2, 0), balance: '' },
+      { time: new Date(T0 + 500).toISOString(), balance: '101', daily_pnl: '0' },
     ]);
     expect(points).toEqual([{ timeMs: T0 + 500, value: 101 }]);
   });

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  abbreviateNumber,
+  formatAmount,
+  formatBalance,
   formatGrouped,
+  formatMoney,
   formatMoneyLimit,
+  formatPercent,
   formatPlain,
   formatPrice,
   formatRate,
+  formatSignedMoney,
   formatUsdt,
 } from '../src/shared/format/money';
 
@@ -61,5 +67,21 @@ describe('the shared money formatters', () => {
     expect(formatUsdt('1234.5', 'en')).toBe('1,234.50');
     expect(formatUsdt('not a number', 'en')).toBe('not a number');
     expect(formatUsdt('', 'en')).toBe('—');
+  });
+
+  it('formats money sent as a decimal string exactly, as the same number would show', () => {
+    // Beyond a float's 17 digits: the string's own digits are kept and rounded half up.
+    expect(formatBalance('123456789012345.12345', 'en')).toBe('123,456,789,012,345.1235');
+    expect(formatMoney('0.125', 'en')).toBe('0.13');
+    expect(formatSignedMoney('12.5', 'en')).toBe('+12.50');
+    expect(formatSignedMoney('-0.004', 'en')).toBe('0.00');
+    expect(formatSignedMoney('-3.2', 'zh-CN')).toBe(formatSignedMoney(-3.2, 'zh-CN'));
+    expect(formatAmount('0.00012', 'en')).toBe(formatAmount(0.00012, 'en'));
+    expect(formatPrice(' 2500.5 ', 'en')).toBe('2,500.50');
+    expect(formatPercent('-1.5', 'en', true)).toBe('-1.50%');
+    expect(abbreviateNumber('2500000', 'en')).toBe('2.5M');
+    // Not a number: a dash, never NaN.
+    expect(formatMoney('1e-8', 'en')).toBe('—');
+    expect(formatMoney('abc', 'en')).toBe('—');
   });
 });

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { plainDecimal } from './decimal-text.js';
+import { decimalText, decimalTextOrNull, plainDecimal } from './decimal-text.js';
 
 describe('plainDecimal', () => {
   it('drops a numeric column’s trailing zeros as Decimal would print it', () => {
@@ -25,5 +25,19 @@ describe('plainDecimal', () => {
     expect(plainDecimal('0.000000010000')).toBe('0.00000001');
     expect(new Decimal(plainDecimal('0.000000010000')).eq('1e-8')).toBe(true);
     expect(plainDecimal('1e-8')).toBe('1e-8');
+  });
+});
+
+describe('decimalText', () => {
+  it('writes plain notation without trailing zeros, whatever the size', () => {
+    expect(decimalText('0.000000010000')).toBe('0.00000001');
+    expect(decimalText(1e-8)).toBe('0.00000001');
+    expect(decimalText('123456789012345678901234.5')).toBe('123456789012345678901234.5');
+    expect(decimalText('2000.000000000000')).toBe('2000');
+    expect(decimalText(-0)).toBe('0');
+    expect(decimalText('-0.000')).toBe('0');
+    expect(decimalText(0.1 + 0.2)).toBe('0.30000000000000004');
+    expect(decimalTextOrNull(null)).toBeNull();
+    expect(decimalTextOrNull('-12.50')).toBe('-12.5');
   });
 });

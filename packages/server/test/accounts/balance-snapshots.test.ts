@@ -151,7 +151,7 @@ describe('hourly balance snapshots', () => {
       ['2026-01-15T17:00:00.000Z', 10_199.5, 100],
     ]);
     const overview = await services.accounts.refresh(userId, paperId);
-    expect(overview.daily_pnl).toBe(100);
+    expect(overview.daily_pnl).toBe('100');
     expect(overview.daily_pnl_percent).toBeCloseTo((100 / 10_099.5) * 100, 3);
   });
 

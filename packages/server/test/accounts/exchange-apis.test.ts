@@ -264,7 +264,7 @@ describe('test_connection, validate and balance', () => {
     );
     expect((await call(ctx.app, 'GET', `/api/auth/apis/${id}/balance/`, { token })).body).toEqual({
       success: true,
-      balance: { USDT: { total: 10_000, free: 10_000, used: 0 } },
+      balance: { USDT: { total: '10000', free: '10000', used: '0' } },
       message: 'Balance fetched',
       error_kind: null,
     });
@@ -315,7 +315,7 @@ describe('test_connection, validate and balance', () => {
     const res = await call(ctx.app, 'GET', `/api/auth/apis/${id}/balance/`, { token });
     expect(res.body).toEqual({
       success: true,
-      balance: { USDT: { total: 500, free: 400, used: 100 } },
+      balance: { USDT: { total: '500', free: '400', used: '100' } },
       message: 'Balance fetched',
       error_kind: null,
     });

@@ -63,17 +63,17 @@ describe('GET /api/trading/accounts/', () => {
     expect(paper).toMatchObject({
       name: 'Paper',
       is_paper: true,
-      balance: { total: 10_000, free: 10_000, used: 0 },
-      daily_pnl: 0,
+      balance: { total: '10000', free: '10000', used: '0' },
+      daily_pnl: '0',
       default_leverage: 10,
       positions: [],
       error: null,
     });
-    expect(down).toMatchObject({ balance: null, positions: [], daily_pnl: 0 });
+    expect(down).toMatchObject({ balance: null, positions: [], daily_pnl: '0' });
     expect(down?.error).toMatch(/^Exchange unavailable, try again later/);
-    expect(live).toMatchObject({ balance: { total: 500, free: 400, used: 100 }, error: null });
+    expect(live).toMatchObject({ balance: { total: '500', free: '400', used: '100' }, error: null });
     // The experience account, the paper one and the live one.
-    expect(body.total.balance).toBe(20_500);
+    expect(body.total.balance).toBe('20500');
     // The failing account is not active, says its error's kind, and is not counted.
     expect(down).toMatchObject({ is_active: false, is_enabled: true, error_kind: 'unavailable' });
     expect(live).toMatchObject({ is_active: true, error_kind: null });
@@ -107,20 +107,20 @@ describe('GET /api/trading/accounts/', () => {
         id: `${paperId}:${BTC}:long`,
         symbol: BTC,
         side: 'long',
-        pnl: 200,
+        pnl: '200',
         contracts: 2,
-        entry_price: 1000,
-        mark_price: 1100,
+        entry_price: '1000',
+        mark_price: '1100',
         leverage: 10,
       },
     ]);
     // Equity 10,000 - fee 1 + 200 against the creation snapshot of 10,000.
-    expect(paper?.daily_pnl).toBe(199);
+    expect(paper?.daily_pnl).toBe('199');
     expect(paper?.daily_pnl_percent).toBe(1.99);
     expect(paper?.snapshots).toEqual([
-      { time: ctx.clock.now().toISOString(), balance: 10_000, daily_pnl: 0 },
+      { time: ctx.clock.now().toISOString(), balance: '10000', daily_pnl: '0' },
     ]);
-    expect(body.total.daily_pnl).toBe(199);
+    expect(body.total.daily_pnl).toBe('199');
   });
 
   it('answers an empty overview for a user whose experience account was deleted', async () => {
@@ -134,7 +134,7 @@ describe('GET /api/trading/accounts/', () => {
     const res = await call(ctx.app, 'GET', '/api/trading/accounts/', { token: other });
     expect(res.body).toEqual({
       accounts: [],
-      total: { balance: 0, daily_pnl: 0, daily_pnl_percent: 0, active_count: 0 },
+      total: { balance: '0', daily_pnl: '0', daily_pnl_percent: 0, active_count: 0 },
     });
   });
 });
@@ -143,7 +143,7 @@ describe('POST /api/trading/accounts/{id}/refresh/', () => {
   it('answers that one account', async () => {
     const res = await call(ctx.app, 'POST', `/api/trading/accounts/${liveId}/refresh/`, { token });
     expect(res.status).toBe(200);
-    expect(accountOverview.parse(res.body)).toMatchObject({ id: liveId, balance: { total: 500 } });
+    expect(accountOverview.parse(res.body)).toMatchObject({ id: liveId, balance: { total: '500' } });
     const down = await call(ctx.app, 'POST', `/api/trading/accounts/${downId}/refresh/`, { token });
     expect(down.status).toBe(200);
     expect(down.body).toMatchObject({ id: downId, balance: null });
@@ -201,8 +201,8 @@ describe('an account that does not answer', () => {
     const overview = await services.accounts.overview(user!.id);
     expect(overview.accounts.map((a) => [a.name, a.balance?.total ?? null, a.error])).toEqual([
       ['Slow', null, 'Exchange unavailable, try again later: No answer within 50 ms'],
-      ['Quick', 500, null],
+      ['Quick', '500', null],
     ]);
-    expect(overview.total.balance).toBe(500);
+    expect(overview.total.balance).toBe('500');
   });
 });

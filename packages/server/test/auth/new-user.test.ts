@@ -85,12 +85,12 @@ describe('the experience account', () => {
     expect(overview.body.accounts).toHaveLength(1);
     expect(overview.body.accounts[0]).toMatchObject({
       is_experience: true,
-      balance: { total: 10_000, free: 10_000, used: 0 },
-      daily_pnl: 0,
+      balance: { total: '10000', free: '10000', used: '0' },
+      daily_pnl: '0',
     });
     // Its first snapshot is its day start.
     expect(overview.body.accounts[0]?.snapshots).toEqual([
-      expect.objectContaining({ balance: 10_000, daily_pnl: 0 }),
+      expect.objectContaining({ balance: '10000', daily_pnl: '0' }),
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { AccountOverview, AccountsOverviewResponse } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import { decimalText, decimalTextOrNull } from '../../common/decimal-text.js';
 import { NotFound } from '../../common/errors.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { AccountClients } from '../../exchange/account-clients.js';
@@ -57,17 +58,21 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         overview: {
           ...base,
           is_active: account.isActive,
-          balance: { total: usdt.total, free: usdt.free, used: usdt.used },
-          daily_pnl: daily.dailyPnl.toNumber(),
+          balance: {
+            total: decimalText(usdt.total),
+            free: decimalText(usdt.free),
+            used: decimalText(usdt.used),
+          },
+          daily_pnl: decimalText(daily.dailyPnl),
           daily_pnl_percent: daily.dailyPnlPercent.toDecimalPlaces(4).toNumber(),
           positions: positions.map((p) => ({
             id: `${account.id}:${p.symbol}:${p.side}`,
             symbol: p.symbol,
             side: p.side,
-            pnl: p.unrealizedPnl,
+            pnl: decimalText(p.unrealizedPnl),
             contracts: p.amount,
-            entry_price: p.entryPrice,
-            mark_price: p.markPrice,
+            entry_price: decimalText(p.entryPrice),
+            mark_price: decimalTextOrNull(p.markPrice),
             leverage: p.leverage,
           })),
           snapshots,
@@ -86,7 +91,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
           ...base,
           is_active: false,
           balance: null,
-          daily_pnl: 0,
+          daily_pnl: '0',
           daily_pnl_percent: 0,
           positions: [],
           snapshots,
@@ -114,8 +119,8 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       return {
         accounts: loaded.map((a) => a.overview),
         total: {
-          balance: balance.toNumber(),
-          daily_pnl: dailyPnl.toNumber(),
+          balance: decimalText(balance),
+          daily_pnl: decimalText(dailyPnl),
           daily_pnl_percent: dayStart.gt(0)
             ? dailyPnl.dividedBy(dayStart).times(100).toDecimalPlaces(4).toNumber()
             : 0,

@@ -1,5 +1,6 @@
 import { BALANCE_CHART_POINTS, type BalanceSnapshot } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
+import { decimalText } from '../../common/decimal-text.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
 import type { AccountClients } from '../../exchange/account-clients.js';
 import type { CurrencyBalance } from '../../exchange/exchange-client.js';
@@ -79,8 +80,8 @@ export function createBalanceSnapshotsService(deps: {
       const rows = await repo.latest(accountId, points);
       return rows.map((row) => ({
         time: row.takenAt.toISOString(),
-        balance: Number(row.equity),
-        daily_pnl: Number(row.dailyPnl),
+        balance: decimalText(row.equity),
+        daily_pnl: decimalText(row.dailyPnl),
       }));
     },
   };

@@ -14,6 +14,7 @@ import {
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import { decimalText } from '../../common/decimal-text.js';
 import { NotFound, ValidationFailed } from '../../common/errors.js';
 import type { SecretBox } from '../../common/secret-box.js';
 import type { ExchangeAccountRow } from '../../db/schema/index.js';
@@ -213,7 +214,11 @@ async function balanceOf(
   }
   const balance: BalanceResponse['balance'] = {};
   for (const [currency, value] of Object.entries(result.value)) {
-    balance[currency] = { total: value.total, free: value.free, used: value.used };
+    balance[currency] = {
+      total: decimalText(value.total),
+      free: decimalText(value.free),
+      used: decimalText(value.used),
+    };
   }
   return {
     success: true,

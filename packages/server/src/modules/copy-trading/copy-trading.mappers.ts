@@ -7,14 +7,13 @@ import {
 } from '@quantsquare/contracts';
 import { copyEfficiency } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
+import { decimalTextOrNull } from '../../common/decimal-text.js';
 import type { CopyReceiptRow, CopyRelationRow } from '../../db/schema/index.js';
 import type { RelationView } from './copy-trading.repository.js';
 
 /** A decimal column as the answers show it: no trailing zeros. */
-export const money = (value: string | null | undefined): string =>
-  value === null || value === undefined ? '0' : new Decimal(value).toString();
-const moneyOrNull = (value: string | null | undefined): string | null =>
-  value === null || value === undefined ? null : new Decimal(value).toString();
+export const money = (value: string | null | undefined): string => decimalTextOrNull(value) ?? '0';
+const moneyOrNull = decimalTextOrNull;
 
 /** The columns a relation's return and copy efficiency are computed from. */
 export type RelationFigureColumns = Pick<

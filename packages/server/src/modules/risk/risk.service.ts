@@ -5,8 +5,9 @@ import type {
   RiskStateReason,
 } from '@quantsquare/contracts';
 import { evaluateBreach } from '@quantsquare/engine';
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import { decimalTextOrNull } from '../../common/decimal-text.js';
 import { NotFound } from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { AccountRiskRow, ExchangeAccountRow } from '../../db/schema/index.js';
@@ -29,8 +30,7 @@ export interface RiskServiceLogger {
 
 export function toRiskSettings(accountId: number, row: AccountRiskRow | undefined): RiskSettings {
   const pct = (value: string | null | undefined) => (value == null ? null : Number(value));
-  const money = (value: string | null | undefined) =>
-    value == null ? null : new Decimal(value).toString();
+  const money = decimalTextOrNull;
   return {
     account_id: accountId,
     max_order_notional: money(row?.maxOrderNotional),

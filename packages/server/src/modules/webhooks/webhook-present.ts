@@ -1,5 +1,6 @@
 import type { WebhookExecution, WebhookSignal } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
+import { decimalTextOrNull } from '../../common/decimal-text.js';
 import type { WebhookExecutionRow, WebhookSignalRow } from '../../db/schema/index.js';
 import type { ParsedAlert } from './webhook-alert.js';
 
@@ -7,8 +8,7 @@ import type { ParsedAlert } from './webhook-alert.js';
 // parsed alert (pure).
 
 export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-export const money = (value: string | null | undefined) =>
-  value === null || value === undefined ? null : new Decimal(value).toString();
+export const money = (value: string | null | undefined) => decimalTextOrNull(value);
 
 export function presentExecution(row: WebhookExecutionRow, configName: string): WebhookExecution {
   return {

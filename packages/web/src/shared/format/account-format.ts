@@ -12,10 +12,11 @@ import type { LinePoint } from '../charts/chart-data';
 
 // Pure helpers of the API management and account overview screens (document 1 §5, §9).
 
-/** The tone of a P&L value: gains green, losses red, zero neutral. */
-export function pnlTone(value: number): 'up' | 'down' | 'flat' {
-  if (value > 0) return 'up';
-  if (value < 0) return 'down';
+/** The tone of a P&L value (a number or decimal string): gains green, losses red, zero neutral. */
+export function pnlTone(value: number | string): 'up' | 'down' | 'flat' {
+  const number = Number(value);
+  if (number > 0) return 'up';
+  if (number < 0) return 'down';
   return 'flat';
 }
 
@@ -31,8 +32,10 @@ export function balanceChartPoints(
   const bySecond = new Map<number, LinePoint>();
   for (const snapshot of snapshots) {
     const timeMs = Date.parse(snapshot.time);
-    if (!Number.isFinite(timeMs) || !Number.isFinite(snapshot.balance)) continue;
-    bySecond.set(Math.floor(timeMs / 1000), { timeMs, value: snapshot.balance });
+    // The chart draws floats: a decimal string becomes one only here.
+    const value = Number(snapshot.balance);
+    if (!Number.isFinite(timeMs) || snapshot.balance === '' || !Number.isFinite(value)) continue;
+    bySecond.set(Math.floor(timeMs / 1000), { timeMs, value });
   }
   const sorted = [...bySecond.values()].sort((a, b) => a.timeMs - b.timeMs);
   return sorted.slice(Math.max(0, sorted.length - count));
