@@ -60,7 +60,7 @@ test('the bot form shows the rule of an out-of-range value, keeps it as typed an
   await page.getByTestId('bot-form-submit').click();
   await expect.poll(botCount).toBe(1);
   const [bot] = await bots();
-  expect(bot?.trade_amount).toBe(10);
+  expect(bot?.trade_amount).toBe('10');
   expect(bot?.stop_loss_percentage).toBe(50);
   expect(bot?.take_profit_percentage).toBe(100);
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES, POSITION_MODES } from './accounts.js';
-import { ID_MAX, idSchema } from './common.js';
+import { decimal, ID_MAX, idSchema } from './common.js';
 import { EXCHANGES, TIMEFRAMES } from './limits.js';
 
 // Trading bots and the operation log (document 1 §2 bot list and dialog, §3 Bot, Bot position,
@@ -89,12 +89,12 @@ export type BotCreateRequest = z.infer<typeof botCreateRequest>;
 export const botPosition = z.object({
   id: z.number().int(),
   side: z.enum(['long', 'short']),
-  /** Base-asset quantity. */
-  amount: z.number(),
-  entry_price: z.number(),
-  stop_loss: z.number().nullable(),
-  take_profit: z.number().nullable(),
-  unrealized_pnl: z.number(),
+  /** Base-asset quantity (decimal string, as every figure of the position but the percentage). */
+  amount: decimal,
+  entry_price: decimal,
+  stop_loss: decimal.nullable(),
+  take_profit: decimal.nullable(),
+  unrealized_pnl: decimal,
   unrealized_pnl_percentage: z.number(),
 });
 export type BotPosition = z.infer<typeof botPosition>;
@@ -114,7 +114,8 @@ export const bot = z.object({
   /** The parameters the bot's strategy runs with. */
   strategy_parameters: z.record(z.string(), z.number()),
   timeframe: z.enum(TIMEFRAMES),
-  trade_amount: z.number(),
+  /** USDT (decimal string). */
+  trade_amount: decimal,
   stop_loss_percentage: z.number().nullable(),
   take_profit_percentage: z.number().nullable(),
   status: z.enum(BOT_STATUSES),
@@ -126,8 +127,8 @@ export const bot = z.object({
   losing_trades: z.number().int(),
   /** Percent. */
   win_rate: z.number(),
-  /** Realised, net of fees, USDT. */
-  total_profit_loss: z.number(),
+  /** Realised, net of fees, USDT (decimal string). */
+  total_profit_loss: decimal,
   last_error: z.string().nullable(),
   last_error_at: z.string().nullable(),
   last_trade_at: z.string().nullable(),

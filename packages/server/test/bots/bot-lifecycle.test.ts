@@ -350,7 +350,7 @@ describe('the bot list', () => {
       winning_trades: 3,
       losing_trades: 1,
       win_rate: 75,
-      total_profit_loss: 12.5,
+      total_profit_loss: '12.5',
       last_trade_at: ctx.clock.now().toISOString(),
       data_fresh: true,
     });
@@ -358,7 +358,7 @@ describe('the bot list', () => {
     const pnl = -0.5 * (price - 1000);
     expect(bot?.open_positions).toHaveLength(1);
     expect(bot?.open_positions[0]?.side).toBe('short');
-    expect(bot?.open_positions[0]?.unrealized_pnl).toBeCloseTo(pnl, 6);
+    expect(Number(bot?.open_positions[0]?.unrealized_pnl)).toBeCloseTo(pnl, 6);
     // margin = 0.5 × 1000 / 10 = 50 USDT
     expect(bot?.open_positions[0]?.unrealized_pnl_percentage).toBeCloseTo((pnl / 50) * 100, 3);
   });

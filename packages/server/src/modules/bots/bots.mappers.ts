@@ -2,6 +2,7 @@ import type { Bot, BotPosition } from '@quantsquare/contracts';
 import { CUSTOM_STRATEGY_ID_OFFSET, customStrategyId } from '@quantsquare/contracts';
 import { strategyByType, unrealizedPnl } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
+import { decimalText, decimalTextOrNull } from '../../common/decimal-text.js';
 import type { BotRow, ExchangeAccountRow } from '../../db/schema/index.js';
 import type { OwnerPosition } from '../../execution/index.js';
 
@@ -28,11 +29,11 @@ export function toBotPosition(
   return {
     id: row.id,
     side: direction > 0 ? 'long' : 'short',
-    amount: amount.toNumber(),
-    entry_price: entry.toNumber(),
-    stop_loss: numberOrNull(row.stopLoss),
-    take_profit: numberOrNull(row.takeProfit),
-    unrealized_pnl: pnl.toDecimalPlaces(8).toNumber(),
+    amount: decimalText(amount),
+    entry_price: decimalText(entry),
+    stop_loss: decimalTextOrNull(row.stopLoss),
+    take_profit: decimalTextOrNull(row.takeProfit),
+    unrealized_pnl: decimalText(pnl.toDecimalPlaces(8)),
     unrealized_pnl_percentage: percentage.toDecimalPlaces(4).toNumber(),
   };
 }
@@ -78,7 +79,7 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
     strategy_name: strategy?.name ?? view.strategyName ?? row.strategyType,
     strategy_parameters: { ...row.strategyParameters },
     timeframe: row.timeframe,
-    trade_amount: Number(row.tradeAmount),
+    trade_amount: decimalText(row.tradeAmount),
     stop_loss_percentage: numberOrNull(row.stopLossPercentage),
     take_profit_percentage: numberOrNull(row.takeProfitPercentage),
     status: row.status,
@@ -88,7 +89,7 @@ export function toBot(row: BotRow, account: ExchangeAccountRow, view: BotView): 
     winning_trades: row.winningTrades,
     losing_trades: row.losingTrades,
     win_rate: winRate.toNumber(),
-    total_profit_loss: Number(row.totalProfitLoss),
+    total_profit_loss: decimalText(row.totalProfitLoss),
     last_error: row.lastError,
     last_error_at: row.lastErrorAt?.toISOString() ?? null,
     last_trade_at: lastTradeMs > 0 ? new Date(lastTradeMs).toISOString() : null,

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PATHS } from '../../app/shell/nav-items';
 import { useAccountName } from '../../shared/data/use-account-name';
+import { pnlTone } from '../../shared/format/account-format';
 import { formatUtc8, positionModeKey } from '../../shared/format/bot-format';
 import { formatAmount, formatMoney, formatPercent, formatPrice } from '../../shared/format/money';
 import { Text } from '../../shared/ui/ui';
@@ -25,11 +26,10 @@ const STATUS_COLORS: Record<Bot['status'], string> = {
   error: 'red',
 };
 
-function pnlTone(value: number): 'success' | 'danger' | 'default' {
-  if (value > 0) return 'success';
-  if (value < 0) return 'danger';
-  return 'default';
-}
+const TEXT_TONE = { up: 'success', down: 'danger', flat: 'default' } as const;
+
+/** A P&L's text tone: gains green, losses red, zero plain. */
+const pnlTextTone = (value: string) => TEXT_TONE[pnlTone(value)];
 
 function Field({
   label,
@@ -81,7 +81,7 @@ function LiveIndicator({ fresh }: { fresh: boolean }) {
 function PositionLine({ position }: { position: BotPosition }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  const tone = pnlTone(position.unrealized_pnl);
+  const tone = pnlTextTone(position.unrealized_pnl);
   return (
     <div style={GRID}>
       <Field label={t('bots.positions.side')}>
@@ -238,7 +238,7 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
           </Field>
           <Field label={t('bots.stats.winRate')}>{formatPercent(bot.win_rate, locale)}</Field>
           <Field label={t('bots.stats.totalPnl')}>
-            <Text tone={pnlTone(bot.total_profit_loss)}>
+            <Text tone={pnlTextTone(bot.total_profit_loss)}>
               {formatMoney(bot.total_profit_loss, locale)}
             </Text>
           </Field>
