@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../accounts.js';
+import { decimal } from '../common.js';
 import { EXCHANGES } from '../limits.js';
 import type { RuleSet } from '../user-strategies.js';
 import {
@@ -120,7 +121,8 @@ export const strategyDetail = z.object({
   daily_pnl_percent: z.number(),
   /** Over all history, positive percent (the page shows it negative). */
   max_drawdown: z.number(),
-  balance: z.number(),
+  /** USDT equity (decimal string). */
+  balance: decimal,
   metrics: z.object({
     daily: periodMetrics,
     weekly: periodMetrics,
@@ -157,10 +159,10 @@ export const strategyTrade = z.object({
   symbol: z.string(),
   side: z.enum(TRADE_SIDES),
   effect: z.enum(TRADE_EFFECTS),
-  amount: z.number(),
-  price: z.number(),
+  amount: decimal,
+  price: decimal,
   /** amount × price, USDT. */
-  value: z.number(),
+  value: decimal,
 });
 export type StrategyTrade = z.infer<typeof strategyTrade>;
 
@@ -181,10 +183,10 @@ export const strategyPosition = z.object({
   leverage: z.number(),
   /** Base-asset quantity. */
   contracts: z.number(),
-  entry_price: z.number(),
+  entry_price: decimal,
   /** Null when no price is known (the page falls back to the entry price). */
-  mark_price: z.number().nullable(),
-  unrealized_pnl: z.number(),
+  mark_price: decimal.nullable(),
+  unrealized_pnl: decimal,
   /** Unrealised P&L against the position's margin, percent. */
   percentage: z.number(),
 });
@@ -203,7 +205,7 @@ export const strategyStatistics = z.object({
   total_pnl_percent: z.number(),
   daily_pnl_percent: z.number(),
   max_drawdown: z.number(),
-  balance: z.number(),
+  balance: decimal,
   days_of_history: z.number(),
   is_new: z.boolean(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../accounts.js';
+import { decimal } from '../common.js';
 import { EXCHANGES } from '../limits.js';
 import {
   SQUARE_DEFAULT_PERIOD,
@@ -82,8 +83,8 @@ export const strategyCard = z.object({
   exchange: z.enum(EXCHANGES),
   account_type: z.enum(ACCOUNT_TYPES),
   is_paper: z.boolean(),
-  /** USDT equity at the last snapshot. */
-  balance: z.number(),
+  /** USDT equity at the last snapshot (decimal string). */
+  balance: decimal,
   /** Time-weighted return over all history, percent. */
   total_pnl_percent: z.number(),
   /** Time-weighted return over the requested period, percent. */

@@ -14,7 +14,9 @@ import {
   type StrategyTrade,
   WS_CLOSE_RESYNC,
 } from '@quantsquare/contracts';
+import { Decimal } from 'decimal.js';
 import type { WebSocket } from 'ws';
+import { decimalText } from '../common/decimal-text.js';
 import {
   closeForResync,
   frameBytes,
@@ -72,9 +74,9 @@ function tradeFrame(event: BusEvent<'OrderFilled'>): StrategySocketFrame {
     side: fill.side,
     // Live, before the read model has booked it: the order's reduce-only flag says it.
     effect: fill.reduceOnly ? 'close' : 'open',
-    amount: fill.amount,
-    price: fill.price,
-    value: Math.round(fill.amount * fill.price * 1e8) / 1e8,
+    amount: decimalText(fill.amount),
+    price: decimalText(fill.price),
+    value: decimalText(new Decimal(fill.amount).times(fill.price).toDecimalPlaces(8)),
   };
   return { type: 'trade_update', data: trade };
 }
@@ -87,7 +89,7 @@ function statisticsFrame(s: EventPayloads['StrategyStatisticsChanged']): Strateg
       total_pnl_percent: s.totalPnlPercent,
       daily_pnl_percent: s.dailyPnlPercent,
       max_drawdown: s.maxDrawdown,
-      balance: s.balance,
+      balance: decimalText(s.balance),
       days_of_history: s.daysOfHistory,
       is_new: s.isNew,
     },

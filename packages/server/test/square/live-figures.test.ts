@@ -9,7 +9,7 @@ import { eventually } from './square-fixture.js';
 const ctx = useTestApp({ env: { MARKET_DATA: 'simulated' } });
 
 interface Detail {
-  balance: number;
+  balance: string;
   total_pnl_percent: number;
   daily_pnl_percent: number;
   equity_curve: { time: number; value: number }[];
@@ -34,7 +34,7 @@ describe("a new strategy's page follows its fills", () => {
       (await call<Detail>(ctx.app, 'GET', `/api/strategy-square/strategies/${accountId}/`, {}))
         .body;
     const before = await detail();
-    expect(before.balance).toBe(10_000);
+    expect(before.balance).toBe('10000');
 
     const { path } = await createConfig(ctx.app, token, accountId, { leverage: 5 });
     ctx.clock.advanceSeconds(90);
@@ -47,7 +47,7 @@ describe("a new strategy's page follows its fills", () => {
     expect(buy.status, JSON.stringify(buy.body)).toBe(202);
     await filled(token, buy.body.signal_id);
     // The opening fee shows before the next trade.
-    await eventually(async () => expect((await detail()).balance).toBeLessThan(10_000), 15_000);
+    await eventually(async () => expect(Number((await detail()).balance)).toBeLessThan(10_000), 15_000);
     ctx.clock.advanceSeconds(90);
     const close = await postAlert(ctx.app, path, {
       action: 'close',
@@ -63,9 +63,10 @@ describe("a new strategy's page follows its fills", () => {
       const lastFill = Math.max(...now.trades.map((t) => Date.parse(t.timestamp) / 1000));
       expect(now.trades).toHaveLength(2);
       expect(now.equity_curve.at(-1)?.time).toBeGreaterThanOrEqual(lastFill);
-      expect(now.balance).not.toBe(10_000);
-      expect(now.equity_curve.at(-1)?.value).toBeCloseTo(now.balance, 6);
-      expect(now.total_pnl_percent).toBeCloseTo(((now.balance - 10_000) / 10_000) * 100, 2);
+      const balance = Number(now.balance);
+      expect(balance).not.toBe(10_000);
+      expect(now.equity_curve.at(-1)?.value).toBeCloseTo(balance, 6);
+      expect(now.total_pnl_percent).toBeCloseTo(((balance - 10_000) / 10_000) * 100, 2);
       expect(now.daily_pnl_percent).toBeCloseTo(now.total_pnl_percent, 6);
     }, 15_000);
     const after = await detail();

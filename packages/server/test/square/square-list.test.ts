@@ -129,7 +129,7 @@ describe('GET /strategy-square/strategies/', () => {
       },
       share_settings: { accept_copy: true, copiers_count: 3 },
     });
-    expect(typeof card.balance).toBe('number');
+    expect(card.balance).toMatch(/^-?\d+(\.\d+)?$/);
     expect(typeof card.total_pnl_percent).toBe('number');
     expect(typeof card.total_profit_rate).toBe('number');
     expect(card.max_drawdown as number).toBeGreaterThan(0);

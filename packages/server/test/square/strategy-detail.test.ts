@@ -108,7 +108,7 @@ describe('GET /strategy-square/strategies/{id}/', () => {
       is_owner: false,
       is_new: false,
     });
-    expect(res.body.balance).toBe(10_239);
+    expect(res.body.balance).toBe('10239');
     expect(res.body.total_pnl_percent as number).toBeCloseTo(2.39, 2);
     expect(res.body.daily_pnl_percent as number).toBeCloseTo((24 / 10_215) * 100, 3);
     expect(res.body.max_drawdown).toBe(0);
@@ -184,16 +184,16 @@ describe('trades and positions', () => {
         symbol: ETH,
         side: 'sell',
         effect: 'open',
-        amount: 1,
-        price: 3_000,
-        value: 3_000,
+        amount: '1',
+        price: '3000',
+        value: '3000',
       },
       expect.objectContaining({
         symbol: BTC,
         side: 'buy',
-        amount: 0.02,
-        price: 50_000,
-        value: 1_000,
+        amount: '0.02',
+        price: '50000',
+        value: '1000',
       }),
     ]);
     const one = await call<{ results: unknown[] }>(
@@ -215,15 +215,15 @@ describe('trades and positions', () => {
     expect(bySymbol[BTC]).toMatchObject({
       side: 'long',
       contracts: 0.02,
-      entry_price: 50_000,
+      entry_price: '50000',
       leverage: 5,
     });
-    expect(bySymbol[ETH]).toMatchObject({ side: 'short', contracts: 1, entry_price: 3_000 });
+    expect(bySymbol[ETH]).toMatchObject({ side: 'short', contracts: 1, entry_price: '3000' });
     const btc = bySymbol[BTC]!;
     // Marked at the (simulated) market price: P&L and margin percentage agree with it.
-    expect(typeof btc.mark_price).toBe('number');
-    const pnl = ((btc.mark_price as number) - 50_000) * 0.02;
-    expect(btc.unrealized_pnl as number).toBeCloseTo(pnl, 6);
+    expect(btc.mark_price).toMatch(/^\d+(\.\d+)?$/);
+    const pnl = (Number(btc.mark_price) - 50_000) * 0.02;
+    expect(Number(btc.unrealized_pnl)).toBeCloseTo(pnl, 6);
     expect(btc.percentage as number).toBeCloseTo((pnl / (1_000 / 5)) * 100, 2);
   });
 

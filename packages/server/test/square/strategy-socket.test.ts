@@ -120,9 +120,9 @@ describe('/ws/strategies/{id}', () => {
               symbol: BTC,
               side: 'buy',
               effect: 'open',
-              amount: 0.02,
-              price: 60_000,
-              value: 1_200,
+              amount: '0.02',
+              price: '60000',
+              value: '1200',
             },
           },
         ]);
@@ -133,7 +133,7 @@ describe('/ws/strategies/{id}', () => {
             symbol: BTC,
             side: 'long',
             contracts: 0.02,
-            entry_price: 60_000,
+            entry_price: '60000',
           }),
         ]);
         // The fill's metrics recomputation follows (debounced) as statistics_update.
@@ -143,7 +143,7 @@ describe('/ws/strategies/{id}', () => {
           total_pnl_percent: expect.any(Number),
           daily_pnl_percent: expect.any(Number),
           max_drawdown: expect.any(Number),
-          balance: expect.any(Number),
+          balance: expect.any(String),
           days_of_history: expect.any(Number),
           is_new: true,
         });

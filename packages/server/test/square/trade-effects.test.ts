@@ -50,8 +50,8 @@ describe('fills that close and fills that open', () => {
     // Newest first; the two sells of the reversal are one close and one open.
     expect(trades[2]).toMatchObject({ side: 'buy', effect: 'open' });
     expect(trades.slice(0, 2).map((x) => [x.side, x.amount, x.price])).toEqual([
-      ['sell', 0.0021, 93_535.69],
-      ['sell', 0.0021, 93_535.69],
+      ['sell', '0.0021', '93535.69'],
+      ['sell', '0.0021', '93535.69'],
     ]);
     expect(
       trades

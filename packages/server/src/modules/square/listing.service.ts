@@ -15,6 +15,7 @@ import {
 } from '@quantsquare/contracts';
 import { mergeEquitySeries } from '@quantsquare/engine';
 import type { Clock } from '../../common/clock.js';
+import { decimalText } from '../../common/decimal-text.js';
 import { Forbidden, NotFound } from '../../common/errors.js';
 import type { StrategyPositionRow } from '../../db/schema/index.js';
 import type { EventPayloads } from '../../events/index.js';
@@ -167,7 +168,7 @@ function strategyReads(deps: ListingServiceDeps) {
       total_pnl_percent: periodMetricsOf(total).return_percent,
       daily_pnl_percent: periodMetricsOf(byPeriod.get('daily')).return_percent,
       max_drawdown: periodMetricsOf(total).max_drawdown,
-      balance: Number(total?.balance ?? 0),
+      balance: decimalText(total?.balance ?? 0),
       metrics: Object.fromEntries(
         SQUARE_PERIODS.map((p) => [p, periodMetricsOf(byPeriod.get(p))]),
       ) as StrategyDetail['metrics'],

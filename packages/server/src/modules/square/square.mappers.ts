@@ -7,6 +7,7 @@ import {
   type StrategyTrade,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
+import { decimalText, decimalTextOrNull } from '../../common/decimal-text.js';
 import type {
   StrategyMetricsRow,
   StrategyPositionRow,
@@ -53,7 +54,7 @@ export function cardOf(row: CardRow): StrategyCard {
     exchange: m.exchange,
     account_type: row.accountType,
     is_paper: row.isPaper,
-    balance: round(Number(m.balance), 4),
+    balance: decimalText(new Decimal(m.balance).toDecimalPlaces(4)),
     total_pnl_percent: round(m.totalReturnPercent),
     total_profit_rate: round(m.returnPercent),
     max_drawdown: round(m.maxDrawdown),
@@ -85,8 +86,6 @@ export function cardOf(row: CardRow): StrategyCard {
 }
 
 export function tradeOf(row: StrategyTradeRow): StrategyTrade {
-  const amount = Number(row.amount);
-  const price = Number(row.price);
   return {
     id: row.eventId,
     order_id: row.exchangeOrderId,
@@ -95,9 +94,9 @@ export function tradeOf(row: StrategyTradeRow): StrategyTrade {
     side: row.side,
     // The read model realises P&L on a fill exactly when it reduces the owner's position.
     effect: row.realizedPnl === null ? 'open' : 'close',
-    amount,
-    price,
-    value: round(new Decimal(row.amount).times(row.price).toNumber(), 8),
+    amount: decimalText(row.amount),
+    price: decimalText(row.price),
+    value: decimalText(new Decimal(row.amount).times(row.price).toDecimalPlaces(8)),
   };
 }
 
@@ -143,9 +142,9 @@ export function positionsOf(
       side: g.side,
       leverage,
       contracts: g.size.toNumber(),
-      entry_price: round(entry.toNumber(), 8),
-      mark_price: mark ?? null,
-      unrealized_pnl: round(pnl.toNumber(), 8),
+      entry_price: decimalText(entry.toDecimalPlaces(8)),
+      mark_price: decimalTextOrNull(mark),
+      unrealized_pnl: decimalText(pnl.toDecimalPlaces(8)),
       percentage: margin.isZero() ? 0 : round(pnl.dividedBy(margin).times(100).toNumber()),
     };
   });

@@ -88,8 +88,8 @@ export function LiveTrades({ trades, isLoading, errorText }: Props) {
       key: 'value',
       title: t('strategy.trades.value'),
       align: 'right',
-      // amount × price (document 2 §2), computed here so a frame without `value` still shows it.
-      render: (_, trade) => formatMoney(trade.amount * trade.price, locale),
+      // amount × price (document 2 §2), as the server computed it from the decimal figures.
+      render: (_, trade) => formatMoney(trade.value, locale),
     },
   ];
 

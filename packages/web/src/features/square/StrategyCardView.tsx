@@ -4,6 +4,7 @@ import { Card, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { type KeyboardEvent, type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { pnlTone } from '../../shared/format/account-format';
 import { abbreviateNumber, formatPercent, formatRatio } from '../../shared/format/money';
 import { drawdownShown, syntheticCurve } from '../../shared/format/square-format';
 import { Sparkline } from '../../shared/ui/Sparkline';
@@ -26,8 +27,8 @@ export function useCardCurve(strategy: StrategyCard) {
 
 export function useToneColor() {
   const { token } = theme.useToken();
-  return (value: number) =>
-    value > 0 ? token.colorSuccess : value < 0 ? token.colorError : token.colorText;
+  const colors = { up: token.colorSuccess, down: token.colorError, flat: token.colorText };
+  return (value: number | string) => colors[pnlTone(value)];
 }
 
 /**
