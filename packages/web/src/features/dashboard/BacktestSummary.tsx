@@ -1,5 +1,6 @@
 import type { BacktestSummary as Summary } from '@quantsquare/contracts';
 import { theme } from 'antd';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatPercent, formatRatio } from '../../shared/format/money';
@@ -72,28 +73,9 @@ function Rows({ rows, small }: { rows: Row[]; small?: boolean }) {
   );
 }
 
-/** The backtest's key figures and the assumptions it ran under. */
-export function BacktestSummary({ summary, isLoading, failure }: Props) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language;
-  if (isLoading) {
-    return (
-      <Note>
-        <Spinner size="small" /> {t('dashboard.backtest.loading')}
-      </Note>
-    );
-  }
-  if (failure) {
-    return (
-      <Note tone="danger" testId="backtest-error">
-        {failure}
-      </Note>
-    );
-  }
-  if (!summary) return <Note>{t('dashboard.backtest.empty')}</Note>;
-
-  const a = summary.assumptions;
-  const figures: Row[] = [
+/** The backtest's key figures. */
+function figureRows(t: TFunction, locale: string, summary: Summary): Row[] {
+  return [
     {
       label: t('dashboard.backtest.initialBalance'),
       value: formatMoney(summary.initial_balance, locale),
@@ -136,7 +118,12 @@ export function BacktestSummary({ summary, isLoading, failure }: Props) {
       tone: toneOf(summary.buy_and_hold_return),
     },
   ];
-  const assumptions: Row[] = [
+}
+
+/** The assumptions the backtest ran under, in the reader's language. */
+function assumptionRows(t: TFunction, locale: string, summary: Summary): Row[] {
+  const a = summary.assumptions;
+  return [
     { label: t('dashboard.backtest.feeRate'), value: formatPercent(a.fee_rate * 100, locale) },
     {
       label: t('dashboard.backtest.slippage'),
@@ -175,6 +162,31 @@ export function BacktestSummary({ summary, isLoading, failure }: Props) {
     { label: t('dashboard.backtest.stopRule'), value: t('dashboard.backtest.stopRuleText') },
     { label: t('dashboard.backtest.endRule'), value: t('dashboard.backtest.endRuleText') },
   ];
+}
+
+/** The backtest's key figures and the assumptions it ran under. */
+export function BacktestSummary({ summary, isLoading, failure }: Props) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  if (isLoading) {
+    return (
+      <Note>
+        <Spinner size="small" /> {t('dashboard.backtest.loading')}
+      </Note>
+    );
+  }
+  if (failure) {
+    return (
+      <Note tone="danger" testId="backtest-error">
+        {failure}
+      </Note>
+    );
+  }
+  if (!summary) return <Note>{t('dashboard.backtest.empty')}</Note>;
+
+  const a = summary.assumptions;
+  const figures = figureRows(t, locale, summary);
+  const assumptions = assumptionRows(t, locale, summary);
   return (
     <div data-testid="backtest-summary">
       <Rows rows={figures} />

@@ -40,6 +40,29 @@ interface Props {
   onCopy: (strategy: StrategyCard) => void;
 }
 
+/** The strategy's name, its owner, venue and the new tag. */
+function StrategyNameCell({ strategy: s }: { strategy: StrategyCard }) {
+  const { t } = useTranslation();
+  const name = ownerName(s.user_profile.nickname, t('square.anonymous'));
+  return (
+    <Flex gap={8} align="center" style={{ minWidth: 0 }}>
+      <UserAvatar url={s.user_profile.avatar_url} name={name} size={28} />
+      <div style={{ minWidth: 0 }}>
+        <Typography.Text strong ellipsis style={{ display: 'block', maxWidth: 170 }}>
+          {s.name}
+        </Typography.Text>
+        <Flex gap={4} align="center" wrap>
+          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, maxWidth: 90 }}>
+            {name}
+          </Typography.Text>
+          <Tag style={{ marginInlineEnd: 0, fontSize: 11 }}>{s.exchange.toUpperCase()}</Tag>
+          {s.is_new && <NewTag />}
+        </Flex>
+      </div>
+    </Flex>
+  );
+}
+
 /** The square in list view: one row per strategy, the same figures as the cards. */
 export function StrategyListTable({ strategies, period, viewerId, isLoading, onCopy }: Props) {
   const { t, i18n } = useTranslation();
@@ -54,26 +77,7 @@ export function StrategyListTable({ strategies, period, viewerId, isLoading, onC
       title: t('square.card.strategy'),
       fixed: 'left',
       width: 220,
-      render: (_, s) => {
-        const name = ownerName(s.user_profile.nickname, t('square.anonymous'));
-        return (
-          <Flex gap={8} align="center" style={{ minWidth: 0 }}>
-            <UserAvatar url={s.user_profile.avatar_url} name={name} size={28} />
-            <div style={{ minWidth: 0 }}>
-              <Typography.Text strong ellipsis style={{ display: 'block', maxWidth: 170 }}>
-                {s.name}
-              </Typography.Text>
-              <Flex gap={4} align="center" wrap>
-                <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, maxWidth: 90 }}>
-                  {name}
-                </Typography.Text>
-                <Tag style={{ marginInlineEnd: 0, fontSize: 11 }}>{s.exchange.toUpperCase()}</Tag>
-                {s.is_new && <NewTag />}
-              </Flex>
-            </div>
-          </Flex>
-        );
-      },
+      render: (_, s) => <StrategyNameCell strategy={s} />,
     },
     {
       key: 'period',

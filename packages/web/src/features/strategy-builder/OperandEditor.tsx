@@ -24,6 +24,60 @@ interface Props {
   testId: string;
 }
 
+/** The candle price a price operand reads. */
+function PriceFieldSelect({
+  value,
+  onChange,
+  testId,
+}: {
+  value: RulePriceField;
+  onChange: (next: RulePriceField) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Select<RulePriceField>
+      size="small"
+      data-testid={`${testId}-price`}
+      aria-label={t('builder.kinds.price')}
+      value={value}
+      onChange={onChange}
+      options={RULE_PRICE_FIELDS.map((name) => ({
+        value: name,
+        label: t(`builder.prices.${name}`),
+      }))}
+      style={{ width: 96 }}
+    />
+  );
+}
+
+/** How many candles back the operand is read (0: the last closed one). */
+function OffsetInput({
+  value,
+  hasProblem,
+  onChange,
+}: {
+  value: number;
+  hasProblem: boolean;
+  onChange: (next: number) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <InputNumber<number>
+      size="small"
+      aria-label={t('builder.offset')}
+      prefix={t('builder.offset')}
+      min={0}
+      max={RULE_LIMITS.maxOffset}
+      precision={0}
+      status={hasProblem ? 'error' : undefined}
+      value={value}
+      onChange={(next) => onChange(next ?? 0)}
+      style={{ width: 124 }}
+    />
+  );
+}
+
 /** One side of a comparison: an indicator with its settings, a price or a fixed value. */
 export function OperandEditor({ value, onChange, problems, testId }: Props) {
   const { t } = useTranslation();
@@ -108,17 +162,10 @@ export function OperandEditor({ value, onChange, problems, testId }: Props) {
         </>
       )}
       {'price' in value && (
-        <Select<RulePriceField>
-          size="small"
-          data-testid={`${testId}-price`}
-          aria-label={t('builder.kinds.price')}
+        <PriceFieldSelect
           value={value.price}
-          onChange={(next) => onChange({ ...value, price: next })}
-          options={RULE_PRICE_FIELDS.map((name) => ({
-            value: name,
-            label: t(`builder.prices.${name}`),
-          }))}
-          style={{ width: 96 }}
+          onChange={(price) => onChange({ ...value, price })}
+          testId={testId}
         />
       )}
       {'value' in value && (
@@ -134,17 +181,10 @@ export function OperandEditor({ value, onChange, problems, testId }: Props) {
           />
         </Tooltip>
       )}
-      <InputNumber<number>
-        size="small"
-        aria-label={t('builder.offset')}
-        prefix={t('builder.offset')}
-        min={0}
-        max={RULE_LIMITS.maxOffset}
-        precision={0}
-        status={status('offset')}
+      <OffsetInput
         value={value.offset ?? 0}
-        onChange={(next) => onChange({ ...value, offset: next ?? 0 })}
-        style={{ width: 124 }}
+        hasProblem={problems.has('offset')}
+        onChange={(offset) => onChange({ ...value, offset })}
       />
     </Flex>
   );

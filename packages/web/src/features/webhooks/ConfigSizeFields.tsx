@@ -8,6 +8,7 @@ import {
 } from '@quantsquare/contracts';
 import { Form, InputNumber } from 'antd';
 import type { Rule } from 'antd/es/form';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatGrouped } from '../../shared/format/money';
 import { type NumberFieldRule, numberFieldProblem } from '../../shared/forms/number-field';
@@ -21,14 +22,13 @@ const AMOUNT_RULE: NumberFieldRule = {
   decimals: 2,
 };
 
-/** How much each signal trades: default and largest amount, leverage, and the oldest signal. */
-export function ConfigSizeFields() {
-  const { t } = useTranslation();
+/** An amount's rules: in range and in cents; a missing one is allowed when `optional`. */
+function amountRulesFor(t: TFunction, optional: boolean): Rule[] {
   const amountText = t('webhooks.form.rules.amountRange', {
     min: WEBHOOK_AMOUNT_MIN,
     max: formatGrouped(WEBHOOK_AMOUNT_MAX, 'en-US'),
   });
-  const amountRules = (optional: boolean): Rule[] => [
+  return [
     {
       validator: (_, value: unknown) => {
         if (value === null || value === undefined) {
@@ -42,6 +42,31 @@ export function ConfigSizeFields() {
       },
     },
   ];
+}
+
+/** The largest amount is not below the default one. */
+const notBelowDefault =
+  (t: TFunction): Rule =>
+  ({ getFieldValue }) => ({
+    validator: (_, value: unknown) => {
+      const base = getFieldValue('default_amount');
+      if (typeof value === 'number' && typeof base === 'number' && value < base) {
+        return Promise.reject(new Error(t('webhooks.form.rules.maxBelowDefault')));
+      }
+      return Promise.resolve();
+    },
+  });
+
+/** A whole number from `min` to `max`, else `text`. */
+const wholeInRange = (min: number, max: number, text: string): Rule => ({
+  validator: (_, value: unknown) =>
+    isWholeInRange(value, min, max) ? Promise.resolve() : Promise.reject(new Error(text)),
+});
+
+/** How much each signal trades: default and largest amount, leverage, and the oldest signal. */
+export function ConfigSizeFields() {
+  const { t } = useTranslation();
+  const amountRules = (optional: boolean) => amountRulesFor(t, optional);
 
   return (
     <div
@@ -70,18 +95,7 @@ export function ConfigSizeFields() {
         name="max_amount"
         label={t('webhooks.form.maxAmount')}
         dependencies={['default_amount']}
-        rules={[
-          ...amountRules(true),
-          ({ getFieldValue }) => ({
-            validator: (_, value: unknown) => {
-              const base = getFieldValue('default_amount');
-              if (typeof value === 'number' && typeof base === 'number' && value < base) {
-                return Promise.reject(new Error(t('webhooks.form.rules.maxBelowDefault')));
-              }
-              return Promise.resolve();
-            },
-          }),
-        ]}
+        rules={[...amountRules(true), notBelowDefault(t)]}
       >
         <InputNumber
           step={1}
@@ -96,19 +110,14 @@ export function ConfigSizeFields() {
         label={t('webhooks.form.leverage')}
         tooltip={t('webhooks.form.leverageHint')}
         rules={[
-          {
-            validator: (_, value: unknown) =>
-              isWholeInRange(value, WEBHOOK_LEVERAGE_MIN, WEBHOOK_LEVERAGE_MAX)
-                ? Promise.resolve()
-                : Promise.reject(
-                    new Error(
-                      t('webhooks.form.rules.leverageRange', {
-                        min: WEBHOOK_LEVERAGE_MIN,
-                        max: WEBHOOK_LEVERAGE_MAX,
-                      }),
-                    ),
-                  ),
-          },
+          wholeInRange(
+            WEBHOOK_LEVERAGE_MIN,
+            WEBHOOK_LEVERAGE_MAX,
+            t('webhooks.form.rules.leverageRange', {
+              min: WEBHOOK_LEVERAGE_MIN,
+              max: WEBHOOK_LEVERAGE_MAX,
+            }),
+          ),
         ]}
       >
         <InputNumber
@@ -123,19 +132,14 @@ export function ConfigSizeFields() {
         label={t('webhooks.form.maxSignalAge')}
         tooltip={t('webhooks.form.maxSignalAgeHint')}
         rules={[
-          {
-            validator: (_, value: unknown) =>
-              isWholeInRange(value, WEBHOOK_MAX_SIGNAL_AGE_MIN, WEBHOOK_MAX_SIGNAL_AGE_MAX)
-                ? Promise.resolve()
-                : Promise.reject(
-                    new Error(
-                      t('webhooks.form.rules.maxAgeRange', {
-                        min: WEBHOOK_MAX_SIGNAL_AGE_MIN,
-                        max: WEBHOOK_MAX_SIGNAL_AGE_MAX,
-                      }),
-                    ),
-                  ),
-          },
+          wholeInRange(
+            WEBHOOK_MAX_SIGNAL_AGE_MIN,
+            WEBHOOK_MAX_SIGNAL_AGE_MAX,
+            t('webhooks.form.rules.maxAgeRange', {
+              min: WEBHOOK_MAX_SIGNAL_AGE_MIN,
+              max: WEBHOOK_MAX_SIGNAL_AGE_MAX,
+            }),
+          ),
         ]}
       >
         <InputNumber step={1} style={{ width: '100%' }} data-testid="webhook-form-max-age" />
