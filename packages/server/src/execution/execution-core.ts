@@ -4,8 +4,8 @@ import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.j
 import type { EventBus } from '../events/event-bus.types.js';
 import { createOutbox, type Outbox } from '../events/outbox.js';
 import { type AccountLanes, createAccountLanes } from './account-lanes.js';
-import { createCoreLoaders } from './core-loaders.js';
-import { createExecutionRepository } from './execution.repository.js';
+import { type CoreLoaders, createCoreLoaders } from './core-loaders.js';
+import { createExecutionRepository, type ExecutionRepository } from './execution.repository.js';
 import {
   type AccountClients,
   ExecutionError,
@@ -19,7 +19,13 @@ import {
   type Settlement,
   type SettlementHook,
 } from './execution.types.js';
-import { type ExecuteContext, execute, reconcileIntentsOf, submitAll } from './intent-execution.js';
+import {
+  type ExecuteContext,
+  execute,
+  type ReconcileContext,
+  reconcileIntentsOf,
+  submitAll,
+} from './intent-execution.js';
 import { createOrderDriver } from './order-driver.js';
 import { compareWithExchange } from './position-compare.js';
 import { createProtectiveOrders } from './protective-orders.js';
@@ -65,6 +71,100 @@ export const SEND_DEADLINE_MS = 5_000;
 /** How long a clean shutdown lets live orders settle before the follower stops. */
 const SHUTDOWN_DRAIN_MS = 15_000;
 
+/** The core's reads of the book and the intents (batched where callers come together). */
+function coreReads(repo: ExecutionRepository, loaders: CoreLoaders) {
+  return {
+    /** The owner's position (loads of concurrent callers share one query). */
+    async position(ref: PositionRef): Promise<OwnerPosition> {
+      const onSymbol = await loaders.bookLoader.run({
+        accountId: ref.accountId,
+        symbol: ref.symbol,
+      });
+      return (
+        onSymbol.find((p) => p.owner.kind === ref.owner.kind && p.owner.id === ref.owner.id) ??
+        flatPosition(ref)
+      );
+    },
+
+    async openPositionsOf(owners: readonly OrderOwner[]): Promise<OwnerPosition[]> {
+      return (await repo.openPositionsOf(owners)).map(toOwnerPosition);
+    },
+
+    /** Every owner's open position on an account (the risk gate's close-all). */
+    async openPositionsOnAccount(accountId: number): Promise<OwnerPosition[]> {
+      return (await repo.openPositionsOnAccounts([accountId])).map(toOwnerPosition);
+    },
+
+    /** Which of `owners` have intents to reconcile (pending or unknown): one query for all. */
+    ownersWithUnsettledIntents: (owners: readonly OrderOwner[]) =>
+      repo.ownersWithUnsettledIntents(owners),
+
+    /** Every order of an owner (or those whose key starts with `keyPrefix`), oldest first. */
+    intentsOf: (owner: OrderOwner, keyPrefix?: string) => repo.intentsOf(owner, keyPrefix),
+    /** The fills ledger of an account since `since`, oldest first (what the copy simulator replays). */
+    accountFillsSince: (accountId: number, since: Date) =>
+      repo.fillsOfAccountSince(accountId, since),
+
+    /**
+     * Symbols on which an order of the account (any owner) is on its way: the venue may show
+     * its fill before the book does.
+     */
+    symbolsInFlight: (accountId: number) => repo.symbolsInFlight(accountId),
+
+    /** Live orders (sent or being sent, not final) of owners on symbols: one query per batch. */
+    liveIntentsOn: (ref: PositionRef) => loaders.liveLoader.run(ref),
+
+    /** Accounts on which some owner holds a position (the timer's reconcile covers them). */
+    async accountsWithPositions(): Promise<number[]> {
+      return repo.accountsWithOpenPositions();
+    },
+  };
+}
+
+/** An exchange account by id (concurrent callers share one query); refused when it is gone. */
+function accountReader(loaders: CoreLoaders) {
+  return async (accountId: number): Promise<ExchangeAccountRow> => {
+    const account = await loaders.accountLoader.run(accountId);
+    if (!account) throw new ExecutionError('rejected', `exchange account ${accountId} not found`);
+    return account;
+  };
+}
+
+/** How owner kinds hook into settlements and hear of orders the follower finished. */
+function ownerListeners(
+  hooks: Map<OrderOwnerKind, SettlementHook>,
+  finalListeners: Map<OrderOwnerKind, (intent: ExecutionOrderRow) => void>,
+) {
+  return {
+    /**
+     * Calls `listener` (after the commit) when the background follower sees one of `kind`'s
+     * orders become final, so a driver waiting on an order that outlived its submit goes on at
+     * once instead of on its next look (one listener per kind).
+     */
+    onOrderFinal(kind: OrderOwnerKind, listener: (intent: ExecutionOrderRow) => void): void {
+      finalListeners.set(kind, listener);
+    },
+
+    /** Runs `hook` inside every settlement of `kind`'s orders (one hook per kind). */
+    useSettlementHook(kind: OrderOwnerKind, hook: SettlementHook): void {
+      hooks.set(kind, hook);
+    },
+  };
+}
+
+/** The owners' positions on an account summed against the exchange's: the differences. */
+async function reconcilePositionsOf(
+  context: Pick<ReconcileContext, 'repo' | 'accountOf' | 'clients'>,
+  accountId: number,
+  symbols?: readonly string[],
+): Promise<PositionMismatch[]> {
+  const account = await context.accountOf(accountId);
+  const client = context.clients(account);
+  const book = (await context.repo.openPositionsOnAccounts([accountId])).map(toOwnerPosition);
+  const held = await client.fetchPositions(symbols);
+  return compareWithExchange(account, book, held, symbols);
+}
+
 export function createExecutionCore(deps: ExecutionCoreDeps) {
   const repo = createExecutionRepository(deps.db);
   const { clock } = deps;
@@ -82,13 +182,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     ...(deps.log ? { log: deps.log } : {}),
   });
   const loaders = createCoreLoaders(repo, clock, sendDeadlineMs);
-  const { accountLoader, bookLoader, liveLoader } = loaders;
-
-  async function accountOf(accountId: number): Promise<ExchangeAccountRow> {
-    const account = await accountLoader.run(accountId);
-    if (!account) throw new ExecutionError('rejected', `exchange account ${accountId} not found`);
-    return account;
-  }
+  const accountOf = accountReader(loaders);
 
   const { drive, followStep, settleSeen, follower } = createOrderDriver({
     repo,
@@ -143,49 +237,11 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       return submitAll((intent) => this.submit(intent), intents);
     },
 
-    /**
-     * Calls `listener` (after the commit) when the background follower sees one of `kind`'s
-     * orders become final, so a driver waiting on an order that outlived its submit goes on at
-     * once instead of on its next look (one listener per kind).
-     */
-    onOrderFinal(kind: OrderOwnerKind, listener: (intent: ExecutionOrderRow) => void): void {
-      finalListeners.set(kind, listener);
-    },
-
-    /** Runs `hook` inside every settlement of `kind`'s orders (one hook per kind). */
-    useSettlementHook(kind: OrderOwnerKind, hook: SettlementHook): void {
-      hooks.set(kind, hook);
-    },
+    ...ownerListeners(hooks, finalListeners),
 
     ...protective,
 
-    /** The owner's position (loads of concurrent callers share one query). */
-    async position(ref: PositionRef): Promise<OwnerPosition> {
-      const onSymbol = await bookLoader.run({ accountId: ref.accountId, symbol: ref.symbol });
-      return (
-        onSymbol.find((p) => p.owner.kind === ref.owner.kind && p.owner.id === ref.owner.id) ??
-        flatPosition(ref)
-      );
-    },
-
-    async openPositionsOf(owners: readonly OrderOwner[]): Promise<OwnerPosition[]> {
-      return (await repo.openPositionsOf(owners)).map(toOwnerPosition);
-    },
-
-    /** Every owner's open position on an account (the risk gate's close-all). */
-    async openPositionsOnAccount(accountId: number): Promise<OwnerPosition[]> {
-      return (await repo.openPositionsOnAccounts([accountId])).map(toOwnerPosition);
-    },
-
-    /** Which of `owners` have intents to reconcile (pending or unknown): one query for all. */
-    ownersWithUnsettledIntents: (owners: readonly OrderOwner[]) =>
-      repo.ownersWithUnsettledIntents(owners),
-
-    /** Every order of an owner (or those whose key starts with `keyPrefix`), oldest first. */
-    intentsOf: (owner: OrderOwner, keyPrefix?: string) => repo.intentsOf(owner, keyPrefix),
-    /** The fills ledger of an account since `since`, oldest first (what the copy simulator replays). */
-    accountFillsSince: (accountId: number, since: Date) =>
-      repo.fillsOfAccountSince(accountId, since),
+    ...coreReads(repo, loaders),
 
     /**
      * Gives up an intent that was never sent (reported `never_sent` by reconcileIntents), for an
@@ -206,33 +262,11 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
       ),
 
     /**
-     * Symbols on which an order of the account (any owner) is on its way: the venue may show
-     * its fill before the book does.
-     */
-    symbolsInFlight: (accountId: number) => repo.symbolsInFlight(accountId),
-
-    /** Live orders (sent or being sent, not final) of owners on symbols: one query per batch. */
-    liveIntentsOn: (ref: PositionRef) => liveLoader.run(ref),
-
-    /**
      * Compares the sum of the owners' positions on an account with the exchange's (on `symbols`,
      * or every symbol either side holds): the differences, never silently absorbed.
      */
-    async reconcilePositions(
-      accountId: number,
-      symbols?: readonly string[],
-    ): Promise<PositionMismatch[]> {
-      const account = await accountOf(accountId);
-      const client = deps.clients(account);
-      const book = (await repo.openPositionsOnAccounts([accountId])).map(toOwnerPosition);
-      const held = await client.fetchPositions(symbols);
-      return compareWithExchange(account, book, held, symbols);
-    },
-
-    /** Accounts on which some owner holds a position (the timer's reconcile covers them). */
-    async accountsWithPositions(): Promise<number[]> {
-      return repo.accountsWithOpenPositions();
-    },
+    reconcilePositions: (accountId: number, symbols?: readonly string[]) =>
+      reconcilePositionsOf({ repo, accountOf, clients: deps.clients }, accountId, symbols),
 
     /** Waits for the work in flight (a clean shutdown). */
     idle: () => lanes.idle(),
