@@ -21,6 +21,7 @@ import {
   type LeaseFence,
   type OrderOwnerKind,
 } from './execution.types.js';
+import { OrderFollower } from './order-follower.js';
 import { isFinal, isFollowed, type OrderState, transition } from './order-states.js';
 import type { createSettler, SettleOutcome } from './settlement.js';
 
@@ -28,8 +29,6 @@ import type { createSettler, SettleOutcome } from './settlement.js';
 export const FOLLOW_INLINE_MS = 8_000;
 /** Waits between lookups of a followed order: quick at first, venues show most orders at once. */
 const FOLLOW_BACKOFF_MS = [150, 300, 600, 1_000, 1_500, 2_000] as const;
-/** The background follower's pass. */
-const FOLLOW_PASS_MS = 1_000;
 /** How far the venue's clock may run behind ours when it judges a request's expiry. */
 const VENUE_CLOCK_MARGIN_MS = 1_000;
 
@@ -71,356 +70,320 @@ export interface OrderDriverDeps {
   readonly log?: { error(details: object, message: string): void };
 }
 
-export function createOrderDriver(deps: OrderDriverDeps) {
-  const { repo, clock, lanes, sendDeadlineMs, settler, finalListeners } = deps;
-  const { leverageLoader, leverageWriter, claimer } = deps.loaders;
+/** What driving an order needs: the driver's deps, what it knows of leverage, its follower. */
+interface DriverContext extends OrderDriverDeps {
   /** Leverage last set per account|symbol, as known to this process. */
-  const leverageSet = new Map<string, number>();
+  readonly leverageSet: Map<string, number>;
+  readonly follower: OrderFollower;
+}
 
-  /** Sets the account's leverage on the symbol before an order that may open, when it differs. */
-  async function ensureLeverage(
-    account: ExchangeAccountRow,
-    symbol: string,
-    client: ExchangeClient,
-    leverage: number = account.defaultLeverage,
-  ) {
-    const key = `${account.id}|${symbol}`;
-    let known = leverageSet.get(key);
-    if (known === undefined) known = await leverageLoader.run({ accountId: account.id, symbol });
-    if (known === leverage) {
-      leverageSet.set(key, known);
-      return;
-    }
-    await client.setLeverage(symbol, leverage);
-    await leverageWriter.run({ accountId: account.id, symbol, leverage, setAt: clock.now() });
-    leverageSet.set(key, leverage);
+/** Sets the account's leverage on the symbol before an order that may open, when it differs. */
+async function ensureLeverage(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  symbol: string,
+  client: ExchangeClient,
+  leverage: number = account.defaultLeverage,
+) {
+  const { clock } = ctx;
+  const { leverageLoader, leverageWriter } = ctx.loaders;
+  const key = `${account.id}|${symbol}`;
+  let known = ctx.leverageSet.get(key);
+  if (known === undefined) known = await leverageLoader.run({ accountId: account.id, symbol });
+  if (known === leverage) {
+    ctx.leverageSet.set(key, known);
+    return;
   }
+  await client.setLeverage(symbol, leverage);
+  await leverageWriter.run({ accountId: account.id, symbol, leverage, setAt: clock.now() });
+  ctx.leverageSet.set(key, leverage);
+}
 
-  /** The venue's trades of an order that shows more filled than its intent holds. */
-  async function tradesOf(
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    order: ExchangeOrder,
-  ): Promise<ExchangeTrade[] | null> {
-    if (!(order.filled > Number(row.filledAmount ?? 0))) return [];
-    return client.fetchOrderTrades(row.symbol, order.id);
-  }
+/** The venue's trades of an order that shows more filled than its intent holds. */
+async function tradesOf(
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  order: ExchangeOrder,
+): Promise<ExchangeTrade[] | null> {
+  if (!(order.filled > Number(row.filledAmount ?? 0))) return [];
+  return client.fetchOrderTrades(row.symbol, order.id);
+}
 
-  /** Settles what the venue shows of an order: its state moves, new trades go to the book. */
-  async function settleSeen(
-    account: ExchangeAccountRow,
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    order: ExchangeOrder,
-  ): Promise<SettleOutcome> {
-    const trades = await tradesOf(client, row, order).catch((error: unknown) => {
-      // Trades not readable now: the state still moves; the follower reads them again.
-      deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'order trades unreadable');
-      return [] as ExchangeTrade[];
+/** Settles what the venue shows of an order: its state moves, new trades go to the book. */
+async function settleSeen(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  order: ExchangeOrder,
+): Promise<SettleOutcome> {
+  const { settler } = ctx;
+  const trades = await tradesOf(client, row, order).catch((error: unknown) => {
+    // Trades not readable now: the state still moves; the follower reads them again.
+    ctx.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'order trades unreadable');
+    return [] as ExchangeTrade[];
+  });
+  return settler.run({ account, intent: row, order, trades });
+}
+
+/**
+ * Sends an intent row (in its account's lane) and settles its answer. A refusal rejects it; a
+ * lost answer leaves it in doubt; an ack without a fill leaves it accepted. Nothing here
+ * decides that an order the venue may hold has failed.
+ */
+async function send(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  leverage?: number,
+  fence?: LeaseFence,
+): Promise<SettleOutcome> {
+  const { repo, clock, lanes, sendDeadlineMs } = ctx;
+  const { claimer } = ctx.loaders;
+  const reject = async (error: unknown, state: OrderState = 'rejected') => {
+    await repo.updateIntent(row.id, { status: state, error: errorText(error) }, clock.now());
+    return new ExecutionError('rejected', `${row.action} order failed: ${errorText(error)}`, {
+      cause: error,
     });
-    return settler.run({ account, intent: row, order, trades });
-  }
-
-  /**
-   * Sends an intent row (in its account's lane) and settles its answer. A refusal rejects it; a
-   * lost answer leaves it in doubt; an ack without a fill leaves it accepted. Nothing here
-   * decides that an order the venue may hold has failed.
-   */
-  async function send(
-    account: ExchangeAccountRow,
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    leverage?: number,
-    fence?: LeaseFence,
-  ): Promise<SettleOutcome> {
-    const reject = async (error: unknown, state: OrderState = 'rejected') => {
-      await repo.updateIntent(row.id, { status: state, error: errorText(error) }, clock.now());
-      return new ExecutionError('rejected', `${row.action} order failed: ${errorText(error)}`, {
-        cause: error,
-      });
-    };
-    if (!row.reduceOnly) {
-      try {
-        await ensureLeverage(account, row.symbol, client, leverage);
-      } catch (error) {
-        throw await reject(error);
-      }
-    }
-    await lanes.takeOrderSlot(account.id, EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits);
-    const claiming = performance.now();
-    const window = await claimer.run({ id: row.id, fence });
-    if (!window) {
-      const [now] = await repo.intentsByIds([row.id]);
-      if (fence && now?.status === 'created') {
-        throw new ExecutionError(
-          'fenced',
-          `order ${row.clientOrderId} not sent: the lease ${fence.resource} (epoch ${fence.epoch}) is no longer this worker's`,
-        );
-      }
-      throw new ExecutionError(
-        'rejected',
-        `order ${row.clientOrderId} was settled or failed by another process before it was sent`,
-      );
-    }
-    const sending: ExecutionOrderRow = {
-      ...row,
-      status: 'sending',
-      sendExpiresAt: new Date(window.expiresAtMs),
-    };
-    let order: ExchangeOrder | undefined;
-    for (let attempt = 1; order === undefined; attempt += 1) {
-      try {
-        order = await createOnce(client, row, claiming, window);
-      } catch (error) {
-        // Refused for its rate (or unavailable): the same order again, under the same key, once
-        // the venue allows it and while the claim's window lasts.
-        const waitMs = resendWaitMs(error, attempt);
-        if (waitMs !== null && performance.now() + waitMs < claiming + sendDeadlineMs) {
-          await new Promise((resolve) => setTimeout(resolve, waitMs));
-          await lanes.takeOrderSlot(
-            account.id,
-            EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits,
-          );
-          continue;
-        }
-        return settleSendError(account, client, row, sending, error, reject);
-      }
-    }
-    const settled = await settleSeen(account, client, sending, order);
-    return isFollowed(settled.intent)
-      ? follow(account, client, settled.intent, FOLLOW_INLINE_MS)
-      : settled;
-  }
-
-  /** One order request, unless the claim's send window has passed (then nothing is written). */
-  async function createOnce(
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    claiming: number,
-    window: { claimedAtMs: number; expiresAtMs: number },
-  ): Promise<ExchangeOrder> {
-    if (performance.now() - claiming > sendDeadlineMs) {
-      throw new OrderNotSentError(row.clientOrderId, performance.now() - claiming - sendDeadlineMs);
-    }
-    return client.createOrder({
-      symbol: row.symbol,
-      side: row.side,
-      type: row.type,
-      amount: Number(row.amount),
-      ...(row.price === null ? {} : { price: Number(row.price) }),
-      ...(row.triggerPrice === null ? {} : { triggerPrice: Number(row.triggerPrice) }),
-      ...(row.timeInForce === null ? {} : { timeInForce: row.timeInForce }),
-      ...(row.reduceOnly ? { reduceOnly: true } : {}),
-      ...(row.positionSide === null ? {} : { positionSide: row.positionSide }),
-      clientOrderId: row.clientOrderId,
-      sendBy: claiming + sendDeadlineMs,
-      claimedAtMs: window.claimedAtMs,
-      expiresAtMs: window.expiresAtMs,
-    });
-  }
-
-  /** A send that did not answer an order: not sent, refused, or lost (then followed). */
-  async function settleSendError(
-    account: ExchangeAccountRow,
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    sending: ExecutionOrderRow,
-    error: unknown,
-    reject: (error: unknown, state?: OrderState) => Promise<ExecutionError>,
-  ): Promise<SettleOutcome> {
-    // The request never left (or the venue refused it as expired): certain, nothing exists.
-    if (error instanceof OrderNotSentError) {
-      throw await reject(error, transition('sending', { kind: 'not_sent' }));
-    }
-    if (error instanceof ExchangeAdapterError && error.kind === 'unknown_outcome') {
-      await repo.updateIntent(
-        row.id,
-        { status: transition('sending', { kind: 'lost' }), error: errorText(error) },
-        clock.now(),
-      );
-      return follow(account, client, { ...sending, status: 'in_doubt' }, FOLLOW_INLINE_MS);
-    }
-    throw await reject(error);
-  }
-
-  /**
-   * Follows an order the venue may hold until it is final or `withinMs` has passed: looked up
-   * by client order id with backoff, its trades settled as they show. A miss counts toward
-   * "missing" only once the venue can no longer accept the request. Answers where it stands;
-   * an order still live then is handed to the background follower.
-   */
-  async function follow(
-    account: ExchangeAccountRow,
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    withinMs: number,
-  ): Promise<SettleOutcome> {
-    const until = performance.now() + withinMs;
-    let current = row;
-    for (let attempt = 0; ; attempt += 1) {
-      const step = await followStep(account, client, current);
-      current = step.intent;
-      if (!isFollowed(current)) return step;
-      const waitMs = FOLLOW_BACKOFF_MS[Math.min(attempt, FOLLOW_BACKOFF_MS.length - 1)] as number;
-      if (performance.now() + waitMs > until) {
-        follower.track(current);
-        return step;
-      }
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-    }
-  }
-
-  /** One lookup of a followed order and what it says. */
-  async function followStep(
-    account: ExchangeAccountRow,
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-  ): Promise<SettleOutcome> {
-    let order: ExchangeOrder | null;
+  };
+  if (!row.reduceOnly) {
     try {
-      order = await client.fetchOrderByClientId(row.symbol, row.clientOrderId);
+      await ensureLeverage(ctx, account, row.symbol, client, leverage);
     } catch (error) {
-      // The venue did not answer: nothing learnt, the order stays as it was.
-      deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'order lookup failed');
-      return { intent: row, settlement: null, wasSettled: false };
+      throw await reject(error);
     }
-    if (order) return settleSeen(account, client, row, order);
-    const nowMs = Date.now();
-    const misses = row.lookupMisses + 1;
-    const next = transition(row.status, {
-      kind: 'not_found',
-      misses,
-      missingForMs: row.firstMissAt ? nowMs - row.firstMissAt.getTime() : 0,
-      // A margin for the venue's clock: past it, no request of this order can still be taken.
-      // No expiry: a request of a version before it, from a process long gone.
-      venueExpired:
-        row.sendExpiresAt === null || nowMs > row.sendExpiresAt.getTime() + VENUE_CLOCK_MARGIN_MS,
-      sinceExpiryMs:
-        row.sendExpiresAt === null
-          ? Number.POSITIVE_INFINITY
-          : nowMs - row.sendExpiresAt.getTime() - VENUE_CLOCK_MARGIN_MS,
-    });
-    const updated = await repo.recordMiss(row.id, next, new Date(nowMs));
-    const intent: ExecutionOrderRow = updated ?? {
-      ...row,
-      status: next,
-      lookupMisses: misses,
-      firstMissAt: row.firstMissAt ?? new Date(nowMs),
-    };
-    if (intent.status === 'expired') {
-      await repo.updateIntent(
-        row.id,
-        { error: 'never reached the venue: not found after its request expired' },
-        clock.now(),
+  }
+  await lanes.takeOrderSlot(account.id, EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits);
+  const claiming = performance.now();
+  const window = await claimer.run({ id: row.id, fence });
+  if (!window) {
+    const [now] = await repo.intentsByIds([row.id]);
+    if (fence && now?.status === 'created') {
+      throw new ExecutionError(
+        'fenced',
+        `order ${row.clientOrderId} not sent: the lease ${fence.resource} (epoch ${fence.epoch}) is no longer this worker's`,
       );
     }
-    return { intent, settlement: null, wasSettled: false };
+    throw new ExecutionError(
+      'rejected',
+      `order ${row.clientOrderId} was settled or failed by another process before it was sent`,
+    );
   }
-
-  /** A written intent row brought to its outcome: sent when created, followed when on its way. */
-  async function drive(
-    account: ExchangeAccountRow,
-    client: ExchangeClient,
-    row: ExecutionOrderRow,
-    leverage?: number,
-    fence?: LeaseFence,
-  ): Promise<SettleOutcome> {
-    if (isFinal(row.status)) {
-      if (row.status === 'rejected' || row.status === 'expired') {
-        throw new ExecutionError(
-          'rejected',
-          `order ${row.clientOrderId} ${row.status}: ${row.error ?? ''}`,
+  const sending: ExecutionOrderRow = {
+    ...row,
+    status: 'sending',
+    sendExpiresAt: new Date(window.expiresAtMs),
+  };
+  let order: ExchangeOrder | undefined;
+  for (let attempt = 1; order === undefined; attempt += 1) {
+    try {
+      order = await createOnce(ctx, client, row, claiming, window);
+    } catch (error) {
+      // Refused for its rate (or unavailable): the same order again, under the same key, once
+      // the venue allows it and while the claim's window lasts.
+      const waitMs = resendWaitMs(error, attempt);
+      if (waitMs !== null && performance.now() + waitMs < claiming + sendDeadlineMs) {
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        await lanes.takeOrderSlot(
+          account.id,
+          EXCHANGE_CAPABILITIES[account.exchange].orderRateLimits,
         );
+        continue;
       }
-      return { intent: row, settlement: null, wasSettled: true };
+      return settleSendError(ctx, account, client, row, sending, error, reject);
     }
-    if (row.status === 'created') return send(account, client, row, leverage, fence);
-    // Sent before (in doubt, accepted, a resting order): the venue says what became of it.
-    const outcome = await follow(account, client, row, FOLLOW_INLINE_MS);
-    if (outcome.intent.status === 'expired') {
+  }
+  const settled = await settleSeen(ctx, account, client, sending, order);
+  return isFollowed(settled.intent)
+    ? follow(ctx, account, client, settled.intent, FOLLOW_INLINE_MS)
+    : settled;
+}
+
+/** One order request, unless the claim's send window has passed (then nothing is written). */
+async function createOnce(
+  ctx: DriverContext,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  claiming: number,
+  window: { claimedAtMs: number; expiresAtMs: number },
+): Promise<ExchangeOrder> {
+  const { sendDeadlineMs } = ctx;
+  if (performance.now() - claiming > sendDeadlineMs) {
+    throw new OrderNotSentError(row.clientOrderId, performance.now() - claiming - sendDeadlineMs);
+  }
+  return client.createOrder({
+    symbol: row.symbol,
+    side: row.side,
+    type: row.type,
+    amount: Number(row.amount),
+    ...(row.price === null ? {} : { price: Number(row.price) }),
+    ...(row.triggerPrice === null ? {} : { triggerPrice: Number(row.triggerPrice) }),
+    ...(row.timeInForce === null ? {} : { timeInForce: row.timeInForce }),
+    ...(row.reduceOnly ? { reduceOnly: true } : {}),
+    ...(row.positionSide === null ? {} : { positionSide: row.positionSide }),
+    clientOrderId: row.clientOrderId,
+    sendBy: claiming + sendDeadlineMs,
+    claimedAtMs: window.claimedAtMs,
+    expiresAtMs: window.expiresAtMs,
+  });
+}
+
+/** A send that did not answer an order: not sent, refused, or lost (then followed). */
+async function settleSendError(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  sending: ExecutionOrderRow,
+  error: unknown,
+  reject: (error: unknown, state?: OrderState) => Promise<ExecutionError>,
+): Promise<SettleOutcome> {
+  const { repo, clock } = ctx;
+  // The request never left (or the venue refused it as expired): certain, nothing exists.
+  if (error instanceof OrderNotSentError) {
+    throw await reject(error, transition('sending', { kind: 'not_sent' }));
+  }
+  if (error instanceof ExchangeAdapterError && error.kind === 'unknown_outcome') {
+    await repo.updateIntent(
+      row.id,
+      { status: transition('sending', { kind: 'lost' }), error: errorText(error) },
+      clock.now(),
+    );
+    return follow(ctx, account, client, { ...sending, status: 'in_doubt' }, FOLLOW_INLINE_MS);
+  }
+  throw await reject(error);
+}
+
+/**
+ * Follows an order the venue may hold until it is final or `withinMs` has passed: looked up
+ * by client order id with backoff, its trades settled as they show. A miss counts toward
+ * "missing" only once the venue can no longer accept the request. Answers where it stands;
+ * an order still live then is handed to the background ctx.follower.
+ */
+async function follow(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  withinMs: number,
+): Promise<SettleOutcome> {
+  const until = performance.now() + withinMs;
+  let current = row;
+  for (let attempt = 0; ; attempt += 1) {
+    const step = await followStep(ctx, account, client, current);
+    current = step.intent;
+    if (!isFollowed(current)) return step;
+    const waitMs = FOLLOW_BACKOFF_MS[Math.min(attempt, FOLLOW_BACKOFF_MS.length - 1)] as number;
+    if (performance.now() + waitMs > until) {
+      ctx.follower.track(current);
+      return step;
+    }
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}
+
+/** One lookup of a followed order and what it says. */
+async function followStep(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+): Promise<SettleOutcome> {
+  const { repo, clock } = ctx;
+  let order: ExchangeOrder | null;
+  try {
+    order = await client.fetchOrderByClientId(row.symbol, row.clientOrderId);
+  } catch (error) {
+    // The venue did not answer: nothing learnt, the order stays as it was.
+    ctx.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'order lookup failed');
+    return { intent: row, settlement: null, wasSettled: false };
+  }
+  if (order) return settleSeen(ctx, account, client, row, order);
+  const nowMs = Date.now();
+  const misses = row.lookupMisses + 1;
+  const next = transition(row.status, {
+    kind: 'not_found',
+    misses,
+    missingForMs: row.firstMissAt ? nowMs - row.firstMissAt.getTime() : 0,
+    // A margin for the venue's clock: past it, no request of this order can still be taken.
+    // No expiry: a request of a version before it, from a process long gone.
+    venueExpired:
+      row.sendExpiresAt === null || nowMs > row.sendExpiresAt.getTime() + VENUE_CLOCK_MARGIN_MS,
+    sinceExpiryMs:
+      row.sendExpiresAt === null
+        ? Number.POSITIVE_INFINITY
+        : nowMs - row.sendExpiresAt.getTime() - VENUE_CLOCK_MARGIN_MS,
+  });
+  const updated = await repo.recordMiss(row.id, next, new Date(nowMs));
+  const intent: ExecutionOrderRow = updated ?? {
+    ...row,
+    status: next,
+    lookupMisses: misses,
+    firstMissAt: row.firstMissAt ?? new Date(nowMs),
+  };
+  if (intent.status === 'expired') {
+    await repo.updateIntent(
+      row.id,
+      { error: 'never reached the venue: not found after its request expired' },
+      clock.now(),
+    );
+  }
+  return { intent, settlement: null, wasSettled: false };
+}
+
+/** A written intent row brought to its outcome: sent when created, followed when on its way. */
+async function drive(
+  ctx: DriverContext,
+  account: ExchangeAccountRow,
+  client: ExchangeClient,
+  row: ExecutionOrderRow,
+  leverage?: number,
+  fence?: LeaseFence,
+): Promise<SettleOutcome> {
+  if (isFinal(row.status)) {
+    if (row.status === 'rejected' || row.status === 'expired') {
       throw new ExecutionError(
         'rejected',
-        `order ${row.clientOrderId} expired: never reached the venue`,
+        `order ${row.clientOrderId} ${row.status}: ${row.error ?? ''}`,
       );
     }
-    return outcome;
+    return { intent: row, settlement: null, wasSettled: true };
   }
+  if (row.status === 'created') return send(ctx, account, client, row, leverage, fence);
+  // Sent before (in doubt, accepted, a resting order): the venue says what became of it.
+  const outcome = await follow(ctx, account, client, row, FOLLOW_INLINE_MS);
+  if (outcome.intent.status === 'expired') {
+    throw new ExecutionError(
+      'rejected',
+      `order ${row.clientOrderId} expired: never reached the venue`,
+    );
+  }
+  return outcome;
+}
 
-  /**
-   * The background follower: every live order this process sent or took over, looked up on a
-   * timer in its account's lane until it is final. Its settlements run the owners' hooks and
-   * publish events, so drivers hear of fills that came after their submit answered.
-   */
-  const follower = (() => {
-    const tracked = new Set<number>();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let running: Promise<void> | undefined;
-    const schedule = () => {
-      if (timer || tracked.size === 0 || stopped) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        running = pass().finally(() => {
-          running = undefined;
-          schedule();
-        });
-      }, FOLLOW_PASS_MS);
-      timer.unref?.();
-    };
-    async function pass(): Promise<void> {
-      const rows = await repo.intentsByIds([...tracked]).catch(() => []);
-      const live = rows.filter(isFollowed);
-      for (const row of rows) if (!isFollowed(row)) tracked.delete(row.id);
-      await Promise.all(
-        live.map(async (row) => {
-          try {
-            const account = await deps.accountOf(row.accountId);
-            const step = await lanes.run(account.id, () =>
-              followStep(account, deps.clients(account), row),
-            );
-            if (!isFollowed(step.intent)) {
-              tracked.delete(row.id);
-              finalListeners.get(step.intent.ownerKind)?.(step.intent);
-            }
-          } catch (error) {
-            deps.log?.error({ err: error, clientOrderId: row.clientOrderId }, 'follow failed');
-          }
-        }),
-      );
-    }
-    return {
-      track(row: ExecutionOrderRow) {
-        tracked.add(row.id);
-        schedule();
-      },
-      /** Orders followed now (ids). */
-      tracked: () => [...tracked],
-      /**
-       * Stops following. Live orders get up to `drainMs` to become final first (a deploy lets
-       * its in-flight orders settle); what is still live then is followed after the restart.
-       */
-      async stop(drainMs: number) {
-        const deadline = Date.now() + drainMs;
-        while (tracked.size > 0 && Date.now() < deadline) {
-          if (timer) clearTimeout(timer);
-          timer = undefined;
-          await running;
-          running = pass();
-          await running;
-          running = undefined;
-          if (tracked.size > 0) {
-            const waitMs = Math.max(0, Math.min(FOLLOW_PASS_MS, deadline - Date.now()));
-            await new Promise((resolve) => setTimeout(resolve, waitMs));
-          }
-        }
-        stopped = true;
-        if (timer) clearTimeout(timer);
-        timer = undefined;
-        await running;
-      },
-    };
-  })();
-  let stopped = false;
-
-  return { drive, followStep, settleSeen, follower };
+export function createOrderDriver(deps: OrderDriverDeps) {
+  const follower: OrderFollower = new OrderFollower(deps, (account, client, row) =>
+    followStep(ctx, account, client, row),
+  );
+  const ctx: DriverContext = { ...deps, leverageSet: new Map(), follower };
+  return {
+    drive: (
+      account: ExchangeAccountRow,
+      client: ExchangeClient,
+      row: ExecutionOrderRow,
+      leverage?: number,
+      fence?: LeaseFence,
+    ) => drive(ctx, account, client, row, leverage, fence),
+    followStep: (account: ExchangeAccountRow, client: ExchangeClient, row: ExecutionOrderRow) =>
+      followStep(ctx, account, client, row),
+    settleSeen: (
+      account: ExchangeAccountRow,
+      client: ExchangeClient,
+      row: ExecutionOrderRow,
+      order: ExchangeOrder,
+    ) => settleSeen(ctx, account, client, row, order),
+    follower,
+  };
 }
 export type OrderDriver = ReturnType<typeof createOrderDriver>;
