@@ -71,7 +71,10 @@ describe('GET /api/trading/accounts/', () => {
     });
     expect(down).toMatchObject({ balance: null, positions: [], daily_pnl: '0' });
     expect(down?.error).toMatch(/^Exchange unavailable, try again later/);
-    expect(live).toMatchObject({ balance: { total: '500', free: '400', used: '100' }, error: null });
+    expect(live).toMatchObject({
+      balance: { total: '500', free: '400', used: '100' },
+      error: null,
+    });
     // The experience account, the paper one and the live one.
     expect(body.total.balance).toBe('20500');
     // The failing account is not active, says its error's kind, and is not counted.
@@ -143,7 +146,10 @@ describe('POST /api/trading/accounts/{id}/refresh/', () => {
   it('answers that one account', async () => {
     const res = await call(ctx.app, 'POST', `/api/trading/accounts/${liveId}/refresh/`, { token });
     expect(res.status).toBe(200);
-    expect(accountOverview.parse(res.body)).toMatchObject({ id: liveId, balance: { total: '500' } });
+    expect(accountOverview.parse(res.body)).toMatchObject({
+      id: liveId,
+      balance: { total: '500' },
+    });
     const down = await call(ctx.app, 'POST', `/api/trading/accounts/${downId}/refresh/`, { token });
     expect(down.status).toBe(200);
     expect(down.body).toMatchObject({ id: downId, balance: null });

@@ -47,7 +47,10 @@ describe("a new strategy's page follows its fills", () => {
     expect(buy.status, JSON.stringify(buy.body)).toBe(202);
     await filled(token, buy.body.signal_id);
     // The opening fee shows before the next trade.
-    await eventually(async () => expect(Number((await detail()).balance)).toBeLessThan(10_000), 15_000);
+    await eventually(
+      async () => expect(Number((await detail()).balance)).toBeLessThan(10_000),
+      15_000,
+    );
     ctx.clock.advanceSeconds(90);
     const close = await postAlert(ctx.app, path, {
       action: 'close',
