@@ -2,7 +2,13 @@ import { Flex, theme } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsLoggedIn } from '../api/tokens';
-import { useBacktest, useChartData, useDataFreshness, useMarketStatus } from '../api/trading';
+import {
+  type ChartData,
+  useBacktest,
+  useChartData,
+  useDataFreshness,
+  useMarketStatus,
+} from '../api/trading';
 import { UserBotArea } from '../features/bots/UserBotArea';
 import { VisitorPrompt } from '../features/dashboard/AccountPanel';
 import { BacktestSummary } from '../features/dashboard/BacktestSummary';
@@ -20,6 +26,46 @@ import { useIsMobile } from '../shared/ui/use-is-mobile';
 
 const WelcomeModal = lazy(() => import('../features/dashboard/WelcomeModal'));
 const BacktestFailure = lazy(() => import('../features/dashboard/BacktestFailure'));
+
+/** The chart's legend: the strategy's indicators, then the buy and sell signals. */
+function ChartLegend({
+  indicators,
+  palette,
+  isMobile,
+}: {
+  indicators: ChartData['indicators'] | undefined;
+  palette: ReturnType<typeof chartPalette>;
+  isMobile: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap={4} wrap style={{ marginTop: 8, paddingInline: isMobile ? 4 : 0 }}>
+      {(indicators?.ma_fast.length ?? 0) > 0 && (
+        <>
+          <Pill color={palette.maFast}>{t('dashboard.chart.maFast')}</Pill>
+          <Pill color={palette.maSlow}>{t('dashboard.chart.maSlow')}</Pill>
+        </>
+      )}
+      {(indicators?.bb_upper?.length ?? 0) > 0 && (
+        <>
+          <Pill color={palette.band}>{t('dashboard.chart.bands')}</Pill>
+          <Pill color={palette.bandMiddle}>{t('dashboard.chart.bandMiddle')}</Pill>
+        </>
+      )}
+      {(indicators?.rsi?.length ?? 0) > 0 && (
+        <Pill color={palette.oscillator}>{t('dashboard.chart.rsi')}</Pill>
+      )}
+      {(indicators?.macd?.length ?? 0) > 0 && (
+        <>
+          <Pill color={palette.oscillator}>{t('dashboard.chart.macd')}</Pill>
+          <Pill color={palette.signalLine}>{t('dashboard.chart.macdSignal')}</Pill>
+        </>
+      )}
+      <Pill color={palette.up}>▲ {t('dashboard.chart.buySignal')}</Pill>
+      <Pill color={palette.down}>▼ {t('dashboard.chart.sellSignal')}</Pill>
+    </Flex>
+  );
+}
 
 /**
  * /dashboard (document 1 §2): market selectors, the candle chart with the strategy's signals, the
@@ -106,31 +152,7 @@ export function DashboardPage() {
           viewKey={viewKey}
           height={chartHeight}
         />
-        <Flex gap={4} wrap style={{ marginTop: 8, paddingInline: isMobile ? 4 : 0 }}>
-          {(chart.data?.indicators.ma_fast.length ?? 0) > 0 && (
-            <>
-              <Pill color={palette.maFast}>{t('dashboard.chart.maFast')}</Pill>
-              <Pill color={palette.maSlow}>{t('dashboard.chart.maSlow')}</Pill>
-            </>
-          )}
-          {(chart.data?.indicators.bb_upper?.length ?? 0) > 0 && (
-            <>
-              <Pill color={palette.band}>{t('dashboard.chart.bands')}</Pill>
-              <Pill color={palette.bandMiddle}>{t('dashboard.chart.bandMiddle')}</Pill>
-            </>
-          )}
-          {(chart.data?.indicators.rsi?.length ?? 0) > 0 && (
-            <Pill color={palette.oscillator}>{t('dashboard.chart.rsi')}</Pill>
-          )}
-          {(chart.data?.indicators.macd?.length ?? 0) > 0 && (
-            <>
-              <Pill color={palette.oscillator}>{t('dashboard.chart.macd')}</Pill>
-              <Pill color={palette.signalLine}>{t('dashboard.chart.macdSignal')}</Pill>
-            </>
-          )}
-          <Pill color={palette.up}>▲ {t('dashboard.chart.buySignal')}</Pill>
-          <Pill color={palette.down}>▼ {t('dashboard.chart.sellSignal')}</Pill>
-        </Flex>
+        <ChartLegend indicators={chart.data?.indicators} palette={palette} isMobile={isMobile} />
       </Panel>
 
       <div

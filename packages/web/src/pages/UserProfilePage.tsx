@@ -1,3 +1,4 @@
+import type { PublicProfile } from '@quantsquare/contracts';
 import '../i18n/square-texts';
 import '../features/square/square.css';
 import { CalendarOutlined } from '@ant-design/icons';
@@ -37,6 +38,40 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** Avatar, name (or Anonymous), bio (or No bio yet) and the month the trader joined. */
+function ProfileIdentity({ profile: data }: { profile: PublicProfile }) {
+  const { t, i18n } = useTranslation();
+  const name = ownerName(data.nickname, t('square.anonymous'));
+  const joined = new Date(data.created_at).toLocaleDateString(i18n.language, {
+    year: 'numeric',
+    month: 'long',
+  });
+  return (
+    <Flex gap={16} align="center" style={{ minWidth: 0, flex: '1 1 260px' }}>
+      <UserAvatar url={data.avatar_url} name={name} size={72} />
+      <div style={{ minWidth: 0 }}>
+        <Typography.Title
+          level={3}
+          style={{ margin: 0, overflowWrap: 'anywhere' }}
+          data-testid="profile-name"
+        >
+          {name}
+        </Typography.Title>
+        <Typography.Paragraph
+          type={data.bio ? undefined : 'secondary'}
+          style={{ margin: '4px 0', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+          data-testid="profile-bio"
+        >
+          {data.bio || t('userProfile.noBio')}
+        </Typography.Paragraph>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <CalendarOutlined /> {t('userProfile.joined', { date: joined })}
+        </Typography.Text>
+      </div>
+    </Flex>
+  );
+}
+
 /**
  * /user/{userId}: a trader's public profile (document 2 §2): avatar, nickname (or Anonymous),
  * bio (or No bio yet), followers, following, joined month and year, follow (not on one's own
@@ -71,11 +106,6 @@ export function UserProfilePage() {
     );
   }
 
-  const name = ownerName(data.nickname, t('square.anonymous'));
-  const joined = new Date(data.created_at).toLocaleDateString(locale, {
-    year: 'numeric',
-    month: 'long',
-  });
   const toggleFollow = () => {
     if (!isLoggedIn) {
       navigate('/login');
@@ -95,28 +125,7 @@ export function UserProfilePage() {
     <Flex vertical gap={16} data-testid="profile-page">
       <Card>
         <Flex gap={20} align="center" wrap justify="space-between">
-          <Flex gap={16} align="center" style={{ minWidth: 0, flex: '1 1 260px' }}>
-            <UserAvatar url={data.avatar_url} name={name} size={72} />
-            <div style={{ minWidth: 0 }}>
-              <Typography.Title
-                level={3}
-                style={{ margin: 0, overflowWrap: 'anywhere' }}
-                data-testid="profile-name"
-              >
-                {name}
-              </Typography.Title>
-              <Typography.Paragraph
-                type={data.bio ? undefined : 'secondary'}
-                style={{ margin: '4px 0', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                data-testid="profile-bio"
-              >
-                {data.bio || t('userProfile.noBio')}
-              </Typography.Paragraph>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                <CalendarOutlined /> {t('userProfile.joined', { date: joined })}
-              </Typography.Text>
-            </div>
-          </Flex>
+          <ProfileIdentity profile={data} />
           <Flex gap={16} align="center" wrap>
             <Count
               label={t('userProfile.followers')}

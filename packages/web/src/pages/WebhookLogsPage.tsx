@@ -12,6 +12,7 @@ import {
   theme,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -92,30 +93,9 @@ function LogCards({ logs }: { logs: readonly WebhookLog[] }) {
   );
 }
 
-/**
- * /webhook-trading/logs (issue 13 "Web"): receipts, refusals, orders and configuration changes,
- * filtered by configuration, level and time, paged.
- */
-export function WebhookLogsPage() {
-  const { t, i18n } = useTranslation();
-  const isMobile = useIsMobile();
-  const { params, page, setFilters, setParams } = useListParams();
-  const config = positiveInt(params.get('config'));
-  const levelParam = params.get('status');
-  const level = WEBHOOK_LOG_LEVELS.find((l) => l === levelParam);
-  const since = isoOrUndefined(params.get('since'));
-  const until = isoOrUndefined(params.get('until'));
-  const logs = useWebhookLogs({
-    page,
-    pageSize: WEBHOOK_LIST_PAGE_SIZE,
-    config,
-    status: level,
-    since,
-    until,
-  });
-  const hasFilters = config !== undefined || level !== undefined || since || until;
-
-  const columns: TableColumnsType<WebhookLog> = [
+/** The desktop table's columns. */
+function logColumns(t: TFunction, locale: string): TableColumnsType<WebhookLog> {
+  return [
     {
       key: 'time',
       title: t('webhooks.logs.columns.time'),
@@ -154,7 +134,7 @@ export function WebhookLogsPage() {
           style={{ overflowWrap: 'anywhere' }}
           data-testid="webhook-log-text"
         >
-          {logText(t, log, i18n.language)}
+          {logText(t, log, locale)}
         </Typography.Text>
       ),
     },
@@ -171,6 +151,32 @@ export function WebhookLogsPage() {
       render: (value: number | null) => <SignalLink id={value} />,
     },
   ];
+}
+
+/**
+ * /webhook-trading/logs (issue 13 "Web"): receipts, refusals, orders and configuration changes,
+ * filtered by configuration, level and time, paged.
+ */
+export function WebhookLogsPage() {
+  const { t, i18n } = useTranslation();
+  const isMobile = useIsMobile();
+  const { params, page, setFilters, setParams } = useListParams();
+  const config = positiveInt(params.get('config'));
+  const levelParam = params.get('status');
+  const level = WEBHOOK_LOG_LEVELS.find((l) => l === levelParam);
+  const since = isoOrUndefined(params.get('since'));
+  const until = isoOrUndefined(params.get('until'));
+  const logs = useWebhookLogs({
+    page,
+    pageSize: WEBHOOK_LIST_PAGE_SIZE,
+    config,
+    status: level,
+    since,
+    until,
+  });
+  const hasFilters = config !== undefined || level !== undefined || since || until;
+
+  const columns = logColumns(t, i18n.language);
 
   const range: [Dayjs | null, Dayjs | null] = [
     since ? dayjs(since) : null,

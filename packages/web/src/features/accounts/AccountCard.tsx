@@ -34,18 +34,11 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** One exchange account of the overview (document 1 §2 "Account overview"). */
-export function AccountCard({ account, onRetry, isRetrying }: Props) {
-  const { t, i18n } = useTranslation();
-  const { token } = theme.useToken();
-  const locale = i18n.language;
-  const toneColor = { up: token.colorSuccess, down: token.colorError, flat: undefined };
-  const pnlColor = toneColor[pnlTone(account.daily_pnl)];
-  const hasFailed = account.error !== null && account.balance === null;
-  const kindText = useExchangeErrorKindText();
+/** The account's name, venue, kind and mode, and its status when it is not normal. */
+function AccountTitle({ account }: { account: AccountOverview }) {
+  const { t } = useTranslation();
   const status = apiStatus(account);
-
-  const title = (
+  return (
     <Flex gap={6} align="center" wrap style={{ paddingBlock: 8 }}>
       <AccountLabel account={account} testIdPrefix="account" />
       <Tag>{t(`apis.exchanges.${account.exchange}`)}</Tag>
@@ -65,10 +58,72 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
       )}
     </Flex>
   );
+}
+
+/** The account's open positions at the venue, with their unrealised P&L. */
+function AccountPositions({ account }: { account: AccountOverview }) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const locale = i18n.language;
+  const toneColor = { up: token.colorSuccess, down: token.colorError, flat: undefined };
+  return (
+    <div data-testid="account-positions">
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('accounts.positions')}
+      </Typography.Text>
+      {account.positions.length === 0 ? (
+        <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+          {t('accounts.positionsEmpty')}
+        </Typography.Paragraph>
+      ) : (
+        <Flex vertical gap={4} style={{ marginTop: 4 }}>
+          {account.positions.map((position) => (
+            <Flex
+              key={position.id}
+              justify="space-between"
+              gap={8}
+              wrap
+              data-testid="account-position"
+            >
+              <span>
+                <Typography.Text strong>{position.symbol}</Typography.Text>{' '}
+                <Tag color={position.side === 'long' ? 'success' : 'error'}>
+                  {t(`accounts.sides.${position.side}`)}
+                </Tag>
+                <Typography.Text type="secondary">
+                  {formatAmount(position.contracts, locale)} @{' '}
+                  {formatPrice(position.entry_price, locale)}
+                </Typography.Text>
+              </span>
+              <span
+                style={{
+                  color: toneColor[pnlTone(position.pnl)],
+                  fontVariantNumeric: 'tabular-nums',
+                }}
+              >
+                {formatSignedMoney(position.pnl, locale)}
+              </span>
+            </Flex>
+          ))}
+        </Flex>
+      )}
+    </div>
+  );
+}
+
+/** One exchange account of the overview (document 1 §2 "Account overview"). */
+export function AccountCard({ account, onRetry, isRetrying }: Props) {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const locale = i18n.language;
+  const toneColor = { up: token.colorSuccess, down: token.colorError, flat: undefined };
+  const pnlColor = toneColor[pnlTone(account.daily_pnl)];
+  const hasFailed = account.error !== null && account.balance === null;
+  const kindText = useExchangeErrorKindText();
 
   return (
     <Card
-      title={title}
+      title={<AccountTitle account={account} />}
       size="small"
       data-testid="account-card"
       data-name={account.name}
@@ -137,47 +192,7 @@ export function AccountCard({ account, onRetry, isRetrying }: Props) {
             </Typography.Text>
             <BalanceChart snapshots={account.snapshots} />
           </div>
-          <div data-testid="account-positions">
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('accounts.positions')}
-            </Typography.Text>
-            {account.positions.length === 0 ? (
-              <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
-                {t('accounts.positionsEmpty')}
-              </Typography.Paragraph>
-            ) : (
-              <Flex vertical gap={4} style={{ marginTop: 4 }}>
-                {account.positions.map((position) => (
-                  <Flex
-                    key={position.id}
-                    justify="space-between"
-                    gap={8}
-                    wrap
-                    data-testid="account-position"
-                  >
-                    <span>
-                      <Typography.Text strong>{position.symbol}</Typography.Text>{' '}
-                      <Tag color={position.side === 'long' ? 'success' : 'error'}>
-                        {t(`accounts.sides.${position.side}`)}
-                      </Tag>
-                      <Typography.Text type="secondary">
-                        {formatAmount(position.contracts, locale)} @{' '}
-                        {formatPrice(position.entry_price, locale)}
-                      </Typography.Text>
-                    </span>
-                    <span
-                      style={{
-                        color: toneColor[pnlTone(position.pnl)],
-                        fontVariantNumeric: 'tabular-nums',
-                      }}
-                    >
-                      {formatSignedMoney(position.pnl, locale)}
-                    </span>
-                  </Flex>
-                ))}
-              </Flex>
-            )}
-          </div>
+          <AccountPositions account={account} />
         </Flex>
       )}
       <RiskControls accountId={account.id} accountName={account.name} />

@@ -113,16 +113,120 @@ interface Props {
   onDelete: (bot: Bot) => void;
 }
 
-/** One bot of the list with its settings, statistics, positions and actions (§2, §4). */
-export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props) {
+/** Start or stop, delete, and the details toggle. */
+function BotActions({
+  bot,
+  busy,
+  isOpen,
+  onStart,
+  onStop,
+  onDelete,
+  onToggle,
+}: Omit<Props, 'showVip'> & { isOpen: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Flex wrap gap={8}>
+      {bot.status === 'running' ? (
+        <Button
+          size="small"
+          icon={<PauseCircleOutlined />}
+          loading={busy === 'stop'}
+          onClick={() => onStop(bot)}
+          data-testid="bot-stop"
+        >
+          {t('bots.actions.stop')}
+        </Button>
+      ) : (
+        <Button
+          size="small"
+          type="primary"
+          icon={bot.status === 'error' ? <RedoOutlined /> : <PlayCircleOutlined />}
+          loading={busy === 'start'}
+          onClick={() => onStart(bot)}
+          data-testid="bot-start"
+        >
+          {t(bot.status === 'error' ? 'bots.actions.restart' : 'bots.actions.start')}
+        </Button>
+      )}
+      <Button
+        size="small"
+        danger
+        icon={<DeleteOutlined />}
+        loading={busy === 'delete'}
+        onClick={() => onDelete(bot)}
+        data-testid="bot-delete"
+      >
+        {t('bots.actions.delete')}
+      </Button>
+      <Button
+        size="small"
+        type="text"
+        icon={isOpen ? <UpOutlined /> : <DownOutlined />}
+        onClick={onToggle}
+        aria-expanded={isOpen}
+        data-testid="bot-details"
+      >
+        {t(isOpen ? 'bots.actions.hideDetails' : 'bots.actions.details')}
+      </Button>
+    </Flex>
+  );
+}
+
+/** The bot's settings and its trade statistics. */
+function BotFigures({ bot }: { bot: Bot }) {
   const { t, i18n } = useTranslation();
-  const { token } = theme.useToken();
   const locale = i18n.language;
-  const [isOpen, setOpen] = useState(false);
   const nameOfAccount = useAccountName();
-  const isRunning = bot.status === 'running';
   const percent = (value: number | null) =>
     value === null ? t('bots.none') : formatPercent(value, locale);
+  return (
+    <>
+      <div style={GRID}>
+        <Field label={t('bots.fields.exchange')}>{t(`bots.exchanges.${bot.exchange}`)}</Field>
+        <Field label={t('bots.fields.account')}>
+          {nameOfAccount(bot.exchange_api, bot.exchange_api_name)}
+        </Field>
+        <Field label={t('bots.fields.accountType')}>
+          {t(`bots.accountTypes.${bot.account_type}`)}
+        </Field>
+        <Field label={t('bots.fields.positionMode')}>
+          {t(`bots.positionModes.${positionModeKey(bot.position_mode)}`)}
+        </Field>
+        <Field label={t('bots.fields.strategy')}>{bot.strategy_name}</Field>
+        <Field label={t('bots.fields.timeframe')}>{bot.timeframe}</Field>
+        <Field label={t('bots.fields.tradeAmount')}>
+          {t('bots.usdtValue', { value: formatMoney(bot.trade_amount, locale) })}
+        </Field>
+        <Field label={`${t('bots.fields.stopLoss')} / ${t('bots.fields.takeProfit')}`}>
+          {percent(bot.stop_loss_percentage)} / {percent(bot.take_profit_percentage)}
+        </Field>
+      </div>
+
+      <div style={GRID}>
+        <Field label={t('bots.stats.total')}>{bot.total_trades}</Field>
+        <Field label={t('bots.stats.winning')}>
+          <Text tone="success">{bot.winning_trades}</Text>
+        </Field>
+        <Field label={t('bots.stats.losing')}>
+          <Text tone="danger">{bot.losing_trades}</Text>
+        </Field>
+        <Field label={t('bots.stats.winRate')}>{formatPercent(bot.win_rate, locale)}</Field>
+        <Field label={t('bots.stats.totalPnl')}>
+          <Text tone={pnlTextTone(bot.total_profit_loss)}>
+            {formatMoney(bot.total_profit_loss, locale)}
+          </Text>
+        </Field>
+      </div>
+    </>
+  );
+}
+
+/** One bot of the list with its settings, statistics, positions and actions (§2, §4). */
+export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const [isOpen, setOpen] = useState(false);
+  const isRunning = bot.status === 'running';
 
   return (
     <article
@@ -148,50 +252,15 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
             {bot.is_paper && <Tag style={{ marginInlineEnd: 0 }}>{t('bots.paper')}</Tag>}
             {isRunning && <LiveIndicator fresh={bot.data_fresh} />}
           </Flex>
-          <Flex wrap gap={8}>
-            {bot.status === 'running' ? (
-              <Button
-                size="small"
-                icon={<PauseCircleOutlined />}
-                loading={busy === 'stop'}
-                onClick={() => onStop(bot)}
-                data-testid="bot-stop"
-              >
-                {t('bots.actions.stop')}
-              </Button>
-            ) : (
-              <Button
-                size="small"
-                type="primary"
-                icon={bot.status === 'error' ? <RedoOutlined /> : <PlayCircleOutlined />}
-                loading={busy === 'start'}
-                onClick={() => onStart(bot)}
-                data-testid="bot-start"
-              >
-                {t(bot.status === 'error' ? 'bots.actions.restart' : 'bots.actions.start')}
-              </Button>
-            )}
-            <Button
-              size="small"
-              danger
-              icon={<DeleteOutlined />}
-              loading={busy === 'delete'}
-              onClick={() => onDelete(bot)}
-              data-testid="bot-delete"
-            >
-              {t('bots.actions.delete')}
-            </Button>
-            <Button
-              size="small"
-              type="text"
-              icon={isOpen ? <UpOutlined /> : <DownOutlined />}
-              onClick={() => setOpen((open) => !open)}
-              aria-expanded={isOpen}
-              data-testid="bot-details"
-            >
-              {t(isOpen ? 'bots.actions.hideDetails' : 'bots.actions.details')}
-            </Button>
-          </Flex>
+          <BotActions
+            bot={bot}
+            busy={busy}
+            isOpen={isOpen}
+            onStart={onStart}
+            onStop={onStop}
+            onDelete={onDelete}
+            onToggle={() => setOpen((open) => !open)}
+          />
         </Flex>
 
         {showVip && !bot.can_start && (
@@ -207,42 +276,7 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
           />
         )}
 
-        <div style={GRID}>
-          <Field label={t('bots.fields.exchange')}>{t(`bots.exchanges.${bot.exchange}`)}</Field>
-          <Field label={t('bots.fields.account')}>
-            {nameOfAccount(bot.exchange_api, bot.exchange_api_name)}
-          </Field>
-          <Field label={t('bots.fields.accountType')}>
-            {t(`bots.accountTypes.${bot.account_type}`)}
-          </Field>
-          <Field label={t('bots.fields.positionMode')}>
-            {t(`bots.positionModes.${positionModeKey(bot.position_mode)}`)}
-          </Field>
-          <Field label={t('bots.fields.strategy')}>{bot.strategy_name}</Field>
-          <Field label={t('bots.fields.timeframe')}>{bot.timeframe}</Field>
-          <Field label={t('bots.fields.tradeAmount')}>
-            {t('bots.usdtValue', { value: formatMoney(bot.trade_amount, locale) })}
-          </Field>
-          <Field label={`${t('bots.fields.stopLoss')} / ${t('bots.fields.takeProfit')}`}>
-            {percent(bot.stop_loss_percentage)} / {percent(bot.take_profit_percentage)}
-          </Field>
-        </div>
-
-        <div style={GRID}>
-          <Field label={t('bots.stats.total')}>{bot.total_trades}</Field>
-          <Field label={t('bots.stats.winning')}>
-            <Text tone="success">{bot.winning_trades}</Text>
-          </Field>
-          <Field label={t('bots.stats.losing')}>
-            <Text tone="danger">{bot.losing_trades}</Text>
-          </Field>
-          <Field label={t('bots.stats.winRate')}>{formatPercent(bot.win_rate, locale)}</Field>
-          <Field label={t('bots.stats.totalPnl')}>
-            <Text tone={pnlTextTone(bot.total_profit_loss)}>
-              {formatMoney(bot.total_profit_loss, locale)}
-            </Text>
-          </Field>
-        </div>
+        <BotFigures bot={bot} />
 
         <Flex wrap gap="4px 24px">
           <span>

@@ -16,6 +16,7 @@ import {
   Tag,
   theme,
 } from 'antd';
+import type { TFunction } from 'i18next';
 import type { HTMLAttributes, RefObject } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -133,28 +134,12 @@ function keepInView(anchorRef: RefObject<HTMLDivElement | null>): () => void {
 
 const USER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
 
-/**
- * The operation log (document 1 §2): every 5 s, manual refresh, type filter, paging; a table on
- * desktop, stacked cards on a phone.
- */
 /** The dashboard anchor of the operation log (the mobile menu's "API operation log"). */
 export const OPERATION_LOG_ANCHOR = 'operation-log';
 
-export function OperationLog() {
-  const { t, i18n } = useTranslation();
-  const { hash } = useLocation();
-  const anchorRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (hash !== `#${OPERATION_LOG_ANCHOR}`) return;
-    return keepInView(anchorRef);
-  }, [hash]);
-  const isMobile = useIsMobile();
-  const [type, setType] = useState<OperationLogType | undefined>(undefined);
-  const [page, setPage] = useState(1);
-  const logs = useOperationLogs({ type, page, pageSize: PAGE_SIZE });
-  const locale = i18n.language;
-
-  const columns: TableColumnsType<OperationLogEntry> = [
+/** The desktop table's columns. */
+function logColumns(t: TFunction, locale: string): TableColumnsType<OperationLogEntry> {
+  return [
     {
       key: 'time',
       title: t('bots.logs.columns.time'),
@@ -198,6 +183,73 @@ export function OperationLog() {
         logPnl(entry) === null ? '—' : <PnlText entry={entry} locale={locale} />,
     },
   ];
+}
+
+/** The type filter and the refresh button. */
+function LogControls({
+  type,
+  onType,
+  isRefreshing,
+  onRefresh,
+}: {
+  type: OperationLogType | undefined;
+  onType: (type: OperationLogType | undefined) => void;
+  isRefreshing: boolean;
+  onRefresh: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Flex wrap gap={8} align="center">
+      <Text tone="secondary" size={12}>
+        {t('bots.logs.autoRefresh')}
+      </Text>
+      <Select<OperationLogType | 'all'>
+        size="small"
+        aria-label={t('bots.logs.typeFilter')}
+        data-testid="operation-log-type"
+        value={type ?? 'all'}
+        style={{ width: 130 }}
+        onChange={(value) => onType(value === 'all' ? undefined : value)}
+        options={[
+          { value: 'all', label: t('bots.logs.allTypes') },
+          ...OPERATION_LOG_TYPES.map((value) => ({
+            value,
+            label: t(`bots.logs.types.${value}`),
+          })),
+        ]}
+      />
+      <Button
+        size="small"
+        icon={<ReloadOutlined />}
+        loading={isRefreshing}
+        onClick={onRefresh}
+        data-testid="operation-log-refresh"
+      >
+        {t('bots.logs.refresh')}
+      </Button>
+    </Flex>
+  );
+}
+
+/**
+ * The operation log (document 1 §2): every 5 s, manual refresh, type filter, paging; a table on
+ * desktop, stacked cards on a phone.
+ */
+export function OperationLog() {
+  const { t, i18n } = useTranslation();
+  const { hash } = useLocation();
+  const anchorRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (hash !== `#${OPERATION_LOG_ANCHOR}`) return;
+    return keepInView(anchorRef);
+  }, [hash]);
+  const isMobile = useIsMobile();
+  const [type, setType] = useState<OperationLogType | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const logs = useOperationLogs({ type, page, pageSize: PAGE_SIZE });
+  const locale = i18n.language;
+
+  const columns = logColumns(t, locale);
 
   return (
     <div id={OPERATION_LOG_ANCHOR} ref={anchorRef} style={{ scrollMarginTop: 72 }}>
@@ -205,38 +257,15 @@ export function OperationLog() {
         title={t('bots.logs.title')}
         data-testid="operation-log"
         extra={
-          <Flex wrap gap={8} align="center">
-            <Text tone="secondary" size={12}>
-              {t('bots.logs.autoRefresh')}
-            </Text>
-            <Select<OperationLogType | 'all'>
-              size="small"
-              aria-label={t('bots.logs.typeFilter')}
-              data-testid="operation-log-type"
-              value={type ?? 'all'}
-              style={{ width: 130 }}
-              onChange={(value) => {
-                setType(value === 'all' ? undefined : value);
-                setPage(1);
-              }}
-              options={[
-                { value: 'all', label: t('bots.logs.allTypes') },
-                ...OPERATION_LOG_TYPES.map((value) => ({
-                  value,
-                  label: t(`bots.logs.types.${value}`),
-                })),
-              ]}
-            />
-            <Button
-              size="small"
-              icon={<ReloadOutlined />}
-              loading={logs.isFetching && !logs.isPending}
-              onClick={() => void logs.refetch()}
-              data-testid="operation-log-refresh"
-            >
-              {t('bots.logs.refresh')}
-            </Button>
-          </Flex>
+          <LogControls
+            type={type}
+            onType={(value) => {
+              setType(value);
+              setPage(1);
+            }}
+            isRefreshing={logs.isFetching && !logs.isPending}
+            onRefresh={() => void logs.refetch()}
+          />
         }
       >
         {logs.isError && !logs.data ? (

@@ -13,18 +13,39 @@ import {
 import { copyAmountRuleText } from './copy-errors';
 import { copyAmountProblem, toNumber } from './copy-format';
 
-/**
- * Edit copy settings (document 2 §4, §5): the leader, the copy amount (at least 10 USDT, step
- * 0.01), the max loss (empty: no limit) and the protections (entry slippage cap, leader-drift
- * limit), with the current profit and copied-trade count.
- */
-export function EditCopyModal({
-  relation,
-  onClose,
-}: {
-  relation: CopyRelation | null;
-  onClose: () => void;
-}) {
+/** The leader copied: its name, venue and badges. */
+function LeaderLine({ relation }: { relation: CopyRelation }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item label={t('copy.edit.leader')} style={{ marginBottom: 12 }}>
+      <Flex gap={6} align="center" wrap>
+        <Typography.Text strong>{copyStrategyName(relation, t)}</Typography.Text>
+        <Typography.Text type="secondary">{relation.leader_exchange.toUpperCase()}</Typography.Text>
+        <CopyBadges relation={relation} />
+      </Flex>
+    </Form.Item>
+  );
+}
+
+/** What the copy has made so far, and how many trades it copied. */
+function CopyProgress({ relation }: { relation: CopyRelation }) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap={24} wrap>
+      <Figure label={t('copy.edit.currentProfit')}>
+        <span data-testid="copy-edit-profit">
+          <PnlText value={relation.total_profit_loss} /> USDT
+        </span>
+      </Figure>
+      <Figure label={t('copy.edit.copiedTrades')}>
+        <span data-testid="copy-edit-trades">{relation.total_copied_trades}</span>
+      </Figure>
+    </Flex>
+  );
+}
+
+/** The edit's values (from the relation when it opens), their checks and the save. */
+function useEditCopy(relation: CopyRelation | null, onClose: () => void) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const update = useUpdateCopy();
@@ -78,6 +99,50 @@ export function EditCopyModal({
     );
   };
 
+  return {
+    update,
+    amount,
+    setAmount,
+    maxLoss,
+    setMaxLoss,
+    protection,
+    setProtection,
+    failure,
+    amountProblem,
+    lossProblem,
+    canSave,
+    save,
+  };
+}
+
+/**
+ * Edit copy settings (document 2 §4, §5): the leader, the copy amount (at least 10 USDT, step
+ * 0.01), the max loss (empty: no limit) and the protections (entry slippage cap, leader-drift
+ * limit), with the current profit and copied-trade count.
+ */
+export function EditCopyModal({
+  relation,
+  onClose,
+}: {
+  relation: CopyRelation | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const {
+    update,
+    amount,
+    setAmount,
+    maxLoss,
+    setMaxLoss,
+    protection,
+    setProtection,
+    failure,
+    amountProblem,
+    lossProblem,
+    canSave,
+    save,
+  } = useEditCopy(relation, onClose);
+
   return (
     <Modal
       open={relation !== null}
@@ -106,15 +171,7 @@ export function EditCopyModal({
     >
       {relation && (
         <Form layout="vertical" component="div">
-          <Form.Item label={t('copy.edit.leader')} style={{ marginBottom: 12 }}>
-            <Flex gap={6} align="center" wrap>
-              <Typography.Text strong>{copyStrategyName(relation, t)}</Typography.Text>
-              <Typography.Text type="secondary">
-                {relation.leader_exchange.toUpperCase()}
-              </Typography.Text>
-              <CopyBadges relation={relation} />
-            </Flex>
-          </Form.Item>
+          <LeaderLine relation={relation} />
           <Form.Item
             label={t('copy.edit.amount')}
             style={{ marginBottom: 12 }}
@@ -150,16 +207,7 @@ export function EditCopyModal({
             onChange={setProtection}
             mode={relation.copy_mode}
           />
-          <Flex gap={24} wrap>
-            <Figure label={t('copy.edit.currentProfit')}>
-              <span data-testid="copy-edit-profit">
-                <PnlText value={relation.total_profit_loss} /> USDT
-              </span>
-            </Figure>
-            <Figure label={t('copy.edit.copiedTrades')}>
-              <span data-testid="copy-edit-trades">{relation.total_copied_trades}</span>
-            </Figure>
-          </Flex>
+          <CopyProgress relation={relation} />
           {failure && (
             <Alert
               type="error"

@@ -79,19 +79,12 @@ function ReferralRow({ referral, isFirst }: { referral: Referral; isFirst: boole
   );
 }
 
-/**
- * The invitation system (§2, §8, §9): the code with copy (its clipboard-failure text) and
- * generate, the reward rule, the counts and the referral list with VIP/normal tags.
- */
-export function InvitationCard({ code }: { code: string }) {
-  const { t, i18n } = useTranslation();
+/** The code, with copy (its clipboard-failure text) and generate (confirmed when it replaces one). */
+function InvitationCode({ code }: { code: string }) {
+  const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const { copied, copy } = useCopy();
-  const [page, setPage] = useState(1);
-  const stats = useInvitationStats();
-  const referrals = useReferrals(page, REFERRALS_PAGE_SIZE);
   const generate = useGenerateInvitation();
-  const locale = i18n.language;
 
   const copyCode = async () => {
     if (await copy(code)) void message.success(t('invite.codeCopied'));
@@ -122,47 +115,53 @@ export function InvitationCard({ code }: { code: string }) {
     });
   };
 
+  return (
+    <Flex vertical gap={6}>
+      <Typography.Text type="secondary">{t('invite.code')}</Typography.Text>
+      <Flex align="center" gap={8} wrap>
+        {code ? (
+          <Typography.Text
+            strong
+            style={{ fontSize: 22, letterSpacing: 2, fontFamily: 'monospace' }}
+            data-testid="invite-code"
+          >
+            {code}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary" data-testid="invite-no-code">
+            {t('invite.noCode')}
+          </Typography.Text>
+        )}
+        {code && (
+          <Button
+            icon={copied ? <CheckOutlined /> : <CopyOutlined />}
+            onClick={() => void copyCode()}
+            data-testid="invite-copy"
+          >
+            {copied ? t('wallet.copied') : t('invite.copyCode')}
+          </Button>
+        )}
+        <Button
+          icon={<ReloadOutlined />}
+          loading={generate.isPending}
+          onClick={askGenerate}
+          data-testid="invite-generate"
+        >
+          {code ? t('invite.regenerate') : t('invite.generate')}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
+/** How many the user invited, how many bought VIP, and the rewards. */
+function InvitationCounts() {
+  const { t, i18n } = useTranslation();
+  const stats = useInvitationStats();
+  const locale = i18n.language;
   const data = stats.data;
   return (
-    <Flex vertical gap={16}>
-      <Flex vertical gap={6}>
-        <Typography.Text type="secondary">{t('invite.code')}</Typography.Text>
-        <Flex align="center" gap={8} wrap>
-          {code ? (
-            <Typography.Text
-              strong
-              style={{ fontSize: 22, letterSpacing: 2, fontFamily: 'monospace' }}
-              data-testid="invite-code"
-            >
-              {code}
-            </Typography.Text>
-          ) : (
-            <Typography.Text type="secondary" data-testid="invite-no-code">
-              {t('invite.noCode')}
-            </Typography.Text>
-          )}
-          {code && (
-            <Button
-              icon={copied ? <CheckOutlined /> : <CopyOutlined />}
-              onClick={() => void copyCode()}
-              data-testid="invite-copy"
-            >
-              {copied ? t('wallet.copied') : t('invite.copyCode')}
-            </Button>
-          )}
-          <Button
-            icon={<ReloadOutlined />}
-            loading={generate.isPending}
-            onClick={askGenerate}
-            data-testid="invite-generate"
-          >
-            {code ? t('invite.regenerate') : t('invite.generate')}
-          </Button>
-        </Flex>
-      </Flex>
-
-      <Alert type="info" showIcon icon={<GiftOutlined />} title={t('invite.reward')} />
-
+    <>
       {stats.isPending && <Skeleton active paragraph={{ rows: 1 }} />}
       {stats.isError && !data && (
         <QueryErrorAlert
@@ -201,7 +200,17 @@ export function InvitationCard({ code }: { code: string }) {
           />
         </div>
       )}
+    </>
+  );
+}
 
+/** The users invited, a page at a time, with their VIP or normal tag. */
+function ReferralList() {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const referrals = useReferrals(page, REFERRALS_PAGE_SIZE);
+  return (
+    <>
       <Typography.Text strong>{t('invite.referrals')}</Typography.Text>
       {referrals.isPending && <Skeleton active paragraph={{ rows: 2 }} />}
       {referrals.isError && !referrals.data && (
@@ -237,6 +246,22 @@ export function InvitationCard({ code }: { code: string }) {
           )}
         </div>
       )}
+    </>
+  );
+}
+
+/**
+ * The invitation system (§2, §8, §9): the code with copy (its clipboard-failure text) and
+ * generate, the reward rule, the counts and the referral list with VIP/normal tags.
+ */
+export function InvitationCard({ code }: { code: string }) {
+  const { t } = useTranslation();
+  return (
+    <Flex vertical gap={16}>
+      <InvitationCode code={code} />
+      <Alert type="info" showIcon icon={<GiftOutlined />} title={t('invite.reward')} />
+      <InvitationCounts />
+      <ReferralList />
     </Flex>
   );
 }

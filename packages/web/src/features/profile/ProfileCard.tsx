@@ -22,23 +22,13 @@ interface ProfileValues {
   bio: string;
 }
 
-/**
- * Avatar (checked for size and type before upload), nickname, bio with its counter, the square's
- * stats and the account's identifiers with the phone's middle four digits masked (§2, §5, §8).
- */
-export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
+/** The avatar, with upload (checked for size and type first) and removal. */
+function AvatarEditor({ own, user }: { own: OwnProfile; user: Profile }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<ProfileValues>();
   const fileInput = useRef<HTMLInputElement>(null);
-  const update = useUpdateProfile();
   const upload = useUploadAvatar();
   const remove = useDeleteAvatar();
-
-  // The form follows the saved profile (after a save, or when another tab changed it).
-  useEffect(() => {
-    form.setFieldsValue({ nickname: own.nickname, bio: own.bio });
-  }, [form, own.nickname, own.bio]);
 
   const chooseFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -68,6 +58,90 @@ export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
         void message.error(walletErrorMessage(t, error, t('settings.avatarRemoveFailed'))),
     });
 
+  // A phone user without a nickname has no letter to show: the person icon stands in.
+  const initial = initialOf(own.nickname || user.email);
+  return (
+    <Flex gap={16} align="center" wrap>
+      <Avatar
+        size={72}
+        src={own.avatar_url ?? undefined}
+        icon={own.avatar_url || initial ? undefined : <UserOutlined />}
+        data-testid="profile-avatar"
+      >
+        {initial || undefined}
+      </Avatar>
+      <Flex vertical gap={6} style={{ minWidth: 0 }}>
+        <Flex gap={8} wrap>
+          <Button
+            icon={<UploadOutlined />}
+            loading={upload.isPending}
+            onClick={() => fileInput.current?.click()}
+            data-testid="profile-avatar-upload"
+          >
+            {own.avatar_url ? t('settings.changeAvatar') : t('settings.uploadAvatar')}
+          </Button>
+          {own.avatar_url && (
+            <Button
+              icon={<DeleteOutlined />}
+              loading={remove.isPending}
+              onClick={removeAvatar}
+              data-testid="profile-avatar-remove"
+            >
+              {t('settings.removeAvatar')}
+            </Button>
+          )}
+        </Flex>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('settings.avatarHint')}
+        </Typography.Text>
+        <input
+          ref={fileInput}
+          type="file"
+          accept={AVATAR_ACCEPT}
+          hidden
+          onChange={chooseFile}
+          data-testid="profile-avatar-input"
+        />
+      </Flex>
+    </Flex>
+  );
+}
+
+/** The account's identifiers, the phone's middle four digits masked, and when it joined. */
+function ProfileIdentifiers({ own, user }: { own: OwnProfile; user: Profile }) {
+  const { t } = useTranslation();
+  return (
+    <Descriptions column={1} size="small">
+      <Descriptions.Item label={t('settings.email')}>
+        <span data-testid="profile-email">{user.email ?? t('settings.notSet')}</span>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('settings.phone')}>
+        <span data-testid="profile-phone">
+          {user.phone ? maskPhone(user.phone) : t('settings.notSet')}
+        </span>
+      </Descriptions.Item>
+      <Descriptions.Item label={t('settings.joined')}>
+        {formatDateUtc8(own.created_at)}
+      </Descriptions.Item>
+    </Descriptions>
+  );
+}
+
+/**
+ * Avatar (checked for size and type before upload), nickname, bio with its counter, the square's
+ * stats and the account's identifiers with the phone's middle four digits masked (§2, §5, §8).
+ */
+export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<ProfileValues>();
+  const update = useUpdateProfile();
+
+  // The form follows the saved profile (after a save, or when another tab changed it).
+  useEffect(() => {
+    form.setFieldsValue({ nickname: own.nickname, bio: own.bio });
+  }, [form, own.nickname, own.bio]);
+
   const save = (values: ProfileValues) =>
     update.mutate(
       { nickname: values.nickname.trim(), bio: values.bio.trim() },
@@ -85,54 +159,9 @@ export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
       },
     );
 
-  // A phone user without a nickname has no letter to show: the person icon stands in.
-  const initial = initialOf(own.nickname || user.email);
-
   return (
     <Flex vertical gap={20}>
-      <Flex gap={16} align="center" wrap>
-        <Avatar
-          size={72}
-          src={own.avatar_url ?? undefined}
-          icon={own.avatar_url || initial ? undefined : <UserOutlined />}
-          data-testid="profile-avatar"
-        >
-          {initial || undefined}
-        </Avatar>
-        <Flex vertical gap={6} style={{ minWidth: 0 }}>
-          <Flex gap={8} wrap>
-            <Button
-              icon={<UploadOutlined />}
-              loading={upload.isPending}
-              onClick={() => fileInput.current?.click()}
-              data-testid="profile-avatar-upload"
-            >
-              {own.avatar_url ? t('settings.changeAvatar') : t('settings.uploadAvatar')}
-            </Button>
-            {own.avatar_url && (
-              <Button
-                icon={<DeleteOutlined />}
-                loading={remove.isPending}
-                onClick={removeAvatar}
-                data-testid="profile-avatar-remove"
-              >
-                {t('settings.removeAvatar')}
-              </Button>
-            )}
-          </Flex>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('settings.avatarHint')}
-          </Typography.Text>
-          <input
-            ref={fileInput}
-            type="file"
-            accept={AVATAR_ACCEPT}
-            hidden
-            onChange={chooseFile}
-            data-testid="profile-avatar-input"
-          />
-        </Flex>
-      </Flex>
+      <AvatarEditor own={own} user={user} />
 
       <ProfileStats own={own} />
 
@@ -189,19 +218,7 @@ export function ProfileCard({ own, user }: { own: OwnProfile; user: Profile }) {
         </Button>
       </Form>
 
-      <Descriptions column={1} size="small">
-        <Descriptions.Item label={t('settings.email')}>
-          <span data-testid="profile-email">{user.email ?? t('settings.notSet')}</span>
-        </Descriptions.Item>
-        <Descriptions.Item label={t('settings.phone')}>
-          <span data-testid="profile-phone">
-            {user.phone ? maskPhone(user.phone) : t('settings.notSet')}
-          </span>
-        </Descriptions.Item>
-        <Descriptions.Item label={t('settings.joined')}>
-          {formatDateUtc8(own.created_at)}
-        </Descriptions.Item>
-      </Descriptions>
+      <ProfileIdentifiers own={own} user={user} />
     </Flex>
   );
 }

@@ -1,6 +1,18 @@
 import type { AccountSecurity, TwoFactorEnableResponse } from '@quantsquare/contracts';
 import { CODE_LENGTH } from '@quantsquare/contracts';
-import { Alert, App, Button, Card, Flex, Form, Input, Space, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Flex,
+  Form,
+  type FormInstance,
+  Input,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDisableTwoFactor, useEnableTwoFactor, useVerifyTwoFactor } from '../../api/auth';
@@ -19,22 +31,67 @@ function codeFailureText(
   return errorMessage(t, error, fallback);
 }
 
-export function TwoFactorCard({ security }: { security: AccountSecurity }) {
+/** The authenticator code, six digits. */
+function CodeItem({ testId }: { testId: string }) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const [setup, setSetup] = useState<TwoFactorEnableResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [verifyForm] = Form.useForm<CodeValues>();
-  const [disableForm] = Form.useForm<CodeValues>();
-  const enable = useEnableTwoFactor();
-  const verify = useVerifyTwoFactor();
-  const disable = useDisableTwoFactor();
-  const isEnabled = security.google_auth_enabled;
-
   const codeRules = [
     { required: true, message: t('security.codeLength') },
     { pattern: new RegExp(`^\\d{${CODE_LENGTH}}$`), message: t('security.codeLength') },
   ];
+  return (
+    <Form.Item name="google_code" label={t('security.code')} rules={codeRules}>
+      <Input
+        maxLength={CODE_LENGTH}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        placeholder={t('security.codePlaceholder')}
+        style={{ width: 160 }}
+        data-testid={testId}
+      />
+    </Form.Item>
+  );
+}
+
+/** The new key to scan: its QR code, and the secret to type instead. */
+function SetupKey({ setup }: { setup: TwoFactorEnableResponse }) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap={24} wrap align="center">
+      <img
+        src={setup.qr_code}
+        alt={t('security.qrAlt')}
+        width={180}
+        height={180}
+        style={{ background: '#fff', padding: 8, borderRadius: 8 }}
+        data-testid="2fa-qr"
+      />
+      <Space orientation="vertical" size={4} style={{ minWidth: 0, maxWidth: '100%' }}>
+        <Typography.Text type="secondary">{t('security.secret')}</Typography.Text>
+        <Typography.Text
+          code
+          copyable={{ text: setup.secret }}
+          style={{ wordBreak: 'break-all' }}
+          data-testid="2fa-secret"
+        >
+          {setup.secret}
+        </Typography.Text>
+      </Space>
+    </Flex>
+  );
+}
+
+/** Turning 2FA on (a new key, then a code to confirm it) and off (a code, then a confirmation). */
+function useTwoFactorActions(
+  verifyForm: FormInstance<CodeValues>,
+  disableForm: FormInstance<CodeValues>,
+) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [setup, setSetup] = useState<TwoFactorEnableResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const enable = useEnableTwoFactor();
+  const verify = useVerifyTwoFactor();
+  const disable = useDisableTwoFactor();
 
   const startSetup = () => {
     setError(null);
@@ -78,6 +135,36 @@ export function TwoFactorCard({ security }: { security: AccountSecurity }) {
     });
   };
 
+  return {
+    setup,
+    setSetup,
+    error,
+    enable,
+    verify,
+    disable,
+    startSetup,
+    finishSetup,
+    confirmDisable,
+  };
+}
+
+export function TwoFactorCard({ security }: { security: AccountSecurity }) {
+  const { t } = useTranslation();
+  const [verifyForm] = Form.useForm<CodeValues>();
+  const [disableForm] = Form.useForm<CodeValues>();
+  const {
+    setup,
+    setSetup,
+    error,
+    enable,
+    verify,
+    disable,
+    startSetup,
+    finishSetup,
+    confirmDisable,
+  } = useTwoFactorActions(verifyForm, disableForm);
+  const isEnabled = security.google_auth_enabled;
+
   return (
     <Card
       title={t('security.twoFactorTitle')}
@@ -117,27 +204,7 @@ export function TwoFactorCard({ security }: { security: AccountSecurity }) {
       {!isEnabled && setup && (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           <Typography.Text>{t('security.step1')}</Typography.Text>
-          <Flex gap={24} wrap align="center">
-            <img
-              src={setup.qr_code}
-              alt={t('security.qrAlt')}
-              width={180}
-              height={180}
-              style={{ background: '#fff', padding: 8, borderRadius: 8 }}
-              data-testid="2fa-qr"
-            />
-            <Space orientation="vertical" size={4} style={{ minWidth: 0, maxWidth: '100%' }}>
-              <Typography.Text type="secondary">{t('security.secret')}</Typography.Text>
-              <Typography.Text
-                code
-                copyable={{ text: setup.secret }}
-                style={{ wordBreak: 'break-all' }}
-                data-testid="2fa-secret"
-              >
-                {setup.secret}
-              </Typography.Text>
-            </Space>
-          </Flex>
+          <SetupKey setup={setup} />
           <Typography.Text>{t('security.step2')}</Typography.Text>
           <Form
             form={verifyForm}
@@ -146,16 +213,7 @@ export function TwoFactorCard({ security }: { security: AccountSecurity }) {
             onFinish={finishSetup}
             style={{ rowGap: 12 }}
           >
-            <Form.Item name="google_code" label={t('security.code')} rules={codeRules}>
-              <Input
-                maxLength={CODE_LENGTH}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder={t('security.codePlaceholder')}
-                style={{ width: 160 }}
-                data-testid="2fa-verify-code"
-              />
-            </Form.Item>
+            <CodeItem testId="2fa-verify-code" />
             <Form.Item>
               <Space>
                 <Button
@@ -183,16 +241,7 @@ export function TwoFactorCard({ security }: { security: AccountSecurity }) {
             onFinish={confirmDisable}
             style={{ rowGap: 12 }}
           >
-            <Form.Item name="google_code" label={t('security.code')} rules={codeRules}>
-              <Input
-                maxLength={CODE_LENGTH}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder={t('security.codePlaceholder')}
-                style={{ width: 160 }}
-                data-testid="2fa-disable-code"
-              />
-            </Form.Item>
+            <CodeItem testId="2fa-disable-code" />
             <Form.Item>
               <Button
                 danger

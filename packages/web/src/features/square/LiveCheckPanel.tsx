@@ -30,6 +30,94 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
+/** One bot's comparison: its delta, what made it, and its two curves. */
+function BotCheck({
+  bot,
+  palette,
+  height,
+}: {
+  bot: LiveCheck['bots'][number];
+  palette: ReturnType<typeof chartPalette>;
+  height: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const pct = (value: number) => formatPercent(value, i18n.language, true);
+  const lc = 'strategy.liveCheck';
+  return (
+    <Flex
+      vertical
+      gap={6}
+      data-testid="live-check-bot"
+      data-live-points={bot.live_curve.length}
+      data-backtest-points={bot.backtest_curve.length}
+    >
+      <Flex justify="space-between" wrap gap={8}>
+        <Typography.Text strong>
+          {t(`${lc}.bot`, {
+            symbol: bot.symbol,
+            timeframe: bot.timeframe,
+            strategy: bot.strategy_type,
+          })}
+        </Typography.Text>
+        <Typography.Text>
+          {t(`${lc}.delta`)} {pct(bot.delta_pct)}
+        </Typography.Text>
+      </Flex>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t(`${lc}.counts`, {
+          matched: bot.matched,
+          missed: bot.missed,
+          extra: bot.extra,
+          fees: pct(bot.fee_diff),
+          slippage: pct(bot.slippage_diff),
+        })}
+      </Typography.Text>
+      <Flex gap="4px 16px" wrap>
+        <Typography.Text style={{ fontSize: 12 }}>
+          <span
+            style={{
+              display: 'inline-block',
+              width: 18,
+              borderTop: `2px solid ${palette.equity}`,
+              marginInlineEnd: 6,
+              verticalAlign: 'middle',
+            }}
+          />
+          {t(`${lc}.legendLive`)}
+        </Typography.Text>
+        <Typography.Text style={{ fontSize: 12 }}>
+          <span
+            style={{
+              display: 'inline-block',
+              width: 18,
+              borderTop: `2px dashed ${palette.maSlow}`,
+              marginInlineEnd: 6,
+              verticalAlign: 'middle',
+            }}
+          />
+          {t(`${lc}.legendBacktest`)}
+        </Typography.Text>
+      </Flex>
+      <ChartErrorBoundary fallback={null}>
+        <Suspense
+          fallback={
+            <Flex align="center" justify="center" style={{ height }}>
+              <Spinner />
+            </Flex>
+          }
+        >
+          <LazyChart
+            live={bot.live_curve}
+            backtest={bot.backtest_curve}
+            palette={palette}
+            height={height}
+          />
+        </Suspense>
+      </ChartErrorBoundary>
+    </Flex>
+  );
+}
+
 /**
  * A published account driven by bots: its bots' live trading against their backtests on the
  * same closed candles (the bots' hourly comparisons), with each bot's two curves.
@@ -94,78 +182,12 @@ export function LiveCheckPanel({ check, isMobile }: { check: LiveCheck; isMobile
           </Typography.Text>
         )}
         {check.bots.map((bot) => (
-          <Flex
-            vertical
-            gap={6}
+          <BotCheck
             key={`${bot.symbol}-${bot.timeframe}`}
-            data-testid="live-check-bot"
-            data-live-points={bot.live_curve.length}
-            data-backtest-points={bot.backtest_curve.length}
-          >
-            <Flex justify="space-between" wrap gap={8}>
-              <Typography.Text strong>
-                {t(`${lc}.bot`, {
-                  symbol: bot.symbol,
-                  timeframe: bot.timeframe,
-                  strategy: bot.strategy_type,
-                })}
-              </Typography.Text>
-              <Typography.Text>
-                {t(`${lc}.delta`)} {pct(bot.delta_pct)}
-              </Typography.Text>
-            </Flex>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t(`${lc}.counts`, {
-                matched: bot.matched,
-                missed: bot.missed,
-                extra: bot.extra,
-                fees: pct(bot.fee_diff),
-                slippage: pct(bot.slippage_diff),
-              })}
-            </Typography.Text>
-            <Flex gap="4px 16px" wrap>
-              <Typography.Text style={{ fontSize: 12 }}>
-                <span
-                  style={{
-                    display: 'inline-block',
-                    width: 18,
-                    borderTop: `2px solid ${palette.equity}`,
-                    marginInlineEnd: 6,
-                    verticalAlign: 'middle',
-                  }}
-                />
-                {t(`${lc}.legendLive`)}
-              </Typography.Text>
-              <Typography.Text style={{ fontSize: 12 }}>
-                <span
-                  style={{
-                    display: 'inline-block',
-                    width: 18,
-                    borderTop: `2px dashed ${palette.maSlow}`,
-                    marginInlineEnd: 6,
-                    verticalAlign: 'middle',
-                  }}
-                />
-                {t(`${lc}.legendBacktest`)}
-              </Typography.Text>
-            </Flex>
-            <ChartErrorBoundary fallback={null}>
-              <Suspense
-                fallback={
-                  <Flex align="center" justify="center" style={{ height }}>
-                    <Spinner />
-                  </Flex>
-                }
-              >
-                <LazyChart
-                  live={bot.live_curve}
-                  backtest={bot.backtest_curve}
-                  palette={palette}
-                  height={height}
-                />
-              </Suspense>
-            </ChartErrorBoundary>
-          </Flex>
+            bot={bot}
+            palette={palette}
+            height={height}
+          />
         ))}
         <Typography.Text type="secondary" style={{ fontSize: 11 }}>
           {t(`${lc}.updated`, { time: formatChartTime(Date.parse(check.computed_at)) })}

@@ -38,6 +38,83 @@ interface Props {
   isMobile: boolean;
 }
 
+/** The venue, the order and the period of the square. */
+function SquareSelects({
+  filters,
+  onChange,
+  isMobile,
+}: Pick<Props, 'filters' | 'onChange' | 'isMobile'>) {
+  const { t } = useTranslation();
+  const selectWidth = isMobile ? undefined : 140;
+  return (
+    <div
+      style={{
+        display: 'grid',
+        // Two per row on a phone: three cut English labels ("All exc…").
+        gridTemplateColumns: isMobile ? 'repeat(auto-fill, minmax(150px, 1fr))' : 'repeat(3, auto)',
+        gap: 8,
+        flex: isMobile ? '1 1 100%' : 'none',
+      }}
+    >
+      <Select<Exchange | 'all'>
+        value={filters.exchange ?? 'all'}
+        onChange={(value) => onChange({ exchange: value === 'all' ? null : value })}
+        aria-label={t('square.exchange')}
+        style={{ width: selectWidth }}
+        options={[
+          { value: 'all', label: t('square.allExchanges') },
+          ...EXCHANGES.map((exchange) => ({ value: exchange, label: exchange.toUpperCase() })),
+        ]}
+        data-testid="square-exchange"
+      />
+      <Select
+        value={filters.sort}
+        onChange={(sort) => onChange({ sort })}
+        aria-label={t('square.sort')}
+        style={{ width: selectWidth }}
+        options={SQUARE_SORTS.map((sort) => ({
+          value: sort,
+          label: t(`square.sorts.${sort}`),
+        }))}
+        data-testid="square-sort"
+      />
+      <Select
+        value={filters.period}
+        onChange={(period) => onChange({ period })}
+        aria-label={t('square.period')}
+        style={{ width: selectWidth }}
+        options={SQUARE_PERIODS.map((period) => ({
+          value: period,
+          label: t(`square.periods.${period}`),
+        }))}
+        data-testid="square-period"
+      />
+    </div>
+  );
+}
+
+/** Cards or a list. */
+function ViewToggle({
+  view,
+  onViewChange,
+  isSmall = false,
+}: Pick<Props, 'view' | 'onViewChange'> & { isSmall?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Segmented<SquareView>
+      size={isSmall ? 'small' : undefined}
+      value={view}
+      onChange={onViewChange}
+      style={isSmall ? { marginInlineStart: 'auto' } : undefined}
+      options={[
+        { value: 'grid', icon: <AppstoreOutlined />, title: t('square.views.grid') },
+        { value: 'list', icon: <UnorderedListOutlined />, title: t('square.views.list') },
+      ]}
+      data-testid="square-view"
+    />
+  );
+}
+
 /**
  * Search (strategy or user, 500 ms debounce), filters, quick tags and the view toggle of the
  * square (document 2 §2, §9).
@@ -80,7 +157,6 @@ export function SquareToolbar({
   };
 
   const quickTag = activeQuickTag(filters);
-  const selectWidth = isMobile ? undefined : 140;
 
   return (
     <Flex vertical gap={12} data-testid="square-toolbar">
@@ -112,62 +188,8 @@ export function SquareToolbar({
             data-testid="square-search"
           />
         </Space.Compact>
-        <div
-          style={{
-            display: 'grid',
-            // Two per row on a phone: three cut English labels ("All exc…").
-            gridTemplateColumns: isMobile
-              ? 'repeat(auto-fill, minmax(150px, 1fr))'
-              : 'repeat(3, auto)',
-            gap: 8,
-            flex: isMobile ? '1 1 100%' : 'none',
-          }}
-        >
-          <Select<Exchange | 'all'>
-            value={filters.exchange ?? 'all'}
-            onChange={(value) => onChange({ exchange: value === 'all' ? null : value })}
-            aria-label={t('square.exchange')}
-            style={{ width: selectWidth }}
-            options={[
-              { value: 'all', label: t('square.allExchanges') },
-              ...EXCHANGES.map((exchange) => ({ value: exchange, label: exchange.toUpperCase() })),
-            ]}
-            data-testid="square-exchange"
-          />
-          <Select
-            value={filters.sort}
-            onChange={(sort) => onChange({ sort })}
-            aria-label={t('square.sort')}
-            style={{ width: selectWidth }}
-            options={SQUARE_SORTS.map((sort) => ({
-              value: sort,
-              label: t(`square.sorts.${sort}`),
-            }))}
-            data-testid="square-sort"
-          />
-          <Select
-            value={filters.period}
-            onChange={(period) => onChange({ period })}
-            aria-label={t('square.period')}
-            style={{ width: selectWidth }}
-            options={SQUARE_PERIODS.map((period) => ({
-              value: period,
-              label: t(`square.periods.${period}`),
-            }))}
-            data-testid="square-period"
-          />
-        </div>
-        {!isMobile && (
-          <Segmented<SquareView>
-            value={view}
-            onChange={onViewChange}
-            options={[
-              { value: 'grid', icon: <AppstoreOutlined />, title: t('square.views.grid') },
-              { value: 'list', icon: <UnorderedListOutlined />, title: t('square.views.list') },
-            ]}
-            data-testid="square-view"
-          />
-        )}
+        <SquareSelects filters={filters} onChange={onChange} isMobile={isMobile} />
+        {!isMobile && <ViewToggle view={view} onViewChange={onViewChange} />}
       </Flex>
       <Flex gap={6} align="center" wrap>
         <Typography.Text type="secondary" style={{ fontSize: 13, marginInlineEnd: 4 }}>
@@ -191,19 +213,7 @@ export function SquareToolbar({
             </Tag.CheckableTag>
           </Tooltip>
         ))}
-        {isMobile && (
-          <Segmented<SquareView>
-            size="small"
-            value={view}
-            onChange={onViewChange}
-            style={{ marginInlineStart: 'auto' }}
-            options={[
-              { value: 'grid', icon: <AppstoreOutlined />, title: t('square.views.grid') },
-              { value: 'list', icon: <UnorderedListOutlined />, title: t('square.views.list') },
-            ]}
-            data-testid="square-view"
-          />
-        )}
+        {isMobile && <ViewToggle view={view} onViewChange={onViewChange} isSmall />}
       </Flex>
     </Flex>
   );

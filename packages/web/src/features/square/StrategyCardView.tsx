@@ -129,6 +129,79 @@ interface Props {
   onCopy: (strategy: StrategyCard) => void;
 }
 
+/** The card's figures: returns, drawdown, balance, win rate, Sharpe and copiers. */
+function CardFigures({ strategy }: { strategy: StrategyCard }) {
+  const { t, i18n } = useTranslation();
+  const tone = useToneColor();
+  const locale = i18n.language;
+  return (
+    <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 8 }}>
+      <Figure label={t('square.card.totalReturn')}>
+        <span style={{ color: tone(strategy.total_pnl_percent) }}>
+          {formatPercent(strategy.total_pnl_percent, locale, true)}
+        </span>
+      </Figure>
+      <Figure label={t('square.card.maxDrawdown')}>
+        <span data-testid="strategy-card-drawdown">
+          {formatPercent(drawdownShown(strategy.max_drawdown), locale)}
+        </span>
+      </Figure>
+      <Figure label={t('square.card.balance')}>{abbreviateNumber(strategy.balance, locale)}</Figure>
+      <Figure label={t('square.card.winRate')}>
+        <RiskFigure
+          strategy={strategy}
+          value={
+            strategy.metrics.win_rate === null
+              ? '—'
+              : formatPercent(strategy.metrics.win_rate, locale)
+          }
+        />
+      </Figure>
+      <Figure label={t('square.card.sharpe')}>
+        <RiskFigure
+          strategy={strategy}
+          value={formatRatio(strategy.metrics.sharpe_ratio, locale)}
+          testId="strategy-card-sharpe"
+        />
+      </Figure>
+      <Figure label={t('square.card.copiers')}>
+        <span data-testid="strategy-card-copiers">
+          {abbreviateNumber(strategy.share_settings.copiers_count, locale, 0)}
+        </span>
+      </Figure>
+    </div>
+  );
+}
+
+/** The owner, with avatar and followers, linking to their profile (not opening the card). */
+function OwnerLink({ owner }: { owner: StrategyCard['user_profile'] }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const name = ownerName(owner.nickname, t('square.anonymous'));
+  return (
+    <Link
+      to={`/user/${owner.user_id}`}
+      onClick={(event) => event.stopPropagation()}
+      style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}
+      data-testid="strategy-card-owner"
+    >
+      <UserAvatar url={owner.avatar_url} name={name} />
+      <span style={{ minWidth: 0 }}>
+        <Typography.Text ellipsis style={{ display: 'block', maxWidth: 150 }}>
+          {name}
+        </Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          <TeamOutlined />{' '}
+          {t('square.card.followers', {
+            count: owner.followers_count,
+            followers: abbreviateNumber(owner.followers_count, locale, 0),
+          })}
+        </Typography.Text>
+      </span>
+    </Link>
+  );
+}
+
 /** A strategy of the square as a card (document 2 §2); the whole card opens /strategy/{id}. */
 export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
   const { t, i18n } = useTranslation();
@@ -137,7 +210,6 @@ export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
   const locale = i18n.language;
   const curve = useCardCurve(strategy);
   const owner = strategy.user_profile;
-  const name = ownerName(owner.nickname, t('square.anonymous'));
   const open = () => navigate(`/strategy/${strategy.id}`);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter') open();
@@ -207,43 +279,7 @@ export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
         )}
       </div>
 
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 8 }}>
-        <Figure label={t('square.card.totalReturn')}>
-          <span style={{ color: tone(strategy.total_pnl_percent) }}>
-            {formatPercent(strategy.total_pnl_percent, locale, true)}
-          </span>
-        </Figure>
-        <Figure label={t('square.card.maxDrawdown')}>
-          <span data-testid="strategy-card-drawdown">
-            {formatPercent(drawdownShown(strategy.max_drawdown), locale)}
-          </span>
-        </Figure>
-        <Figure label={t('square.card.balance')}>
-          {abbreviateNumber(strategy.balance, locale)}
-        </Figure>
-        <Figure label={t('square.card.winRate')}>
-          <RiskFigure
-            strategy={strategy}
-            value={
-              strategy.metrics.win_rate === null
-                ? '—'
-                : formatPercent(strategy.metrics.win_rate, locale)
-            }
-          />
-        </Figure>
-        <Figure label={t('square.card.sharpe')}>
-          <RiskFigure
-            strategy={strategy}
-            value={formatRatio(strategy.metrics.sharpe_ratio, locale)}
-            testId="strategy-card-sharpe"
-          />
-        </Figure>
-        <Figure label={t('square.card.copiers')}>
-          <span data-testid="strategy-card-copiers">
-            {abbreviateNumber(strategy.share_settings.copiers_count, locale, 0)}
-          </span>
-        </Figure>
-      </div>
+      <CardFigures strategy={strategy} />
 
       <Flex
         justify="space-between"
@@ -251,26 +287,7 @@ export function StrategyCardView({ strategy, viewerId, onCopy }: Props) {
         gap={8}
         style={{ marginTop: 'auto', minWidth: 0 }}
       >
-        <Link
-          to={`/user/${owner.user_id}`}
-          onClick={(event) => event.stopPropagation()}
-          style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}
-          data-testid="strategy-card-owner"
-        >
-          <UserAvatar url={owner.avatar_url} name={name} />
-          <span style={{ minWidth: 0 }}>
-            <Typography.Text ellipsis style={{ display: 'block', maxWidth: 150 }}>
-              {name}
-            </Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              <TeamOutlined />{' '}
-              {t('square.card.followers', {
-                count: owner.followers_count,
-                followers: abbreviateNumber(owner.followers_count, locale, 0),
-              })}
-            </Typography.Text>
-          </span>
-        </Link>
+        <OwnerLink owner={owner} />
         <CopyTradeButton
           variant="card"
           acceptsCopy={strategy.share_settings.accept_copy}

@@ -5,6 +5,7 @@ import {
   WALLET_ADDRESS_MAX_LENGTH,
 } from '@quantsquare/contracts';
 import { Alert, App, Form, Input, Modal, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/client';
@@ -32,6 +33,40 @@ function decisionInput(decision: PendingTextDecision, text: string): StaffDecisi
   if (decision.action === 'fail')
     return { queue: 'withdrawals', id, action: 'fail', body: { reason: text } };
   return { queue: 'withdrawals', id, action: 'complete', body: { tx_hash: text } };
+}
+
+/** The dialog's title and question for the decision. */
+function decisionTexts(
+  t: TFunction,
+  locale: string,
+  decision: PendingTextDecision | null,
+): { title: string; body: string } {
+  const request = decision?.request;
+  const action = decision?.action;
+  const email = request?.user_email ?? request?.user_phone ?? `#${request?.user_id ?? ''}`;
+  const title =
+    action === 'reject'
+      ? t('staffConsole.confirm.rejectTitle')
+      : action === 'fail'
+        ? t('staffConsole.confirm.failTitle')
+        : t('staffConsole.confirm.completeTitle');
+  const body = !request
+    ? ''
+    : action === 'reject'
+      ? t('staffConsole.confirm.reject', {
+          email,
+          amount: formatCoinAmount(request.amount, locale),
+        })
+      : action === 'fail'
+        ? t('staffConsole.confirm.fail', {
+            email,
+            amount: formatCoinAmount(request.amount, locale),
+          })
+        : t('staffConsole.confirm.complete', {
+            address: request.address ?? '—',
+            amount: formatCoinAmount(request.net_amount, locale),
+          });
+  return { title, body };
 }
 
 /**
@@ -79,29 +114,7 @@ export function StaffDecisionModal({
     });
   };
 
-  const email = request?.user_email ?? request?.user_phone ?? `#${request?.user_id ?? ''}`;
-  const title =
-    action === 'reject'
-      ? t('staffConsole.confirm.rejectTitle')
-      : action === 'fail'
-        ? t('staffConsole.confirm.failTitle')
-        : t('staffConsole.confirm.completeTitle');
-  const body = !request
-    ? ''
-    : action === 'reject'
-      ? t('staffConsole.confirm.reject', {
-          email,
-          amount: formatCoinAmount(request.amount, locale),
-        })
-      : action === 'fail'
-        ? t('staffConsole.confirm.fail', {
-            email,
-            amount: formatCoinAmount(request.amount, locale),
-          })
-        : t('staffConsole.confirm.complete', {
-            address: request.address ?? '—',
-            amount: formatCoinAmount(request.net_amount, locale),
-          });
+  const { title, body } = decisionTexts(t, locale, decision);
   const isHash = action === 'complete';
   const network = request?.network;
 

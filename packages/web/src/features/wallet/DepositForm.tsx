@@ -6,8 +6,19 @@ import {
   OFFCHAIN_REFERENCE_MAX_LENGTH,
   WALLET_ADDRESS_MAX_LENGTH,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Empty, Form, Input, InputNumber, Radio } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Empty,
+  Form,
+  type FormInstance,
+  Input,
+  InputNumber,
+  Radio,
+} from 'antd';
 import type { Rule } from 'antd/es/form';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { type DepositBody, useSubmitDeposit } from '../../api/wallet';
 import { walletErrorMessage, walletFieldErrors } from '../../shared/errors/wallet-errors';
@@ -24,32 +35,14 @@ interface DepositValues {
 
 const FIELDS = ['network', 'amount', 'tx_hash', 'offchain_reference'] as const;
 
-/**
- * Network choice, the chosen network's details and the request form (document 2 §2, §5):
- * amount at least the network's minimum in steps of 0.01, a tx hash on-chain in the network's
- * format, a reference off-chain. `onSubmitted` starts the balance polling.
- */
-export function DepositForm({
-  networks,
-  onSubmitted,
-}: {
-  networks: DepositInfoResponse;
-  onSubmitted: () => void;
-}) {
-  const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<DepositValues>();
-  const submit = useSubmitDeposit();
-  const network = Form.useWatch('network', form);
-  const info = network ? networks[network] : undefined;
-  const offered = DEPOSIT_NETWORKS.filter((n) => networks[n] !== undefined);
-
-  const amountRule: Rule = {
+/** The amount: at least the network's minimum, in steps of 0.01. */
+function amountRuleFor(t: TFunction, locale: string, minAmount: string | undefined): Rule {
+  return {
     validator: (_, value: string | null | undefined) => {
-      if (!info) return Promise.resolve();
-      const problem = depositAmountProblem(value, info.min_amount);
+      if (minAmount === undefined) return Promise.resolve();
+      const problem = depositAmountProblem(value, minAmount);
       if (problem === null) return Promise.resolve();
-      const min = formatCoinAmount(info.min_amount, i18n.language);
+      const min = formatCoinAmount(minAmount, locale);
       const text =
         problem === 'belowMinimum' || problem === 'required'
           ? t('deposit.amountMin', { min })
@@ -61,8 +54,11 @@ export function DepositForm({
       return Promise.reject(new Error(text));
     },
   };
+}
 
-  const txHashRule: Rule = {
+/** The tx hash: given, and in the chosen network's format. */
+function txHashRuleFor(t: TFunction, network: DepositNetwork | undefined): Rule {
+  return {
     validator: (_, value: string | undefined) => {
       const hash = value?.trim() ?? '';
       if (!hash) return Promise.reject(new Error(t('wallet.errors.txHashRequired')));
@@ -72,7 +68,13 @@ export function DepositForm({
       return Promise.resolve();
     },
   };
+}
 
+/** Sending the request: success resets the proof and starts the balance polling. */
+function useDepositSend(form: FormInstance<DepositValues>, onSubmitted: () => void) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const submit = useSubmitDeposit();
   const send = (values: DepositValues) => {
     if (!values.network || !values.amount) return;
     const body: DepositBody =
@@ -101,6 +103,75 @@ export function DepositForm({
       },
     });
   };
+  return { run: send, isPending: submit.isPending };
+}
+
+/** The proof of the deposit: a tx hash on-chain, a reference off-chain. */
+function DepositProofField({
+  network,
+  txHashRule,
+}: {
+  network: DepositNetwork | undefined;
+  txHashRule: Rule;
+}) {
+  const { t } = useTranslation();
+  return network === 'OFFCHAIN' ? (
+    <Form.Item
+      name="offchain_reference"
+      label={t('deposit.offchainReference')}
+      rules={[
+        {
+          required: true,
+          whitespace: true,
+          message: t('wallet.errors.offchainReferenceRequired'),
+        },
+      ]}
+    >
+      <Input
+        maxLength={OFFCHAIN_REFERENCE_MAX_LENGTH}
+        placeholder={t('deposit.offchainReferencePlaceholder')}
+        data-testid="deposit-reference"
+      />
+    </Form.Item>
+  ) : (
+    <Form.Item name="tx_hash" label={t('deposit.txHash')} rules={[txHashRule]}>
+      <Input
+        maxLength={WALLET_ADDRESS_MAX_LENGTH}
+        placeholder={
+          network === 'BEP20'
+            ? t('deposit.txHashPlaceholderBEP20')
+            : t('deposit.txHashPlaceholderTRC20')
+        }
+        spellCheck={false}
+        autoComplete="off"
+        style={{ fontFamily: 'monospace' }}
+        data-testid="deposit-tx-hash"
+      />
+    </Form.Item>
+  );
+}
+
+/**
+ * Network choice, the chosen network's details and the request form (document 2 §2, §5):
+ * amount at least the network's minimum in steps of 0.01, a tx hash on-chain in the network's
+ * format, a reference off-chain. `onSubmitted` starts the balance polling.
+ */
+export function DepositForm({
+  networks,
+  onSubmitted,
+}: {
+  networks: DepositInfoResponse;
+  onSubmitted: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [form] = Form.useForm<DepositValues>();
+  const network = Form.useWatch('network', form);
+  const info = network ? networks[network] : undefined;
+  const offered = DEPOSIT_NETWORKS.filter((n) => networks[n] !== undefined);
+
+  const amountRule = amountRuleFor(t, i18n.language, info?.min_amount);
+  const txHashRule = txHashRuleFor(t, network);
+  const send = useDepositSend(form, onSubmitted);
 
   if (offered.length === 0) {
     return (
@@ -118,7 +189,7 @@ export function DepositForm({
       form={form}
       name="deposit"
       layout="vertical"
-      onFinish={send}
+      onFinish={send.run}
       requiredMark={false}
       onValuesChange={(changed) => {
         // Another network: the proof field changes meaning, so its old value and errors go, and
@@ -174,45 +245,12 @@ export function DepositForm({
           data-testid="deposit-amount"
         />
       </Form.Item>
-      {network === 'OFFCHAIN' ? (
-        <Form.Item
-          name="offchain_reference"
-          label={t('deposit.offchainReference')}
-          rules={[
-            {
-              required: true,
-              whitespace: true,
-              message: t('wallet.errors.offchainReferenceRequired'),
-            },
-          ]}
-        >
-          <Input
-            maxLength={OFFCHAIN_REFERENCE_MAX_LENGTH}
-            placeholder={t('deposit.offchainReferencePlaceholder')}
-            data-testid="deposit-reference"
-          />
-        </Form.Item>
-      ) : (
-        <Form.Item name="tx_hash" label={t('deposit.txHash')} rules={[txHashRule]}>
-          <Input
-            maxLength={WALLET_ADDRESS_MAX_LENGTH}
-            placeholder={
-              network === 'BEP20'
-                ? t('deposit.txHashPlaceholderBEP20')
-                : t('deposit.txHashPlaceholderTRC20')
-            }
-            spellCheck={false}
-            autoComplete="off"
-            style={{ fontFamily: 'monospace' }}
-            data-testid="deposit-tx-hash"
-          />
-        </Form.Item>
-      )}
+      <DepositProofField network={network} txHashRule={txHashRule} />
       <Button
         type="primary"
         htmlType="submit"
         block
-        loading={submit.isPending}
+        loading={send.isPending}
         data-testid="deposit-submit"
       >
         {t('deposit.submit')}

@@ -28,6 +28,73 @@ const BATCH_ICONS: Record<WebhookBatchAction, React.ReactNode> = {
   delete: <DeleteOutlined />,
 };
 
+/** No configuration yet: what one is for, and the button to create it. */
+function NoConfigs({ onCreate }: { onCreate: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={
+        <Flex vertical gap={4}>
+          <Typography.Text>{t('webhooks.list.empty')}</Typography.Text>
+          <Typography.Text type="secondary">{t('webhooks.list.emptyHint')}</Typography.Text>
+        </Flex>
+      }
+      data-testid="webhook-configs-empty"
+    >
+      <Button type="primary" onClick={onCreate}>
+        {t('webhooks.create')}
+      </Button>
+    </Empty>
+  );
+}
+
+/** Select all, and the batch actions on the selected configurations. */
+function BatchBar({
+  chosen,
+  total,
+  onSelectAll,
+  pendingAction,
+  onAction,
+}: {
+  chosen: number;
+  total: number;
+  onSelectAll: (on: boolean) => void;
+  pendingAction: WebhookBatchAction | undefined;
+  onAction: (action: WebhookBatchAction) => void;
+}) {
+  const { t } = useTranslation();
+  const allChosen = total > 0 && chosen === total;
+  return (
+    <Flex align="center" justify="space-between" gap={8} wrap data-testid="webhook-batch-bar">
+      <Checkbox
+        checked={allChosen}
+        indeterminate={chosen > 0 && !allChosen}
+        onChange={(event) => onSelectAll(event.target.checked)}
+        data-testid="webhook-select-all"
+      >
+        {t('webhooks.list.selected', { count: chosen })}
+      </Checkbox>
+      <Space size={4} wrap>
+        {(['enable', 'disable', 'delete'] as const).map((action) => (
+          <Button
+            key={action}
+            size="small"
+            icon={BATCH_ICONS[action]}
+            danger={action === 'delete'}
+            disabled={chosen === 0}
+            loading={pendingAction === action}
+            onClick={() => onAction(action)}
+            data-testid={`webhook-batch-${action}`}
+          >
+            {t(`webhooks.list.${action}Selected`)}
+          </Button>
+        ))}
+      </Space>
+    </Flex>
+  );
+}
+
 /**
  * The configurations with their own actions (enable switch, edit, test, delete, regenerate the
  * URL) and batch enable, disable and delete of the selected ones, each confirmed first.
@@ -43,7 +110,6 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
   // Selections of configurations that are gone (deleted elsewhere) are dropped.
   const ids = new Set(configs.map((c) => c.id));
   const chosen = [...selected].filter((id) => ids.has(id));
-  const allChosen = configs.length > 0 && chosen.length === configs.length;
   const failed = (error: unknown) =>
     void message.error(errorMessage(t, error, t('webhooks.actionFailed')));
 
@@ -106,24 +172,7 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
           .catch(failed),
     });
 
-  if (configs.length === 0) {
-    return (
-      <Empty
-        image={Empty.PRESENTED_IMAGE_SIMPLE}
-        description={
-          <Flex vertical gap={4}>
-            <Typography.Text>{t('webhooks.list.empty')}</Typography.Text>
-            <Typography.Text type="secondary">{t('webhooks.list.emptyHint')}</Typography.Text>
-          </Flex>
-        }
-        data-testid="webhook-configs-empty"
-      >
-        <Button type="primary" onClick={onCreate}>
-          {t('webhooks.create')}
-        </Button>
-      </Empty>
-    );
-  }
+  if (configs.length === 0) return <NoConfigs onCreate={onCreate} />;
 
   return (
     <Flex vertical gap={12}>
@@ -132,34 +181,13 @@ export function ConfigList({ configs, revealed, onRevealed, onEdit, onTest, onCr
         onClose={() => setRegenerating(null)}
         onRevealed={onRevealed}
       />
-      <Flex align="center" justify="space-between" gap={8} wrap data-testid="webhook-batch-bar">
-        <Checkbox
-          checked={allChosen}
-          indeterminate={chosen.length > 0 && !allChosen}
-          onChange={(event) =>
-            setSelected(event.target.checked ? new Set(configs.map((c) => c.id)) : new Set())
-          }
-          data-testid="webhook-select-all"
-        >
-          {t('webhooks.list.selected', { count: chosen.length })}
-        </Checkbox>
-        <Space size={4} wrap>
-          {(['enable', 'disable', 'delete'] as const).map((action) => (
-            <Button
-              key={action}
-              size="small"
-              icon={BATCH_ICONS[action]}
-              danger={action === 'delete'}
-              disabled={chosen.length === 0}
-              loading={batch.isPending && batch.variables?.action === action}
-              onClick={() => confirmBatch(action)}
-              data-testid={`webhook-batch-${action}`}
-            >
-              {t(`webhooks.list.${action}Selected`)}
-            </Button>
-          ))}
-        </Space>
-      </Flex>
+      <BatchBar
+        chosen={chosen.length}
+        total={configs.length}
+        onSelectAll={(on) => setSelected(on ? new Set(configs.map((c) => c.id)) : new Set())}
+        pendingAction={batch.isPending ? batch.variables?.action : undefined}
+        onAction={confirmBatch}
+      />
       <div
         style={{
           display: 'grid',

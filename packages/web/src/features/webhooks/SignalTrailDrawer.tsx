@@ -120,11 +120,119 @@ function ExecutionItem({ execution }: { execution: WebhookExecution }) {
   );
 }
 
-function Trail({ signal }: { signal: WebhookSignal }) {
+/** The signal's steps with their latencies, and a pending one while it runs. */
+function TrailSteps({ signal }: { signal: WebhookSignal }) {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const locale = i18n.language;
   const pending = isPendingSignal(signal.status);
+  return (
+    <div>
+      <Typography.Title level={5}>{t('webhooks.trail.steps')}</Typography.Title>
+      <Timeline
+        items={[
+          ...signal.steps.map((step) => ({
+            key: `${step.step}-${step.at}`,
+            icon: <StepDot step={step.step} />,
+            content: (
+              <div data-testid="webhook-trail-step" data-step={step.step}>
+                <Flex gap={8} wrap align="baseline">
+                  <Typography.Text strong>
+                    {t(`webhooks.trail.stepNames.${step.step}`)}
+                  </Typography.Text>
+                  {step.step !== 'received' && (
+                    <Typography.Text style={{ color: token.colorPrimary, fontSize: 12 }}>
+                      {t('webhooks.trail.latency', { ms: step.latency_ms })}
+                    </Typography.Text>
+                  )}
+                </Flex>
+                <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+                  {formatUtc8(step.at)}
+                  {step.step !== 'received'
+                    ? ` · ${t('webhooks.trail.sinceReceived', { ms: step.since_received_ms })}`
+                    : ''}
+                </Typography.Text>
+                {!QUIET_DETAIL_STEPS.has(step.step) && stepText(t, step, signal, locale) && (
+                  <Typography.Text
+                    type="secondary"
+                    style={{ fontSize: 12, display: 'block', overflowWrap: 'anywhere' }}
+                    data-testid="webhook-trail-step-text"
+                  >
+                    {stepText(t, step, signal, locale)}
+                  </Typography.Text>
+                )}
+              </div>
+            ),
+          })),
+          ...(pending
+            ? [
+                {
+                  key: 'pending',
+                  icon: <ClockCircleOutlined />,
+                  loading: true,
+                  content: (
+                    <Typography.Text type="secondary">
+                      {t('webhooks.signals.pending')}
+                    </Typography.Text>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+    </div>
+  );
+}
+
+/** What the signal asked for, and where and when it came from. */
+function SignalFacts({ signal }: { signal: WebhookSignal }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      items={[
+        {
+          key: 'config',
+          label: t('webhooks.signals.columns.config'),
+          children: signal.config_name,
+        },
+        {
+          key: 'action',
+          label: t('webhooks.signals.columns.action'),
+          children: signal.action ? t(`webhooks.actions.${signal.action}`) : '—',
+        },
+        {
+          key: 'symbol',
+          label: t('webhooks.signals.columns.symbol'),
+          children: signal.symbol ?? '—',
+        },
+        {
+          key: 'amount',
+          label: t('webhooks.signals.columns.amount'),
+          children: signal.amount ? `${formatUsdt(signal.amount, locale)} USDT` : '—',
+        },
+        { key: 'id', label: t('webhooks.trail.externalId'), children: signal.external_id ?? '—' },
+        {
+          key: 'time',
+          label: t('webhooks.trail.signalTime'),
+          children: formatUtc8(signal.signal_time),
+        },
+        {
+          key: 'received',
+          label: t('webhooks.signals.columns.time'),
+          children: formatUtc8(signal.received_at),
+        },
+        { key: 'ip', label: t('webhooks.trail.sourceIp'), children: signal.source_ip },
+      ]}
+    />
+  );
+}
+
+function Trail({ signal }: { signal: WebhookSignal }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
   // Only refusals, failures and ignored signals have a reason; a fill's message is its order.
   const why =
     signal.status === 'failed'
@@ -154,98 +262,8 @@ function Trail({ signal }: { signal: WebhookSignal }) {
           data-testid="webhook-trail-reason"
         />
       )}
-      <div>
-        <Typography.Title level={5}>{t('webhooks.trail.steps')}</Typography.Title>
-        <Timeline
-          items={[
-            ...signal.steps.map((step) => ({
-              key: `${step.step}-${step.at}`,
-              icon: <StepDot step={step.step} />,
-              content: (
-                <div data-testid="webhook-trail-step" data-step={step.step}>
-                  <Flex gap={8} wrap align="baseline">
-                    <Typography.Text strong>
-                      {t(`webhooks.trail.stepNames.${step.step}`)}
-                    </Typography.Text>
-                    {step.step !== 'received' && (
-                      <Typography.Text style={{ color: token.colorPrimary, fontSize: 12 }}>
-                        {t('webhooks.trail.latency', { ms: step.latency_ms })}
-                      </Typography.Text>
-                    )}
-                  </Flex>
-                  <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
-                    {formatUtc8(step.at)}
-                    {step.step !== 'received'
-                      ? ` · ${t('webhooks.trail.sinceReceived', { ms: step.since_received_ms })}`
-                      : ''}
-                  </Typography.Text>
-                  {!QUIET_DETAIL_STEPS.has(step.step) && stepText(t, step, signal, locale) && (
-                    <Typography.Text
-                      type="secondary"
-                      style={{ fontSize: 12, display: 'block', overflowWrap: 'anywhere' }}
-                      data-testid="webhook-trail-step-text"
-                    >
-                      {stepText(t, step, signal, locale)}
-                    </Typography.Text>
-                  )}
-                </div>
-              ),
-            })),
-            ...(pending
-              ? [
-                  {
-                    key: 'pending',
-                    icon: <ClockCircleOutlined />,
-                    loading: true,
-                    content: (
-                      <Typography.Text type="secondary">
-                        {t('webhooks.signals.pending')}
-                      </Typography.Text>
-                    ),
-                  },
-                ]
-              : []),
-          ]}
-        />
-      </div>
-      <Descriptions
-        size="small"
-        column={1}
-        items={[
-          {
-            key: 'config',
-            label: t('webhooks.signals.columns.config'),
-            children: signal.config_name,
-          },
-          {
-            key: 'action',
-            label: t('webhooks.signals.columns.action'),
-            children: signal.action ? t(`webhooks.actions.${signal.action}`) : '—',
-          },
-          {
-            key: 'symbol',
-            label: t('webhooks.signals.columns.symbol'),
-            children: signal.symbol ?? '—',
-          },
-          {
-            key: 'amount',
-            label: t('webhooks.signals.columns.amount'),
-            children: signal.amount ? `${formatUsdt(signal.amount, locale)} USDT` : '—',
-          },
-          { key: 'id', label: t('webhooks.trail.externalId'), children: signal.external_id ?? '—' },
-          {
-            key: 'time',
-            label: t('webhooks.trail.signalTime'),
-            children: formatUtc8(signal.signal_time),
-          },
-          {
-            key: 'received',
-            label: t('webhooks.signals.columns.time'),
-            children: formatUtc8(signal.received_at),
-          },
-          { key: 'ip', label: t('webhooks.trail.sourceIp'), children: signal.source_ip },
-        ]}
-      />
+      <TrailSteps signal={signal} />
+      <SignalFacts signal={signal} />
       <div>
         <Typography.Title level={5}>{t('webhooks.trail.executions')}</Typography.Title>
         {signal.executions.length === 0 ? (
