@@ -67,6 +67,54 @@ function ChartLegend({
   );
 }
 
+/** The market and strategy selectors, the data's source and freshness, the refresh interval. */
+function SelectorsPanel({
+  market,
+  source,
+  freshness,
+  isSelecting,
+}: {
+  market: ReturnType<typeof useMarketSelection>;
+  source: ReturnType<typeof sourceState>;
+  freshness: ReturnType<typeof useDataFreshness>;
+  isSelecting: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Panel>
+      <Flex vertical gap={12}>
+        <MarketSelectors
+          exchange={market.exchange}
+          strategyType={market.strategyType}
+          symbol={market.symbol}
+          timeframe={market.timeframe}
+          strategyList={market.strategyList}
+          symbolList={market.symbolList}
+          isLoadingStrategies={market.isLoadingStrategies}
+          isLoadingSymbols={market.isLoadingSymbols}
+          onExchange={market.setExchange}
+          onStrategy={market.setStrategy}
+          onSymbol={market.setSymbol}
+          onTimeframe={market.setTimeframe}
+          sourceIndicator={<SourceIndicator state={source} />}
+        />
+        <Flex wrap gap="4px 16px" align="center">
+          <FreshnessText
+            freshness={freshness.data}
+            isLoading={isSelecting || freshness.isPending}
+            isError={freshness.isError}
+          />
+          <Text tone="secondary" size={12}>
+            {t('dashboard.selectors.autoRefresh', {
+              interval: t(`dashboard.refreshLabels.${market.timeframe}`),
+            })}
+          </Text>
+        </Flex>
+      </Flex>
+    </Panel>
+  );
+}
+
 /**
  * /dashboard (document 1 §2): market selectors, the candle chart with the strategy's signals, the
  * backtest (equity curve and summary), data freshness, market status, and the account panel.
@@ -103,37 +151,12 @@ export function DashboardPage() {
 
   return (
     <Flex vertical gap={16}>
-      <Panel>
-        <Flex vertical gap={12}>
-          <MarketSelectors
-            exchange={market.exchange}
-            strategyType={market.strategyType}
-            symbol={market.symbol}
-            timeframe={market.timeframe}
-            strategyList={market.strategyList}
-            symbolList={market.symbolList}
-            isLoadingStrategies={market.isLoadingStrategies}
-            isLoadingSymbols={market.isLoadingSymbols}
-            onExchange={market.setExchange}
-            onStrategy={market.setStrategy}
-            onSymbol={market.setSymbol}
-            onTimeframe={market.setTimeframe}
-            sourceIndicator={<SourceIndicator state={source} />}
-          />
-          <Flex wrap gap="4px 16px" align="center">
-            <FreshnessText
-              freshness={freshness.data}
-              isLoading={selection === null || freshness.isPending}
-              isError={freshness.isError}
-            />
-            <Text tone="secondary" size={12}>
-              {t('dashboard.selectors.autoRefresh', {
-                interval: t(`dashboard.refreshLabels.${market.timeframe}`),
-              })}
-            </Text>
-          </Flex>
-        </Flex>
-      </Panel>
+      <SelectorsPanel
+        market={market}
+        source={source}
+        freshness={freshness}
+        isSelecting={selection === null}
+      />
 
       <Panel
         title={t('dashboard.chart.title')}

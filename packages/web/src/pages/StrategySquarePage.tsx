@@ -88,6 +88,79 @@ function SquareStatsBar({ stats }: { stats: SquareStats | undefined }) {
   );
 }
 
+/** The square's title, and the button to publish a strategy (to log in first, for visitors). */
+function SquareHeader({ isLoggedIn }: { isLoggedIn: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Flex justify="space-between" align="center" gap={12} wrap>
+      <div style={{ minWidth: 0 }}>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('square.title')}
+        </Typography.Title>
+        <Typography.Text type="secondary">{t('square.subtitle')}</Typography.Text>
+      </div>
+      <Button
+        type="primary"
+        icon={<PlusOutlined />}
+        onClick={() => navigate(isLoggedIn ? '/my/strategies/create' : '/login')}
+        data-testid="square-publish"
+      >
+        {t('square.publish')}
+      </Button>
+    </Flex>
+  );
+}
+
+/** The strategies of the page, as cards or a list. */
+function SquareResults({
+  strategies,
+  count,
+  view,
+  period,
+  viewerId,
+  isRefreshing,
+  onCopy,
+}: {
+  strategies: StrategyCard[];
+  count: number;
+  view: SquareView;
+  period: SquareListParams['period'];
+  viewerId: number | null;
+  isRefreshing: boolean;
+  onCopy: (strategy: StrategyCard) => void;
+}) {
+  const { t } = useTranslation();
+  if (strategies.length === 0) return null;
+  return (
+    <Flex vertical gap={8} style={{ opacity: isRefreshing ? 0.6 : 1, transition: 'opacity 0.2s' }}>
+      <Typography.Text type="secondary" data-testid="square-count">
+        {t('square.resultCount', { count })}
+      </Typography.Text>
+      {view === 'grid' ? (
+        <div style={gridStyle} data-testid="square-grid">
+          {strategies.map((strategy) => (
+            <StrategyCardView
+              key={strategy.id}
+              strategy={strategy}
+              viewerId={viewerId}
+              onCopy={onCopy}
+            />
+          ))}
+        </div>
+      ) : (
+        <StrategyListTable
+          strategies={strategies}
+          period={period}
+          viewerId={viewerId}
+          isLoading={false}
+          onCopy={onCopy}
+        />
+      )}
+    </Flex>
+  );
+}
+
 /** /strategy-square: public strategies with search, filters, quick tags and paging (document 2 §2). */
 export function StrategySquarePage() {
   const { t } = useTranslation();
@@ -138,22 +211,7 @@ export function StrategySquarePage() {
 
   return (
     <Flex vertical gap={16} data-testid="square-page">
-      <Flex justify="space-between" align="center" gap={12} wrap>
-        <div style={{ minWidth: 0 }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {t('square.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('square.subtitle')}</Typography.Text>
-        </div>
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => navigate(isLoggedIn ? '/my/strategies/create' : '/login')}
-          data-testid="square-publish"
-        >
-          {t('square.publish')}
-        </Button>
-      </Flex>
+      <SquareHeader isLoggedIn={isLoggedIn} />
       {typeof notice === 'string' && (
         <Alert type="warning" showIcon closable title={notice} data-testid="square-notice" />
       )}
@@ -194,37 +252,15 @@ export function StrategySquarePage() {
           <Empty description={t('square.empty')} data-testid="square-empty" />
         </Card>
       )}
-      {strategies.length > 0 && (
-        <Flex
-          vertical
-          gap={8}
-          style={{ opacity: isRefreshing ? 0.6 : 1, transition: 'opacity 0.2s' }}
-        >
-          <Typography.Text type="secondary" data-testid="square-count">
-            {t('square.resultCount', { count })}
-          </Typography.Text>
-          {view === 'grid' ? (
-            <div style={gridStyle} data-testid="square-grid">
-              {strategies.map((strategy) => (
-                <StrategyCardView
-                  key={strategy.id}
-                  strategy={strategy}
-                  viewerId={viewerId}
-                  onCopy={copy}
-                />
-              ))}
-            </div>
-          ) : (
-            <StrategyListTable
-              strategies={strategies}
-              period={filters.period}
-              viewerId={viewerId}
-              isLoading={false}
-              onCopy={copy}
-            />
-          )}
-        </Flex>
-      )}
+      <SquareResults
+        strategies={strategies}
+        count={count}
+        view={view}
+        period={filters.period}
+        viewerId={viewerId}
+        isRefreshing={isRefreshing}
+        onCopy={copy}
+      />
       <SquarePager
         page={filters.page}
         totalPages={totalPages}

@@ -45,6 +45,98 @@ const time = (timeMs: number) => toDisplayTime(timeMs) as UTCTimestamp;
 /** Share of the chart's height given to the oscillator pane. */
 const OSCILLATOR_SHARE = 0.3;
 
+/** A new chart in `container`: candles, the indicator lines, the oscillator pane, markers. */
+function buildChart(
+  container: HTMLElement,
+  palette: ChartPalette,
+  height: number,
+  oscillator: ReturnType<typeof oscillatorOf>,
+): ChartParts {
+  const chart = createChart(container, chartOptions(palette, height));
+  const candles = chart.addSeries(CandlestickSeries, {
+    upColor: palette.up,
+    downColor: palette.down,
+    borderVisible: false,
+    wickUpColor: palette.up,
+    wickDownColor: palette.down,
+    priceFormat: PRICE_FORMAT,
+  });
+  const line = (color: string, points: (d: ChartSeriesData) => LinePoint[], pane = 0) => ({
+    series: chart.addSeries(
+      LineSeries,
+      {
+        color,
+        lineWidth: pane === 0 ? 2 : 1,
+        priceFormat: PRICE_FORMAT,
+        lastValueVisible: false,
+        priceLineVisible: false,
+        crosshairMarkerVisible: false,
+      },
+      pane,
+    ),
+    points,
+  });
+  const lines = [
+    line(palette.maFast, (d) => d.maFast),
+    line(palette.maSlow, (d) => d.maSlow),
+    line(palette.band, (d) => d.bbUpper),
+    line(palette.bandMiddle, (d) => d.bbMiddle),
+    line(palette.band, (d) => d.bbLower),
+  ];
+  let histogram: ISeriesApi<'Histogram'> | null = null;
+  if (oscillator === 'rsi') {
+    const rsi = line(palette.oscillator, (d) => d.rsi, 1);
+    // The reversion strategy's thresholds.
+    for (const level of [30, 70]) {
+      rsi.series.createPriceLine({
+        price: level,
+        color: palette.grid,
+        lineWidth: 1,
+        axisLabelVisible: true,
+      });
+    }
+    lines.push(rsi);
+  } else if (oscillator === 'macd') {
+    histogram = chart.addSeries(
+      HistogramSeries,
+      { priceFormat: PRICE_FORMAT, lastValueVisible: false, priceLineVisible: false },
+      1,
+    );
+    lines.push(line(palette.oscillator, (d) => d.macd, 1));
+    lines.push(line(palette.signalLine, (d) => d.macdSignal, 1));
+  }
+  const lowerPane = chart.panes()[1];
+  if (lowerPane) lowerPane.setStretchFactor(OSCILLATOR_SHARE / (1 - OSCILLATOR_SHARE));
+  const markers = createSeriesMarkers(candles, []);
+  return { chart, candles, lines, histogram, markers };
+}
+
+/** The strategy's signals as arrows under (buy) and over (sell) their candles. */
+function signalMarkers(
+  data: ChartSeriesData,
+  palette: ChartPalette,
+  buyText: string,
+  sellText: string,
+): SeriesMarker<Time>[] {
+  return data.signals.map((signal) =>
+    signal.side === 'buy'
+      ? {
+          time: time(signal.timeMs),
+          position: 'belowBar',
+          shape: 'arrowUp',
+          color: palette.up,
+          text: buyText,
+        }
+      : {
+          time: time(signal.timeMs),
+          position: 'aboveBar',
+          shape: 'arrowDown',
+          color: palette.down,
+          text: sellText,
+        },
+  );
+}
+
 /**
  * Candlesticks with buy/sell markers and the strategy's own indicators (lightweight-charts):
  * moving averages or Bollinger bands over the candles, the RSI or MACD in a pane below.
@@ -67,64 +159,10 @@ export default function CandleChart({
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const chart = createChart(container, chartOptions(palette, height));
-    const candles = chart.addSeries(CandlestickSeries, {
-      upColor: palette.up,
-      downColor: palette.down,
-      borderVisible: false,
-      wickUpColor: palette.up,
-      wickDownColor: palette.down,
-      priceFormat: PRICE_FORMAT,
-    });
-    const line = (color: string, points: (d: ChartSeriesData) => LinePoint[], pane = 0) => ({
-      series: chart.addSeries(
-        LineSeries,
-        {
-          color,
-          lineWidth: pane === 0 ? 2 : 1,
-          priceFormat: PRICE_FORMAT,
-          lastValueVisible: false,
-          priceLineVisible: false,
-          crosshairMarkerVisible: false,
-        },
-        pane,
-      ),
-      points,
-    });
-    const lines = [
-      line(palette.maFast, (d) => d.maFast),
-      line(palette.maSlow, (d) => d.maSlow),
-      line(palette.band, (d) => d.bbUpper),
-      line(palette.bandMiddle, (d) => d.bbMiddle),
-      line(palette.band, (d) => d.bbLower),
-    ];
-    let histogram: ISeriesApi<'Histogram'> | null = null;
-    if (oscillator === 'rsi') {
-      const rsi = line(palette.oscillator, (d) => d.rsi, 1);
-      // The reversion strategy's thresholds.
-      for (const level of [30, 70]) {
-        rsi.series.createPriceLine({
-          price: level,
-          color: palette.grid,
-          lineWidth: 1,
-          axisLabelVisible: true,
-        });
-      }
-      lines.push(rsi);
-    } else if (oscillator === 'macd') {
-      histogram = chart.addSeries(
-        HistogramSeries,
-        { priceFormat: PRICE_FORMAT, lastValueVisible: false, priceLineVisible: false },
-        1,
-      );
-      lines.push(line(palette.oscillator, (d) => d.macd, 1));
-      lines.push(line(palette.signalLine, (d) => d.macdSignal, 1));
-    }
-    const lowerPane = chart.panes()[1];
-    if (lowerPane) lowerPane.setStretchFactor(OSCILLATOR_SHARE / (1 - OSCILLATOR_SHARE));
-    const markers = createSeriesMarkers(candles, []);
+    const built = buildChart(container, palette, height, oscillator);
+    const { chart, candles, lines, histogram, markers } = built;
     shownViewKeyRef.current = null;
-    setParts({ chart, candles, lines, histogram, markers });
+    setParts(built);
     return () => {
       setParts(null);
       removeChart(
@@ -156,24 +194,7 @@ export default function CandleChart({
         color: p.value >= 0 ? palette.up : palette.down,
       })),
     );
-    const markers: SeriesMarker<Time>[] = data.signals.map((signal) =>
-      signal.side === 'buy'
-        ? {
-            time: time(signal.timeMs),
-            position: 'belowBar',
-            shape: 'arrowUp',
-            color: palette.up,
-            text: buyText,
-          }
-        : {
-            time: time(signal.timeMs),
-            position: 'aboveBar',
-            shape: 'arrowDown',
-            color: palette.down,
-            text: sellText,
-          },
-    );
-    parts.markers.setMarkers(markers);
+    parts.markers.setMarkers(signalMarkers(data, palette, buyText, sellText));
     // A refresh keeps the user's scroll position; a new selection shows the latest candles.
     if (shownViewKeyRef.current !== viewKey && data.candles.length > 0) {
       parts.chart
