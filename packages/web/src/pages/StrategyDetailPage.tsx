@@ -98,6 +98,83 @@ function useLiveUpdates(id: number | null, strategy: StrategyDetail | undefined)
   });
 }
 
+/** The live sections the owner shows: trades, positions and comments. */
+function LiveSections({
+  strategy,
+  trades,
+  positions,
+}: {
+  strategy: StrategyDetail;
+  trades: ReturnType<typeof useStrategyTrades>;
+  positions: ReturnType<typeof useStrategyPositions>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {strategy.share_settings.show_trades && (
+        <LiveTrades
+          trades={trades.data?.results ?? []}
+          isLoading={trades.isPending}
+          errorText={
+            trades.isError ? squareErrorText(t, trades.error, t('strategy.trades.empty')) : null
+          }
+        />
+      )}
+      {strategy.share_settings.show_positions && (
+        <PositionsGrid
+          positions={positions.data?.results ?? []}
+          isLoading={positions.isPending}
+          errorText={
+            positions.isError
+              ? squareErrorText(t, positions.error, t('strategy.positions.empty'))
+              : null
+          }
+        />
+      )}
+      {strategy.share_settings.allow_comments && <CommentsSection strategyId={strategy.id} />}
+    </>
+  );
+}
+
+/**
+ * Leaves for the square, with the reason, when the strategy cannot be loaded (§8). A passing
+ * glitch on a page already shown does not; a strategy gone private (404) does.
+ */
+function useLeaveWhenGone(id: number | null, loadError: Error | null, isShown: boolean) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const mustLeave =
+    id === null ||
+    (loadError !== null &&
+      (!isShown || (loadError instanceof ApiRequestError && loadError.status === 404)));
+  useEffect(() => {
+    if (!mustLeave) return;
+    let notice = t('strategy.errors.notFound');
+    if (loadError instanceof ApiRequestError && loadError.status >= 500) {
+      notice = t('strategy.errors.server');
+    } else if (loadError && !(loadError instanceof ApiRequestError && loadError.status === 404)) {
+      notice = t('strategy.errors.failed', {
+        message: errorMessage(t, loadError, t('errors.generic')),
+      });
+    }
+    navigate('/strategy-square', { replace: true, state: { notice } });
+  }, [mustLeave, loadError, navigate, t]);
+}
+
+/** The page while the strategy loads. */
+function DetailSkeleton() {
+  return (
+    <Flex vertical gap={16}>
+      <Card>
+        <Skeleton avatar active paragraph={{ rows: 2 }} />
+      </Card>
+      <Card>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </Card>
+    </Flex>
+  );
+}
+
 /** /strategy/{id}: one public strategy with its live trades, positions and comments (document 2 §2). */
 export function StrategyDetailPage() {
   const { t } = useTranslation();
@@ -117,38 +194,9 @@ export function StrategyDetailPage() {
   const liveStatus = useLiveUpdates(id, strategy);
   const [copyTarget, setCopyTarget] = useState<CopyTarget | null>(null);
 
-  // A strategy that cannot be loaded sends the user to the square with the reason (§8). A
-  // passing glitch on a page already shown does not; a strategy gone private (404) does.
-  const loadError = detail.error;
-  const mustLeave =
-    id === null ||
-    (loadError !== null &&
-      (!strategy || (loadError instanceof ApiRequestError && loadError.status === 404)));
-  useEffect(() => {
-    if (!mustLeave) return;
-    let notice = t('strategy.errors.notFound');
-    if (loadError instanceof ApiRequestError && loadError.status >= 500) {
-      notice = t('strategy.errors.server');
-    } else if (loadError && !(loadError instanceof ApiRequestError && loadError.status === 404)) {
-      notice = t('strategy.errors.failed', {
-        message: errorMessage(t, loadError, t('errors.generic')),
-      });
-    }
-    navigate('/strategy-square', { replace: true, state: { notice } });
-  }, [mustLeave, loadError, navigate, t]);
+  useLeaveWhenGone(id, detail.error, strategy !== undefined);
 
-  if (!strategy) {
-    return (
-      <Flex vertical gap={16}>
-        <Card>
-          <Skeleton avatar active paragraph={{ rows: 2 }} />
-        </Card>
-        <Card>
-          <Skeleton active paragraph={{ rows: 6 }} />
-        </Card>
-      </Flex>
-    );
-  }
+  if (!strategy) return <DetailSkeleton />;
 
   const owner = strategy.user_profile;
   const toggleFollow = () => {
@@ -205,31 +253,7 @@ export function StrategyDetailPage() {
       <StrategyRules strategies={strategy.strategies} />
     </>
   );
-  const live = (
-    <>
-      {strategy.share_settings.show_trades && (
-        <LiveTrades
-          trades={trades.data?.results ?? []}
-          isLoading={trades.isPending}
-          errorText={
-            trades.isError ? squareErrorText(t, trades.error, t('strategy.trades.empty')) : null
-          }
-        />
-      )}
-      {strategy.share_settings.show_positions && (
-        <PositionsGrid
-          positions={positions.data?.results ?? []}
-          isLoading={positions.isPending}
-          errorText={
-            positions.isError
-              ? squareErrorText(t, positions.error, t('strategy.positions.empty'))
-              : null
-          }
-        />
-      )}
-      {strategy.share_settings.allow_comments && <CommentsSection strategyId={strategy.id} />}
-    </>
-  );
+  const live = <LiveSections strategy={strategy} trades={trades} positions={positions} />;
 
   return (
     <Flex vertical gap={16} data-testid="strategy-page" data-live={liveStatus}>
