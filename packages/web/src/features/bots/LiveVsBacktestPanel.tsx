@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveVsBacktest } from '../../api/bots';
 import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { LegendLine } from '../../shared/charts/LegendLine';
 import { chartPalette } from '../../shared/charts/palette';
 import { formatUtc8 } from '../../shared/format/bot-format';
 import { formatPercent } from '../../shared/format/money';
@@ -101,21 +102,6 @@ function Reasons({ data }: { data: LiveVsBacktest }) {
   );
 }
 
-function Legend({ color, dashed, label }: { color: string; dashed?: boolean; label: string }) {
-  return (
-    <Flex align="center" gap={6}>
-      <span
-        style={{
-          width: 18,
-          borderTop: `2px ${dashed ? 'dashed' : 'solid'} ${color}`,
-          display: 'inline-block',
-        }}
-      />
-      <Text size={12}>{label}</Text>
-    </Flex>
-  );
-}
-
 /** The bot's live equity against its backtest's, the delta and its reasons (bot details). */
 export function LiveVsBacktestPanel({ botId }: { botId: number }) {
   const { t } = useTranslation();
@@ -166,8 +152,8 @@ export function LiveVsBacktestPanel({ botId }: { botId: number }) {
           <Figure label={t(`${lvb}.delta`)} value={data.delta_pct} testId="lvb-delta" />
         </div>
         <Flex wrap gap="4px 16px">
-          <Legend color={palette.equity} label={t(`${lvb}.legendLive`)} />
-          <Legend color={palette.maSlow} dashed label={t(`${lvb}.legendBacktest`)} />
+          <LegendLine color={palette.equity} label={t(`${lvb}.legendLive`)} />
+          <LegendLine color={palette.maSlow} dashed label={t(`${lvb}.legendBacktest`)} />
         </Flex>
         <div
           data-testid="lvb-chart"

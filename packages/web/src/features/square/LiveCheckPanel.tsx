@@ -7,6 +7,7 @@ import { Card, Flex, Tag, Typography, theme } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { LegendLine } from '../../shared/charts/LegendLine';
 import { chartPalette } from '../../shared/charts/palette';
 import { formatPercent } from '../../shared/format/money';
 import { formatChartTime } from '../../shared/format/square-format';
@@ -73,30 +74,8 @@ function BotCheck({
         })}
       </Typography.Text>
       <Flex gap="4px 16px" wrap>
-        <Typography.Text style={{ fontSize: 12 }}>
-          <span
-            style={{
-              display: 'inline-block',
-              width: 18,
-              borderTop: `2px solid ${palette.equity}`,
-              marginInlineEnd: 6,
-              verticalAlign: 'middle',
-            }}
-          />
-          {t(`${lc}.legendLive`)}
-        </Typography.Text>
-        <Typography.Text style={{ fontSize: 12 }}>
-          <span
-            style={{
-              display: 'inline-block',
-              width: 18,
-              borderTop: `2px dashed ${palette.maSlow}`,
-              marginInlineEnd: 6,
-              verticalAlign: 'middle',
-            }}
-          />
-          {t(`${lc}.legendBacktest`)}
-        </Typography.Text>
+        <LegendLine color={palette.equity} label={t(`${lc}.legendLive`)} />
+        <LegendLine color={palette.maSlow} dashed label={t(`${lc}.legendBacktest`)} />
       </Flex>
       <ChartErrorBoundary fallback={null}>
         <Suspense
