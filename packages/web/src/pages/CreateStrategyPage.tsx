@@ -15,6 +15,7 @@ import {
   Empty,
   Flex,
   Form,
+  type FormInstance,
   Input,
   Result,
   Skeleton,
@@ -104,6 +105,175 @@ interface DetailsValues extends ShareFlags {
   description: string;
 }
 
+/** The first step: which exchange account to publish (or where to add one). */
+function AccountStep({
+  apis,
+  accountId,
+  onSelect,
+  onNext,
+}: {
+  apis: ReturnType<typeof useExchangeApis>;
+  accountId: number | null;
+  onSelect: (id: number) => void;
+  onNext: () => void;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const accounts = apis.data?.results ?? [];
+  return (
+    <Card size="small" title={t('publish.pickAccount')}>
+      {apis.isPending ? (
+        <Skeleton active />
+      ) : apis.isError ? (
+        <Alert type="error" showIcon title={t('publish.accountsFailed')} />
+      ) : accounts.length === 0 ? (
+        <Empty description={t('publish.noAccounts')}>
+          <Button
+            type="primary"
+            icon={<ApiOutlined />}
+            onClick={() => navigate('/my/api-management')}
+          >
+            {t('publish.addAccount')}
+          </Button>
+        </Empty>
+      ) : (
+        <Flex vertical gap={16}>
+          <div
+            style={{
+              display: 'grid',
+              gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))',
+              gap: 12,
+            }}
+          >
+            {accounts.map((account) => (
+              <AccountOption
+                key={account.id}
+                account={account}
+                isSelected={account.id === accountId}
+                onSelect={() => onSelect(account.id)}
+              />
+            ))}
+          </div>
+          <Flex justify="end">
+            <Button
+              type="primary"
+              disabled={accountId === null}
+              onClick={onNext}
+              data-testid="publish-next"
+            >
+              {t('publish.next')}
+            </Button>
+          </Flex>
+        </Flex>
+      )}
+    </Card>
+  );
+}
+
+/** The second step: the strategy's name, description and what it shares. */
+function DetailsStep({
+  form,
+  settings,
+  title,
+  isPublishing,
+  onBack,
+  onPublish,
+}: {
+  form: FormInstance<DetailsValues>;
+  settings: ReturnType<typeof useShareSettings>;
+  title: string | undefined;
+  isPublishing: boolean;
+  onBack: () => void;
+  onPublish: () => void;
+}) {
+  const { t } = useTranslation();
+  const description = Form.useWatch('description', form) ?? '';
+  return (
+    <Card size="small" title={title}>
+      {settings.isError ? (
+        <QueryErrorAlert
+          query={settings}
+          failedText={t('share.modal.loadFailed')}
+          describe={squareErrorText}
+          hideRetry
+        />
+      ) : !settings.data ? (
+        <Skeleton active />
+      ) : (
+        <Form form={form} layout="vertical" requiredMark={false}>
+          <Form.Item
+            name="name"
+            label={t('publish.name')}
+            extra={t('publish.nameHint')}
+            rules={[{ required: true, whitespace: true, message: t('publish.nameRequired') }]}
+          >
+            <Input maxLength={STRATEGY_NAME_MAX_LENGTH} data-testid="publish-name" />
+          </Form.Item>
+          <Form.Item name="description" label={t('publish.description')}>
+            <DescriptionField />
+          </Form.Item>
+          <Typography.Text strong style={{ display: 'block', marginBottom: 8 }}>
+            {t('publish.settings')}
+          </Typography.Text>
+          <Form.Item name="is_public" hidden valuePropName="checked">
+            <input type="checkbox" />
+          </Form.Item>
+          <ShareFlagFields isPublicShown={false} />
+          <Flex justify="space-between" style={{ marginTop: 16 }}>
+            <Button onClick={onBack}>{t('publish.back')}</Button>
+            <Button
+              type="primary"
+              loading={isPublishing}
+              disabled={visibleLength(description) > SHARE_DESCRIPTION_MAX_LENGTH}
+              onClick={onPublish}
+              data-testid="publish-submit"
+            >
+              {t('publish.submit')}
+            </Button>
+          </Flex>
+        </Form>
+      )}
+    </Card>
+  );
+}
+
+/** Published: a bot on it, or its page. */
+function DoneStep({
+  name,
+  onCreateBot,
+  onOpenStrategy,
+}: {
+  name: string;
+  onCreateBot: () => void;
+  onOpenStrategy: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <Result
+        status="success"
+        title={t('publish.doneTitle')}
+        subTitle={t('publish.doneBody', { name })}
+        data-testid="publish-done"
+        extra={[
+          <Button
+            key="bot"
+            type="primary"
+            icon={<RobotOutlined />}
+            onClick={onCreateBot}
+            data-testid="publish-create-bot"
+          >
+            {t('publish.createBot')}
+          </Button>,
+          <Button key="open" onClick={onOpenStrategy} data-testid="publish-open-strategy">
+            {t('publish.openStrategy')}
+          </Button>,
+        ]}
+      />
+    </Card>
+  );
+}
+
 /**
  * /my/strategies/create (the mobile quick action): publishes one of the user's exchange accounts
  * as a strategy — account, name, description, share settings — then offers a bot on it and
@@ -124,7 +294,6 @@ export function CreateStrategyPage() {
   const accounts = apis.data?.results ?? [];
   const chosen = accounts.find((a) => a.id === accountId);
   const experienceName = t('apis.experienceName');
-  const description = Form.useWatch('description', form) ?? '';
 
   // The form starts from what the account already has (its name, description and flags).
   useEffect(() => {
@@ -197,123 +366,29 @@ export function CreateStrategyPage() {
         responsive={false}
       />
       {step === 'account' && (
-        <Card size="small" title={t('publish.pickAccount')}>
-          {apis.isPending ? (
-            <Skeleton active />
-          ) : apis.isError ? (
-            <Alert type="error" showIcon title={t('publish.accountsFailed')} />
-          ) : accounts.length === 0 ? (
-            <Empty description={t('publish.noAccounts')}>
-              <Button
-                type="primary"
-                icon={<ApiOutlined />}
-                onClick={() => navigate('/my/api-management')}
-              >
-                {t('publish.addAccount')}
-              </Button>
-            </Empty>
-          ) : (
-            <Flex vertical gap={16}>
-              <div
-                style={{
-                  display: 'grid',
-                  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))',
-                  gap: 12,
-                }}
-              >
-                {accounts.map((account) => (
-                  <AccountOption
-                    key={account.id}
-                    account={account}
-                    isSelected={account.id === accountId}
-                    onSelect={() => setAccountId(account.id)}
-                  />
-                ))}
-              </div>
-              <Flex justify="end">
-                <Button
-                  type="primary"
-                  disabled={accountId === null}
-                  onClick={() => setStep('details')}
-                  data-testid="publish-next"
-                >
-                  {t('publish.next')}
-                </Button>
-              </Flex>
-            </Flex>
-          )}
-        </Card>
+        <AccountStep
+          apis={apis}
+          accountId={accountId}
+          onSelect={setAccountId}
+          onNext={() => setStep('details')}
+        />
       )}
       {step === 'details' && (
-        <Card size="small" title={chosen ? accountName(chosen, experienceName) : undefined}>
-          {settings.isError ? (
-            <QueryErrorAlert
-              query={settings}
-              failedText={t('share.modal.loadFailed')}
-              describe={squareErrorText}
-              hideRetry
-            />
-          ) : !settings.data ? (
-            <Skeleton active />
-          ) : (
-            <Form form={form} layout="vertical" requiredMark={false}>
-              <Form.Item
-                name="name"
-                label={t('publish.name')}
-                extra={t('publish.nameHint')}
-                rules={[{ required: true, whitespace: true, message: t('publish.nameRequired') }]}
-              >
-                <Input maxLength={STRATEGY_NAME_MAX_LENGTH} data-testid="publish-name" />
-              </Form.Item>
-              <Form.Item name="description" label={t('publish.description')}>
-                <DescriptionField />
-              </Form.Item>
-              <Typography.Text strong style={{ display: 'block', marginBottom: 8 }}>
-                {t('publish.settings')}
-              </Typography.Text>
-              <Form.Item name="is_public" hidden valuePropName="checked">
-                <input type="checkbox" />
-              </Form.Item>
-              <ShareFlagFields isPublicShown={false} />
-              <Flex justify="space-between" style={{ marginTop: 16 }}>
-                <Button onClick={() => setStep('account')}>{t('publish.back')}</Button>
-                <Button
-                  type="primary"
-                  loading={update.isPending}
-                  disabled={visibleLength(description) > SHARE_DESCRIPTION_MAX_LENGTH}
-                  onClick={() => void publish()}
-                  data-testid="publish-submit"
-                >
-                  {t('publish.submit')}
-                </Button>
-              </Flex>
-            </Form>
-          )}
-        </Card>
+        <DetailsStep
+          form={form}
+          settings={settings}
+          title={chosen ? accountName(chosen, experienceName) : undefined}
+          isPublishing={update.isPending}
+          onBack={() => setStep('account')}
+          onPublish={() => void publish()}
+        />
       )}
       {step === 'done' && (
-        <Card>
-          <Result
-            status="success"
-            title={t('publish.doneTitle')}
-            subTitle={t('publish.doneBody', { name: publishedName })}
-            data-testid="publish-done"
-            extra={[
-              <Button
-                key="bot"
-                type="primary"
-                icon={<RobotOutlined />}
-                onClick={() => setBotOpen(true)}
-                data-testid="publish-create-bot"
-              >
-                {t('publish.createBot')}
-              </Button>,
-              <Button key="open" onClick={openStrategy} data-testid="publish-open-strategy">
-                {t('publish.openStrategy')}
-              </Button>,
-            ]}
-          />
-        </Card>
+        <DoneStep
+          name={publishedName}
+          onCreateBot={() => setBotOpen(true)}
+          onOpenStrategy={openStrategy}
+        />
       )}
       <BotCreateModal
         open={isBotOpen}

@@ -7,7 +7,7 @@ import {
   ERROR_CODES,
   FIELD_ERROR_CODES,
 } from '@quantsquare/contracts';
-import { Alert, App, Button, Flex, Form, Input, Modal, Radio } from 'antd';
+import { Alert, App, Button, Flex, Form, type FormInstance, Input, Modal, Radio } from 'antd';
 import { Component, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiErrorBody } from '../../api/errors';
@@ -114,50 +114,82 @@ interface Props {
   onSaved?: (announcement: Announcement) => void;
 }
 
-/** Staff's publish / edit dialog: title, summary, type and rich content (document 2 §2, §5, §8). */
-export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props) {
+/** The title, the summary and the type. */
+function TextFields() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const [form] = Form.useForm<FormValues>();
-  const create = useCreateAnnouncement();
-  const update = useUpdateAnnouncement();
-  const isSaving = create.isPending || update.isPending;
+  const tooLong = (max: number) => ({
+    max,
+    message: t('helpCenter.announcements.form.tooLong', { max }),
+  });
+  return (
+    <>
+      <Form.Item
+        name="title"
+        label={t('helpCenter.announcements.form.title')}
+        rules={[
+          {
+            required: true,
+            whitespace: true,
+            message: t('helpCenter.announcements.form.titleRequired'),
+          },
+          tooLong(ANNOUNCEMENT_TITLE_MAX_LENGTH),
+        ]}
+      >
+        <Input
+          placeholder={t('helpCenter.announcements.form.titlePlaceholder')}
+          maxLength={ANNOUNCEMENT_TITLE_MAX_LENGTH}
+          showCount
+          data-testid="announcement-title"
+        />
+      </Form.Item>
+      <Form.Item
+        name="summary"
+        label={t('helpCenter.announcements.form.summary')}
+        rules={[
+          {
+            required: true,
+            whitespace: true,
+            message: t('helpCenter.announcements.form.summaryRequired'),
+          },
+          tooLong(ANNOUNCEMENT_SUMMARY_MAX_LENGTH),
+        ]}
+      >
+        <Input.TextArea
+          placeholder={t('helpCenter.announcements.form.summaryPlaceholder')}
+          maxLength={ANNOUNCEMENT_SUMMARY_MAX_LENGTH}
+          showCount
+          autoSize={{ minRows: 2, maxRows: 4 }}
+          data-testid="announcement-summary"
+        />
+      </Form.Item>
+      <Form.Item name="type" label={t('helpCenter.announcements.form.type')}>
+        <Radio.Group
+          optionType="button"
+          options={ANNOUNCEMENT_TYPES.map((type) => ({
+            value: type,
+            label: t(`helpCenter.announcements.types.${type}`),
+          }))}
+          data-testid="announcement-type"
+        />
+      </Form.Item>
+    </>
+  );
+}
 
-  useEffect(() => {
-    if (!open) return;
-    form.setFieldsValue(
-      editing
-        ? {
-            title: editing.title,
-            summary: editing.summary,
-            type: editing.type,
-            content: editing.content,
-          }
-        : { title: '', summary: '', type: 'normal', content: '' },
-    );
-  }, [open, editing, form]);
-
-  const close = () => {
-    form.resetFields();
-    create.reset();
-    update.reset();
-    onClose();
-  };
-  const askClose = () => {
-    if (!form.isFieldsTouched() || isSaving) {
-      if (!isSaving) close();
-      return;
-    }
-    modal.confirm({
-      title: t('helpCenter.announcements.form.discardTitle'),
-      content: t('helpCenter.announcements.form.discardBody'),
-      okText: t('helpCenter.announcements.form.discard'),
-      cancelText: t('helpCenter.announcements.form.keepEditing'),
-      okButtonProps: { danger: true, autoInsertSpace: false },
-      cancelButtonProps: { autoInsertSpace: false },
-      onOk: close,
-    });
-  };
+/**
+ * Publishing or saving: on success the dialog closes; a refusal's field errors go under their
+ * fields (a missing one in the form's own words), and one message says it failed.
+ */
+function useAnnouncementSubmit(
+  form: FormInstance<FormValues>,
+  editing: Announcement | null,
+  close: () => void,
+  onSaved: Props['onSaved'],
+  create: ReturnType<typeof useCreateAnnouncement>,
+  update: ReturnType<typeof useUpdateAnnouncement>,
+) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
 
   /** A server field error in the form's own words where it has them (a missing field). */
   const serverText = (name: keyof FormValues, code: string | undefined, text: string) => {
@@ -211,10 +243,55 @@ export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props
     else create.mutate(body, { onSuccess, onError });
   };
 
-  const tooLong = (max: number) => ({
-    max,
-    message: t('helpCenter.announcements.form.tooLong', { max }),
-  });
+  return submit;
+}
+
+/** Staff's publish / edit dialog: title, summary, type and rich content (document 2 §2, §5, §8). */
+export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<FormValues>();
+  const create = useCreateAnnouncement();
+  const update = useUpdateAnnouncement();
+  const isSaving = create.isPending || update.isPending;
+
+  useEffect(() => {
+    if (!open) return;
+    form.setFieldsValue(
+      editing
+        ? {
+            title: editing.title,
+            summary: editing.summary,
+            type: editing.type,
+            content: editing.content,
+          }
+        : { title: '', summary: '', type: 'normal', content: '' },
+    );
+  }, [open, editing, form]);
+
+  const close = () => {
+    form.resetFields();
+    create.reset();
+    update.reset();
+    onClose();
+  };
+  const askClose = () => {
+    if (!form.isFieldsTouched() || isSaving) {
+      if (!isSaving) close();
+      return;
+    }
+    modal.confirm({
+      title: t('helpCenter.announcements.form.discardTitle'),
+      content: t('helpCenter.announcements.form.discardBody'),
+      okText: t('helpCenter.announcements.form.discard'),
+      cancelText: t('helpCenter.announcements.form.keepEditing'),
+      okButtonProps: { danger: true, autoInsertSpace: false },
+      cancelButtonProps: { autoInsertSpace: false },
+      onOk: close,
+    });
+  };
+
+  const submit = useAnnouncementSubmit(form, editing, close, onSaved, create, update);
 
   return (
     <Modal
@@ -263,55 +340,7 @@ export function AnnouncementFormModal({ open, editing, onClose, onSaved }: Props
         disabled={isSaving}
         style={{ marginTop: 12 }}
       >
-        <Form.Item
-          name="title"
-          label={t('helpCenter.announcements.form.title')}
-          rules={[
-            {
-              required: true,
-              whitespace: true,
-              message: t('helpCenter.announcements.form.titleRequired'),
-            },
-            tooLong(ANNOUNCEMENT_TITLE_MAX_LENGTH),
-          ]}
-        >
-          <Input
-            placeholder={t('helpCenter.announcements.form.titlePlaceholder')}
-            maxLength={ANNOUNCEMENT_TITLE_MAX_LENGTH}
-            showCount
-            data-testid="announcement-title"
-          />
-        </Form.Item>
-        <Form.Item
-          name="summary"
-          label={t('helpCenter.announcements.form.summary')}
-          rules={[
-            {
-              required: true,
-              whitespace: true,
-              message: t('helpCenter.announcements.form.summaryRequired'),
-            },
-            tooLong(ANNOUNCEMENT_SUMMARY_MAX_LENGTH),
-          ]}
-        >
-          <Input.TextArea
-            placeholder={t('helpCenter.announcements.form.summaryPlaceholder')}
-            maxLength={ANNOUNCEMENT_SUMMARY_MAX_LENGTH}
-            showCount
-            autoSize={{ minRows: 2, maxRows: 4 }}
-            data-testid="announcement-summary"
-          />
-        </Form.Item>
-        <Form.Item name="type" label={t('helpCenter.announcements.form.type')}>
-          <Radio.Group
-            optionType="button"
-            options={ANNOUNCEMENT_TYPES.map((type) => ({
-              value: type,
-              label: t(`helpCenter.announcements.types.${type}`),
-            }))}
-            data-testid="announcement-type"
-          />
-        </Form.Item>
+        <TextFields />
         <Form.Item
           name="content"
           label={t('helpCenter.announcements.form.content')}

@@ -47,6 +47,232 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
+/** One parameter of the grid: whether it varies, and its range and step. */
+function AxisRow({
+  axis,
+  label,
+  isMobile,
+  onChange,
+}: {
+  axis: AxisDraft;
+  label: string;
+  isMobile: boolean;
+  onChange: (patch: Partial<AxisDraft>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div
+      data-testid={`optimise-axis-${axis.name}`}
+      style={{
+        display: 'grid',
+        gap: 8,
+        alignItems: 'center',
+        // A phone puts the name on its own line above the three inputs.
+        gridTemplateColumns: isMobile
+          ? 'repeat(3, minmax(0, 1fr)) 36px'
+          : 'minmax(110px, 1.4fr) repeat(3, minmax(60px, 1fr)) 44px',
+      }}
+    >
+      <Checkbox
+        style={isMobile ? { gridColumn: '1 / -1' } : undefined}
+        checked={axis.isEnabled}
+        onChange={(event) => onChange({ isEnabled: event.target.checked })}
+        data-testid={`optimise-axis-${axis.name}-vary`}
+      >
+        {label}
+      </Checkbox>
+      {(['min', 'max', 'step'] as const).map((part) => (
+        <InputNumber
+          key={part}
+          aria-label={`${label} ${t(part === 'step' ? 'optimise.form.stepValue' : `optimise.form.${part}`)}`}
+          placeholder={t(part === 'step' ? 'optimise.form.stepValue' : `optimise.form.${part}`)}
+          disabled={!axis.isEnabled}
+          value={axis[part]}
+          precision={axis.integer ? 0 : 2}
+          onChange={(value) => onChange({ [part]: value })}
+          data-testid={`optimise-axis-${axis.name}-${part}`}
+          style={{ width: '100%' }}
+        />
+      ))}
+      <Typography.Text type="secondary" style={{ textAlign: 'right' }}>
+        {axis.isEnabled ? `×${axisCount(axis)}` : ''}
+      </Typography.Text>
+    </div>
+  );
+}
+
+type Bars = number | null;
+
+/** How many candles, and the walk-forward windows: in sample, out of sample, and the step. */
+function WindowFields(props: {
+  limit: Bars;
+  onLimit: (value: Bars) => void;
+  inSample: Bars;
+  onInSample: (value: Bars) => void;
+  outOfSample: Bars;
+  onOutOfSample: (value: Bars) => void;
+  step: Bars;
+  onStep: (value: Bars) => void;
+}) {
+  const { t } = useTranslation();
+  const { limit, inSample, outOfSample, step } = props;
+  const [setLimit, setInSample, setOutOfSample, setStep] = [
+    props.onLimit,
+    props.onInSample,
+    props.onOutOfSample,
+    props.onStep,
+  ];
+  return (
+    <>
+      <Field label={t('optimise.form.candles')}>
+        <InputNumber
+          min={OPTIMISATION_MIN_IN_SAMPLE_BARS + OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS}
+          max={CANDLE_LIMIT_MAX}
+          precision={0}
+          value={limit}
+          onChange={setLimit}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.inSample')}>
+        <InputNumber
+          data-testid="optimise-in-sample"
+          min={OPTIMISATION_MIN_IN_SAMPLE_BARS}
+          max={CANDLE_LIMIT_MAX}
+          precision={0}
+          value={inSample}
+          onChange={setInSample}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.outOfSample')}>
+        <InputNumber
+          data-testid="optimise-out-of-sample"
+          min={OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS}
+          max={CANDLE_LIMIT_MAX}
+          precision={0}
+          value={outOfSample}
+          onChange={setOutOfSample}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.step')}>
+        <InputNumber
+          data-testid="optimise-step"
+          min={1}
+          max={CANDLE_LIMIT_MAX}
+          precision={0}
+          value={step}
+          onChange={setStep}
+          style={{ width: '100%' }}
+        />
+      </Field>
+    </>
+  );
+}
+
+/** What is optimised: the strategy, the market and the objective. */
+function MarketFields({
+  strategyType,
+  onStrategyType,
+  strategies,
+  exchange,
+  onExchange,
+  symbol,
+  onSymbol,
+  symbolList,
+  timeframe,
+  onTimeframe,
+  objective,
+  onObjective,
+}: {
+  strategyType: string;
+  onStrategyType: (value: string) => void;
+  strategies: ReturnType<typeof useStrategies>;
+  exchange: Exchange;
+  onExchange: (value: Exchange) => void;
+  symbol: string;
+  onSymbol: (value: string) => void;
+  symbolList: readonly string[];
+  timeframe: Timeframe;
+  onTimeframe: (value: Timeframe) => void;
+  objective: OptimisationObjective;
+  onObjective: (value: OptimisationObjective) => void;
+}) {
+  const { t } = useTranslation();
+  const list = strategies.data?.results ?? [];
+  return (
+    <>
+      <Field label={t('optimise.form.strategy')}>
+        <Select
+          data-testid="optimise-strategy"
+          value={strategyType}
+          onChange={onStrategyType}
+          loading={strategies.isPending}
+          options={list.map((s) => ({ value: s.type, label: s.name }))}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.exchange')}>
+        <Select
+          value={exchange}
+          onChange={onExchange}
+          options={EXCHANGES.map((value) => ({ value, label: t(`bots.exchanges.${value}`) }))}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.symbol')}>
+        <Select
+          data-testid="optimise-symbol"
+          showSearch
+          value={symbol}
+          onChange={onSymbol}
+          options={symbolList.map((value) => ({ value, label: value }))}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.timeframe')}>
+        <Select
+          value={timeframe}
+          onChange={onTimeframe}
+          options={TIMEFRAMES.map((value) => ({ value, label: value }))}
+          style={{ width: '100%' }}
+        />
+      </Field>
+      <Field label={t('optimise.form.objective')}>
+        <Select
+          data-testid="optimise-objective"
+          value={objective}
+          onChange={onObjective}
+          options={OPTIMISATION_OBJECTIVES.map((value) => ({
+            value,
+            label: t(`optimise.objectives.${value}`),
+          }))}
+          style={{ width: '100%' }}
+        />
+      </Field>
+    </>
+  );
+}
+
+/** How many combinations the grid makes, or why it cannot run. */
+function CombinationCount({ count, hasAxis }: { count: number; hasAxis: boolean }) {
+  const { t } = useTranslation();
+  const isTooMany = count > OPTIMISATION_MAX_COMBINATIONS;
+  return (
+    <Typography.Text
+      type={isTooMany ? 'danger' : 'secondary'}
+      data-testid="optimise-combination-count"
+    >
+      {isTooMany
+        ? t('optimise.form.tooMany', { max: OPTIMISATION_MAX_COMBINATIONS })
+        : hasAxis
+          ? t('optimise.form.combinations', { count, max: OPTIMISATION_MAX_COMBINATIONS })
+          : t('optimise.form.noParameter')}
+    </Typography.Text>
+  );
+}
+
 /** The optimisation's request: strategy, market, windows, objective and the parameter grid. */
 export function OptimiseForm({ initialStrategyType, isSubmitting, errorText, onSubmit }: Props) {
   const { t } = useTranslation();
@@ -108,157 +334,48 @@ export function OptimiseForm({ initialStrategyType, isSubmitting, errorText, onS
           gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))',
         }}
       >
-        <Field label={t('optimise.form.strategy')}>
-          <Select
-            data-testid="optimise-strategy"
-            value={strategyType}
-            onChange={setStrategyType}
-            loading={strategies.isPending}
-            options={list.map((s) => ({ value: s.type, label: s.name }))}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.exchange')}>
-          <Select
-            value={exchange}
-            onChange={setExchange}
-            options={EXCHANGES.map((value) => ({ value, label: t(`bots.exchanges.${value}`) }))}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.symbol')}>
-          <Select
-            data-testid="optimise-symbol"
-            showSearch
-            value={symbol}
-            onChange={setSymbol}
-            options={symbolList.map((value) => ({ value, label: value }))}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.timeframe')}>
-          <Select
-            value={timeframe}
-            onChange={setTimeframe}
-            options={TIMEFRAMES.map((value) => ({ value, label: value }))}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.objective')}>
-          <Select
-            data-testid="optimise-objective"
-            value={objective}
-            onChange={setObjective}
-            options={OPTIMISATION_OBJECTIVES.map((value) => ({
-              value,
-              label: t(`optimise.objectives.${value}`),
-            }))}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.candles')}>
-          <InputNumber
-            min={OPTIMISATION_MIN_IN_SAMPLE_BARS + OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS}
-            max={CANDLE_LIMIT_MAX}
-            precision={0}
-            value={limit}
-            onChange={setLimit}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.inSample')}>
-          <InputNumber
-            data-testid="optimise-in-sample"
-            min={OPTIMISATION_MIN_IN_SAMPLE_BARS}
-            max={CANDLE_LIMIT_MAX}
-            precision={0}
-            value={inSample}
-            onChange={setInSample}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.outOfSample')}>
-          <InputNumber
-            data-testid="optimise-out-of-sample"
-            min={OPTIMISATION_MIN_OUT_OF_SAMPLE_BARS}
-            max={CANDLE_LIMIT_MAX}
-            precision={0}
-            value={outOfSample}
-            onChange={setOutOfSample}
-            style={{ width: '100%' }}
-          />
-        </Field>
-        <Field label={t('optimise.form.step')}>
-          <InputNumber
-            data-testid="optimise-step"
-            min={1}
-            max={CANDLE_LIMIT_MAX}
-            precision={0}
-            value={step}
-            onChange={setStep}
-            style={{ width: '100%' }}
-          />
-        </Field>
+        <MarketFields
+          strategyType={strategyType}
+          onStrategyType={setStrategyType}
+          strategies={strategies}
+          exchange={exchange}
+          onExchange={setExchange}
+          symbol={symbol}
+          onSymbol={setSymbol}
+          symbolList={symbolList}
+          timeframe={timeframe}
+          onTimeframe={setTimeframe}
+          objective={objective}
+          onObjective={setObjective}
+        />
+        <WindowFields
+          limit={limit}
+          onLimit={setLimit}
+          inSample={inSample}
+          onInSample={setInSample}
+          outOfSample={outOfSample}
+          onOutOfSample={setOutOfSample}
+          step={step}
+          onStep={setStep}
+        />
       </div>
 
       <div>
         <Typography.Text strong>{t('optimise.form.parameters')}</Typography.Text>
         <Flex vertical gap={8} style={{ marginTop: 8 }}>
           {axes.map((axis) => (
-            <div
+            <AxisRow
               key={axis.name}
-              data-testid={`optimise-axis-${axis.name}`}
-              style={{
-                display: 'grid',
-                gap: 8,
-                alignItems: 'center',
-                // A phone puts the name on its own line above the three inputs.
-                gridTemplateColumns: isMobile
-                  ? 'repeat(3, minmax(0, 1fr)) 36px'
-                  : 'minmax(110px, 1.4fr) repeat(3, minmax(60px, 1fr)) 44px',
-              }}
-            >
-              <Checkbox
-                style={isMobile ? { gridColumn: '1 / -1' } : undefined}
-                checked={axis.isEnabled}
-                onChange={(event) => change(axis.name, { isEnabled: event.target.checked })}
-                data-testid={`optimise-axis-${axis.name}-vary`}
-              >
-                {axisLabel(axis.name)}
-              </Checkbox>
-              {(['min', 'max', 'step'] as const).map((part) => (
-                <InputNumber
-                  key={part}
-                  aria-label={`${axisLabel(axis.name)} ${t(part === 'step' ? 'optimise.form.stepValue' : `optimise.form.${part}`)}`}
-                  placeholder={t(
-                    part === 'step' ? 'optimise.form.stepValue' : `optimise.form.${part}`,
-                  )}
-                  disabled={!axis.isEnabled}
-                  value={axis[part]}
-                  precision={axis.integer ? 0 : 2}
-                  onChange={(value) => change(axis.name, { [part]: value })}
-                  data-testid={`optimise-axis-${axis.name}-${part}`}
-                  style={{ width: '100%' }}
-                />
-              ))}
-              <Typography.Text type="secondary" style={{ textAlign: 'right' }}>
-                {axis.isEnabled ? `×${axisCount(axis)}` : ''}
-              </Typography.Text>
-            </div>
+              axis={axis}
+              label={axisLabel(axis.name)}
+              isMobile={isMobile}
+              onChange={(patch) => change(axis.name, patch)}
+            />
           ))}
         </Flex>
       </div>
 
-      <Typography.Text
-        type={isTooMany ? 'danger' : 'secondary'}
-        data-testid="optimise-combination-count"
-      >
-        {isTooMany
-          ? t('optimise.form.tooMany', { max: OPTIMISATION_MAX_COMBINATIONS })
-          : hasAxis
-            ? t('optimise.form.combinations', { count, max: OPTIMISATION_MAX_COMBINATIONS })
-            : t('optimise.form.noParameter')}
-      </Typography.Text>
+      <CombinationCount count={count} hasAxis={hasAxis} />
       {errorText && <Alert type="error" showIcon title={errorText} data-testid="optimise-error" />}
       <div>
         <Button

@@ -4,6 +4,7 @@ import {
   OVERFITTING_RATIO_WARNING,
 } from '@quantsquare/contracts';
 import { Alert, Button, Card, Descriptions, Flex, Progress, Table, Tag, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BotPreset } from '../../shared/format/bot-format';
@@ -28,19 +29,9 @@ const STATUS_COLOURS = {
 
 const format = (value: number | null | undefined, digits = 3) => formatPlain(value, digits);
 
-/** A run's progress, its best parameters with the overfitting warning, the heat map and table. */
-export function OptimiseResults({ answer, isCancelling, onCancel, onUse }: Props) {
-  const { t } = useTranslation();
-  const names = useMemo(() => gridNames(answer), [answer]);
-  const isRunning = answer.status === 'running' || answer.status === 'queued';
-  const total = answer.combination_count - answer.skipped.length;
-  const percent = Math.round(answer.progress * 100);
-  const best = answer.best;
-  const rows = useMemo(
-    () => [...answer.results].sort((a, b) => b.out_of_sample_objective - a.out_of_sample_objective),
-    [answer.results],
-  );
-  const columns = [
+/** The results table's columns: rank, the grid's parameters, both objectives and their ratio. */
+function resultColumns(t: TFunction, names: readonly string[]) {
+  return [
     {
       title: t('optimise.columns.rank'),
       key: 'rank',
@@ -69,49 +60,72 @@ export function OptimiseResults({ answer, isCancelling, onCancel, onUse }: Props
       render: (_: unknown, row: OptimisationCombinationResult) => format(row.overfitting_ratio, 2),
     },
   ];
+}
+
+/** The run's status, progress and windows, with cancel while it runs. */
+function RunProgress({ answer, isCancelling, onCancel }: Omit<Props, 'onUse'>) {
+  const { t } = useTranslation();
+  const isRunning = answer.status === 'running' || answer.status === 'queued';
+  const total = answer.combination_count - answer.skipped.length;
+  const percent = Math.round(answer.progress * 100);
+  return (
+    <Card size="small">
+      <Flex vertical gap={8}>
+        <Flex justify="space-between" align="center" wrap gap={8}>
+          <Flex align="center" gap={8} wrap>
+            <Typography.Text strong>{t('optimise.progress')}</Typography.Text>
+            <Tag color={STATUS_COLOURS[answer.status]} data-testid="optimise-status">
+              {t(`optimise.status.${answer.status}`)}
+            </Tag>
+            <Typography.Text type="secondary">
+              {t(`optimise.objectives.${answer.objective}`)}
+            </Typography.Text>
+          </Flex>
+          {isRunning && (
+            <Button
+              danger
+              size="small"
+              loading={isCancelling}
+              onClick={onCancel}
+              data-testid="optimise-cancel"
+            >
+              {t('optimise.cancel')}
+            </Button>
+          )}
+        </Flex>
+        <Progress percent={percent} data-testid="optimise-progress" />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('optimise.progressCount', { done: answer.completed_count, total })} ·{' '}
+          {t('optimise.windows', {
+            count: answer.windows.length,
+            candles: answer.candle_count,
+            source: t(`optimise.sources.${answer.source}`),
+          })}
+        </Typography.Text>
+        {answer.skipped.length > 0 && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('optimise.skipped', { count: answer.skipped.length })}
+          </Typography.Text>
+        )}
+      </Flex>
+    </Card>
+  );
+}
+
+/** A run's progress, its best parameters with the overfitting warning, the heat map and table. */
+export function OptimiseResults({ answer, isCancelling, onCancel, onUse }: Props) {
+  const { t } = useTranslation();
+  const names = useMemo(() => gridNames(answer), [answer]);
+  const best = answer.best;
+  const rows = useMemo(
+    () => [...answer.results].sort((a, b) => b.out_of_sample_objective - a.out_of_sample_objective),
+    [answer.results],
+  );
+  const columns = resultColumns(t, names);
 
   return (
     <Flex vertical gap={16} data-testid="optimise-results">
-      <Card size="small">
-        <Flex vertical gap={8}>
-          <Flex justify="space-between" align="center" wrap gap={8}>
-            <Flex align="center" gap={8} wrap>
-              <Typography.Text strong>{t('optimise.progress')}</Typography.Text>
-              <Tag color={STATUS_COLOURS[answer.status]} data-testid="optimise-status">
-                {t(`optimise.status.${answer.status}`)}
-              </Tag>
-              <Typography.Text type="secondary">
-                {t(`optimise.objectives.${answer.objective}`)}
-              </Typography.Text>
-            </Flex>
-            {isRunning && (
-              <Button
-                danger
-                size="small"
-                loading={isCancelling}
-                onClick={onCancel}
-                data-testid="optimise-cancel"
-              >
-                {t('optimise.cancel')}
-              </Button>
-            )}
-          </Flex>
-          <Progress percent={percent} data-testid="optimise-progress" />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('optimise.progressCount', { done: answer.completed_count, total })} ·{' '}
-            {t('optimise.windows', {
-              count: answer.windows.length,
-              candles: answer.candle_count,
-              source: t(`optimise.sources.${answer.source}`),
-            })}
-          </Typography.Text>
-          {answer.skipped.length > 0 && (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('optimise.skipped', { count: answer.skipped.length })}
-            </Typography.Text>
-          )}
-        </Flex>
-      </Card>
+      <RunProgress answer={answer} isCancelling={isCancelling} onCancel={onCancel} />
 
       <Card size="small" title={t('optimise.best')} data-testid="optimise-best">
         {best ? (

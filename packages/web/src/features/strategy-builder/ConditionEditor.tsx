@@ -3,6 +3,7 @@ import {
   RULE_LIMITS,
   RULE_OPERATORS,
   type RuleCondition,
+  type RuleLeaf,
   type RuleOperator,
 } from '@quantsquare/contracts';
 import { Button, Flex, Select, theme } from 'antd';
@@ -52,71 +53,84 @@ function problemsUnder(problems: ReadonlyMap<string, ProblemKey>, prefix: string
   return out;
 }
 
+/** A comparison: two operands and the operator between them. */
+function LeafEditor({
+  value,
+  onChange,
+  onRemove,
+  path,
+  depth,
+  canAddLeaf,
+  problems,
+}: Omit<Props, 'value'> & { value: RuleLeaf }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  // A lone comparison at a slot's top: adding a condition makes it an "all" group.
+  const canWrap = depth === 1 && canAddLeaf;
+  return (
+    <Flex
+      wrap
+      gap={6}
+      align="center"
+      data-testid="rule-leaf"
+      style={{
+        padding: 6,
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadius,
+      }}
+    >
+      <OperandEditor
+        value={value.left}
+        onChange={(left) => onChange({ ...value, left })}
+        problems={problemsUnder(problems, `${path}.left`)}
+        testId="operand-left"
+      />
+      <Select<RuleOperator>
+        size="small"
+        data-testid="rule-operator"
+        aria-label={t('builder.operators.gt')}
+        value={value.op}
+        onChange={(op) => onChange({ ...value, op })}
+        options={RULE_OPERATORS.map((op) => ({ value: op, label: t(`builder.operators.${op}`) }))}
+        popupMatchSelectWidth={false}
+        style={{ width: 136 }}
+      />
+      <OperandEditor
+        value={value.right}
+        onChange={(right) => onChange({ ...value, right })}
+        problems={problemsUnder(problems, `${path}.right`)}
+        testId="operand-right"
+      />
+      {canWrap && (
+        <Button
+          size="small"
+          icon={<PlusOutlined />}
+          data-testid="add-condition"
+          onClick={() => onChange({ all: [value, newLeaf()] })}
+        >
+          {t('builder.addCondition')}
+        </Button>
+      )}
+      <Button
+        size="small"
+        type="text"
+        danger
+        icon={<DeleteOutlined />}
+        aria-label={t('builder.remove')}
+        data-testid="remove-condition"
+        onClick={onRemove}
+      />
+    </Flex>
+  );
+}
+
 /** A comparison, or an all/any group of conditions (groups nest up to RULE_LIMITS.maxDepth). */
 export function ConditionEditor(props: Props) {
   const { value, onChange, onRemove, path, depth, canAddLeaf, problems } = props;
   const { t } = useTranslation();
   const { token } = theme.useToken();
 
-  if (isLeaf(value)) {
-    // A lone comparison at a slot's top: adding a condition makes it an "all" group.
-    const canWrap = depth === 1 && canAddLeaf;
-    return (
-      <Flex
-        wrap
-        gap={6}
-        align="center"
-        data-testid="rule-leaf"
-        style={{
-          padding: 6,
-          border: `1px solid ${token.colorBorderSecondary}`,
-          borderRadius: token.borderRadius,
-        }}
-      >
-        <OperandEditor
-          value={value.left}
-          onChange={(left) => onChange({ ...value, left })}
-          problems={problemsUnder(problems, `${path}.left`)}
-          testId="operand-left"
-        />
-        <Select<RuleOperator>
-          size="small"
-          data-testid="rule-operator"
-          aria-label={t('builder.operators.gt')}
-          value={value.op}
-          onChange={(op) => onChange({ ...value, op })}
-          options={RULE_OPERATORS.map((op) => ({ value: op, label: t(`builder.operators.${op}`) }))}
-          popupMatchSelectWidth={false}
-          style={{ width: 136 }}
-        />
-        <OperandEditor
-          value={value.right}
-          onChange={(right) => onChange({ ...value, right })}
-          problems={problemsUnder(problems, `${path}.right`)}
-          testId="operand-right"
-        />
-        {canWrap && (
-          <Button
-            size="small"
-            icon={<PlusOutlined />}
-            data-testid="add-condition"
-            onClick={() => onChange({ all: [value, newLeaf()] })}
-          >
-            {t('builder.addCondition')}
-          </Button>
-        )}
-        <Button
-          size="small"
-          type="text"
-          danger
-          icon={<DeleteOutlined />}
-          aria-label={t('builder.remove')}
-          data-testid="remove-condition"
-          onClick={onRemove}
-        />
-      </Flex>
-    );
-  }
+  if (isLeaf(value)) return <LeafEditor {...props} value={value} />;
 
   const key = 'all' in value ? 'all' : 'any';
   const children = childrenOf(value);
