@@ -8,7 +8,8 @@ import type { ParsedAlert } from './webhook-alert.js';
 // parsed alert (pure).
 
 export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-export const money = (value: string | null | undefined) => decimalTextOrNull(value);
+/** A decimal column as the answers show it (null stays null). */
+export const money = decimalTextOrNull;
 
 export function presentExecution(row: WebhookExecutionRow, configName: string): WebhookExecution {
   return {

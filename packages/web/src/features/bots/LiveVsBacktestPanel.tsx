@@ -1,19 +1,15 @@
 import type { ComparedTrade, LiveVsBacktest } from '@quantsquare/contracts';
 import { Flex, Tag, theme } from 'antd';
-import { lazy, type ReactNode, Suspense, useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveVsBacktest } from '../../api/bots';
-import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { LazyLiveVsBacktestChart } from '../../shared/charts/LazyLiveVsBacktestChart';
 import { LegendLine } from '../../shared/charts/LegendLine';
 import { chartPalette } from '../../shared/charts/palette';
 import { formatUtc8 } from '../../shared/format/bot-format';
 import { formatPercent } from '../../shared/format/money';
-import { Spinner } from '../../shared/ui/Spinner';
 import { Text } from '../../shared/ui/ui';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
-
-// lightweight-charts in its own chunk, loaded when a bot's details open.
-const LazyChart = lazy(() => import('../../shared/charts/LiveVsBacktestChart'));
 
 const MAX_LISTED = 5;
 
@@ -160,22 +156,13 @@ export function LiveVsBacktestPanel({ botId }: { botId: number }) {
           data-live-points={data.live.equity_curve.length}
           data-backtest-points={data.backtest.equity_curve.length}
         >
-          <ChartErrorBoundary fallback={<Text tone="danger">{t(`${lvb}.loadFailed`)}</Text>}>
-            <Suspense
-              fallback={
-                <Flex align="center" justify="center" style={{ height }}>
-                  <Spinner />
-                </Flex>
-              }
-            >
-              <LazyChart
-                live={data.live.equity_curve}
-                backtest={data.backtest.equity_curve}
-                palette={palette}
-                height={height}
-              />
-            </Suspense>
-          </ChartErrorBoundary>
+          <LazyLiveVsBacktestChart
+            live={data.live.equity_curve}
+            backtest={data.backtest.equity_curve}
+            palette={palette}
+            height={height}
+            failed={<Text tone="danger">{t(`${lvb}.loadFailed`)}</Text>}
+          />
         </div>
         <Reasons data={data} />
         <Text tone="secondary" size={11}>

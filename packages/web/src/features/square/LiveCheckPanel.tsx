@@ -4,17 +4,13 @@ import {
   type StrategyDetail,
 } from '@quantsquare/contracts';
 import { Card, Flex, Tag, Typography, theme } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChartErrorBoundary } from '../../shared/charts/ChartErrorBoundary';
+import { LazyLiveVsBacktestChart } from '../../shared/charts/LazyLiveVsBacktestChart';
 import { LegendLine } from '../../shared/charts/LegendLine';
 import { chartPalette } from '../../shared/charts/palette';
 import { formatPercent } from '../../shared/format/money';
 import { formatChartTime } from '../../shared/format/square-format';
-import { Spinner } from '../../shared/ui/Spinner';
-
-// The bot card's chart (lightweight-charts, its own chunk): live solid, backtest dashed.
-const LazyChart = lazy(() => import('../../shared/charts/LiveVsBacktestChart'));
 
 type LiveCheck = NonNullable<StrategyDetail['live_vs_backtest']>;
 
@@ -77,22 +73,13 @@ function BotCheck({
         <LegendLine color={palette.equity} label={t(`${lc}.legendLive`)} />
         <LegendLine color={palette.maSlow} dashed label={t(`${lc}.legendBacktest`)} />
       </Flex>
-      <ChartErrorBoundary fallback={null}>
-        <Suspense
-          fallback={
-            <Flex align="center" justify="center" style={{ height }}>
-              <Spinner />
-            </Flex>
-          }
-        >
-          <LazyChart
-            live={bot.live_curve}
-            backtest={bot.backtest_curve}
-            palette={palette}
-            height={height}
-          />
-        </Suspense>
-      </ChartErrorBoundary>
+      <LazyLiveVsBacktestChart
+        live={bot.live_curve}
+        backtest={bot.backtest_curve}
+        palette={palette}
+        height={height}
+        failed={null}
+      />
     </Flex>
   );
 }

@@ -53,6 +53,22 @@ function problemsUnder(problems: ReadonlyMap<string, ProblemKey>, prefix: string
   return out;
 }
 
+/** Removes a condition or a group. */
+function RemoveButton({ testId, onRemove }: { testId: string; onRemove: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button
+      size="small"
+      type="text"
+      danger
+      icon={<DeleteOutlined />}
+      aria-label={t('builder.remove')}
+      data-testid={testId}
+      onClick={onRemove}
+    />
+  );
+}
+
 /** A comparison: two operands and the operator between them. */
 function LeafEditor({
   value,
@@ -111,15 +127,7 @@ function LeafEditor({
           {t('builder.addCondition')}
         </Button>
       )}
-      <Button
-        size="small"
-        type="text"
-        danger
-        icon={<DeleteOutlined />}
-        aria-label={t('builder.remove')}
-        data-testid="remove-condition"
-        onClick={onRemove}
-      />
+      <RemoveButton testId="remove-condition" onRemove={onRemove} />
     </Flex>
   );
 }
@@ -192,15 +200,7 @@ export function ConditionEditor(props: Props) {
             {t('builder.addGroup')}
           </Button>
         )}
-        <Button
-          size="small"
-          type="text"
-          danger
-          icon={<DeleteOutlined />}
-          aria-label={t('builder.remove')}
-          data-testid="remove-group"
-          onClick={onRemove}
-        />
+        <RemoveButton testId="remove-group" onRemove={onRemove} />
       </Flex>
       {children.map((child, index) => (
         <ConditionEditor
