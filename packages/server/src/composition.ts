@@ -73,6 +73,7 @@ import { createOutboxRepository } from './modules/system/outbox.repository.js';
 import { createTradingService } from './modules/trading/trading.service.js';
 import { createUserStrategiesRepository } from './modules/user-strategies/user-strategies.repository.js';
 import { createUserStrategiesService } from './modules/user-strategies/user-strategies.service.js';
+import { coinBalances } from './modules/wallet/coin-balances.js';
 import { createDepositNetworks } from './modules/wallet/deposit-networks.js';
 import { createInvitationsService } from './modules/wallet/invitations.service.js';
 import { createLedger } from './modules/wallet/ledger.js';
@@ -125,10 +126,13 @@ export async function createServices(deps: ServiceDeps) {
   const totp = createTotpService({ repo: authRepo, clock, secretBox, guard });
   // Money and keys (withdrawal, exchange keys, webhook keys) ask a 2FA user for a code.
   const stepUp = createStepUp({ repo: authRepo, totp, guard });
+  // The coin balance is the wallet's; sign-in answers and profiles show it.
+  const balances = coinBalances(db);
   const profile = createProfileService({
     db,
     clock,
     images,
+    balances,
     // The profile's counts come from the strategy square's follows and sharing.
     socialStats: createSquareSocialStats(db),
   });
@@ -140,6 +144,7 @@ export async function createServices(deps: ServiceDeps) {
     totp,
     guard,
     profileEditor: profile,
+    balances,
     withNewUser: experienceAccountForNewUsers(clock),
   });
   // Bearer authentication for the route modules (visitors, users and staff-only routes).
@@ -329,6 +334,7 @@ export async function createServices(deps: ServiceDeps) {
     events,
     eventOutbox,
     prices: feedPriceSource(marketFeed),
+    balances,
     log,
     isCopying: createCopyingCheck(db),
     copyFigures,

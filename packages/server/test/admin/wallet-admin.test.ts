@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
 import { openDatabase } from '../../src/db/client.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { adminActions, users, walletTransactions } from '../../src/db/schema/index.js';
+import {
+  adminActions,
+  users,
+  walletBalances,
+  walletTransactions,
+} from '../../src/db/schema/index.js';
 import { type AdminService, createAdminService } from '../../src/modules/admin/admin.service.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -30,6 +35,19 @@ afterAll(async () => {
 
 const userByEmail = async (email: string) =>
   (await database.db.select().from(users).where(eq(users.email, email)))[0];
+
+/** The user's coin balance as the wallet's table holds it. */
+const heldBy = async (userId: number) =>
+  (
+    await database.db
+      .select({ balance: walletBalances.balance })
+      .from(walletBalances)
+      .where(eq(walletBalances.userId, userId))
+  )[0]?.balance;
+
+/** A write that bypasses the wallet's ledger: exactly what check-ledger is there to catch. */
+const overwriteBalance = (db: DatabaseHandle['db'], userId: number, balance: string) =>
+  db.update(walletBalances).set({ balance }).where(eq(walletBalances.userId, userId));
 
 async function someUser(email: string) {
   await admin.run({ command: 'create-staff', email, password: 'a long password' });
@@ -80,7 +98,7 @@ describe('admin credit', () => {
     await expect(
       admin.run({ command: 'credit', email: user.email, amount: '-5.01', reason: 'too much' }),
     ).rejects.toThrow(/^Refused: poor@example.com holds 5.00000000/);
-    expect((await userByEmail(user.email ?? ''))?.platformBalance).toBe('5.00000000');
+    expect(await heldBy(user.id)).toBe('5.00000000');
   });
 
   it('acts once per --request-id', async () => {
@@ -94,7 +112,7 @@ describe('admin credit', () => {
     };
     await admin.run(command);
     expect(await admin.run(command)).toMatch(/already applied/);
-    expect((await userByEmail(user.email ?? ''))?.platformBalance).toBe('7.00000000');
+    expect(await heldBy(user.id)).toBe('7.00000000');
   });
 
   it('refuses bad input: zero, too many decimals, no reason, unknown user', async () => {
@@ -119,21 +137,20 @@ describe('admin check-ledger', () => {
   it('prints the users whose balance differs from their ledger and fails', async () => {
     const user = await someUser('drift@example.com');
     await admin.run({ command: 'credit', email: user.email, amount: '10', reason: 'x' });
-    // A write that bypasses the wallet: exactly what the check is there to catch.
-    await database.db.update(users).set({ platformBalance: '11' }).where(eq(users.id, user.id));
+    await overwriteBalance(database.db, user.id, '11');
     await expect(admin.run({ command: 'check-ledger' })).rejects.toThrow(
       new RegExp(
         `Ledger check failed: 1 user\\(s\\) differ[\\s\\S]*user ${user.id} drift@example.com: balance 11.00000000, ledger 10.00000000 \\(difference 1.00000000\\)`,
       ),
     );
-    await database.db.update(users).set({ platformBalance: '10' }).where(eq(users.id, user.id));
+    await overwriteBalance(database.db, user.id, '10');
     expect(await admin.run({ command: 'check-ledger' })).toMatch(/^Ledger clean/);
   });
 
   it('refuses a negative balance in the database itself', async () => {
     const user = await someUser('negative@example.com');
     await expect(
-      database.db.update(users).set({ platformBalance: '-1' }).where(eq(users.id, user.id)),
+      database.db.insert(walletBalances).values({ userId: user.id, balance: '-1' }),
     ).rejects.toThrow();
   });
 });
@@ -176,7 +193,8 @@ describe('npm run admin (the CLI process)', () => {
     expect(debited).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Debited 10/) });
 
     const handle = await openDatabase({ databaseUrl: undefined, dataDir });
-    await handle.db.update(users).set({ platformBalance: '99' }).where(eq(users.email, email));
+    const [holder] = await handle.db.select().from(users).where(eq(users.email, email));
+    await overwriteBalance(handle.db, holder?.id ?? 0, '99');
     await handle.close();
     const failed = await cli(['check-ledger']);
     expect(failed.code).toBe(1);

@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
 import { InsufficientBalance } from '../../src/common/errors.js';
-import { users, walletTransactions } from '../../src/db/schema/index.js';
+import { users, walletBalances, walletTransactions } from '../../src/db/schema/index.js';
 import { type BusEvent, createInProcessEventBus } from '../../src/events/index.js';
 import { createLedger } from '../../src/modules/wallet/ledger.js';
 import { useTestApp } from '../helpers/test-app.js';
@@ -123,7 +123,12 @@ describe('ledger.transfer (the copy fee)', () => {
       await tx.update(users).set({ nickname: 'copying' }).where(eq(users.id, follower.id));
     });
     const [row] = await t.database.db.select().from(users).where(eq(users.id, follower.id));
-    expect(row).toMatchObject({ nickname: 'copying', platformBalance: '50.00000000' });
+    expect(row).toMatchObject({ nickname: 'copying' });
+    const [held] = await t.database.db
+      .select()
+      .from(walletBalances)
+      .where(eq(walletBalances.userId, follower.id));
+    expect(held?.balance).toBe('50.00000000');
   });
 
   it('20 concurrent transfers with one business key move the fee once', async () => {
@@ -173,5 +178,45 @@ describe('ledger.transfer (the copy fee)', () => {
       ledger.transfer({ ...copyFee(follower.id, leader.id, 'wrong'), debitType: 'deposit' }),
     ).rejects.toThrow(/not a debit/);
     expect(await balanceOf(t, follower)).toBe('150.00000000');
+  });
+});
+
+describe('ledger balances of users who never held coins', () => {
+  // A user has no balance row until the wallet first moves or locks theirs.
+  const heldRows = (userId: number) =>
+    t.database.db.select().from(walletBalances).where(eq(walletBalances.userId, userId));
+
+  it('refuses a debit, writing no row and no balance', async () => {
+    const { ledger } = ledgerWithEvents();
+    const user = await newUser(t, { prefix: 'never' });
+    await expect(
+      ledger.transaction((ops) =>
+        ops.debit({ userId: user.id, type: 'bot_fee', amount: 1, businessKey: `fee:${user.id}` }),
+      ),
+    ).rejects.toBeInstanceOf(InsufficientBalance);
+    expect(await rowsOf(user.id)).toEqual([]);
+    expect(await heldRows(user.id)).toEqual([]);
+    expect(await balanceOf(t, user)).toBe('0.00000000');
+  });
+
+  it('20 concurrent first credits and locks make one row holding their sum', async () => {
+    const { ledger } = ledgerWithEvents();
+    const user = await newUser(t, { prefix: 'first' });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? ledger.transaction((ops) =>
+              ops.credit({
+                userId: user.id,
+                type: 'deposit',
+                amount: '0.5',
+                businessKey: `deposit:first-${user.id}-${i}`,
+              }),
+            )
+          : ledger.transaction((ops) => ops.lock([user.id])),
+      ),
+    );
+    expect(await heldRows(user.id)).toEqual([{ userId: user.id, balance: '5.00000000' }]);
+    expect(await balanceOf(t, user)).toBe('5.00000000');
   });
 });

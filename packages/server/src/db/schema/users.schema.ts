@@ -24,9 +24,6 @@ export const users = pgTable(
     nickname: text('nickname').notNull().default(''),
     bio: text('bio').notNull().default(''),
     avatarUrl: text('avatar_url'),
-    platformBalance: numeric('platform_balance', { precision: 20, scale: 8 })
-      .notNull()
-      .default('0'),
     isVip: boolean('is_vip').notNull().default(false),
     vipExpiresAt: timestamp('vip_expires_at', { withTimezone: true }),
     invitationCode: text('invitation_code').notNull().unique(),
@@ -43,9 +40,7 @@ export const users = pgTable(
     totpLastStep: integer('totp_last_step'),
     dateJoined: timestamp('date_joined', { withTimezone: true }).notNull(),
   },
-  // No balance goes below zero, whatever the concurrency (the wallet also guards every debit).
   (t) => [
-    check('users_platform_balance_non_negative', sql`${t.platformBalance} >= 0`),
     // The inviter's referral list and counts.
     index('users_invited_by_idx').on(t.invitedById),
   ],

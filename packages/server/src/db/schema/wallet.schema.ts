@@ -19,7 +19,23 @@ import {
 import { users } from './users.schema.js';
 
 /**
- * The platform-coin ledger: every movement of users.platform_balance is one row here, written by
+ * A user's platform-coin balance, written only by the wallet's ledger. A user without a row holds
+ * 0: the row is made by the first credit or lock. No balance goes below zero, whatever the
+ * concurrency (the ledger also guards every debit).
+ */
+export const walletBalances = pgTable(
+  'wallet_balances',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    balance: numeric('balance', { precision: 20, scale: 8 }).notNull().default('0'),
+  },
+  (t) => [check('wallet_balances_non_negative', sql`${t.balance} >= 0`)],
+);
+
+/**
+ * The platform-coin ledger: every movement of a wallet_balances row is one row here, written by
  * the wallet module in the same database transaction as the balance update. A row's business key
  * makes its operation happen at most once (one credit per deposit, one referral bonus per invitee,
  * one VIP purchase per request id, one copy fee per copy relation).

@@ -199,9 +199,9 @@ async function credit(
   const receipt = await ctx.ledger.transaction(async (ops, tx) => {
     const moved = amount.isNegative()
       ? await ops.debit(entry, {
-          insufficient: () =>
+          insufficient: (held) =>
             new InsufficientBalance(
-              `Refused: ${email} holds ${new Decimal(user.platformBalance).toFixed(8)}, less than ${amount.abs().toFixed(8)}`,
+              `Refused: ${email} holds ${new Decimal(held).toFixed(8)}, less than ${amount.abs().toFixed(8)}`,
             ),
         })
       : await ops.credit(entry, 'credit');

@@ -2,13 +2,14 @@ import type { AccountSecurity, AuthUser, Profile } from '@quantsquare/contracts'
 import Decimal from 'decimal.js';
 import type { UserRow } from '../../db/schema/index.js';
 
-export function toAuthUser(user: UserRow, now: Date): AuthUser {
+/** The user's answer; `balance` is the wallet's (a decimal string). */
+export function toAuthUser(user: UserRow, balance: string, now: Date): AuthUser {
   return {
     id: user.id,
     username: user.username,
     email: user.email,
     phone: user.phone,
-    platform_balance: new Decimal(user.platformBalance).toFixed(8),
+    platform_balance: new Decimal(balance).toFixed(8),
     is_vip: user.isVip,
     is_vip_active: user.isVip && user.vipExpiresAt !== null && user.vipExpiresAt > now,
     vip_expires_at: user.vipExpiresAt?.toISOString() ?? null,
@@ -20,9 +21,9 @@ export function toAuthUser(user: UserRow, now: Date): AuthUser {
   };
 }
 
-export function toProfile(user: UserRow, now: Date): Profile {
+export function toProfile(user: UserRow, balance: string, now: Date): Profile {
   return {
-    ...toAuthUser(user, now),
+    ...toAuthUser(user, balance, now),
     nickname: user.nickname,
     bio: user.bio,
     avatar_url: user.avatarUrl,

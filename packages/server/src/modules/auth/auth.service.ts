@@ -16,6 +16,7 @@ import {
   type ResetPasswordRequest,
 } from '@quantsquare/contracts';
 import type { Clock } from '../../common/clock.js';
+import type { CoinBalanceReader } from '../../common/coin-balances.js';
 import { BadRequest, FieldErrorList, NotFound, ValidationFailed } from '../../common/errors.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { AttemptGuard, ClientAddress } from './attempt-guard.js';
@@ -42,13 +43,13 @@ export interface ProfileEditor {
  * password right): the 2FA demand, then the code is used up and a session opens.
  */
 async function finishLogin(
-  deps: Pick<AuthServiceDeps, 'clock' | 'codes' | 'tokens' | 'totp'>,
+  deps: Pick<AuthServiceDeps, 'clock' | 'codes' | 'tokens' | 'totp' | 'balances'>,
   user: UserRow,
   codeId: number,
   googleCode: string | undefined,
   invalidCode: () => BadRequest,
 ): Promise<LoginResponse> {
-  const { clock, codes, tokens, totp } = deps;
+  const { clock, codes, tokens, totp, balances } = deps;
   if (user.twoFactorEnabled) {
     // The e-mail/SMS code is not consumed here: the retry with the Google code reuses it.
     if (!googleCode) {
@@ -60,7 +61,7 @@ async function finishLogin(
   }
   if (!(await codes.consume(codeId))) throw invalidCode();
   const pair = await tokens.startSession(user.id);
-  return { ...pair, user: toAuthUser(user, clock.now()) };
+  return { ...pair, user: toAuthUser(user, await balances.balanceOf(user.id), clock.now()) };
 }
 
 /** The inviter of an invitation code (a field error when there is none). */
@@ -96,14 +97,14 @@ function passwordFields(
 
 /** A new user's first session. */
 async function registered(
-  deps: Pick<AuthServiceDeps, 'clock' | 'tokens'>,
+  deps: Pick<AuthServiceDeps, 'clock' | 'tokens' | 'balances'>,
   user: UserRow,
 ): Promise<RegisterResponse> {
-  const { clock, tokens } = deps;
+  const { clock, tokens, balances } = deps;
   const pair = await tokens.startSession(user.id);
   return {
     ...pair,
-    user: toAuthUser(user, clock.now()),
+    user: toAuthUser(user, await balances.balanceOf(user.id), clock.now()),
     auto_login: true,
     message: 'Registration successful',
   };
@@ -125,6 +126,8 @@ export interface AuthServiceDeps {
   /** The profile module's rules for nickname, bio and avatar_url (PUT /auth/profile/). */
   profileEditor: ProfileEditor;
   guard: AttemptGuard;
+  /** The wallet's coin balances, shown in the user's answers. */
+  balances: CoinBalanceReader;
   /** Created with every registered user, in the same transaction (the experience account). */
   withNewUser?: NewUserHook;
 }
@@ -235,11 +238,13 @@ function accountFlows(deps: AuthServiceDeps) {
     },
 
     async profile(auth: AuthContext): Promise<Profile> {
-      return toProfile(await loadUser(repo, auth.userId), clock.now());
+      const user = await loadUser(repo, auth.userId);
+      return toProfile(user, await deps.balances.balanceOf(user.id), clock.now());
     },
 
     async updateProfile(auth: AuthContext, request: ProfileUpdateRequest): Promise<Profile> {
-      return toProfile(await deps.profileEditor.applyUpdate(auth.userId, request), clock.now());
+      const user = await deps.profileEditor.applyUpdate(auth.userId, request);
+      return toProfile(user, await deps.balances.balanceOf(user.id), clock.now());
     },
 
     /**

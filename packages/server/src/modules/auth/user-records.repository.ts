@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { type UserRow, users } from '../../db/schema/index.js';
 
-/** The users' columns other modules change (profile, wallet, secret rotation), bound to `db`. */
+/** The users' columns other modules change (profile, VIP, secret rotation), bound to `db`. */
 export function createUserRecordsRepository(db: Database) {
   return {
     /** Sets profile fields (nickname, bio, avatar); answers the updated row. */
@@ -12,16 +12,6 @@ export function createUserRecordsRepository(db: Database) {
       values: { nickname?: string; bio?: string; avatarUrl?: string | null },
     ): Promise<UserRow[]> {
       return db.update(users).set(values).where(eq(users.id, userId)).returning();
-    },
-
-    /** Adds `delta` (negative debits) unless the balance would go below zero; answers the new one. */
-    async addToBalance(userId: number, delta: string): Promise<string | undefined> {
-      const rows = await db
-        .update(users)
-        .set({ platformBalance: sql`${users.platformBalance} + ${delta}::numeric` })
-        .where(and(eq(users.id, userId), sql`${users.platformBalance} + ${delta}::numeric >= 0`))
-        .returning({ balance: users.platformBalance });
-      return rows[0]?.balance;
     },
 
     /** Sets VIP active until `expiresAt` (the purchase's transaction holds the user's lock). */

@@ -6,8 +6,8 @@ import {
 } from './user-records.repository.js';
 
 // The auth module is the one writer of `users` (STYLE 15). Other modules change a user's
-// profile, balance, VIP or stored secrets here; `db` may be their transaction (a wallet movement
-// and its ledger rows commit together, a profile change holds the user's row).
+// profile, VIP, invitation code or stored secrets here; `db` may be their transaction (a VIP
+// purchase and its ledger rows commit together, a profile change holds the user's row).
 
 export type UserRecords = UserRecordsRepository;
 

@@ -13,6 +13,7 @@ import {
 } from '@quantsquare/contracts';
 import Decimal from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import type { CoinBalanceReader } from '../../common/coin-balances.js';
 import { NotFound, ValidationFailed } from '../../common/errors.js';
 import type { Database } from '../../db/database.js';
 import type { UserRow } from '../../db/schema/index.js';
@@ -31,8 +32,10 @@ export function createProfileService(deps: {
   clock: Clock;
   images: ImageStore;
   socialStats: SocialStats;
+  /** The wallet's coin balances, shown on the own profile. */
+  balances: CoinBalanceReader;
 }) {
-  const { clock, images, socialStats } = deps;
+  const { clock, images, socialStats, balances } = deps;
   const q = profileQueries(deps.db);
 
   async function removeReplaced(previous: string | null, now: string | null): Promise<void> {
@@ -68,7 +71,7 @@ export function createProfileService(deps: {
       bio: user.bio,
       avatar_url: user.avatarUrl,
       created_at: user.dateJoined.toISOString(),
-      platform_balance: new Decimal(user.platformBalance).toFixed(8),
+      platform_balance: new Decimal(await balances.balanceOf(user.id)).toFixed(8),
       is_vip: user.isVip,
       is_vip_active: user.isVip && user.vipExpiresAt !== null && user.vipExpiresAt > now,
       vip_expires_at: user.vipExpiresAt?.toISOString() ?? null,

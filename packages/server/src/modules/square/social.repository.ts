@@ -44,7 +44,6 @@ function profileQueries(db: Database) {
           nickname: users.nickname,
           bio: users.bio,
           avatarUrl: users.avatarUrl,
-          platformBalance: users.platformBalance,
           dateJoined: users.dateJoined,
         })
         .from(users)

@@ -16,6 +16,7 @@ import {
 } from '@quantsquare/contracts';
 import Decimal from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import type { CoinBalanceReader } from '../../common/coin-balances.js';
 import { BadRequest, Forbidden, NotFound, RateLimited } from '../../common/errors.js';
 import type { ListingService } from './listing.service.js';
 import type { CommentRow, SocialRepository } from './social.repository.js';
@@ -67,6 +68,8 @@ export interface SocialServiceDeps {
   repo: SocialRepository;
   listing: ListingService;
   clock: Clock;
+  /** The wallet's coin balances: one's own profile shows it. */
+  balances: CoinBalanceReader;
 }
 
 /** Follows and public profiles. */
@@ -110,7 +113,9 @@ function followFlows(deps: SocialServiceDeps) {
       ...stats,
       is_following: isFollowing,
       is_self: isSelf,
-      ...(isSelf ? { platform_balance: new Decimal(user.platformBalance).toFixed(8) } : {}),
+      ...(isSelf
+        ? { platform_balance: new Decimal(await deps.balances.balanceOf(userId)).toFixed(8) }
+        : {}),
     };
   }
 

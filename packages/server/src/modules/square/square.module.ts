@@ -2,6 +2,7 @@ import type { PublishedStrategy, StrategyLiveCheck } from '@quantsquare/contract
 import type { FastifyPluginAsync } from 'fastify';
 import type { BearerAuthentication } from '../../common/bearer-auth.js';
 import type { Clock } from '../../common/clock.js';
+import type { CoinBalanceReader } from '../../common/coin-balances.js';
 import type { Database } from '../../db/database.js';
 import type { EventBus } from '../../events/index.js';
 import type { Outbox } from '../../events/outbox.js';
@@ -36,6 +37,8 @@ export interface SquareModuleDeps {
   readonly eventOutbox?: Outbox;
   /** Marks open positions (the market feed's last price). */
   readonly prices: PriceSource;
+  /** The wallet's coin balances: one's own public profile shows it. */
+  readonly balances: CoinBalanceReader;
   readonly log: MetricsWorkerLogger;
   /** Waits between a fill or snapshot and the recomputation of the account's figures. */
   readonly metricsDebounceMs?: number;
@@ -117,7 +120,12 @@ export function createSquareModule(deps: SquareModuleDeps) {
     refreshMetrics: (accountId) => metrics.refreshAccount(accountId, { markWallet: true }),
     onSaved: () => listing.invalidateAggregates(),
   });
-  const social = createSocialService({ repo: socialRepo, listing, clock: deps.clock });
+  const social = createSocialService({
+    repo: socialRepo,
+    listing,
+    clock: deps.clock,
+    balances: deps.balances,
+  });
   const eventOutbox = deps.eventOutbox;
   const hub = createStrategyHub({
     events: deps.events,

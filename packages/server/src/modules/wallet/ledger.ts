@@ -14,12 +14,12 @@ import type { EventBus } from '../../events/index.js';
 import type { Outbox, OutboxEvent } from '../../events/outbox.js';
 import { walletQueries } from './wallet.repository.js';
 
-// The ledger: the one place where users.platform_balance changes. Every operation
+// The ledger: the one place where a coin balance (wallet_balances) changes. Every operation
 // - writes its row with a business key (unique index: a repeated key is answered with the
 //   earlier row and moves nothing),
 // - moves the balance with a guarded UPDATE (`… where balance + delta >= 0`, which holds the
-//   user's row lock to the end of the transaction), in the same database transaction as the row;
-//   CHECK (platform_balance >= 0) stands behind it,
+//   balance row's lock to the end of the transaction), in the same database transaction as the row;
+//   CHECK (balance >= 0) stands behind it,
 // - locks every user first, in ascending id order, when it touches more than one (transfers, a
 //   VIP purchase with its referral bonus), so two operations never wait on each other in a cycle,
 // - and, once committed, publishes CoinBalanceChanged for every balance it moved.
@@ -112,8 +112,11 @@ export interface LedgerOps {
   balanceOf(userId: number): Promise<string>;
   findByKey(businessKey: string): Promise<WalletTransactionRow | undefined>;
   credit(entry: LedgerEntry, direction?: TransactionDirection): Promise<LedgerReceipt>;
-  /** Refuses with `insufficient()` (default InsufficientBalance) rather than go below zero. */
-  debit(entry: LedgerEntry, options?: { insufficient?: () => DomainError }): Promise<LedgerReceipt>;
+  /** Refuses with `insufficient(held)` (default InsufficientBalance) rather than go below zero. */
+  debit(
+    entry: LedgerEntry,
+    options?: { insufficient?: (held: string) => DomainError },
+  ): Promise<LedgerReceipt>;
   transfer(input: TransferInput): Promise<TransferReceipt>;
   /** Moves a row between statuses: a credit completing adds it, a debit failing refunds it.
    * NotFound for an unknown id or another type; Conflict `not_pending` when it is not in `from`. */
@@ -348,7 +351,7 @@ function ledgerOps(
    */
   async function debit(
     entry: LedgerEntry,
-    options: { insufficient?: () => DomainError } = {},
+    options: { insufficient?: (held: string) => DomainError } = {},
   ): Promise<LedgerReceipt> {
     const direction = directionOf(entry.type, 'debit');
     const amount = positiveAmount(entry.amount);
@@ -358,7 +361,7 @@ function ledgerOps(
     const balance = await move(entry.userId, amount.neg(), row.id);
     if (balance === undefined) {
       await q.deleteRow(row.id);
-      throw insufficient();
+      throw insufficient(await currentBalance(entry.userId));
     }
     return { applied: true, transaction: row, balance };
   }

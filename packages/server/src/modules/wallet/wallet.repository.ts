@@ -1,20 +1,25 @@
 import type { TransactionStatus, TransactionType } from '@quantsquare/contracts';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import Decimal from 'decimal.js';
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import {
   type NewWalletTransactionRow,
+  type UserRow,
   users,
   type WalletTransactionRow,
+  walletBalances,
   walletTransactions,
 } from '../../db/schema/index.js';
+import { userRecordsOn } from '../auth/user-records.service.js';
 
 // The wallet's queries. Each takes the executor it runs on: the database, or a transaction
 // (a Drizzle transaction is a database), so the ledger can run inside another module's
-// transaction. Only this module writes users.platform_balance.
+// transaction. Only this module writes wallet_balances.
 
-/** A user row as the ledger holds it under its lock. */
-import { userRecordsOn } from '../auth/user-records.service.js';
+/** A user with the coin balance it holds. */
+export type HolderRow = UserRow & { platformBalance: string };
 
+/** A user's balance as the ledger holds it under its lock. */
 export interface LockedUser {
   id: number;
   balance: string;
@@ -26,36 +31,78 @@ const ledgerBalance = sql<string>`coalesce(sum(case
   when ${walletTransactions.direction} = 'debit' and ${walletTransactions.status} <> 'failed' then -${walletTransactions.amount}
   else 0 end), 0)`;
 
-/** Balances and VIP, on the users' columns the auth module lends, and the users' locks. */
+/** A user's balance, 0 for a user without a balance row. */
+const heldBalance = sql<string>`coalesce(${walletBalances.balance}, 0)::numeric(20, 8)::text`;
+
+/** Balances (the wallet's own table), VIP and invitation codes (the users' columns auth lends). */
 function balanceQueries(db: Database) {
-  // The users' balance and VIP columns are the auth module's (the one writer of `users`); bound
-  // to `db`, they change in the wallet's transaction with the ledger rows.
+  // VIP and the invitation code are the auth module's (the one writer of `users`); bound to `db`,
+  // they change in the wallet's transaction with the ledger rows.
   const userRecords = userRecordsOn(db);
   return {
-    addToBalance: userRecords.addToBalance,
     setVip: userRecords.setVip,
     setInvitationCode: userRecords.setInvitationCode,
+
     /**
-     * Locks the users' rows in ascending id order (every ledger operation does, so two
-     * operations never wait on each other in a cycle) and answers their balances.
-     * `for no key update` still lets other tables insert rows referencing these users.
+     * Adds `delta` (negative debits) unless the balance would go below zero; answers the new one.
+     * A credit makes the user's row if it has none; a debit of a user without one is refused.
+     */
+    async addToBalance(userId: number, delta: string): Promise<string | undefined> {
+      const rows = new Decimal(delta).isNegative()
+        ? await db
+            .update(walletBalances)
+            .set({ balance: sql`${walletBalances.balance} + ${delta}::numeric` })
+            .where(
+              and(
+                eq(walletBalances.userId, userId),
+                sql`${walletBalances.balance} + ${delta}::numeric >= 0`,
+              ),
+            )
+            .returning({ balance: walletBalances.balance })
+        : await db
+            .insert(walletBalances)
+            .values({ userId, balance: delta })
+            .onConflictDoUpdate({
+              target: walletBalances.userId,
+              set: { balance: sql`${walletBalances.balance} + excluded.balance` },
+            })
+            .returning({ balance: walletBalances.balance });
+      return rows[0]?.balance;
+    },
+
+    /**
+     * Locks the users' balance rows in ascending id order (every ledger operation does, so two
+     * operations never wait on each other in a cycle), making those a user lacks, and answers
+     * the balances of the users that exist.
      */
     async lockUsers(ids: readonly number[]): Promise<Map<number, LockedUser>> {
       const unique = [...new Set(ids)].sort((a, b) => a - b);
       if (unique.length === 0) return new Map();
+      await db
+        .insert(walletBalances)
+        .select(
+          db
+            .select({ userId: users.id, balance: sql<string>`0`.as('balance') })
+            .from(users)
+            .where(inArray(users.id, unique))
+            .orderBy(asc(users.id)),
+        )
+        .onConflictDoNothing();
       const rows = await db
-        .select({ id: users.id, balance: users.platformBalance })
-        .from(users)
-        .where(inArray(users.id, unique))
-        .orderBy(asc(users.id))
-        .for('no key update');
+        .select({ id: walletBalances.userId, balance: walletBalances.balance })
+        .from(walletBalances)
+        .where(inArray(walletBalances.userId, unique))
+        .orderBy(asc(walletBalances.userId))
+        .for('update');
       return new Map(rows.map((r) => [r.id, r]));
     },
 
+    /** The user's balance; undefined when there is no such user. */
     async balanceOf(userId: number): Promise<string | undefined> {
       const rows = await db
-        .select({ balance: users.platformBalance })
+        .select({ balance: heldBalance })
         .from(users)
+        .leftJoin(walletBalances, eq(walletBalances.userId, users.id))
         .where(eq(users.id, userId));
       return rows[0]?.balance;
     },
@@ -167,8 +214,13 @@ function ledgerRows(db: Database) {
 /** A user's referrals and their bonuses. */
 function referralQueries(db: Database) {
   return {
-    async findUser(userId: number) {
-      const rows = await db.select().from(users).where(eq(users.id, userId));
+    /** The user with the coin balance it holds. */
+    async findUser(userId: number): Promise<HolderRow | undefined> {
+      const rows = await db
+        .select({ ...getTableColumns(users), platformBalance: heldBalance })
+        .from(users)
+        .leftJoin(walletBalances, eq(walletBalances.userId, users.id))
+        .where(eq(users.id, userId));
       return rows[0];
     },
 
@@ -263,12 +315,13 @@ function ledgerChecks(db: Database) {
           userId: users.id,
           email: users.email,
           username: users.username,
-          balance: users.platformBalance,
+          balance: heldBalance,
           ledger,
         })
         .from(users)
+        .leftJoin(walletBalances, eq(walletBalances.userId, users.id))
         .leftJoin(sums, eq(sums.userId, users.id))
-        .where(sql`${users.platformBalance} <> ${ledger}`)
+        .where(sql`coalesce(${walletBalances.balance}, 0) <> ${ledger}`)
         .orderBy(asc(users.id))
         .limit(limit);
     },

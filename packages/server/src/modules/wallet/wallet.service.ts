@@ -40,7 +40,7 @@ import { isChainAddress } from './chain-addresses.js';
 import type { DepositNetworks } from './deposit-networks.js';
 import type { Ledger } from './ledger.js';
 import { fixed8, toWalletTransaction } from './wallet.mappers.js';
-import { type WalletQueries, walletQueries } from './wallet.repository.js';
+import { type HolderRow, type WalletQueries, walletQueries } from './wallet.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -70,7 +70,7 @@ export interface WalletServiceDeps {
   stepUp: StepUp;
 }
 
-async function loadUser(q: WalletQueries, userId: number): Promise<UserRow> {
+async function loadUser(q: WalletQueries, userId: number): Promise<HolderRow> {
   const user = await q.findUser(userId);
   if (!user) throw new NotFound('User not found');
   return user;
@@ -305,7 +305,7 @@ function vipFlows(deps: WalletServiceDeps) {
         const updated = await inTx.findUser(userId);
         if (!updated) throw new NotFound('User not found');
         return {
-          ...toProfile(updated, clock.now()),
+          ...toProfile(updated, updated.platformBalance, clock.now()),
           price_paid: fixed8(pricePaid),
           message: WALLET_MESSAGES.vipActivated,
         };
