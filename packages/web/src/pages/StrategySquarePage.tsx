@@ -164,7 +164,6 @@ function SquareResults({
 /** /strategy-square: public strategies with search, filters, quick tags and paging (document 2 §2). */
 export function StrategySquarePage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const isMobile = useIsMobile();
   const isLoggedIn = useIsLoggedIn();
   const profile = useProfile();

@@ -1,11 +1,8 @@
-import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   boolean,
-  check,
   index,
   integer,
-  numeric,
   pgTable,
   serial,
   text,
