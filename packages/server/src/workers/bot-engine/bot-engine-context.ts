@@ -1,3 +1,5 @@
+import type { Timeframe } from '@quantsquare/contracts';
+import { TIMEFRAME_MS } from '@quantsquare/engine';
 // What the bot engine's parts share: its dependencies, the running bots grouped per feed, the
 // per-bot work queue and the timers' state. The membership of a bot (attach, detach) and its
 // failure (error or a risk stop) live here, as every other part of the engine ends in them.
@@ -152,4 +154,10 @@ export function attach(ctx: BotEngineContext, bot: RunningBot): void {
     groups.set(key, group);
   }
   group.bots.set(bot.id, bot);
+}
+
+/** When the candle forming now opened: a manual close is keyed by it. */
+export function formingOpenMs(ctx: BotEngineContext, timeframe: Timeframe): number {
+  const step = TIMEFRAME_MS[timeframe];
+  return Math.floor(ctx.deps.clock.now().getTime() / step) * step;
 }

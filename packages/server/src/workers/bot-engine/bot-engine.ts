@@ -6,13 +6,12 @@
 // order fills at the new candle's open, as the backtest's next-open fill (see README.md).
 // The parts: bot-engine-context.ts (shared state, failure), bot-joining.ts (join, leave),
 // bot-feed-poll.ts (a poll); here the lease upkeep and the engine's commands.
-import { TIMEFRAME_MS } from '@quantsquare/engine';
 import { createKeyedQueue } from '../../common/keyed-queue.js';
 import { botLease, LEASE_RENEW_MS } from '../../common/leases.js';
 import { adoptLegacyBotRows } from '../../execution/index.js';
 import { createBotEngineRepository } from './bot-engine.repository.js';
 import type { BotEngine, BotEngineDeps } from './bot-engine.types.js';
-import { type BotEngineContext, detach, fail } from './bot-engine-context.js';
+import { type BotEngineContext, detach, fail, formingOpenMs } from './bot-engine-context.js';
 import { tickOnce } from './bot-feed-poll.js';
 import { cancelRetry, join, loadAny, stopHere } from './bot-joining.js';
 import { recordBotSettlement } from './bot-settlement.js';
@@ -138,9 +137,7 @@ async function closePosition(ctx: BotEngineContext, botId: number): Promise<void
     if (!loaded) return;
     await trader.refresh(loaded);
     if (!loaded.position) return;
-    const formingOpen =
-      Math.floor(ctx.deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
-      TIMEFRAME_MS[loaded.timeframe];
+    const formingOpen = formingOpenMs(ctx, loaded.timeframe);
     try {
       await trader.close(loaded, 'manual', formingOpen);
     } catch (error) {

@@ -1,10 +1,15 @@
 // A bot joining its feed group (tried again later when its exchange cannot be reached while it
 // resumes) and leaving it here: its position closed, its lease let go.
 import { customStrategyId } from '@quantsquare/contracts';
-import { TIMEFRAME_MS } from '@quantsquare/engine';
 import { botLease } from '../../common/leases.js';
 import type { RunningBot } from './bot-engine.types.js';
-import { attach, type BotEngineContext, detach, fail } from './bot-engine-context.js';
+import {
+  attach,
+  type BotEngineContext,
+  detach,
+  fail,
+  formingOpenMs,
+} from './bot-engine-context.js';
 import { errorFacts, exchangeCause } from './bot-failures.js';
 import { toRunningBot } from './bot-loading.js';
 
@@ -123,9 +128,7 @@ export async function stopHere(ctx: BotEngineContext, botId: number): Promise<vo
   await ctx.botWork.run(botId, async () => {});
   await trader.refresh(loaded);
   if (loaded.position) {
-    const formingOpen =
-      Math.floor(ctx.deps.clock.now().getTime() / TIMEFRAME_MS[loaded.timeframe]) *
-      TIMEFRAME_MS[loaded.timeframe];
+    const formingOpen = formingOpenMs(ctx, loaded.timeframe);
     try {
       await trader.close(loaded, 'manual', formingOpen);
     } catch (error) {
