@@ -131,6 +131,9 @@ describe('resuming while the exchange is unreachable', () => {
     await engine.stopBot(botId);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(state.reads).toBe(1);
+    // A running engine takes up a running bot whose lease is free: the first engine would take
+    // the second's bot once the second let it go, and read for it.
+    await engine.stop();
 
     const other = await fixture.bot({ accountId, symbol: 'BTC/USDT:USDT' });
     const second = engineWith(clients, [40, 40, 40]);
@@ -142,7 +145,6 @@ describe('resuming while the exchange is unreachable', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(state.reads).toBe(readsAtStop);
     expect(second.runningBotIds()).not.toContain(other);
-    await engine.stop();
   });
 
   it('leaves the bot running when the engine stops while a resume is failing', async () => {

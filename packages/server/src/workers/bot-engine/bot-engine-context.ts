@@ -39,6 +39,8 @@ export interface BotEngineContext {
   readonly resumeRetryDelays: readonly number[];
   /** Pending resume tries, by bot. */
   readonly retries: Map<number, NodeJS.Timeout>;
+  /** Resume tries under way (their timer fired): a stop waits for them. */
+  readonly retrying: Set<Promise<void>>;
   /** Each bot's work one at a time, in order (by bot id, across reloads of the bot). */
   readonly botWork: KeyedQueue<number>;
   readonly recordStatus: ReturnType<typeof createStatusRecorder>;

@@ -85,6 +85,8 @@ async function start(ctx: BotEngineContext): Promise<void> {
 async function stop(ctx: BotEngineContext): Promise<void> {
   ctx.stopped = true;
   for (const id of [...ctx.retries.keys()]) cancelRetry(ctx, id);
+  // A try whose timer already fired may be reading the exchange: it ends before the stop does.
+  await Promise.all(ctx.retrying);
   if (ctx.timer) clearInterval(ctx.timer);
   ctx.timer = undefined;
   if (ctx.leaseTimer) clearInterval(ctx.leaseTimer);
@@ -173,6 +175,7 @@ export function createBotEngine(deps: BotEngineDeps): BotEngine {
     bots: new Map(),
     resumeRetryDelays: deps.resumeRetryDelaysMs ?? DEFAULT_RESUME_RETRY_DELAYS_MS,
     retries: new Map(),
+    retrying: new Set(),
     botWork: createKeyedQueue<number>(),
     recordStatus: createStatusRecorder({ ...deps, events: core.events, repo }),
     leaseTimer: undefined,

@@ -69,6 +69,8 @@ export async function join(
     if (isResume) await trader.reconcile(bot);
     bot.lastCandleTimeMs = Math.max(bot.lastCandleTimeMs, await latestClosedTime(ctx, bot));
     await ctx.repo.setLastCandle(bot.id, bot.lastCandleTimeMs);
+    // A try that ends after the engine stopped leaves the bot for the next start to resume.
+    if (isResume && ctx.stopped) return;
     attach(ctx, bot);
   } catch (error) {
     const delay = ctx.resumeRetryDelays[attempt];
@@ -91,9 +93,13 @@ async function retryLater(
   const { deps } = ctx;
   const timer = setTimeout(() => {
     ctx.retries.delete(bot.id);
-    join(ctx, bot.id, true, attempt + 1).catch((joinError: unknown) =>
-      deps.logger?.error({ botId: bot.id, err: joinError }, 'bot resume failed'),
-    );
+    if (ctx.stopped) return;
+    const trying = join(ctx, bot.id, true, attempt + 1)
+      .catch((joinError: unknown) =>
+        deps.logger?.error({ botId: bot.id, err: joinError }, 'bot resume failed'),
+      )
+      .finally(() => ctx.retrying.delete(trying));
+    ctx.retrying.add(trying);
   }, delayMs);
   timer.unref();
   ctx.retries.set(bot.id, timer);
