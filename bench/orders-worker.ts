@@ -5,6 +5,8 @@
 import { systemClock } from '../packages/server/src/common/clock.js';
 import { openPostgres } from '../packages/server/src/db/client.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
+import { createOutbox } from '../packages/server/src/events/outbox.js';
+import { createAccountLanes } from '../packages/server/src/execution/account-lanes.js';
 import { createExecutionCore } from '../packages/server/src/execution/index.js';
 import { accountClients, throughCore } from './orders.bench.js';
 
@@ -29,6 +31,8 @@ const core = createExecutionCore({
   clock,
   clients: accountClients(handle.db, clock, start.fakeUrl),
   events,
+  lanes: createAccountLanes(),
+  outbox: createOutbox({ db: handle.db, clock: clock }),
 });
 await throughCore(core, start.accounts, start.ownerBase, `${start.run}w`, 1);
 const go = new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import { type Clock, systemClock } from '../packages/server/src/common/clock.js'
 import type { Database } from '../packages/server/src/db/database.js';
 import { exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
+import { createOutbox } from '../packages/server/src/events/outbox.js';
 import {
   createCcxtExchangeClient,
   createCcxtMarketCache,
@@ -19,6 +20,7 @@ import {
 import type { ExchangeClient } from '../packages/server/src/exchange/exchange-client.js';
 import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
+import { createAccountLanes } from '../packages/server/src/execution/account-lanes.js';
 import {
   createExecutionRepository,
   type ExecutionRepository,
@@ -408,7 +410,14 @@ async function benchDatabase(
   const seeded = await seedAccounts(db, clock, run);
   const clients = accountClients(db, clock, fake.url);
   const events = createInProcessEventBus({ clock });
-  const core = createExecutionCore({ db, clock, clients, events });
+  const core = createExecutionCore({
+    db,
+    clock,
+    clients,
+    events,
+    lanes: createAccountLanes(),
+    outbox: createOutbox({ db: db, clock: clock }),
+  });
   const lines: string[] = [`  ${database.label}`];
   for (const [target, accounts] of [
     ['live', seeded.live],

@@ -18,7 +18,11 @@ import type { EventBus } from './events/index.js';
 import type { Outbox } from './events/outbox.js';
 import { createOutbox, createOutboxRelay } from './events/outbox.js';
 import { defaultExchangeClientFactory } from './exchange-client-wiring.js';
-import { createAccountClientCache, createExecutionCore } from './execution/index.js';
+import {
+  createAccountClientCache,
+  createAccountLanes,
+  createExecutionCore,
+} from './execution/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
 import { createFundingRatesRepository } from './market/funding-rates.repository.js';
 import type { MarketFeed } from './market/market.types.js';
@@ -185,6 +189,7 @@ export function executionStage(
       clients: accountClients,
       events: parts.events,
       outbox: eventOutbox,
+      lanes: createAccountLanes(),
       log,
       quotes: feedQuotes(marketFeed, clock),
     });

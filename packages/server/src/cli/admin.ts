@@ -11,6 +11,7 @@ import {
 import { openDatabase } from '../db/client.js';
 import { OWNER_ONLY_UMASK } from '../db/data-dir.js';
 import { acquireDataDirLock, readLiveLockHolder } from '../db/lock.js';
+import { createInProcessEventBus } from '../events/index.js';
 import { createAdminService } from '../modules/admin/admin.service.js';
 import { sendAdminCommand } from './admin-socket.js';
 
@@ -94,6 +95,8 @@ async function runLocally(config: Config, command: Record<string, unknown>): Pro
       clock: systemClock,
       log: cliLog,
       secretKeys: { current: config.secretKey, old: config.oldSecretKey },
+      // A command run here has no server to tell: nobody listens to its own bus.
+      events: createInProcessEventBus({ clock: systemClock }),
     }).run(command);
   } finally {
     await database.close();

@@ -2,8 +2,8 @@ import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/database.js';
 import type { ExchangeAccountRow, ExecutionOrderRow } from '../db/schema/index.js';
 import type { EventBus } from '../events/event-bus.types.js';
-import { createOutbox, type Outbox } from '../events/outbox.js';
-import { type AccountLanes, createAccountLanes } from './account-lanes.js';
+import type { Outbox } from '../events/outbox.js';
+import type { AccountLanes } from './account-lanes.js';
 import { type CoreLoaders, createCoreLoaders } from './core-loaders.js';
 import { createExecutionRepository, type ExecutionRepository } from './execution.repository.js';
 import {
@@ -36,11 +36,11 @@ export interface ExecutionCoreDeps {
   readonly clock: Clock;
   readonly clients: AccountClients;
   readonly events: EventBus;
-  /** Where settlements write their events (made from `db` when not given). */
-  readonly outbox?: Outbox;
+  /** Where settlements write their events (the process's one outbox). */
+  readonly outbox: Outbox;
   readonly log?: { error(details: object, message: string): void };
-  /** Real time for rate limits (tests of limits pass a fake). */
-  readonly lanes?: AccountLanes;
+  /** The accounts' lanes, on real time for rate limits (tests of limits pass a fake clock). */
+  readonly lanes: AccountLanes;
   /** How long after its claim an order may still leave (SEND_DEADLINE_MS; tests shorten it). */
   readonly sendDeadlineMs?: number;
   /**
@@ -168,7 +168,7 @@ async function reconcilePositionsOf(
 export function createExecutionCore(deps: ExecutionCoreDeps) {
   const repo = createExecutionRepository(deps.db);
   const { clock } = deps;
-  const lanes = deps.lanes ?? createAccountLanes();
+  const { lanes } = deps;
   const sendDeadlineMs = deps.sendDeadlineMs ?? SEND_DEADLINE_MS;
   const hooks = new Map<OrderOwnerKind, SettlementHook>();
   /** Told when the background follower saw an owner kind's order become final. */
@@ -177,7 +177,7 @@ export function createExecutionCore(deps: ExecutionCoreDeps) {
     repo,
     clock,
     events: deps.events,
-    outbox: deps.outbox ?? createOutbox({ db: deps.db, clock }),
+    outbox: deps.outbox,
     hooks,
     ...(deps.log ? { log: deps.log } : {}),
   });

@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/common/clock.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { adminActions, exchangeAccounts, users } from '../../src/db/schema/index.js';
-import { createAdminService } from '../../src/modules/admin/admin.service.js';
+import { testAdminService } from '../helpers/admin-service.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const OLD_KEY = 'old-secret-key-0123456789-abcdefghijklmnop';
@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 const admin = (old: string | undefined) =>
-  createAdminService({ db: database.db, clock, log: quiet, secretKeys: { current: NEW_KEY, old } });
+  testAdminService({ db: database.db, clock, log: quiet, secretKeys: { current: NEW_KEY, old } });
 
 async function storedValues() {
   const [user] = await database.db.select().from(users).where(eq(users.id, userId));

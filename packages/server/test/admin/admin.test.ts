@@ -7,7 +7,8 @@ import { adminSocketPath, sendAdminCommand, startAdminSocket } from '../../src/c
 import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { adminActions, exchangeAccounts, users } from '../../src/db/schema/index.js';
-import { type AdminService, createAdminService } from '../../src/modules/admin/admin.service.js';
+import type { AdminService } from '../../src/modules/admin/admin.service.js';
+import { testAdminService } from '../helpers/admin-service.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +20,7 @@ const clock = new ManualClock();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  admin = createAdminService({ db: database.db, clock, log: quietLog });
+  admin = testAdminService({ db: database.db, clock, log: quietLog });
 });
 afterAll(async () => {
   await database.close();

@@ -14,7 +14,8 @@ import {
   walletBalances,
   walletTransactions,
 } from '../../src/db/schema/index.js';
-import { type AdminService, createAdminService } from '../../src/modules/admin/admin.service.js';
+import type { AdminService } from '../../src/modules/admin/admin.service.js';
+import { testAdminService } from '../helpers/admin-service.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -27,7 +28,7 @@ const clock = new ManualClock();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  admin = createAdminService({ db: database.db, clock, log: quietLog });
+  admin = testAdminService({ db: database.db, clock, log: quietLog });
 });
 afterAll(async () => {
   await database.close();
@@ -184,7 +185,7 @@ describe('npm run admin (the CLI process)', () => {
     const email = 'cli@example.com';
     // Set up in this process (each CLI start opens and migrates the embedded database).
     const setup = await openDatabase({ databaseUrl: undefined, dataDir });
-    const local = createAdminService({ db: setup.db, clock, log: quietLog });
+    const local = testAdminService({ db: setup.db, clock, log: quietLog });
     await local.run({ command: 'create-staff', email, password: 'a long password' });
     await local.run({ command: 'credit', email, amount: '30', reason: 'cli test' });
     await setup.close();

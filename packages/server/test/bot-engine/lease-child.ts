@@ -7,9 +7,11 @@ import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
+import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createAccountLanes } from '../../src/execution/account-lanes.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
@@ -41,6 +43,8 @@ const core = createExecutionCore({
         createCcxtExchangeClient({ ...options, urlsOverride: env.FAKE_URL, timeoutMs: 2000 }),
     }),
   }),
+  lanes: createAccountLanes(),
+  outbox: createOutbox({ db: db, clock: clock }),
 });
 const engine = createBotEngine({
   db,

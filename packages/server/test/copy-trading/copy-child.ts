@@ -20,9 +20,11 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { copyRelations } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, createRedisEventBus } from '../../src/events/index.js';
+import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createAccountLanes } from '../../src/execution/account-lanes.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
 import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
@@ -79,6 +81,8 @@ const execution = createExecutionCore({
         }),
     }),
   }),
+  lanes: createAccountLanes(),
+  outbox: createOutbox({ db: db, clock: clock }),
 });
 // The copy orders this process submits (the engine's only way to the venue), in order.
 const submitted: [number, string][] = [];

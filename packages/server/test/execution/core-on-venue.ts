@@ -9,6 +9,7 @@ import { createInProcessEventBus, type EventBus } from '../../src/events/index.j
 import { createOutbox, type Outbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
+import { createAccountLanes } from '../../src/execution/account-lanes.js';
 import {
   createAccountClientCache,
   createExecutionCore,
@@ -53,6 +54,7 @@ export function coreOnVenue(options: {
       }),
     }),
     ...(options.sendDeadlineMs === undefined ? {} : { sendDeadlineMs: options.sendDeadlineMs }),
+    lanes: createAccountLanes(),
   });
 }
 

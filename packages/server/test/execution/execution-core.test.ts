@@ -8,8 +8,10 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import type { BusEvent, EventBus } from '../../src/events/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
+import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
+import { createAccountLanes } from '../../src/execution/account-lanes.js';
 import {
   createAccountClientCache,
   createExecutionCore,
@@ -68,6 +70,8 @@ function coreOnFake(
       }),
     }),
     ...coreOptions,
+    lanes: createAccountLanes(),
+    outbox: createOutbox({ db: database.db, clock: clock }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { createAdminService } from '../../src/modules/admin/admin.service.js';
+import { testAdminService } from '../helpers/admin-service.js';
 import { PASSWORD, registerEmail, type Session, uniqueEmail } from '../helpers/auth-flows.js';
 import { call, type TestApp } from '../helpers/test-app.js';
 
@@ -11,7 +11,7 @@ const quietLog = { info: () => undefined };
 export async function staffSession(t: TestApp): Promise<Session> {
   const email = uniqueEmail('staff');
   const session = await registerEmail(t.app, email);
-  const admin = createAdminService({ db: t.database.db, clock: t.clock, log: quietLog });
+  const admin = testAdminService({ db: t.database.db, clock: t.clock, log: quietLog });
   await admin.run({ command: 'create-staff', email, password: PASSWORD });
   return session;
 }

@@ -1,5 +1,7 @@
 import { createLeases } from '../../src/common/leases.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
+import { createOutbox } from '../../src/events/outbox.js';
+import { createAccountLanes } from '../../src/execution/account-lanes.js';
 import { type AccountClients, createExecutionCore } from '../../src/execution/index.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
@@ -29,6 +31,8 @@ export function createBotEngineWithCore(
     clock: deps.clock,
     clients,
     events: events ?? createInProcessEventBus({ clock: deps.clock }),
+    lanes: createAccountLanes(),
+    outbox: createOutbox({ db: deps.db, clock: deps.clock }),
   });
   const operationLog = createOperationLog({
     repo: createOperationLogRepository(deps.db),

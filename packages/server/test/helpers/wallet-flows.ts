@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, expect } from 'vitest';
-import { createAdminService } from '../../src/modules/admin/admin.service.js';
+import { testAdminService } from './admin-service.js';
 import { PASSWORD, type Session, uniqueEmail } from './auth-flows.js';
 import { call, type TestApp } from './test-app.js';
 
@@ -17,7 +17,7 @@ const quietLog = { info: () => undefined, error: () => undefined };
 
 /** The admin CLI's service on the test app's database. */
 export const adminFor = (t: TestApp) =>
-  createAdminService({ db: t.database.db, clock: t.clock, log: quietLog });
+  testAdminService({ db: t.database.db, clock: t.clock, log: quietLog });
 
 export interface WalletUser extends Session {
   email: string;

@@ -12,7 +12,7 @@ import {
 import { createSecretBox } from '../../common/secret-box.js';
 import type { Database } from '../../db/database.js';
 import { type UnitOfWork, unitOfWork } from '../../db/unit-of-work.js';
-import { createInProcessEventBus, type EventBus } from '../../events/index.js';
+import type { EventBus } from '../../events/index.js';
 import { experienceAccountForNewUsers } from '../accounts/experience-account.js';
 import { createUserAccount } from '../auth/user-accounts.service.js';
 import { userAccountsOn } from '../auth/user-records.service.js';
@@ -70,8 +70,8 @@ export interface AdminServiceDeps {
   clock: Clock;
   log: AdminLogger;
   secretKeys?: AdminSecretKeys;
-  /** Where balance changes are announced (the server's bus); a private one otherwise. */
-  events?: EventBus;
+  /** Where balance changes are announced: the server's bus, or the CLI's own. */
+  events: EventBus;
 }
 
 /** The admin commands' shared handles, made once per service. */
@@ -243,7 +243,7 @@ export function createAdminService(deps: AdminServiceDeps) {
   const ledger = createLedger({
     db: deps.db,
     clock: deps.clock,
-    events: deps.events ?? createInProcessEventBus({ clock: deps.clock }),
+    events: deps.events,
   });
   const actions = createAdminRepository(deps.db);
   // A change and its audit row are written in one transaction.
