@@ -12,6 +12,12 @@ import pg from 'pg';
 import { createSecretBox } from '../packages/server/src/common/secret-box.js';
 import { openPglite, openPostgres } from '../packages/server/src/db/client.js';
 import type { DatabaseHandle } from '../packages/server/src/db/database.js';
+import { createOutbox } from '../packages/server/src/events/outbox.js';
+import {
+  createAccountLanes,
+  createExecutionCore,
+  type ExecutionCoreDeps,
+} from '../packages/server/src/execution/index.js';
 
 export const secretBox = createSecretBox('bench-secret-key-0123456789-abcdefghijkl');
 
@@ -157,4 +163,13 @@ export async function startProfile(): Promise<{ stopTo(path: string): Promise<vo
       session.disconnect();
     },
   };
+}
+
+/** An execution core as the composition root builds one: lanes and an outbox of its own. */
+export function benchCore(deps: Omit<ExecutionCoreDeps, 'lanes' | 'outbox'>) {
+  return createExecutionCore({
+    ...deps,
+    lanes: createAccountLanes(),
+    outbox: createOutbox({ db: deps.db, clock: deps.clock }),
+  });
 }

@@ -17,23 +17,21 @@ import { createLeases } from '../packages/server/src/common/leases.js';
 import type { Database } from '../packages/server/src/db/database.js';
 import { copyRelations, exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
-import { createOutbox } from '../packages/server/src/events/outbox.js';
 import {
   createCcxtExchangeClient,
   createCcxtMarketCache,
 } from '../packages/server/src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
-import { createAccountLanes } from '../packages/server/src/execution/account-lanes.js';
 import {
   createAccountClientCache,
-  createExecutionCore,
   type ExecutionCore,
 } from '../packages/server/src/execution/index.js';
 import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import { createCopyEngine } from '../packages/server/src/modules/copy-trading/copy-engine.js';
 import {
   type BenchDatabase,
+  benchCore,
   type FakeProcess,
   openBenchPglite,
   openBenchPostgres,
@@ -299,14 +297,7 @@ async function benchCase(
     }),
   });
   const events = createInProcessEventBus({ clock });
-  const execution: ExecutionCore = createExecutionCore({
-    db,
-    clock,
-    clients,
-    events,
-    lanes: createAccountLanes(),
-    outbox: createOutbox({ db: db, clock: clock }),
-  });
+  const execution: ExecutionCore = benchCore({ db, clock, clients, events });
   const seeded = await seed(db, target);
   const engine = createCopyEngine({
     db,

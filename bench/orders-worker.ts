@@ -5,9 +5,7 @@
 import { systemClock } from '../packages/server/src/common/clock.js';
 import { openPostgres } from '../packages/server/src/db/client.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
-import { createOutbox } from '../packages/server/src/events/outbox.js';
-import { createAccountLanes } from '../packages/server/src/execution/account-lanes.js';
-import { createExecutionCore } from '../packages/server/src/execution/index.js';
+import { benchCore } from './bench-support.js';
 import { accountClients, throughCore } from './orders.bench.js';
 
 interface Start {
@@ -26,13 +24,11 @@ const start = await new Promise<Start>((resolve) => {
 const handle = await openPostgres(start.databaseUrl, { migrate: false });
 const clock = systemClock;
 const events = createInProcessEventBus({ clock });
-const core = createExecutionCore({
+const core = benchCore({
   db: handle.db,
   clock,
   clients: accountClients(handle.db, clock, start.fakeUrl),
   events,
-  lanes: createAccountLanes(),
-  outbox: createOutbox({ db: handle.db, clock: clock }),
 });
 await throughCore(core, start.accounts, start.ownerBase, `${start.run}w`, 1);
 const go = new Promise<void>((resolve) => {

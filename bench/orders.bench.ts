@@ -12,7 +12,6 @@ import { type Clock, systemClock } from '../packages/server/src/common/clock.js'
 import type { Database } from '../packages/server/src/db/database.js';
 import { exchangeAccounts, users } from '../packages/server/src/db/schema/index.js';
 import { createInProcessEventBus } from '../packages/server/src/events/index.js';
-import { createOutbox } from '../packages/server/src/events/outbox.js';
 import {
   createCcxtExchangeClient,
   createCcxtMarketCache,
@@ -20,7 +19,6 @@ import {
 import type { ExchangeClient } from '../packages/server/src/exchange/exchange-client.js';
 import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import type { PriceSource } from '../packages/server/src/exchange/paper/price-source.js';
-import { createAccountLanes } from '../packages/server/src/execution/account-lanes.js';
 import {
   createExecutionRepository,
   type ExecutionRepository,
@@ -29,7 +27,6 @@ import {
   type AccountClients,
   clientOrderIdOf,
   createAccountClientCache,
-  createExecutionCore,
   type ExecutionCore,
   type OrderIntent,
   type OrderOwner,
@@ -37,6 +34,7 @@ import {
 import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import {
   type BenchDatabase,
+  benchCore,
   type FakeProcess,
   openBenchPglite,
   openBenchPostgres,
@@ -410,14 +408,7 @@ async function benchDatabase(
   const seeded = await seedAccounts(db, clock, run);
   const clients = accountClients(db, clock, fake.url);
   const events = createInProcessEventBus({ clock });
-  const core = createExecutionCore({
-    db,
-    clock,
-    clients,
-    events,
-    lanes: createAccountLanes(),
-    outbox: createOutbox({ db: db, clock: clock }),
-  });
+  const core = benchCore({ db, clock, clients, events });
   const lines: string[] = [`  ${database.label}`];
   for (const [target, accounts] of [
     ['live', seeded.live],

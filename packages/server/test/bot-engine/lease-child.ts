@@ -1,3 +1,4 @@
+import { testExecutionCore } from '../helpers/execution-core.js';
 // One engine worker for the two-worker lease test: PostgreSQL at DATABASE_URL (shared with
 // another worker), live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from
 // CLOCK_START_MS (wall time T0_MS). Reports the bots it drives every 200 ms as a JSON line.
@@ -7,12 +8,10 @@ import { createLeases, workerHolderId } from '../../src/common/leases.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
-import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
-import { createAccountLanes } from '../../src/execution/account-lanes.js';
-import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
@@ -27,7 +26,7 @@ const clock: Clock = { now: () => new Date(startMs + (Date.now() - t0) * speed) 
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: '' });
 const db = database.db;
 const feed = createMarketFeed({ mode: 'simulated', clock });
-const core = createExecutionCore({
+const core = testExecutionCore({
   db,
   clock,
   events: createInProcessEventBus({ clock }),
@@ -43,8 +42,6 @@ const core = createExecutionCore({
         createCcxtExchangeClient({ ...options, urlsOverride: env.FAKE_URL, timeoutMs: 2000 }),
     }),
   }),
-  lanes: createAccountLanes(),
-  outbox: createOutbox({ db: db, clock: clock }),
 });
 const engine = createBotEngine({
   db,

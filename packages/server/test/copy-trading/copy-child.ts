@@ -20,18 +20,17 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { copyRelations } from '../../src/db/schema/index.js';
 import { createInProcessEventBus, createRedisEventBus } from '../../src/events/index.js';
-import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
-import { createAccountLanes } from '../../src/execution/account-lanes.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
-import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createCopyEngine } from '../../src/modules/copy-trading/copy-engine.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
+import { testExecutionCore } from '../helpers/execution-core.js';
 import { COPY_SYMBOL, LEADER_SIZE } from './copy-fault-plan.js';
 import { COPY_TEST_SECRET, seedCopyRelations } from './copy-fault-seed.js';
 
@@ -60,7 +59,7 @@ const events = env.REDIS_URL
     })
   : createInProcessEventBus({ clock });
 
-const execution = createExecutionCore({
+const execution = testExecutionCore({
   db,
   clock,
   events,
@@ -81,8 +80,6 @@ const execution = createExecutionCore({
         }),
     }),
   }),
-  lanes: createAccountLanes(),
-  outbox: createOutbox({ db: db, clock: clock }),
 });
 // The copy orders this process submits (the engine's only way to the venue), in order.
 const submitted: [number, string][] = [];

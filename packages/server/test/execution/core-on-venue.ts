@@ -9,14 +9,10 @@ import { createInProcessEventBus, type EventBus } from '../../src/events/index.j
 import { createOutbox, type Outbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
-import { createAccountLanes } from '../../src/execution/account-lanes.js';
-import {
-  createAccountClientCache,
-  createExecutionCore,
-  type ExecutionCore,
-} from '../../src/execution/index.js';
+import { createAccountClientCache, type ExecutionCore } from '../../src/execution/index.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { testExecutionCore } from '../helpers/execution-core.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 
 export const secretBox = createSecretBox(TEST_SECRET_KEY);
@@ -32,7 +28,7 @@ export function coreOnVenue(options: {
   timeoutMs?: number;
 }): ExecutionCore {
   const { db, clock } = options;
-  return createExecutionCore({
+  return testExecutionCore({
     db,
     clock,
     events: options.events ?? createInProcessEventBus({ clock }),
@@ -54,7 +50,6 @@ export function coreOnVenue(options: {
       }),
     }),
     ...(options.sendDeadlineMs === undefined ? {} : { sendDeadlineMs: options.sendDeadlineMs }),
-    lanes: createAccountLanes(),
   });
 }
 

@@ -8,18 +8,13 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import type { BusEvent, EventBus } from '../../src/events/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
-import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import { createExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
-import { createAccountLanes } from '../../src/execution/account-lanes.js';
-import {
-  createAccountClientCache,
-  createExecutionCore,
-  type ExecutionCore,
-} from '../../src/execution/index.js';
+import { createAccountClientCache, type ExecutionCore } from '../../src/execution/index.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { type FakePrivateExchange, startFakeExchange } from '../exchange/fake-exchange-private.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { testExecutionCore } from '../helpers/execution-core.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -38,7 +33,7 @@ function coreOnFake(
   options: { sendDeadlineMs?: number; stallBeforeSendMs?: number } = {},
 ): ExecutionCore {
   const { stallBeforeSendMs, ...coreOptions } = options;
-  return createExecutionCore({
+  return testExecutionCore({
     db: database.db,
     clock,
     events: bus,
@@ -70,8 +65,6 @@ function coreOnFake(
       }),
     }),
     ...coreOptions,
-    lanes: createAccountLanes(),
-    outbox: createOutbox({ db: database.db, clock: clock }),
   });
 }
 

@@ -1,3 +1,4 @@
+import { testExecutionCore } from '../helpers/execution-core.js';
 // An engine process for the owners fault test: a bot (ma_cross on 1m) and a `manual` owner trading
 // one account and symbol: live on the ccxt fake of EXCHANGE (binance or okx) at FAKE_URL, or a
 // paper account (EXCHANGE=paper); a file-backed PGlite in DATA_DIR, a
@@ -14,15 +15,13 @@ import { createSecretBox } from '../../src/common/secret-box.js';
 import { openDatabase } from '../../src/db/client.js';
 import { bots, exchangeAccounts, users } from '../../src/db/schema/index.js';
 import { createInProcessEventBus } from '../../src/events/index.js';
-import { createOutbox } from '../../src/events/outbox.js';
 import { createCcxtExchangeClient } from '../../src/exchange/ccxt/index.js';
 import {
   createExchangeClientFactory,
   type ExchangeClientFactory,
 } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
-import { createAccountLanes } from '../../src/execution/account-lanes.js';
-import { createAccountClientCache, createExecutionCore } from '../../src/execution/index.js';
+import { createAccountClientCache } from '../../src/execution/index.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createBotEngine } from '../../src/workers/bot-engine/index.js';
@@ -113,7 +112,7 @@ function killingAfterAnswer(factory: ExchangeClientFactory): ExchangeClientFacto
   };
 }
 
-const core = createExecutionCore({
+const core = testExecutionCore({
   db,
   clock,
   events: createInProcessEventBus({ clock }),
@@ -131,8 +130,6 @@ const core = createExecutionCore({
       }),
     ),
   }),
-  lanes: createAccountLanes(),
-  outbox: createOutbox({ db: db, clock: clock }),
 });
 const engine = createBotEngine({
   db,

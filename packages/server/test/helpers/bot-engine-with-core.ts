@@ -1,8 +1,6 @@
 import { createLeases } from '../../src/common/leases.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/index.js';
-import { createOutbox } from '../../src/events/outbox.js';
-import { createAccountLanes } from '../../src/execution/account-lanes.js';
-import { type AccountClients, createExecutionCore } from '../../src/execution/index.js';
+import type { AccountClients } from '../../src/execution/index.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
 import { createOperationLog } from '../../src/modules/operation-log/operation-log.service.js';
 import { createUserStrategiesRepository } from '../../src/modules/user-strategies/user-strategies.repository.js';
@@ -12,6 +10,7 @@ import {
   type BotEngineDeps,
   createBotEngine,
 } from '../../src/workers/bot-engine/index.js';
+import { testExecutionCore } from './execution-core.js';
 
 /**
  * A bot engine on an execution core of its own, as the composition root wires one (main.ts
@@ -26,13 +25,11 @@ export function createBotEngineWithCore(
     },
 ): BotEngine {
   const { clients, events, ...rest } = deps;
-  const execution = createExecutionCore({
+  const execution = testExecutionCore({
     db: deps.db,
     clock: deps.clock,
     clients,
     events: events ?? createInProcessEventBus({ clock: deps.clock }),
-    lanes: createAccountLanes(),
-    outbox: createOutbox({ db: deps.db, clock: deps.clock }),
   });
   const operationLog = createOperationLog({
     repo: createOperationLogRepository(deps.db),
