@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, integer, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { arrayLiteral, unnestRows, updateRows } from './batch-sql.js';
+import { arrayLiteral, serialSequence, unnestRows, updateRows } from './batch-sql.js';
 
 const items = pgTable('batch_items', {
   id: serial('id').primaryKey(),
@@ -115,5 +115,27 @@ describe('batch SQL', () => {
     expect(() =>
       updateRows(flagged, flagged.id, [flagged.isOpen], [{ id: 1, isOpen: false }]),
     ).toThrow(/is_open is generated/);
+  });
+  it('draws a serial from its sequence, after ids a row gave', async () => {
+    await db.execute(sql`create table batch_counted (id serial primary key, name text not null)`);
+    const counted = pgTable('batch_counted', { id: serial('id').primaryKey(), name: text('name') });
+    await db.insert(counted).select(unnestRows(counted, [{ id: 1, name: 'a' }]));
+    await db.execute(sql`select setval('batch_counted_id_seq', 1)`);
+    const inserted = await db
+      .insert(counted)
+      .select(unnestRows(counted, [{ name: 'b' }, { name: 'c' }]))
+      .returning();
+    expect(inserted.map((row) => [row.id, row.name])).toEqual([
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+  });
+
+  it('refuses a sequence name PostgreSQL would shorten or quote', () => {
+    const long = pgTable(`batch_${'x'.repeat(60)}`, { id: serial('id').primaryKey() });
+    expect(() => serialSequence(long, long.id)).toThrow(/not a sequence name/);
+    const quoted = pgTable('Batch Items', { id: serial('id').primaryKey() });
+    expect(() => serialSequence(quoted, quoted.id)).toThrow(/not a sequence name/);
+    expect(serialSequence(items, items.id)).toBe("'batch_items_id_seq'::regclass");
   });
 });

@@ -151,9 +151,12 @@ export const paperFills = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => exchangeAccounts.id, { onDelete: 'cascade' }),
-    orderId: integer('order_id')
-      .notNull()
-      .references(() => paperOrders.id, { onDelete: 'cascade' }),
+    /**
+     * The order the fill belongs to. No foreign key: the desk writes a fill in the transaction
+     * that inserted its order, paper orders go only with their account (whose cascade takes the
+     * fills too), and the check cost a lookup per fill on the order path.
+     */
+    orderId: integer('order_id').notNull(),
     symbol: text('symbol').notNull(),
     side: text('side', { enum: ['buy', 'sell'] }).notNull(),
     amount: money('amount').notNull(),
