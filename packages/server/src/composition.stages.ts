@@ -17,6 +17,7 @@ import { createTwilioSmsProvider } from './delivery/twilio-sms.js';
 import type { EventBus } from './events/index.js';
 import type { Outbox } from './events/outbox.js';
 import { createOutbox, createOutboxRelay } from './events/outbox.js';
+import { createLocalVenueBudget } from './exchange/venue-budget.js';
 import { defaultExchangeClientFactory } from './exchange-client-wiring.js';
 import {
   createAccountClientCache,
@@ -175,7 +176,8 @@ export function executionStage(
       db,
       clock,
       marketFeed,
-      ...(deps.venueBudget ? { venueBudget: deps.venueBudget } : {}),
+      // A process alone paces its requests with a budget of its own.
+      venueBudget: deps.venueBudget ?? createLocalVenueBudget(),
     });
   // One client per account version, shared by the account screens and the execution core.
   const accountClients = createAccountClientCache({ secretBox: parts.secretBox, factory });

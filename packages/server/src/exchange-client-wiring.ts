@@ -8,7 +8,7 @@ import {
   type ExchangeClientFactory,
 } from './exchange/exchange-client-factory.js';
 import { feedPriceSource } from './exchange/paper/price-source.js';
-import { createLocalVenueBudget, type VenueBudget } from './exchange/venue-budget.js';
+import type { VenueBudget } from './exchange/venue-budget.js';
 import type { MarketFeed } from './market/market.types.js';
 import { writePaperBalances } from './modules/accounts/account-records.service.js';
 
@@ -18,11 +18,11 @@ export function defaultExchangeClientFactory(deps: {
   db: Database;
   clock: Clock;
   marketFeed: MarketFeed;
-  /** The venues' per-address budgets (shared on Redis by a cluster); in memory by default. */
-  venueBudget?: VenueBudget;
+  /** The venues' per-address budgets: shared on Redis by a cluster, else this process's own. */
+  venueBudget: VenueBudget;
 }): ExchangeClientFactory {
   const marketCache = createCcxtMarketCache();
-  const venueBudget = deps.venueBudget ?? createLocalVenueBudget();
+  const { venueBudget } = deps;
   return createExchangeClientFactory({
     db: deps.db,
     clock: deps.clock,

@@ -5,12 +5,12 @@ import { createScheduler, nextFullHour, type Scheduler } from '../../src/common/
 import { createSecretBox } from '../../src/common/secret-box.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { balanceSnapshots, users } from '../../src/db/schema/index.js';
-import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import type { AccountServices } from '../../src/modules/accounts/account-services.js';
 import { tradingDayStart } from '../../src/modules/accounts/trading-day.js';
 import { createTestAccountServices } from '../helpers/account-services.js';
 import { FixedPrices, scriptedFactory } from '../helpers/exchange-doubles.js';
+import { testPaperClient } from '../helpers/paper-client.js';
 import { TEST_SECRET_KEY } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
@@ -126,7 +126,7 @@ describe('hourly balance snapshots', () => {
 
   it('starts a new day at 16:00 UTC (00:00 UTC+8) and measures daily P&L from it', async () => {
     prices.set(BTC, 100);
-    const client = createPaperExchangeClient({
+    const client = testPaperClient({
       paperBalances: writePaperBalances,
       db: database.db,
       clock,

@@ -1,13 +1,12 @@
+import { testPaperClient } from '../helpers/paper-client.js';
 // Deleting an exchange API that has bots (issue 8, item 2), on the real bot engine, a paper
 // account and the simulated feed.
 
 import type { ExchangeApi, OperationLogList } from '@quantsquare/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { defaultExchangeClientFactory } from '../../src/app.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { bots, exchangeAccounts } from '../../src/db/schema/index.js';
-import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
@@ -24,6 +23,7 @@ import {
   grantVip,
   insertBotPosition,
 } from '../helpers/bot-flows.js';
+import { testClientFactory } from '../helpers/client-factory.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
 let engine: BotEngine | undefined;
@@ -42,7 +42,7 @@ const ctx = useTestApp({
       feed: marketFeed,
       clients: createAccountClientCache({
         secretBox: createSecretBox(TEST_SECRET_KEY),
-        factory: defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed }),
+        factory: testClientFactory({ config, db: database.db, clock, marketFeed }),
       }),
       writeLog: (entry) => operationLog.record(entry),
     });
@@ -58,7 +58,7 @@ async function user() {
 
 function paperClient(accountId: number) {
   if (!feed) throw new Error('no feed');
-  return createPaperExchangeClient({
+  return testPaperClient({
     paperBalances: writePaperBalances,
     db: ctx.database.db,
     clock: ctx.clock,

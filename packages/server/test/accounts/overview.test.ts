@@ -2,11 +2,11 @@ import { accountOverview, accountsOverviewResponse } from '@quantsquare/contract
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { users } from '../../src/db/schema/index.js';
-import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createTestAccountServices } from '../helpers/account-services.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { FixedPrices, scriptedClient, scriptedFactory } from '../helpers/exchange-doubles.js';
+import { testPaperClient } from '../helpers/paper-client.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
 const BTC = 'BTC/USDT:USDT';
@@ -85,7 +85,7 @@ describe('GET /api/trading/accounts/', () => {
 
   it('shows open positions with unrealised P&L and the daily P&L since the day start', async () => {
     // A paper order through the same client the app uses.
-    const client = createPaperExchangeClient({
+    const client = testPaperClient({
       paperBalances: writePaperBalances,
       db: ctx.database.db,
       clock: ctx.clock,

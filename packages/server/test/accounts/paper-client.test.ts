@@ -9,6 +9,7 @@ import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
+import { testPaperClient } from '../helpers/paper-client.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const BTC = 'BTC/USDT:USDT';
@@ -60,7 +61,7 @@ async function paperAccount(
 }
 
 const clientFor = (accountId: number): ExchangeClient =>
-  createPaperExchangeClient({
+  testPaperClient({
     paperBalances: writePaperBalances,
     db: database.db,
     clock,
@@ -125,7 +126,7 @@ describe('paper client fills', () => {
   it('marks unrealised P&L to the feed and realises it on close, in decimals', async () => {
     prices.set(BTC, 100);
     const id = await paperAccount({ positionMode: 'net', balance: '1000', leverage: 1 });
-    const client = createPaperExchangeClient({
+    const client = testPaperClient({
       paperBalances: writePaperBalances,
       db: database.db,
       clock,
@@ -195,7 +196,7 @@ describe('position modes', () => {
   it('averages the entry price when a position increases', async () => {
     prices.set(ETH, 100);
     const id = await paperAccount({ positionMode: 'net' });
-    const client = createPaperExchangeClient({
+    const client = testPaperClient({
       paperBalances: writePaperBalances,
       db: database.db,
       clock,
@@ -478,7 +479,7 @@ describe('prices from the market feed', () => {
     });
     const latest = series.forming?.close ?? series.closed.at(-1)?.close;
     expect(await feedPrices.lastPrice('binance', BTC)).toBe(latest);
-    const client = createPaperExchangeClient({
+    const client = testPaperClient({
       paperBalances: writePaperBalances,
       db: database.db,
       clock,

@@ -2,7 +2,6 @@
 
 import type { Bot, BotActionResponse, OperationLogList } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
-import { defaultExchangeClientFactory } from '../../src/app.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import { createOperationLogRepository } from '../../src/modules/operation-log/operation-log.repository.js';
@@ -11,6 +10,7 @@ import type { BotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { createBot, createPaperAccount, grantVip } from '../helpers/bot-flows.js';
+import { testClientFactory } from '../helpers/client-factory.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
 let engine: BotEngine | undefined;
@@ -27,7 +27,7 @@ const ctx = useTestApp({
       feed: marketFeed,
       clients: createAccountClientCache({
         secretBox: createSecretBox(TEST_SECRET_KEY),
-        factory: defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed }),
+        factory: testClientFactory({ config, db: database.db, clock, marketFeed }),
       }),
       writeLog: (entry) => operationLog.record(entry),
     });

@@ -7,13 +7,13 @@ import {
   type LiveVsBacktest,
 } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
-import { defaultExchangeClientFactory } from '../../src/app.js';
 import { createSecretBox } from '../../src/common/secret-box.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import type { BotEngine } from '../../src/workers/bot-engine/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { createBotEngineWithCore } from '../helpers/bot-engine-with-core.js';
 import { createBot, createPaperAccount, grantVip } from '../helpers/bot-flows.js';
+import { testClientFactory } from '../helpers/client-factory.js';
 import { call, TEST_SECRET_KEY, useTestApp } from '../helpers/test-app.js';
 
 let engine: BotEngine | undefined;
@@ -27,7 +27,7 @@ const ctx = useTestApp({
       pollIntervalMs: 3_600_000,
       clients: createAccountClientCache({
         secretBox: createSecretBox(TEST_SECRET_KEY),
-        factory: defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed }),
+        factory: testClientFactory({ config, db: database.db, clock, marketFeed }),
       }),
     });
     return engine;

@@ -7,11 +7,11 @@ import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import type { ExchangeClient } from '../../src/exchange/exchange-client.js';
-import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { feedPriceSource, type PriceSource } from '../../src/exchange/paper/price-source.js';
 import type { MarketCandle } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
+import { testPaperClient } from '../helpers/paper-client.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
 const BTC = 'BTC/USDT:USDT';
@@ -83,7 +83,7 @@ async function paperClient(prices: PriceSource = market): Promise<ExchangeClient
       updatedAt: clock.now(),
     })
     .returning();
-  return createPaperExchangeClient({
+  return testPaperClient({
     paperBalances: writePaperBalances,
     db: database.db,
     clock,

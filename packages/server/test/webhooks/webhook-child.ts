@@ -3,12 +3,13 @@
 // registers a user with a paper account and a webhook configuration and prints them. HANG=1:
 // every order reaches the paper exchange (filled there), then its answer never comes back — the
 // process is killed between the intent and the fill.
-import { defaultExchangeClientFactory } from '../../src/app.js';
+
 import { systemClock } from '../../src/common/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
+import { testClientFactory } from '../helpers/client-factory.js';
 import { buildStandaloneApp } from '../helpers/standalone-app.js';
 
 const env = process.env;
@@ -32,7 +33,7 @@ const marketFeed = createMarketFeed({
   clock,
   candles: createCandlesRepository(database.db),
 });
-const paper = defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed });
+const paper = testClientFactory({ config, db: database.db, clock, marketFeed });
 const app = await buildStandaloneApp({
   config,
   db: database.db,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { defaultExchangeClientFactory } from '../../src/app.js';
 import type { OrderRequest } from '../../src/exchange/exchange-client.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { createPaperAccount } from '../helpers/bot-flows.js';
+import { testClientFactory } from '../helpers/client-factory.js';
 import { call, type TestAppOptions } from '../helpers/test-app.js';
 
 export const TV_IP = '52.89.214.238';
@@ -73,7 +73,7 @@ export function observedPaperClients(
       clock,
       candles: createCandlesRepository(database.db),
     });
-    const factory = defaultExchangeClientFactory({ config, db: database.db, clock, marketFeed });
+    const factory = testClientFactory({ config, db: database.db, clock, marketFeed });
     return (account) => {
       const client = factory(account);
       return Object.assign(Object.create(client), {

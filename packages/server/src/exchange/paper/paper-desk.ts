@@ -372,25 +372,6 @@ export function createPaperDesk(db: Database, paperBalances: PaperBalanceWriter)
     },
     options,
   );
-  const ordersByClientId = createBatcher(
-    async (keys: readonly { accountId: number; clientOrderId: string }[]) => {
-      const rows = new Map(
-        (
-          await db
-            .select()
-            .from(paperOrders)
-            .where(
-              tuplesIn(
-                [paperOrders.accountId, paperOrders.clientOrderId],
-                keys.map((k) => [k.accountId, k.clientOrderId]),
-              ),
-            )
-        ).map((row) => [orderKey(row.accountId, row.clientOrderId), row]),
-      );
-      return keys.map((k) => rows.get(orderKey(k.accountId, k.clientOrderId)));
-    },
-    options,
-  );
   const filler = createBatcher(
     (items: readonly PaperDeskOrder[]) => fillMany(db, paperBalances, items),
     options,
@@ -404,8 +385,6 @@ export function createPaperDesk(db: Database, paperBalances: PaperBalanceWriter)
     /** Whether the account has resting orders on the symbol (the matcher's work, else none). */
     hasResting: async (accountId: number, symbol: string) =>
       (await restingCounts.run({ accountId, symbol })) > 0,
-    orderByClientId: (accountId: number, clientOrderId: string) =>
-      ordersByClientId.run({ accountId, clientOrderId }),
     /** Sets an account's leverage on a symbol (with the others set together). */
     setLeverage: (leverage: PaperLeverage) => leverageSetter.run(leverage),
     /** Fills a market or IOC order (with the orders that arrive together); the order's row. */

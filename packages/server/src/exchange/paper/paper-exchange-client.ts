@@ -22,7 +22,7 @@ import {
 } from '../exchange-client.js';
 import { createPaperRepository, type PaperRepository } from './paper.repository.js';
 import type { PaperBalanceWriter } from './paper-balances.js';
-import { createPaperDesk, type PaperDesk } from './paper-desk.js';
+import type { PaperDesk } from './paper-desk.js';
 import { type PaperFillSpec, toPaperPositionState as toState } from './paper-execution.js';
 import { paperUnrealizedPnl, positionMargin } from './paper-fill.js';
 import { matchRestingOrders } from './paper-matcher.js';
@@ -41,7 +41,7 @@ export interface PaperClientDeps {
   /** Writes the account's balance (the accounts module's, passed in by the composition root). */
   readonly paperBalances: PaperBalanceWriter;
   /** The desk its immediate orders fill through (shared by a factory's paper accounts). */
-  readonly desk?: PaperDesk;
+  readonly desk: PaperDesk;
 }
 
 const BPS = new Decimal(10_000);
@@ -201,7 +201,7 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
   const repo = createPaperRepository(deps.db, deps.accountId, deps.paperBalances);
   const slippageRate = new Decimal(deps.slippageBps).dividedBy(BPS);
   const feeRate = new Decimal(deps.feeRate ?? PLATFORM_FEE_RATE);
-  const desk = deps.desk ?? createPaperDesk(deps.db, deps.paperBalances);
+  const { desk } = deps;
 
   const price = async (symbol: string) =>
     new Decimal(await deps.prices.lastPrice(deps.exchange, symbol));
@@ -222,9 +222,8 @@ export function createPaperExchangeClient(deps: PaperClientDeps): ExchangeClient
 
   /** A market order, or a marketable-limit IOC (nothing fills beyond its cap). */
   async function fillNow(request: OrderRequest): Promise<ExchangeOrder> {
-    // Read outside the lock: a feed call must not hold the account row.
-    const existing = await desk.orderByClientId(deps.accountId, request.clientOrderId);
-    if (existing) return toOrder(existing);
+    // The price is read before the desk locks the account: a feed call must not hold its row.
+    // An order the account already has under this client id is answered as it is, by the desk.
     const marketPrice = await price(request.symbol);
     const order = await desk.fill({
       accountId: deps.accountId,
