@@ -178,3 +178,40 @@ test('the operation log is a table at 1280 px, with the same figures in English'
   await log.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${screensDir}/operation-log-en-1280.png`, fullPage: true });
 });
+
+test('the operation log pages through the server pages, with its total', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.addInitScript(() => localStorage.setItem('qs.language', 'en'));
+  await signedInUser(page, request, 'log-pages');
+  const TOTAL = 45;
+  await page.route('**/api/trading/logs/**', (route) => {
+    const at = Number(new URL(route.request().url()).searchParams.get('page') ?? '1');
+    const first = (at - 1) * 20;
+    const results = Array.from({ length: Math.min(20, TOTAL - first) }, (_, i) => ({
+      ...logEntry(1, 'system', 'bot_started', {}, `Entry ${first + i + 1}`),
+      id: first + i + 1,
+      event: null,
+    }));
+    return route.fulfill({ json: { results, count: TOTAL, page: at, page_size: 20 } });
+  });
+  await page.goto('/dashboard');
+
+  const log = page.getByTestId('operation-log');
+  const rows = log.getByTestId('operation-log-row');
+  await expect(rows).toHaveCount(20, { timeout: 20_000 });
+  const pager = log.getByTestId('operation-log-pager');
+  await expect(pager).toContainText('45 entries');
+  await expect(pager.getByTestId('operation-log-pager-page')).toHaveText('Page 1 of 3');
+  await expect(pager.getByTestId('operation-log-pager-previous')).toBeDisabled();
+  await pager.getByTestId('operation-log-pager-next').click();
+  await pager.getByTestId('operation-log-pager-next').click();
+  await expect(pager.getByTestId('operation-log-pager-page')).toHaveText('Page 3 of 3');
+  await expect(rows).toHaveCount(5);
+  await expect(rows.first()).toContainText('Entry 41');
+  await expect(pager.getByTestId('operation-log-pager-next')).toBeDisabled();
+  await log.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${screensDir}/operation-log-pages-en-1280.png` });
+});

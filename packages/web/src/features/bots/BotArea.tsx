@@ -1,6 +1,6 @@
 import '../../i18n/bots-texts';
 import { PlusOutlined } from '@ant-design/icons';
-import { App as AntApp, Button, Flex } from 'antd';
+import { Button, Flex } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBots } from '../../api/bots';
@@ -12,8 +12,12 @@ import { useBotActions } from './use-bot-actions';
 
 // The Configure Trading Bot dialog (its form, number inputs and radios) is fetched when it is
 // first wanted: on pointing at or focusing a create button, at the latest on the click.
-const loadCreateModal = () => import('./BotCreateModal');
-const BotCreateModal = lazy(() => loadCreateModal().then((m) => ({ default: m.BotCreateModal })));
+// It comes with antd's App, whose message and confirm dialog it uses.
+const loadCreateModal = () =>
+  Promise.all([import('./BotCreateModal'), import('../../app/feedback')]);
+const BotCreateModal = lazy(() =>
+  loadCreateModal().then(([m, feedback]) => ({ default: feedback.withFeedback(m.BotCreateModal) })),
+);
 const preloadCreateModal = () => void loadCreateModal();
 
 /** The bot list with its actions and the Configure Trading Bot button (document 1 §2). */
@@ -90,6 +94,7 @@ function BotList() {
           </Flex>
         )}
       </QueryState>
+      {actions.feedbackHost}
       {hasOpenedCreate && (
         <Suspense fallback={null}>
           <BotCreateModal open={isCreateOpen} onClose={() => setCreateOpen(false)} />
@@ -105,11 +110,9 @@ function BotList() {
  */
 export default function BotArea() {
   return (
-    <AntApp component={false}>
-      <Flex vertical gap={16}>
-        <BotList />
-        <OperationLog />
-      </Flex>
-    </AntApp>
+    <Flex vertical gap={16}>
+      <BotList />
+      <OperationLog />
+    </Flex>
   );
 }

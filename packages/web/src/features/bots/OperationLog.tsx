@@ -4,18 +4,7 @@ import {
   type OperationLogEntry,
   type OperationLogType,
 } from '@quantsquare/contracts';
-import {
-  Button,
-  Empty,
-  Flex,
-  Pagination,
-  Select,
-  Spin,
-  Table,
-  type TableColumnsType,
-  Tag,
-  theme,
-} from 'antd';
+import { Button, Flex, Select, theme } from 'antd';
 import type { TFunction } from 'i18next';
 import type { HTMLAttributes, RefObject } from 'react';
 import { useEffect, useRef, useState } from 'react';
@@ -24,18 +13,30 @@ import { useLocation } from 'react-router';
 import { useOperationLogs } from '../../api/bots';
 import { formatUtc8, logPnl } from '../../shared/format/bot-format';
 import { formatMoney } from '../../shared/format/money';
+import { type LightColumn, LightTable } from '../../shared/ui/LightTable';
+import { Pager } from '../../shared/ui/Pager';
 import { QueryErrorAlert } from '../../shared/ui/QueryState';
-import { Panel, Text } from '../../shared/ui/ui';
+import { Spinner } from '../../shared/ui/Spinner';
+import { Note, Panel, Pill, Text } from '../../shared/ui/ui';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { describeLogEntry } from './log-text';
 
-const TYPE_COLORS: Record<OperationLogType, string> = {
-  user_action: 'blue',
-  bot_action: 'purple',
-  trade: 'green',
-  error: 'red',
-  system: 'default',
-};
+/** Each type's colour, from the theme (the tones of antd's preset tags). */
+function useTypeColors(): Record<OperationLogType, string> {
+  const { token } = theme.useToken();
+  return {
+    user_action: token.blue6,
+    bot_action: token.purple6,
+    trade: token.green6,
+    error: token.red6,
+    system: token.colorTextSecondary,
+  };
+}
+
+function TypePill({ type }: { type: OperationLogType }) {
+  const { t } = useTranslation();
+  return <Pill color={useTypeColors()[type]}>{t(`bots.logs.types.${type}`)}</Pill>;
+}
 
 const PAGE_SIZE = 20;
 
@@ -67,9 +68,7 @@ function MobileLogList({
 }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  if (entries.length === 0) {
-    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />;
-  }
+  if (entries.length === 0) return <Note>{emptyText}</Note>;
   return (
     <Flex vertical gap={8} data-testid="operation-log-cards">
       {entries.map((entry) => (
@@ -88,9 +87,7 @@ function MobileLogList({
             <Text tone="secondary" size={12} style={{ whiteSpace: 'nowrap' }}>
               {formatUtc8(entry.created_at)}
             </Text>
-            <Tag color={TYPE_COLORS[entry.type]} style={{ marginInlineEnd: 0 }}>
-              {t(`bots.logs.types.${entry.type}`)}
-            </Tag>
+            <TypePill type={entry.type} />
           </Flex>
           {(entry.bot_symbol || logPnl(entry) !== null) && (
             <Flex justify="space-between" align="center" gap={8} style={{ marginTop: 4 }}>
@@ -138,37 +135,34 @@ const USER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
 export const OPERATION_LOG_ANCHOR = 'operation-log';
 
 /** The desktop table's columns. */
-function logColumns(t: TFunction, locale: string): TableColumnsType<OperationLogEntry> {
+function logColumns(t: TFunction, locale: string): LightColumn<OperationLogEntry>[] {
   return [
     {
       key: 'time',
       title: t('bots.logs.columns.time'),
-      dataIndex: 'created_at',
       width: 170,
-      render: (value: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatUtc8(value)}</span>,
+      render: (entry) => (
+        <span style={{ whiteSpace: 'nowrap' }}>{formatUtc8(entry.created_at)}</span>
+      ),
     },
     {
       key: 'type',
       title: t('bots.logs.columns.type'),
-      dataIndex: 'type',
       width: 110,
-      render: (value: OperationLogType) => (
-        <Tag color={TYPE_COLORS[value]} style={{ marginInlineEnd: 0 }}>
-          {t(`bots.logs.types.${value}`)}
-        </Tag>
-      ),
+      render: (entry) => <TypePill type={entry.type} />,
     },
     {
       key: 'symbol',
       title: t('bots.logs.columns.symbol'),
-      dataIndex: 'bot_symbol',
       width: 150,
-      render: (value: string | null) => value ?? '—',
+      render: (entry) => (
+        <span style={{ overflowWrap: 'anywhere' }}>{entry.bot_symbol ?? '—'}</span>
+      ),
     },
     {
       key: 'message',
       title: t('bots.logs.columns.message'),
-      render: (_: unknown, entry: OperationLogEntry) => (
+      render: (entry) => (
         <span style={{ overflowWrap: 'anywhere' }} title={entry.message}>
           {describeLogEntry(t, entry, locale)}
         </span>
@@ -179,8 +173,7 @@ function logColumns(t: TFunction, locale: string): TableColumnsType<OperationLog
       title: t('bots.logs.columns.pnl'),
       width: 110,
       align: 'right',
-      render: (_: unknown, entry: OperationLogEntry) =>
-        logPnl(entry) === null ? '—' : <PnlText entry={entry} locale={locale} />,
+      render: (entry) => (logPnl(entry) === null ? '—' : <PnlText entry={entry} locale={locale} />),
     },
   ];
 }
@@ -270,57 +263,46 @@ export function OperationLog() {
       >
         {logs.isError && !logs.data ? (
           <QueryErrorAlert query={logs} failedText={t('bots.logs.loadFailed')} hideRetry />
-        ) : isMobile ? (
-          <Flex vertical gap={12}>
-            {logs.isPending ? (
-              <Flex justify="center" style={{ padding: 24 }}>
-                <Spin />
-              </Flex>
+        ) : (
+          <>
+            {isMobile ? (
+              logs.isPending ? (
+                <Flex justify="center" style={{ padding: 24 }}>
+                  <Spinner />
+                </Flex>
+              ) : (
+                <MobileLogList
+                  entries={logs.data?.results ?? []}
+                  locale={locale}
+                  emptyText={t('bots.logs.empty')}
+                />
+              )
             ) : (
-              <MobileLogList
-                entries={logs.data?.results ?? []}
-                locale={locale}
+              <LightTable<OperationLogEntry>
+                columns={columns}
+                rows={logs.data?.results ?? []}
+                rowKey={(entry) => entry.id}
+                isLoading={logs.isPending}
                 emptyText={t('bots.logs.empty')}
+                rowProps={(entry) =>
+                  ({
+                    'data-testid': 'operation-log-row',
+                    'data-type': entry.type,
+                  }) as HTMLAttributes<HTMLTableRowElement>
+                }
               />
             )}
-            {(logs.data?.count ?? 0) > PAGE_SIZE && (
-              <Flex justify="center">
-                <Pagination
-                  simple
-                  size="small"
-                  current={page}
-                  pageSize={PAGE_SIZE}
-                  total={logs.data?.count ?? 0}
-                  showSizeChanger={false}
-                  onChange={setPage}
-                />
-              </Flex>
-            )}
-          </Flex>
-        ) : (
-          <Table<OperationLogEntry>
-            size="small"
-            rowKey="id"
-            columns={columns}
-            dataSource={logs.data?.results ?? []}
-            loading={logs.isPending}
-            locale={{ emptyText: t('bots.logs.empty') }}
-            onRow={(entry) =>
-              ({
-                'data-testid': 'operation-log-row',
-                'data-type': entry.type,
-              }) as HTMLAttributes<HTMLElement>
-            }
-            pagination={{
-              current: page,
-              pageSize: PAGE_SIZE,
-              total: logs.data?.count ?? 0,
-              showSizeChanger: false,
-              size: 'small',
-              showTotal: (count) => t('bots.logs.total', { count }),
-              onChange: setPage,
-            }}
-          />
+            <Pager
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={logs.data?.count ?? 0}
+              totalText={
+                isMobile ? undefined : t('bots.logs.total', { count: logs.data?.count ?? 0 })
+              }
+              onChange={setPage}
+              data-testid="operation-log-pager"
+            />
+          </>
         )}
       </Panel>
     </div>

@@ -1,18 +1,44 @@
 import '../../i18n/notifications-texts';
 import { BellOutlined } from '@ant-design/icons';
-import { Badge, Button, Popover } from 'antd';
+import { Button, theme } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotificationsLive, useUnreadNotifications } from '../../api/notifications';
-import { Spinner } from '../../shared/ui/Spinner';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
 
-// The list (with its switches and typography) and the phone's drawer load when first opened:
-// every signed-in screen shows the bell, few open it.
-const NotificationPanel = lazy(() =>
-  import('./NotificationPanel').then((m) => ({ default: m.NotificationPanel })),
-);
+// The list (with its switches and typography), the desktop's popover and the phone's drawer load
+// when first opened: every signed-in screen shows the bell, few open it.
+const NotificationPopover = lazy(() => import('./NotificationPopover'));
 const NotificationDrawer = lazy(() => import('./NotificationDrawer'));
+
+/** The unread count on the bell's corner (antd's Badge brings its scrolling-number motion). */
+function UnreadCount({ count }: { count: number }) {
+  const { token } = theme.useToken();
+  if (count <= 0) return null;
+  return (
+    <span
+      data-testid="notification-count"
+      style={{
+        position: 'absolute',
+        top: 0,
+        insetInlineEnd: 0,
+        transform: 'translate(40%, -30%)',
+        minWidth: 16,
+        height: 16,
+        padding: '0 4px',
+        borderRadius: 8,
+        background: token.colorError,
+        color: token.colorTextLightSolid,
+        fontSize: 11,
+        lineHeight: '16px',
+        textAlign: 'center',
+        boxShadow: `0 0 0 1px ${token.colorBgContainer}`,
+      }}
+    >
+      {count > 99 ? '99+' : count}
+    </span>
+  );
+}
 
 /**
  * The header's bell (desktop and phone): the unread count, kept live over the notifications
@@ -37,12 +63,13 @@ export default function NotificationBell() {
       aria-label={label}
       data-testid="notification-bell"
       data-unread={unread}
-      onClick={isMobile ? () => changeOpen(true) : undefined}
+      onClick={isMobile || !hasOpened ? () => changeOpen(true) : undefined}
       style={{ paddingInline: 6 }}
     >
-      <Badge count={unread} size="small" overflowCount={99} data-testid="notification-count">
+      <span style={{ position: 'relative', display: 'inline-flex' }}>
         <BellOutlined style={{ fontSize: 18 }} />
-      </Badge>
+        <UnreadCount count={unread} />
+      </span>
     </Button>
   );
   if (isMobile) {
@@ -57,24 +84,13 @@ export default function NotificationBell() {
       </>
     );
   }
+  // Until the first open the bell is a plain button; its click loads the popover, open.
+  if (!hasOpened) return bell;
   return (
-    <Popover
-      trigger="click"
-      placement="bottomRight"
-      open={open}
-      onOpenChange={changeOpen}
-      arrow={false}
-      content={
-        <div style={{ width: 380, maxWidth: '90vw' }}>
-          {open && (
-            <Suspense fallback={<Spinner />}>
-              <NotificationPanel unread={unread} hasTitle />
-            </Suspense>
-          )}
-        </div>
-      }
-    >
-      {bell}
-    </Popover>
+    <Suspense fallback={bell}>
+      <NotificationPopover open={open} unread={unread} onOpenChange={changeOpen}>
+        {bell}
+      </NotificationPopover>
+    </Suspense>
   );
 }

@@ -13,6 +13,11 @@ export const en: LocaleResources = {
     optional: 'Optional',
     countryCode: 'Country code',
     buyVip: 'Get VIP',
+    pager: {
+      previous: 'Previous page',
+      next: 'Next page',
+      page: 'Page {{page}} of {{pages}}',
+    },
   },
   nav: {
     languageShortName: 'EN',

@@ -12,6 +12,11 @@ export const zhCN = {
     optional: '选填',
     countryCode: '国家/地区代码',
     buyVip: '开通 VIP',
+    pager: {
+      previous: '上一页',
+      next: '下一页',
+      page: '第 {{page}} / {{pages}} 页',
+    },
   },
   nav: {
     languageShortName: '中',
