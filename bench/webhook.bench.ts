@@ -3,8 +3,11 @@
 // execute in the background on a paper account, against GET /api/health/ in the same run; then
 // alert-to-fill latency of a 20 alerts/s burst into one configuration and of sequential alerts
 // (the server's receive-to-fill trail).
+
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
+import { adminQuery } from './bench-support.js';
 import { type RunningServer, startServer } from './server-process.js';
 
 interface AutocannonResult {
@@ -42,15 +45,52 @@ const percentile = (sorted: number[], p: number) =>
     ? Number.NaN
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number);
 
-export async function benchWebhook(port: number): Promise<string[]> {
-  const server: RunningServer = await startServer(
-    port,
-    {
-      WEBHOOK_SIGNALS_PER_MINUTE: '1000000',
-      ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+/**
+ * The server(s) under test. BENCH_WEBHOOK_SPLIT=1 (with BENCH_DATABASE_URL): a fresh database,
+ * an api process (ROLE=api: it stores and acknowledges) that the load is sent to, and a worker
+ * process (ROLE=worker) that executes the signals, sharing PostgreSQL and Redis
+ * (BENCH_REDIS_URL, default the local server) — the deployment the README gives for growth.
+ */
+async function startServers(
+  port: number,
+): Promise<{ api: RunningServer; label: string; stop(): Promise<void> }> {
+  const env = { WEBHOOK_SIGNALS_PER_MINUTE: '1000000' };
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (process.env.BENCH_WEBHOOK_SPLIT !== '1') {
+    const api = await startServer(
+      port,
+      { ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+      { apiOnly: true },
+    );
+    const label = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
+    return { api, label: `${label}, one process`, stop: () => api.stop() };
+  }
+  if (!databaseUrl) throw new Error('BENCH_WEBHOOK_SPLIT=1 needs BENCH_DATABASE_URL');
+  const name = `qs_bench_hook_${randomBytes(4).toString('hex')}`;
+  await adminQuery(databaseUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const shared = {
+    ...env,
+    DATABASE_URL: url.toString(),
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+  // The api first: it migrates the database before the worker opens it.
+  const api = await startServer(port, { ...shared, ROLE: 'api' }, { apiOnly: true });
+  const worker = await startServer(port + 1, { ...shared, ROLE: 'worker' }, { apiOnly: true });
+  return {
+    api,
+    label: 'PostgreSQL and Redis, an api and a worker process',
+    stop: async () => {
+      await Promise.all([api.stop(), worker.stop()]);
+      await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
-    { apiOnly: true },
-  );
+  };
+}
+
+export async function benchWebhook(port: number): Promise<string[]> {
+  const servers = await startServers(port);
+  const server = servers.api;
   try {
     const base = server.baseUrl;
     const password = 'correct-horse-42';
@@ -101,7 +141,7 @@ export async function benchWebhook(port: number): Promise<string[]> {
       `load average at the start: ${loadavg()
         .map((n) => n.toFixed(2))
         .join(', ')}`,
-      `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each (${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})`,
+      `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s each (${servers.label})`,
     ];
     const health = await autocannon({
       url: `${base}/api/health/`,
@@ -229,6 +269,6 @@ export async function benchWebhook(port: number): Promise<string[]> {
     );
     return lines;
   } finally {
-    await server.stop();
+    await servers.stop();
   }
 }
