@@ -12,6 +12,7 @@ import { createCcxtExchangeClient } from '../packages/server/src/exchange/ccxt/i
 import { createExchangeClientFactory } from '../packages/server/src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../packages/server/src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../packages/server/src/execution/index.js';
+import { createMemoryFundingRatesRepository } from '../packages/server/src/market/funding-rates.repository.js';
 import { createMarketFeed } from '../packages/server/src/market/market-feed.js';
 import { writePaperBalances } from '../packages/server/src/modules/accounts/account-records.service.js';
 import {
@@ -97,7 +98,11 @@ async function ordersPerSecond(): Promise<string[]> {
   try {
     const db = handle.db;
     const clock = new ManualClock(Date.UTC(2026, 0, 15, 8, 0, 0));
-    const feed = createMarketFeed({ mode: 'simulated', clock });
+    const feed = createMarketFeed({
+      mode: 'simulated',
+      clock,
+      fundingRates: createMemoryFundingRatesRepository(),
+    });
     const secretBox = createSecretBox('bench-secret-key-0123456789-abcdefghijkl');
     const clients = createAccountClientCache({
       secretBox,

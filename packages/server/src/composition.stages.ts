@@ -25,6 +25,7 @@ import {
   createExecutionCore,
 } from './execution/index.js';
 import { createCandlesRepository } from './market/candles.repository.js';
+import { ccxtMarketSources } from './market/ccxt-source.js';
 import { createFundingRatesRepository } from './market/funding-rates.repository.js';
 import type { MarketFeed } from './market/market.types.js';
 import { createMarketFeed } from './market/market-feed.js';
@@ -138,6 +139,7 @@ export function marketStage(deps: ServiceDeps) {
       clock,
       candles: createCandlesRepository(db),
       fundingRates: createFundingRatesRepository(db),
+      ...(config.marketData === 'simulated' ? {} : { liveSources: ccxtMarketSources() }),
       log,
     });
   const userStrategies = createUserStrategiesService({

@@ -168,3 +168,16 @@ function fundingRateOf(row: FundingRateHistory): number | undefined {
   const rate = row.fundingRate ?? (typeof raw === 'string' && raw !== '' ? Number(raw) : raw);
   return typeof rate === 'number' && Number.isFinite(rate) ? rate : undefined;
 }
+
+/** ccxt's request timeout for market data: short, so an unreachable exchange falls back quickly. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
+
+/** One source per exchange, each on its venue's public API (a live or `auto` feed's sources). */
+export function ccxtMarketSources(
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+): Record<ExchangeName, CcxtMarketSource> {
+  return {
+    binance: new CcxtMarketSource('binance', { requestTimeoutMs }),
+    okx: new CcxtMarketSource('okx', { requestTimeoutMs }),
+  };
+}

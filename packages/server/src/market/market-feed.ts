@@ -1,12 +1,9 @@
 import { EXCHANGES, type Exchange, type Timeframe } from '@quantsquare/contracts';
 import type { Clock } from '../common/clock.js';
 import type { CandlesRepository } from './candles.repository.js';
-import { CcxtMarketSource } from './ccxt-source.js';
+import type { CcxtMarketSource } from './ccxt-source.js';
 import { computeFreshness } from './freshness.js';
-import {
-  createMemoryFundingRatesRepository,
-  type FundingRatesRepository,
-} from './funding-rates.repository.js';
+import type { FundingRatesRepository } from './funding-rates.repository.js';
 import { LiveFundingStore } from './funding-store.js';
 import { LiveStore } from './live-store.js';
 import { ExchangeUnavailable, unknownSymbol } from './market.errors.js';
@@ -29,20 +26,20 @@ export interface MarketFeedOptions {
   readonly clock: Clock;
   /** Stores live closed candles; without it they live in memory only. */
   readonly candles?: CandlesRepository;
-  /** Stores the venues' funding rates; without it they live in memory only. */
-  readonly fundingRates?: FundingRatesRepository;
+  /** Stores the venues' funding rates (the database's, or a memory one where there is none). */
+  readonly fundingRates: FundingRatesRepository;
   readonly log?: FeedLogger;
-  /** The live sources; by default one real ccxt client per exchange. */
-  readonly liveSources?: Partial<Record<Exchange, CcxtMarketSource>>;
-  /** ccxt request timeout; short, so an unreachable exchange falls back quickly. */
-  readonly requestTimeoutMs?: number;
+  /**
+   * The live sources, one per exchange (`ccxtMarketSources()`); needed unless `mode` is
+   * `simulated`.
+   */
+  readonly liveSources?: Readonly<Record<Exchange, CcxtMarketSource>>;
   /** auto: how often an exchange that fell back to simulated is tried live again. */
   readonly liveRetryIntervalMs?: number;
   /** How often one series is read again from the exchange at most. */
   readonly liveRefreshIntervalMs?: number;
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
 export const DEFAULT_LIVE_RETRY_INTERVAL_MS = 5 * 60_000;
 export const DEFAULT_LIVE_REFRESH_INTERVAL_MS = 10_000;
 
@@ -73,19 +70,11 @@ class DefaultMarketFeed implements MarketFeed {
       repository: options.candles,
       refreshIntervalMs: options.liveRefreshIntervalMs ?? DEFAULT_LIVE_REFRESH_INTERVAL_MS,
     });
-    this.funding = new LiveFundingStore(
-      options.fundingRates ?? createMemoryFundingRatesRepository(),
-      options.clock,
-    );
+    this.funding = new LiveFundingStore(options.fundingRates, options.clock);
     this.sources = {};
     if (options.mode !== 'simulated') {
-      for (const exchange of EXCHANGES) {
-        this.sources[exchange] =
-          options.liveSources?.[exchange] ??
-          new CcxtMarketSource(exchange, {
-            requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-          });
-      }
+      if (!options.liveSources) throw new Error(`A ${options.mode} market feed needs its sources`);
+      for (const exchange of EXCHANGES) this.sources[exchange] = options.liveSources[exchange];
     }
   }
 

@@ -6,6 +6,7 @@ import { ExchangeAdapterError, type ExchangeClient } from '../../src/exchange/ex
 import { createPaperDesk } from '../../src/exchange/paper/paper-desk.js';
 import { createPaperExchangeClient } from '../../src/exchange/paper/paper-exchange-client.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { FixedPrices } from '../helpers/exchange-doubles.js';
@@ -469,7 +470,11 @@ describe('the shared desk: orders of many accounts that arrive together', () => 
 
 describe('prices from the market feed', () => {
   it('fills at the latest 1m close of the simulated feed', async () => {
-    const feed = createMarketFeed({ mode: 'simulated', clock });
+    const feed = createMarketFeed({
+      mode: 'simulated',
+      clock,
+      fundingRates: createMemoryFundingRatesRepository(),
+    });
     const feedPrices = feedPriceSource(feed);
     const series = await feed.series({
       exchange: 'binance',

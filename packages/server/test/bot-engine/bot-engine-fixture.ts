@@ -19,6 +19,7 @@ import {
 } from '../../src/exchange/exchange-client-factory.js';
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
@@ -85,7 +86,11 @@ export async function createBotFixture(
   const database = await createTestDatabase();
   const db = database.db;
   const clock = new ManualClock(startMs);
-  const feed = createMarketFeed({ mode: 'simulated', clock });
+  const feed = createMarketFeed({
+    mode: 'simulated',
+    clock,
+    fundingRates: createMemoryFundingRatesRepository(),
+  });
   const secretBox = createSecretBox(TEST_SECRET_KEY);
   const clients = createAccountClientCache({
     secretBox,

@@ -1,3 +1,4 @@
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 // The bot engine in a process of its own, for the SIGKILL fault test: a file-backed PGlite in
 // DATA_DIR, live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from CLOCK_START_MS
 // (wall time T0_MS), so candles close every second. SETUP=1 creates the accounts and bots.
@@ -23,7 +24,11 @@ const clock: Clock = { now: () => new Date(startMs + (Date.now() - t0) * speed) 
 const database = await openDatabase({ databaseUrl: undefined, dataDir: env.DATA_DIR ?? '' });
 const db = database.db;
 const secretBox = createSecretBox('fault-test-secret-key-0123456789-abcdefgh');
-const feed = createMarketFeed({ mode: 'simulated', clock });
+const feed = createMarketFeed({
+  mode: 'simulated',
+  clock,
+  fundingRates: createMemoryFundingRatesRepository(),
+});
 
 if (env.SETUP === '1') {
   await seedLiveBots(db, secretBox, clock, {

@@ -1,3 +1,4 @@
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import { testExecutionCore } from '../helpers/execution-core.js';
 // One engine worker for the two-worker lease test: PostgreSQL at DATABASE_URL (shared with
 // another worker), live bots on the ccxt fake at FAKE_URL, a clock running CLOCK_SPEED× from
@@ -25,7 +26,11 @@ const t0 = Number(env.T0_MS);
 const clock: Clock = { now: () => new Date(startMs + (Date.now() - t0) * speed) };
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: '' });
 const db = database.db;
-const feed = createMarketFeed({ mode: 'simulated', clock });
+const feed = createMarketFeed({
+  mode: 'simulated',
+  clock,
+  fundingRates: createMemoryFundingRatesRepository(),
+});
 const core = testExecutionCore({
   db,
   clock,

@@ -25,6 +25,7 @@ import { createExchangeClientFactory } from '../../src/exchange/exchange-client-
 import { feedPriceSource } from '../../src/exchange/paper/price-source.js';
 import type { ExecutionCore } from '../../src/execution/index.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
 import { createCopyEngine } from '../../src/modules/copy-trading/copy-engine.js';
@@ -40,7 +41,11 @@ const clock = systemClock;
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '' });
 const db = database.db;
 const secretBox = createSecretBox(COPY_TEST_SECRET);
-const feed = createMarketFeed({ mode: 'simulated', clock });
+const feed = createMarketFeed({
+  mode: 'simulated',
+  clock,
+  fundingRates: createMemoryFundingRatesRepository(),
+});
 const stderrLog = {
   info: () => undefined,
   warn: () => undefined,

@@ -1,3 +1,4 @@
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import { testExecutionCore } from '../helpers/execution-core.js';
 // An engine process for the owners fault test: a bot (ma_cross on 1m) and a `manual` owner trading
 // one account and symbol: live on the ccxt fake of EXCHANGE (binance or okx) at FAKE_URL, or a
@@ -39,7 +40,11 @@ const clock: Clock = { now: () => new Date(startMs + (Date.now() - t0) * speed) 
 const database = await openDatabase({ databaseUrl: undefined, dataDir: env.DATA_DIR ?? '' });
 const db = database.db;
 const secretBox = createSecretBox('owners-test-secret-key-0123456789-abcdef');
-const feed = createMarketFeed({ mode: 'simulated', clock });
+const feed = createMarketFeed({
+  mode: 'simulated',
+  clock,
+  fundingRates: createMemoryFundingRatesRepository(),
+});
 
 if (env.SETUP === '1') {
   const now = clock.now();

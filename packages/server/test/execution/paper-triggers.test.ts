@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { exchangeAccounts, users } from '../../src/db/schema/index.js';
 import type { ExchangeClient } from '../../src/exchange/exchange-client.js';
 import { feedPriceSource, type PriceSource } from '../../src/exchange/paper/price-source.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import type { MarketCandle } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { writePaperBalances } from '../../src/modules/accounts/account-records.service.js';
@@ -234,7 +235,11 @@ describe('marketable-limit IOC orders', () => {
 describe('on the simulated feed', () => {
   it('triggers a stop inside the 1m candle whose low reaches it', async () => {
     clock.set(new Date(T0));
-    const feed = createMarketFeed({ mode: 'simulated', clock });
+    const feed = createMarketFeed({
+      mode: 'simulated',
+      clock,
+      fundingRates: createMemoryFundingRatesRepository(),
+    });
     const client = await paperClient(feedPriceSource(feed));
     const price = await feedPriceSource(feed).lastPrice('binance', BTC);
     await client.createOrder({

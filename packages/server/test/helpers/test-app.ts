@@ -11,6 +11,8 @@ import type { Mailer, SmsProvider } from '../../src/delivery/delivery.adapters.j
 import type { EventBus } from '../../src/events/index.js';
 import type { ExchangeClientFactory } from '../../src/exchange/exchange-client-factory.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
+import { ccxtMarketSources } from '../../src/market/ccxt-source.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import type { BotControl } from '../../src/modules/bots/bot-control.js';
@@ -78,6 +80,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         mode: config.marketData,
         clock,
         candles: createCandlesRepository(database.db),
+        fundingRates: createMemoryFundingRatesRepository(),
+        ...(config.marketData === 'simulated' ? {} : { liveSources: ccxtMarketSources() }),
       })
     : undefined;
   const app = await buildStandaloneApp({

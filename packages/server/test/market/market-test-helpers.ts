@@ -4,7 +4,10 @@ import { ManualClock } from '../../src/common/clock.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
 import { CcxtMarketSource } from '../../src/market/ccxt-source.js';
-import { createFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
+import {
+  createFundingRatesRepository,
+  createMemoryFundingRatesRepository,
+} from '../../src/market/funding-rates.repository.js';
 import type { MarketFeed } from '../../src/market/market.types.js';
 import { createMarketFeed, type MarketDataMode } from '../../src/market/market-feed.js';
 import { createTestDatabase } from '../helpers/test-database.js';
@@ -28,7 +31,9 @@ export function feedAt(options: {
     mode: options.mode,
     clock: options.clock,
     candles: options.database ? createCandlesRepository(options.database.db) : undefined,
-    fundingRates: options.database ? createFundingRatesRepository(options.database.db) : undefined,
+    fundingRates: options.database
+      ? createFundingRatesRepository(options.database.db)
+      : createMemoryFundingRatesRepository(),
     liveSources: liveSourcesAt(options.url),
     liveRefreshIntervalMs: 0,
   });

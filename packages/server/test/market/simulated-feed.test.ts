@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/common/clock.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { SimulatedInstrument } from '../../src/market/simulated-source.js';
 
@@ -151,7 +152,11 @@ describe('simulated market data', () => {
 
   it('leaves closed candles unchanged as the clock advances while the forming candle moves', async () => {
     const clock = new ManualClock(START_MS + 10 * 60_000);
-    const feed = createMarketFeed({ mode: 'simulated', clock });
+    const feed = createMarketFeed({
+      mode: 'simulated',
+      clock,
+      fundingRates: createMemoryFundingRatesRepository(),
+    });
     const request = {
       exchange: 'binance',
       symbol: 'BTC/USDT:USDT',
@@ -185,7 +190,11 @@ describe('simulated market data', () => {
 
   it('is always fresh with no delay', async () => {
     const clock = new ManualClock(START_MS + 1234_000);
-    const feed = createMarketFeed({ mode: 'simulated', clock });
+    const feed = createMarketFeed({
+      mode: 'simulated',
+      clock,
+      fundingRates: createMemoryFundingRatesRepository(),
+    });
     expect(await feed.freshness('okx', 'ETH/USDT:USDT', '1d')).toEqual({
       is_fresh: true,
       delay_seconds: 0,

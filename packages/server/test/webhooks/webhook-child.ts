@@ -1,3 +1,4 @@
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 // A server process for the webhook SIGKILL test: the whole app on DATABASE_URL (or a file-backed
 // PGlite in DATA_DIR), paper accounts on the simulated feed, listening on a free port. SETUP=1
 // registers a user with a paper account and a webhook configuration and prints them. HANG=1:
@@ -32,6 +33,7 @@ const marketFeed = createMarketFeed({
   mode: 'simulated',
   clock,
   candles: createCandlesRepository(database.db),
+  fundingRates: createMemoryFundingRatesRepository(),
 });
 const paper = testClientFactory({ config, db: database.db, clock, marketFeed });
 const app = await buildStandaloneApp({

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderRequest } from '../../src/exchange/exchange-client.js';
 import { createCandlesRepository } from '../../src/market/candles.repository.js';
+import { createMemoryFundingRatesRepository } from '../../src/market/funding-rates.repository.js';
 import { createMarketFeed } from '../../src/market/market-feed.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { createPaperAccount } from '../helpers/bot-flows.js';
@@ -72,6 +73,7 @@ export function observedPaperClients(
       mode: 'simulated',
       clock,
       candles: createCandlesRepository(database.db),
+      fundingRates: createMemoryFundingRatesRepository(),
     });
     const factory = testClientFactory({ config, db: database.db, clock, marketFeed });
     return (account) => {
