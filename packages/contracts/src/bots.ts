@@ -5,6 +5,7 @@ import { EXCHANGES, TIMEFRAMES } from './limits.js';
 
 // Trading bots and the operation log (document 1 §2 bot list and dialog, §3 Bot, Bot position,
 // Operation log entry, §4 bot status, §5 bot form, §7, §8, §9).
+// Money and prices in answers are decimal strings; percentages, ratios, chart series are numbers.
 
 export const BOT_STATUSES = ['created', 'stopped', 'running', 'error'] as const;
 export type BotStatus = (typeof BOT_STATUSES)[number];
@@ -252,8 +253,8 @@ export const comparedTrade = z.object({
   side: z.enum(['long', 'short']),
   time: z.number(),
   exit_time: z.number().nullable(),
-  entry_price: z.number(),
-  exit_price: z.number().nullable(),
+  entry_price: decimal,
+  exit_price: decimal.nullable(),
   /** Net pnl in percent of the margin; null while open. */
   pnl_pct: z.number().nullable(),
   fee_pct: z.number(),

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { ID_MAX } from './common.js';
+import { decimal, ID_MAX } from './common.js';
 import { EXCHANGES } from './limits.js';
 import { COPY_MIN_BALANCE_COINS, coinAmountInput } from './wallet.js';
 
 // Copy trading (document 2 §1 copy modal, §4 copy management, §3 copy relation, §6 states, §7
 // calls, §8 texts, §9 constants). A follower copies a public strategy (a leader exchange
 // account) onto one of their own active accounts, normal or reverse, for COPY_FEE_COINS.
-// Money in answers is a decimal string (USDT or coins); percents are numbers.
+// Money, prices and sizes in answers are decimal strings (USDT or coins); percentages, ratios
+// and chart series (pnl_series, equity_curve) are numbers.
 
 export const COPY_AMOUNT_MIN = 10;
 export const COPY_AMOUNT_DEFAULT = 100;
@@ -316,16 +317,16 @@ export const copySimulationTrade = z.object({
   symbol: z.string(),
   side: z.enum(['buy', 'sell']),
   action: z.string(),
-  amount: z.number(),
-  price: z.number(),
-  leader_price: z.number(),
-  fee: z.number(),
-  size_after: z.number(),
+  amount: decimal,
+  price: decimal,
+  leader_price: decimal,
+  fee: decimal,
+  size_after: decimal,
 });
 
 export const copySimulationResponse = z.object({
   strategy_id: z.number().int(),
-  copy_amount: z.number(),
+  copy_amount: decimal,
   copy_mode: z.enum(COPY_MODES),
   days: z.number().int(),
   exchange: z.enum(COPY_SIMULATION_VENUES),
@@ -333,7 +334,7 @@ export const copySimulationResponse = z.object({
   period_end: z.string(),
   /** Follower equity (copy amount + copied P&L) after each leader change; t in ms. */
   equity_curve: z.array(z.object({ t: z.number().int(), equity: z.number() })),
-  final_equity: z.number(),
+  final_equity: decimal,
   return_pct: z.number(),
   max_drawdown_pct: z.number(),
   /** Simulated follower orders filled. */
@@ -342,12 +343,12 @@ export const copySimulationResponse = z.object({
   skipped_orders: z.number().int(),
   /** Entries the slippage cap would have refused. */
   capped_orders: z.number().int(),
-  fees: z.number(),
-  slippage_cost: z.number(),
+  fees: decimal,
+  slippage_cost: decimal,
   leader_changes: z.number().int(),
   /** The follower's share of the leader: copy_amount / leader equity at the period's start. */
   ratio: z.number(),
-  leader_equity: z.number(),
+  leader_equity: decimal,
   trade_list: z.array(copySimulationTrade),
   assumptions: z.array(z.string()),
   computed_at: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal } from './common.js';
 import { EXCHANGES, TIMEFRAMES } from './limits.js';
 import {
   backtestSettings,
@@ -9,6 +10,8 @@ import {
 } from './trading.js';
 
 // Parameter optimisation with walk-forward windows (the optimisation issue). Signed-in users.
+// Money in answers is a decimal string (final_balance); percentages, ratios, objectives and
+// parameter values are numbers. Requests take numbers.
 
 export const OPTIMISATION_OBJECTIVES = ['return', 'sharpe', 'sortino', 'calmar'] as const;
 export type OptimisationObjective = (typeof OPTIMISATION_OBJECTIVES)[number];
@@ -110,7 +113,7 @@ export const optimisationFigures = z.object({
   calmar_ratio: z.number().nullable(),
   max_drawdown: z.number(),
   trade_count: z.number().int(),
-  final_balance: z.number(),
+  final_balance: decimal,
   objective: z.number().nullable(),
 });
 export type OptimisationFigures = z.infer<typeof optimisationFigures>;

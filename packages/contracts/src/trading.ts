@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { decimal } from './common.js';
 import { EXCHANGES, TIMEFRAMES } from './limits.js';
 
 // Market data, strategies and backtests (document 1, sections 3 and 7). Public calls.
+// Money and prices in answers are decimal strings; percentages, ratios and chart series
+// (candles, indicator lines, equity curves) are numbers. Requests take numbers.
 
 export const MARKET_DATA_SOURCES = ['live', 'simulated'] as const;
 export type MarketDataSource = (typeof MARKET_DATA_SOURCES)[number];
@@ -185,18 +188,18 @@ export const backtestTrade = z.object({
   exit_index: z.number().int(),
   entry_time: z.number(),
   exit_time: z.number(),
-  entry_price: z.number(),
-  exit_price: z.number(),
-  amount: z.number(),
-  pnl: z.number(),
+  entry_price: decimal,
+  exit_price: decimal,
+  amount: decimal,
+  pnl: decimal,
   pnl_percent: z.number(),
-  fee: z.number(),
+  fee: decimal,
   reason: z.enum(['signal', 'stop_loss', 'take_profit', 'end_of_data']),
 });
 export type BacktestTradeRow = z.infer<typeof backtestTrade>;
 
 export const backtestAssumptions = z.object({
-  initial_balance: z.number(),
+  initial_balance: decimal,
   fee_rate: z.number(),
   slippage_bps: z.number(),
   leverage: z.number(),
@@ -218,8 +221,8 @@ export const backtestAssumptions = z.object({
 
 export const backtestSummary = z.object({
   equity_curve: z.array(z.object({ time: z.number(), equity: z.number() })),
-  initial_balance: z.number(),
-  final_balance: z.number(),
+  initial_balance: decimal,
+  final_balance: decimal,
   total_return: z.number(),
   max_drawdown: z.number(),
   win_rate: z.number(),
@@ -228,7 +231,7 @@ export const backtestSummary = z.object({
   trade_count: z.number().int(),
   buy_and_hold_return: z.number(),
   /** Funding paid by the positions in USDT (negative: received); in the equity curve. */
-  funding_paid: z.number(),
+  funding_paid: decimal,
   trades: z.array(backtestTrade),
   assumptions: backtestAssumptions,
 });

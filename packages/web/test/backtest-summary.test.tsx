@@ -6,12 +6,13 @@ import { BacktestSummary } from '../src/features/dashboard/BacktestSummary';
 import i18n, { changeLanguage, loadLanguage } from '../src/i18n';
 
 // The backtest's figures and assumptions, rendered to HTML: funding the venue could not fully
-// give is said as a warning in the reader's language, not only inside the English rule text.
+// give is said as a warning in the reader's language, not only inside the English rule text;
+// money arrives as decimal strings and shows as it always has.
 
 const summary = (fundingIncomplete: boolean): Summary => ({
   equity_curve: [],
-  initial_balance: 10_000,
-  final_balance: 10_100,
+  initial_balance: '10000',
+  final_balance: '10100.125',
   total_return: 1,
   max_drawdown: 2,
   win_rate: 50,
@@ -19,10 +20,10 @@ const summary = (fundingIncomplete: boolean): Summary => ({
   profit_factor: 1.5,
   trade_count: 2,
   buy_and_hold_return: 3,
-  funding_paid: 4.25,
+  funding_paid: '4.25',
   trades: [],
   assumptions: {
-    initial_balance: 10_000,
+    initial_balance: '10000',
     fee_rate: 0.0005,
     slippage_bps: 2,
     leverage: 1,
@@ -62,5 +63,13 @@ describe('the backtest summary', () => {
     expect(render(summary(false))).not.toContain('backtest-funding-warning');
     await changeLanguage('zh-CN');
     expect(render(summary(true))).toContain('仅按此前已保存的费率计算');
+  });
+
+  it('shows the money the answer sends as decimal strings with two decimals', async () => {
+    await changeLanguage('en');
+    const html = render(summary(false));
+    expect(html).toMatch(/data-testid="backtest-initial"[^>]*>10,000\.00</);
+    expect(html).toMatch(/data-testid="backtest-final"[^>]*>10,100\.13</);
+    expect(html).toContain('4.25');
   });
 });

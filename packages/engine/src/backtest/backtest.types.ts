@@ -143,7 +143,10 @@ export interface EquityPoint {
   readonly equity: number;
 }
 
-/** JSON form of a result for the API: the equity curve as points. */
+/**
+ * JSON-ready form of a result: the equity curve as points. The server writes its money, prices
+ * and sizes as decimal strings when it answers.
+ */
 export interface BacktestReport extends BacktestMetrics {
   readonly trades: BacktestTrade[];
   readonly equity_curve: EquityPoint[];

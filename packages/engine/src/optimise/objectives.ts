@@ -1,7 +1,23 @@
 // What an optimisation ranks parameters by: one number per backtest.
-import type { OptimisationFigures, OptimisationObjective } from '@quantsquare/contracts';
+import type { OptimisationObjective } from '@quantsquare/contracts';
 import type { BacktestResult } from '../backtest/backtest.types.js';
 import { calmarRatio, periodsPerYear, sortinoRatio } from '../backtest/backtest-metrics.js';
+
+/**
+ * One backtest's figures on one stretch, as the maths computes them (floats). The API's
+ * OptimisationFigures is this with `final_balance` written as a decimal string.
+ */
+export interface BacktestFigures {
+  readonly total_return: number;
+  readonly sharpe_ratio: number | null;
+  readonly sortino_ratio: number | null;
+  readonly calmar_ratio: number | null;
+  readonly max_drawdown: number;
+  readonly trade_count: number;
+  readonly final_balance: number;
+  /** The ranked figure; null when it cannot be computed. */
+  readonly objective: number | null;
+}
 
 /**
  * The figures of one backtest over `candleMs` candles. `objective`: total return in percent,
@@ -11,7 +27,7 @@ export function backtestFigures(
   result: BacktestResult,
   objective: OptimisationObjective,
   candleMs: number,
-): OptimisationFigures {
+): BacktestFigures {
   const candleCount = result.equity.length;
   const sortino =
     candleMs > 0
@@ -36,7 +52,7 @@ export function backtestFigures(
 }
 
 function objectiveOf(
-  figures: Omit<OptimisationFigures, 'objective'>,
+  figures: Omit<BacktestFigures, 'objective'>,
   objective: OptimisationObjective,
 ): number | null {
   switch (objective) {

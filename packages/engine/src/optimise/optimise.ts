@@ -2,13 +2,18 @@
 // walk-forward window's in-sample and out-of-sample candles by the SAME `runBacktest` as the
 // plain backtest, each stretch on its own (indicators warm up inside it, as a plain backtest of
 // those candles does), so every figure equals a plain backtest of the same parameters there.
-import type { OptimisationCombinationResult, OptimisationObjective } from '@quantsquare/contracts';
+import type { OptimisationObjective } from '@quantsquare/contracts';
 import { runBacktest } from '../backtest/backtest.js';
 import type { BacktestOptions, BacktestResult } from '../backtest/backtest.types.js';
 import type { Candles } from '../candles.js';
 import type { CompiledStrategy } from '../strategies/compile-strategy.js';
 import { TIMEFRAME_MS } from '../timeframes.js';
-import { backtestFigures, meanObjective, overfittingRatio } from './objectives.js';
+import {
+  type BacktestFigures,
+  backtestFigures,
+  meanObjective,
+  overfittingRatio,
+} from './objectives.js';
 import type { ParameterCombination } from './parameter-grid.js';
 import type { BarRange, WalkForwardWindow } from './walk-forward.js';
 
@@ -46,7 +51,26 @@ export interface CombinationRun {
   readonly objective: OptimisationObjective;
 }
 
-export function evaluateCombination(run: CombinationRun): OptimisationCombinationResult {
+/**
+ * One combination's figures on every window, as the maths computes them (floats); the API's
+ * OptimisationCombinationResult writes their money as decimal strings.
+ */
+export interface CombinationResult {
+  /** Position in the expanded grid. */
+  readonly index: number;
+  readonly parameters: Record<string, number>;
+  /** Mean objective over the windows (an undefined window counts 0). */
+  readonly in_sample_objective: number;
+  readonly out_of_sample_objective: number;
+  readonly overfitting_ratio: number | null;
+  readonly windows: readonly {
+    readonly index: number;
+    readonly in_sample: BacktestFigures;
+    readonly out_of_sample: BacktestFigures;
+  }[];
+}
+
+export function evaluateCombination(run: CombinationRun): CombinationResult {
   const { candles, strategy, options, objective } = run;
   const candleMs = options.timeframe
     ? TIMEFRAME_MS[options.timeframe]
@@ -80,7 +104,7 @@ export function evaluateCombination(run: CombinationRun): OptimisationCombinatio
 
 /** The best by out-of-sample objective; ties go to the earlier grid index. */
 export function bestCombination<
-  T extends Pick<OptimisationCombinationResult, 'index' | 'out_of_sample_objective'>,
+  T extends Pick<CombinationResult, 'index' | 'out_of_sample_objective'>,
 >(results: readonly T[]): T | null {
   let best: T | null = null;
   for (const result of results) {

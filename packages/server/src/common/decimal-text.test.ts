@@ -1,6 +1,12 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { decimalText, decimalTextOrNull, plainDecimal } from './decimal-text.js';
+import {
+  decimalText,
+  decimalTextOrNull,
+  floatDecimal,
+  floatDecimalOrNull,
+  plainDecimal,
+} from './decimal-text.js';
 
 describe('plainDecimal', () => {
   it('drops a numeric column’s trailing zeros as Decimal would print it', () => {
@@ -39,5 +45,35 @@ describe('decimalText', () => {
     expect(decimalText(0.1 + 0.2)).toBe('0.30000000000000004');
     expect(decimalTextOrNull(null)).toBeNull();
     expect(decimalTextOrNull('-12.50')).toBe('-12.5');
+  });
+});
+
+describe('floatDecimal', () => {
+  it('writes a float as plain notation at 8 decimals, without trailing zeros or float noise', () => {
+    expect(floatDecimal(0.1 + 0.2)).toBe('0.3');
+    expect(floatDecimal(1e-8)).toBe('0.00000001');
+    expect(floatDecimal(1.2e-7)).toBe('0.00000012');
+    expect(floatDecimal(1e21)).toBe('1000000000000000000000');
+    expect(floatDecimal(-12.5)).toBe('-12.5');
+    expect(floatDecimal(10_000)).toBe('10000');
+    expect(floatDecimal(0.000012345678)).toBe('0.00001235');
+    expect(floatDecimal(-0.000000006)).toBe('-0.00000001');
+    expect(floatDecimal(123456789.12345679)).toBe('123456789.12345679');
+    expect(floatDecimal(2.5e21)).toBe('2500000000000000000000');
+  });
+
+  it('reads noise around zero as 0, never -0', () => {
+    expect(floatDecimal(-1.1e-16)).toBe('0');
+    expect(floatDecimal(-4e-9)).toBe('0');
+    expect(floatDecimal(-0)).toBe('0');
+    expect(floatDecimal(4e-9)).toBe('0');
+  });
+
+  it('takes other decimals when asked, and refuses what is not a finite number', () => {
+    expect(floatDecimal(1.23456, 2)).toBe('1.23');
+    expect(() => floatDecimal(Number.NaN)).toThrow(RangeError);
+    expect(() => floatDecimal(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(floatDecimalOrNull(null)).toBeNull();
+    expect(floatDecimalOrNull(2.5)).toBe('2.5');
   });
 });

@@ -30,3 +30,27 @@ export function decimalText(value: Decimal.Value): string {
 export function decimalTextOrNull(value: Decimal.Value | null | undefined): string | null {
   return value === null || value === undefined ? null : decimalText(value);
 }
+
+/** Decimals of a float's money, price or size in an answer: to 0.00000001, all a screen shows. */
+export const FLOAT_DECIMALS = 8;
+
+/**
+ * A float the engine computed (a backtest's balance or fill price, a simulated copy's fee) as an
+ * answer carries money: rounded to `decimals` places, in plain notation without trailing zeros
+ * ("12.5", "0.00001235", "0"; never "1.2e-7" nor "0.30000000000000004"). It rounds the float's
+ * own binary value, as toFixed does, and costs no Decimal below 1e21 (an optimisation answer
+ * writes tens of thousands). Float noise around zero ("-1.1e-16") reads "0". A value that is not
+ * finite is a bug in the maths, not money: it throws rather than answer a figure that is not one.
+ */
+export function floatDecimal(value: number, decimals: number = FLOAT_DECIMALS): string {
+  if (!Number.isFinite(value)) throw new RangeError(`Not a finite amount: ${value}`);
+  // toFixed writes an exponent from 1e21 on; Decimal writes those plainly.
+  const fixed =
+    Math.abs(value) < 1e21 ? value.toFixed(decimals) : new Decimal(value).toFixed(decimals);
+  return plainDecimal(fixed);
+}
+
+/** floatDecimal, with null for a missing value. */
+export function floatDecimalOrNull(value: number | null | undefined): string | null {
+  return value === null || value === undefined ? null : floatDecimal(value);
+}

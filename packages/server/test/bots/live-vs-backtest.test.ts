@@ -5,6 +5,7 @@ import {
   type ApiError,
   CUSTOM_STRATEGY_ID_OFFSET,
   type LiveVsBacktest,
+  liveVsBacktest,
 } from '@quantsquare/contracts';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/common/secret-box.js';
@@ -36,6 +37,8 @@ const ctx = useTestApp({
 
 const CANDLES = 240;
 const path = (id: number) => `/api/trading/bots/${id}/live-vs-backtest/`;
+/** A price in an answer: a decimal string in plain notation. */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** A VIP user's paper bot on 1m candles, started over HTTP. */
 async function startedBot(strategyOverrides: Record<string, unknown> = {}) {
@@ -124,6 +127,19 @@ describe('live against backtest of a paper bot', () => {
       answer.live.equity_curve.map((p) => p.time),
     );
     expect(answer.assumptions).toMatchObject({ fee_rate: 0.0005, slippage_bps: 2, leverage: 2 });
+    // Prices are decimal strings (an open trade's exit null); percentages stay numbers.
+    liveVsBacktest.parse(answer);
+    const trades = [
+      ...answer.live.trades,
+      ...answer.backtest.trades,
+      ...answer.matched_trades.flatMap((pair) => [pair.live, pair.backtest]),
+    ];
+    for (const trade of trades) {
+      expect(trade.entry_price).toMatch(PLAIN_DECIMAL);
+      if (trade.is_open) expect(trade.exit_price).toBeNull();
+      else expect(trade.exit_price).toMatch(PLAIN_DECIMAL);
+      expect(typeof trade.fee_pct).toBe('number');
+    }
   }, 180_000);
 
   it('compares a bot on the user’s own rule set (custom:<id>) with its backtest', async () => {

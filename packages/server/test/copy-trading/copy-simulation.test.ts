@@ -15,20 +15,31 @@ beforeAll(() => {
 
 const { leaderTo, follow, copiedSize } = copyFlows(t);
 
+/** Money, prices and sizes arrive as decimal strings; percentages and the curve as numbers. */
 interface Simulation {
+  copy_amount: string;
   return_pct: number;
-  final_equity: number;
+  final_equity: string;
   max_drawdown_pct: number;
   trades: number;
   skipped_orders: number;
-  fees: number;
-  slippage_cost: number;
+  fees: string;
+  slippage_cost: string;
   equity_curve: { t: number; equity: number }[];
-  trade_list: { side: string; amount: number; size_after: number }[];
+  trade_list: {
+    side: string;
+    amount: string;
+    price: string;
+    leader_price: string;
+    fee: string;
+    size_after: string;
+  }[];
   assumptions: string[];
   computed_at: string;
-  leader_equity: number;
+  leader_equity: string;
 }
+
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 const simulate = (strategyId: number, query: string, language = 'zh-CN') =>
   call<Simulation & { code?: string; fields?: Record<string, string[]> }>(
@@ -63,25 +74,43 @@ describe('copy simulation', () => {
     expect(reverse.status).toBe(200);
     // 1,000 / 10,000 of 0.2 BTC: 0.02 BTC, +3,000 a BTC, about +6%.
     expect(normal.body.trade_list.map((trade) => [trade.side, trade.amount])).toEqual([
-      ['buy', 0.02],
-      ['sell', 0.02],
+      ['buy', '0.02'],
+      ['sell', '0.02'],
     ]);
     expect(reverse.body.trade_list.map((trade) => [trade.side, trade.amount])).toEqual([
-      ['sell', 0.02],
-      ['buy', 0.02],
+      ['sell', '0.02'],
+      ['buy', '0.02'],
     ]);
+    const { body } = normal;
+    for (const money of [body.copy_amount, body.final_equity, body.fees, body.slippage_cost]) {
+      expect(money).toMatch(PLAIN_DECIMAL);
+    }
+    expect(body.leader_equity).toMatch(PLAIN_DECIMAL);
+    expect(body.copy_amount).toBe('1000');
+    for (const trade of body.trade_list) {
+      for (const money of [
+        trade.amount,
+        trade.price,
+        trade.leader_price,
+        trade.fee,
+        trade.size_after,
+      ]) {
+        expect(money).toMatch(PLAIN_DECIMAL);
+      }
+    }
+    expect(body.trade_list.map((trade) => trade.size_after)).toEqual(['0.02', '0']);
     expect(normal.body.return_pct).toBeGreaterThan(5);
     expect(reverse.body.return_pct).toBeLessThan(-5);
     // Before fees and slippage the two are exact opposites.
     const beforeCosts = (s: Simulation) =>
-      ((s.final_equity - 1000 + s.fees + s.slippage_cost) / 1000) * 100;
+      ((Number(s.final_equity) - 1000 + Number(s.fees) + Number(s.slippage_cost)) / 1000) * 100;
     expect(beforeCosts(reverse.body)).toBeCloseTo(-beforeCosts(normal.body), 6);
-    expect(normal.body.fees).toBeGreaterThan(0);
-    expect(normal.body.slippage_cost).toBeGreaterThan(0);
+    expect(Number(normal.body.fees)).toBeGreaterThan(0);
+    expect(Number(normal.body.slippage_cost)).toBeGreaterThan(0);
     expect(normal.body.trades).toBe(2);
     expect(normal.body.max_drawdown_pct).toBeGreaterThanOrEqual(0);
     expect(normal.body.equity_curve.length).toBeGreaterThanOrEqual(3);
-    expect(normal.body.leader_equity).toBeCloseTo(10_000, 6);
+    expect(Number(normal.body.leader_equity)).toBeCloseTo(10_000, 6);
   });
 
   it('equals what the live copy engine did over the period for a paper follower', async () => {
@@ -129,7 +158,9 @@ describe('copy simulation', () => {
         `copy_amount=${amount}&copy_mode=${mode}&days=7&exchange=paper`,
       );
       expect(simulated.status).toBe(200);
-      expect(simulated.body.trade_list.map((trade) => [trade.side, trade.amount])).toEqual(live);
+      expect(simulated.body.trade_list.map((trade) => [trade.side, Number(trade.amount)])).toEqual(
+        live,
+      );
     }
   });
 
@@ -139,7 +170,7 @@ describe('copy simulation', () => {
     for (const venue of ['binance', 'okx']) {
       const res = await simulate(lead.accountId, `copy_amount=20&days=7&exchange=${venue}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ trades: 0, skipped_orders: 1, fees: 0, return_pct: 0 });
+      expect(res.body).toMatchObject({ trades: 0, skipped_orders: 1, fees: '0', return_pct: 0 });
     }
     const paper = await simulate(lead.accountId, 'copy_amount=20&days=7&exchange=paper');
     expect(paper.body).toMatchObject({ trades: 2, skipped_orders: 0 });

@@ -4,10 +4,14 @@
 import {
   backtestResponse,
   type OptimisationAnswer,
+  type OptimisationSocketFrame,
   optimisationAnswer,
   userStrategyAnswer,
 } from '@quantsquare/contracts';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { floatDecimal } from '../../src/common/decimal-text.js';
+import { optimisations } from '../../src/db/schema/index.js';
 import { registerEmail, uniqueEmail } from '../helpers/auth-flows.js';
 import { call, useTestApp } from '../helpers/test-app.js';
 
@@ -16,6 +20,8 @@ const PATH = '/api/trading/optimisations/';
 const SYMBOL = 'BTC/USDT:USDT';
 const WINDOWS = { in_sample_bars: 120, out_of_sample_bars: 60, step_bars: 60 };
 const SETTINGS = { slippage_bps: 3 };
+/** Money in an answer: a decimal string in plain notation. */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 let owner: string;
 let other: string;
@@ -87,6 +93,11 @@ describe('POST /trading/optimisations/', () => {
     ]);
     for (const result of answer.results) {
       expect(result.windows).toHaveLength(4);
+      for (const window of result.windows) {
+        expect(window.in_sample.final_balance).toMatch(PLAIN_DECIMAL);
+        expect(window.out_of_sample.final_balance).toMatch(PLAIN_DECIMAL);
+        expect(typeof window.out_of_sample.total_return).toBe('number');
+      }
       const plain = await call(ctx.app, 'POST', '/api/trading/backtest/', {
         body: {
           symbol: SYMBOL,
@@ -116,6 +127,21 @@ describe('POST /trading/optimisations/', () => {
     } else {
       expect(answer.warning).toBe('out_of_sample_not_positive');
     }
+  });
+
+  it('keeps the engine’s floats in the row and answers its money as decimal strings', async () => {
+    const id = await create(request({ parameter_grid: { fast_period: [5], slow_period: [20] } }));
+    const answer = await finished(id);
+    const [row] = await ctx.database.db
+      .select()
+      .from(optimisations)
+      .where(eq(optimisations.id, id));
+    // A row of any age holds the figures as numbers; the answer writes them on every read.
+    const stored = row!.results[0]!.windows[0]!.in_sample;
+    expect(typeof stored.final_balance).toBe('number');
+    expect(answer.results[0]!.windows[0]!.in_sample.final_balance).toBe(
+      floatDecimal(stored.final_balance),
+    );
   });
 
   it('lists combinations the strategy refuses as skipped and runs the others', async () => {
@@ -271,7 +297,7 @@ describe('/ws/optimisations/{id}', () => {
   it('sends the run to its owner and ends with the finished answer', async () => {
     const id = await create(request({ objective: 'sharpe' }));
     const socket = await ctx.app.injectWS(`/ws/optimisations/${id}?access_token=${owner}`);
-    const frames: { type: string; data: { status: string } }[] = [];
+    const frames: OptimisationSocketFrame[] = [];
     socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
     await expect.poll(() => frames.at(-1)?.type, { timeout: 60_000 }).toBe('finished');
     socket.terminate();
@@ -279,6 +305,15 @@ describe('/ws/optimisations/{id}', () => {
     const types = frames.map((f) => f.type);
     expect(['snapshot', 'finished']).toContain(types[0]);
     expect(frames.at(-1)?.data.status).toBe('completed');
+    // Every frame carries the answer's shape: money as decimal strings.
+    for (const frame of frames) {
+      if (frame.type !== 'progress') optimisationAnswer.parse(frame.data);
+      for (const result of frame.data.results) {
+        for (const window of result.windows) {
+          expect(window.out_of_sample.final_balance).toMatch(PLAIN_DECIMAL);
+        }
+      }
+    }
   });
 
   it('refuses another user and a missing token with 404', async () => {

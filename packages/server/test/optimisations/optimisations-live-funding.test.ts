@@ -73,7 +73,7 @@ describe('optimisation on live data', () => {
     expect(last.final_balance).toBe(withFunding.backtest.final_balance);
     expect(last.total_return).toBe(withFunding.backtest.total_return);
     // The window really was charged (the strategy held a position over a settlement).
-    expect(withFunding.backtest.funding_paid).not.toBe(0);
+    expect(withFunding.backtest.funding_paid).not.toBe('0');
     expect(last.final_balance).not.toBe(without.backtest.final_balance);
   });
 });

@@ -8,8 +8,10 @@ import {
   type StrategyDetail,
   type StrategyListResponse,
 } from '@quantsquare/contracts';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/common/secret-box.js';
+import { botLiveComparisons } from '../../src/db/schema/index.js';
 import { createExecutionRepository } from '../../src/execution/execution.repository.js';
 import { createAccountClientCache } from '../../src/execution/index.js';
 import { toOwnerPosition } from '../../src/execution/settlement.js';
@@ -147,6 +149,26 @@ describe('live against backtest in the strategy square', () => {
     expect(bot.matched).toBeGreaterThan(0);
     expect(bot.live_curve.length).toBeGreaterThan(HONEST_MIN_LIVE_DAYS * 24);
     expect(bot.backtest_curve.map((p) => p.time)).toEqual(bot.live_curve.map((p) => p.time));
+
+    // A comparison stored before prices were decimal strings (numbers in its answer) still
+    // shows the same page: the page reads no price of it.
+    const db = ctx.database.db;
+    const byBot = eq(botLiveComparisons.botId, veteran.botId);
+    const [stored] = await db.select().from(botLiveComparisons).where(byBot);
+    const legacy = JSON.parse(JSON.stringify(stored!.answer), (key, value) =>
+      (key === 'entry_price' || key === 'exit_price') && typeof value === 'string'
+        ? Number(value)
+        : value,
+    );
+    expect(legacy.matched_trades[0].live.entry_price).toEqual(expect.any(Number));
+    await db.update(botLiveComparisons).set({ answer: legacy }).where(byBot);
+    const again = await call<StrategyDetail>(
+      ctx.app,
+      'GET',
+      `/api/strategy-square/strategies/${veteran.accountId}/`,
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.live_vs_backtest).toEqual(check);
 
     // A bad filter value is a 400 with a code, not a 5xx.
     const bad = await call<{ code: string }>(

@@ -38,13 +38,13 @@ describe('funding in POST /trading/backtest/', () => {
     expect(withFunding.funding_source).toBe('simulated');
     expect(without.funding_source).toBeNull();
     expect(withFunding.backtest.trade_count).toBe(1);
-    expect(without.backtest.funding_paid).toBe(0);
-    const paid = withFunding.backtest.funding_paid;
+    expect(without.backtest.funding_paid).toBe('0');
+    const paid = Number(withFunding.backtest.funding_paid);
     expect(paid).not.toBe(0);
-    expect(without.backtest.final_balance - withFunding.backtest.final_balance).toBeCloseTo(
-      paid,
-      8,
-    );
+    // Each figure is written at 8 decimals, so they agree to 7.
+    expect(
+      Number(without.backtest.final_balance) - Number(withFunding.backtest.final_balance),
+    ).toBeCloseTo(paid, 7);
     // The equity curve carries it: the gap grows only at the 8-hour marks.
     const gaps = without.backtest.equity_curve.map(
       (point, i) => point.equity - (withFunding.backtest.equity_curve[i]?.equity ?? 0),

@@ -158,9 +158,29 @@ describe('POST /api/trading/backtest/', () => {
     const nowMs = ctx.clock.now().getTime();
     expect(body.candles.at(-1)!.timestamp + 3_600_000).toBeLessThanOrEqual(nowMs);
     expect(body.backtest.equity_curve).toHaveLength(500);
-    expect(body.backtest.initial_balance).toBe(10_000);
+    expect(body.backtest.initial_balance).toBe('10000');
+    expect(body.backtest.assumptions.initial_balance).toBe('10000');
     expect(body.backtest.trade_count).toBe(body.backtest.trades.length);
     expect(body.backtest.assumptions.fee_rate).toBe(0.0005);
+    // Money, prices and sizes are decimal strings in plain notation; percentages stay numbers.
+    const plain = /^-?\d+(\.\d+)?$/;
+    expect(body.backtest.final_balance).toMatch(plain);
+    expect(body.backtest.funding_paid).toMatch(plain);
+    expect(typeof body.backtest.total_return).toBe('number');
+    expect(body.backtest.trades.length).toBeGreaterThan(0);
+    for (const trade of body.backtest.trades) {
+      for (const money of [
+        trade.entry_price,
+        trade.exit_price,
+        trade.amount,
+        trade.pnl,
+        trade.fee,
+      ]) {
+        expect(money).toMatch(plain);
+      }
+      expect(typeof trade.pnl_percent).toBe('number');
+    }
+    expect(typeof body.backtest.equity_curve[0]!.equity).toBe('number');
   });
 
   it('applies the settings', async () => {
@@ -179,8 +199,9 @@ describe('POST /api/trading/backtest/', () => {
     });
     expect(res.status).toBe(200);
     const body = backtestResponse.parse(res.body);
+    expect(body.backtest.initial_balance).toBe('5000');
     expect(body.backtest.assumptions).toMatchObject({
-      initial_balance: 5000,
+      initial_balance: '5000',
       slippage_bps: 5,
       stop_loss_percent: 2,
       direction: 'long_only',

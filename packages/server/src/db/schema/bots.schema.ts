@@ -168,7 +168,11 @@ export const botLiveComparisons = pgTable(
     backtestReturnPct: doublePrecision('backtest_return_pct').notNull(),
     /** The bot's margin per position when compared: the weight of its delta in its account's. */
     tradeAmount: money('trade_amount').notNull(),
-    /** The whole answer of GET /trading/bots/{id}/live-vs-backtest/. */
+    /**
+     * The whole answer of GET /trading/bots/{id}/live-vs-backtest/. Rows written before its
+     * prices became decimal strings hold them as numbers; only counts, percentages and curves
+     * are read back (the strategy page), never a price.
+     */
     answer: jsonb('answer').$type<LiveVsBacktest>().notNull(),
     computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
   },

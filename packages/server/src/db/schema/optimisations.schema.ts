@@ -1,8 +1,5 @@
-import type {
-  OptimisationCombinationResult,
-  OptimisationRequestParsed,
-  OptimisationStatus,
-} from '@quantsquare/contracts';
+import type { OptimisationRequestParsed, OptimisationStatus } from '@quantsquare/contracts';
+import type { CombinationResult } from '@quantsquare/engine';
 import {
   doublePrecision,
   index,
@@ -59,7 +56,12 @@ export const optimisations = pgTable(
     combinationCount: integer('combination_count').notNull(),
     completedCount: integer('completed_count').notNull().default(0),
     skipped: jsonb('skipped').$type<StoredSkippedCombination[]>().notNull(),
-    results: jsonb('results').$type<OptimisationCombinationResult[]>().notNull(),
+    /**
+     * The engine's figures as computed (floats, final_balance included); the API writes their
+     * money as decimal strings when it answers (optimisations.mappers.ts), so rows of any age
+     * answer alike.
+     */
+    results: jsonb('results').$type<CombinationResult[]>().notNull(),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),

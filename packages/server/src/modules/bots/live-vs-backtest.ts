@@ -2,14 +2,17 @@
 // engine's runBacktest and compareLiveToBacktest); the bots service owner-checks and loads.
 import { CANDLE_LIMIT_MAX, type LiveVsBacktest, PLATFORM_FEE_RATE } from '@quantsquare/contracts';
 import {
+  type ComparedTrade,
   type CompiledStrategy,
   candleOpenTime,
   candlesFromRows,
   compareLiveToBacktest,
+  type LiveComparison,
   type LiveTradeInput,
   runBacktest,
   TIMEFRAME_MS,
 } from '@quantsquare/engine';
+import { floatDecimal, floatDecimalOrNull } from '../../common/decimal-text.js';
 import type { BotRow, BotTradeRow, ExchangeAccountRow } from '../../db/schema/index.js';
 import type { OwnerPosition } from '../../execution/index.js';
 import type { MarketFeed } from '../../market/market.types.js';
@@ -64,6 +67,35 @@ function liveTrades(
       fee: Number(open.entryFee),
     },
   ];
+}
+
+type ComparedTradeAnswer = LiveVsBacktest['missed_signals'][number];
+
+/** A compared trade as the answer carries it: its prices as decimal strings. */
+function tradeAnswer(trade: ComparedTrade): ComparedTradeAnswer {
+  return {
+    ...trade,
+    entry_price: floatDecimal(trade.entry_price),
+    exit_price: floatDecimalOrNull(trade.exit_price),
+  };
+}
+
+/** The engine's comparison as the answer carries it (percentages and curves stay numbers). */
+function comparisonAnswer(
+  comparison: LiveComparison,
+): Omit<LiveVsBacktest, keyof BaseFields | 'period' | 'assumptions'> {
+  return {
+    ...comparison,
+    live: { ...comparison.live, trades: comparison.live.trades.map(tradeAnswer) },
+    backtest: { ...comparison.backtest, trades: comparison.backtest.trades.map(tradeAnswer) },
+    matched_trades: comparison.matched_trades.map((pair) => ({
+      ...pair,
+      live: tradeAnswer(pair.live),
+      backtest: tradeAnswer(pair.backtest),
+    })),
+    missed_signals: comparison.missed_signals.map(tradeAnswer),
+    extra_trades: comparison.extra_trades.map(tradeAnswer),
+  };
 }
 
 /** The answer of a bot that has not decided on a closed candle yet. */
@@ -181,7 +213,7 @@ export async function compareBotWithBacktest(inputs: ComparisonInputs): Promise<
       days: Math.max(0, (endMs - liveSinceMs) / DAY_MS),
       is_truncated: firstDecision > firstLive,
     },
-    ...comparison,
+    ...comparisonAnswer(comparison),
     assumptions: assumptionsOf(inputs),
   };
 }

@@ -10,6 +10,7 @@ import {
 import { type LeaderFill, leaderWalletChange, simulateCopy } from '@quantsquare/engine';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../common/clock.js';
+import { decimalText, FLOAT_DECIMALS, floatDecimal } from '../../common/decimal-text.js';
 import { NotFound } from '../../common/errors.js';
 import type { MessageLanguage } from '../../common/message-language.js';
 import type { EventBus } from '../../events/index.js';
@@ -21,6 +22,8 @@ import { copySimulationAssumptions } from './copy-simulation.texts.js';
 // ledger and replays them with the engine's `simulateCopy`, whose every decision is the live
 // copy engine's `copyDecision`. Answers are kept per (strategy, parameters, period) until the
 // leader's next fill (its OrderFilled event), and at most CACHE_MAX_AGE_MS as the period slides.
+// Money, prices and sizes are written as decimal strings before an answer is kept, so a kept
+// answer is already in the answer's shape.
 
 const DAY_MS = 86_400_000;
 /** A kept answer is recomputed after this long even without a fill (its period moved on). */
@@ -134,34 +137,34 @@ async function compute(
   });
   return {
     strategy_id: strategyId,
-    copy_amount: request.copyAmount,
+    copy_amount: floatDecimal(request.copyAmount),
     copy_mode: request.mode,
     days: request.days,
     exchange: request.venue,
     period_start: start.toISOString(),
     period_end: now.toISOString(),
     equity_curve: result.equityCurve.map((p) => ({ t: p.atMs, equity: p.equity })),
-    final_equity: result.finalEquity,
+    final_equity: floatDecimal(result.finalEquity),
     return_pct: result.returnPct,
     max_drawdown_pct: result.maxDrawdownPct,
     trades: result.trades.length,
     skipped_orders: result.skippedOrders,
     capped_orders: result.cappedOrders,
-    fees: result.fees,
-    slippage_cost: result.slippageCost,
+    fees: floatDecimal(result.fees),
+    slippage_cost: floatDecimal(result.slippageCost),
     leader_changes: result.leaderChanges,
     ratio: Number(result.ratio.toPrecision(10)),
-    leader_equity: Number(equity.toDecimalPlaces(8).toString()),
+    leader_equity: decimalText(equity.toDecimalPlaces(FLOAT_DECIMALS)),
     trade_list: result.trades.slice(-COPY_SIMULATION_TRADE_LIST_MAX).map((trade) => ({
       t: trade.atMs,
       symbol: trade.symbol,
       side: trade.side,
       action: trade.action,
-      amount: trade.amount,
-      price: Number(trade.price.toPrecision(12)),
-      leader_price: trade.leaderPrice,
-      fee: Number(trade.fee.toFixed(8)),
-      size_after: trade.sizeAfter,
+      amount: floatDecimal(trade.amount),
+      price: floatDecimal(trade.price),
+      leader_price: floatDecimal(trade.leaderPrice),
+      fee: floatDecimal(trade.fee),
+      size_after: floatDecimal(trade.sizeAfter),
     })),
     computed_at: now.toISOString(),
   };

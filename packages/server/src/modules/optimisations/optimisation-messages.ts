@@ -1,8 +1,9 @@
 // Messages between the optimisation pool (API process) and its worker threads: plain data only.
-import type { OptimisationCombinationResult, OptimisationObjective } from '@quantsquare/contracts';
+import type { OptimisationObjective } from '@quantsquare/contracts';
 import type {
   BacktestOptions,
   Candles,
+  CombinationResult,
   ParameterCombination,
   StrategySource,
   WalkForwardWindow,
@@ -34,7 +35,7 @@ export type ToWorker =
   | { readonly type: 'forget'; readonly jobId: number };
 
 export type CombinationOutcome =
-  | { readonly kind: 'result'; readonly result: OptimisationCombinationResult }
+  | { readonly kind: 'result'; readonly result: CombinationResult }
   | {
       readonly kind: 'skipped';
       readonly index: number;

@@ -1,11 +1,16 @@
 // Rows of `optimisations` as the API answers them (best, overfitting ratio and warning derived).
+// Results are stored as the engine computed them (floats); their money becomes decimal strings
+// here, on every read, so a row of any age answers in the same shape.
 import {
   type OptimisationAnswer,
+  type OptimisationCombinationResult,
+  type OptimisationFigures,
   type OptimisationList,
   type OptimisationWarning,
   OVERFITTING_RATIO_WARNING,
 } from '@quantsquare/contracts';
-import { bestCombination } from '@quantsquare/engine';
+import { type BacktestFigures, bestCombination, type CombinationResult } from '@quantsquare/engine';
+import { floatDecimal } from '../../common/decimal-text.js';
 import type { OptimisationRow } from '../../db/schema/index.js';
 
 /** A run of another process that has saved nothing for this long is taken as interrupted. */
@@ -16,6 +21,23 @@ export interface PresentOptions {
   /** This process runs it (never stale). */
   readonly isRunningHere?: boolean;
   readonly nowMs?: number;
+}
+
+function figuresAnswer(figures: BacktestFigures): OptimisationFigures {
+  return { ...figures, final_balance: floatDecimal(figures.final_balance) };
+}
+
+/** A combination's result as the answer and the socket's frames carry it. */
+export function combinationAnswer(result: CombinationResult): OptimisationCombinationResult {
+  return {
+    ...result,
+    parameters: { ...result.parameters },
+    windows: result.windows.map((window) => ({
+      index: window.index,
+      in_sample: figuresAnswer(window.in_sample),
+      out_of_sample: figuresAnswer(window.out_of_sample),
+    })),
+  };
 }
 
 function statusOf(row: OptimisationRow, options: PresentOptions) {
@@ -66,7 +88,7 @@ export function presentOptimisation(
     combination_count: row.combinationCount,
     completed_count: row.completedCount,
     skipped: row.skipped,
-    results: row.results,
+    results: row.results.map(combinationAnswer),
     best: best && {
       index: best.index,
       parameters: best.parameters,

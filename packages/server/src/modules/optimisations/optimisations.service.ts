@@ -10,13 +10,13 @@ import {
   OPTIMISATION_MAX_COMBINATIONS,
   OPTIMISATION_MAX_WINDOWS,
   type OptimisationAnswer,
-  type OptimisationCombinationResult,
   type OptimisationList,
   type OptimisationRequestParsed,
   type OptimisationSocketFrame,
 } from '@quantsquare/contracts';
 import {
   type BacktestOptions,
+  type CombinationResult,
   candlesFromRows,
   compileCombination,
   expandGrid,
@@ -38,7 +38,7 @@ import type { MarketFeed } from '../../market/market.types.js';
 import { isPerpetual } from '../../market/simulated-funding.js';
 import type { IndexedCombination } from './optimisation-messages.js';
 import type { OptimisationJobHandle, OptimisationRunner } from './optimisation-pool.js';
-import { presentOptimisation, presentSummary } from './optimisations.mappers.js';
+import { combinationAnswer, presentOptimisation, presentSummary } from './optimisations.mappers.js';
 import type { OptimisationsRepository } from './optimisations.repository.js';
 
 export const OPTIMISATION_MESSAGES = {
@@ -298,7 +298,7 @@ function start(
 ): void {
   const { repo, clock, runner, log, local, emit } = ctx;
   const request = row.request;
-  const results: OptimisationCombinationResult[] = [];
+  const results: CombinationResult[] = [];
   let lastSaveMs = 0;
   let saving: Promise<void> = Promise.resolve();
   const save = (final?: { status: 'completed' | 'failed'; error?: string }) => {
@@ -321,7 +321,7 @@ function start(
     { candles, windows, source, base, objective: request.objective },
     valid,
     (outcomes) => {
-      const added: OptimisationCombinationResult[] = [];
+      const added: CombinationResult[] = [];
       for (const outcome of outcomes) {
         if (outcome.kind === 'result') {
           results.push(outcome.result);
@@ -331,7 +331,12 @@ function start(
       const progress = valid.length === 0 ? 1 : results.length / valid.length;
       emit(row.id, {
         type: 'progress',
-        data: { status: 'running', progress, completed_count: results.length, results: added },
+        data: {
+          status: 'running',
+          progress,
+          completed_count: results.length,
+          results: added.map(combinationAnswer),
+        },
       });
       const nowMs = clock.now().getTime();
       if (nowMs - lastSaveMs >= SAVE_INTERVAL_MS && results.length < valid.length) {

@@ -34,6 +34,7 @@ import { ExchangeUnavailable } from '../../market/market.errors.js';
 import type { CandleSeries, MarketCandle, MarketFeed } from '../../market/market.types.js';
 import { isPerpetual } from '../../market/simulated-funding.js';
 import { AnswerCache } from './answer-cache.js';
+import { backtestSummaryAnswer } from './backtest-answer.js';
 
 /** Users' own rule-based strategies (the user-strategies module's service). */
 export interface CustomStrategies {
@@ -374,7 +375,7 @@ export function createTradingService(deps: TradingServiceDeps): TradingService {
           buy_signals: json.buy_signals,
           sell_signals: json.sell_signals,
         },
-        backtest: backtestReport(result),
+        backtest: backtestSummaryAnswer(backtestReport(result)),
         funding_source: history ? history.source : null,
       };
       const text = Buffer.from(JSON.stringify(answer));
