@@ -264,22 +264,22 @@ describe('drawdownShown', () => {
 
 describe('copyFigureTexts', () => {
   it("shows the copiers' P&L in USDT with 2 decimals and the efficiency as a percent", () => {
-    expect(copyFigureTexts({ copier_pnl: 10, copy_efficiency: 0.425 }, 'en')).toEqual({
+    expect(copyFigureTexts({ copier_pnl: '10', copy_efficiency: 0.425 }, 'en')).toEqual({
       pnl: '+10.00 USDT',
       efficiency: '42.50%',
     });
-    expect(copyFigureTexts({ copier_pnl: -1234.567, copy_efficiency: -0.4 }, 'en')).toEqual({
+    expect(copyFigureTexts({ copier_pnl: '-1234.567', copy_efficiency: -0.4 }, 'en')).toEqual({
       pnl: '-1,234.57 USDT',
       efficiency: '-40.00%',
     });
-    expect(copyFigureTexts({ copier_pnl: 0, copy_efficiency: 0 }, 'zh-CN')).toEqual({
+    expect(copyFigureTexts({ copier_pnl: '0', copy_efficiency: 0 }, 'zh-CN')).toEqual({
       pnl: '0.00 USDT',
       efficiency: '0.00%',
     });
   });
 
   it('shows a dash where no efficiency is defined (nobody copies)', () => {
-    expect(copyFigureTexts({ copier_pnl: 0, copy_efficiency: null }, 'zh-CN')).toEqual({
+    expect(copyFigureTexts({ copier_pnl: '0', copy_efficiency: null }, 'zh-CN')).toEqual({
       pnl: '0.00 USDT',
       efficiency: '—',
     });

@@ -25,7 +25,8 @@ import {
  */
 export const periodMetrics = z.object({
   return_percent: z.number(),
-  pnl: z.number(),
+  /** USDT (decimal string, as all money in answers). */
+  pnl: decimal,
   max_drawdown: z.number(),
   win_rate: z.number().nullable(),
   sharpe_ratio: z.number().nullable(),
@@ -39,7 +40,7 @@ export const periodMetrics = z.object({
    * 1 = matched) over the relations where it is defined (null when none is: nobody copies, or
    * the leader has not moved since).
    */
-  copier_pnl: z.number(),
+  copier_pnl: decimal,
   copy_efficiency: z.number().nullable(),
 });
 export type PeriodMetrics = z.infer<typeof periodMetrics>;

@@ -9,7 +9,8 @@ import { call, useTestApp } from '../helpers/test-app.js';
 const t = useTestApp({ env: { MARKET_DATA: 'simulated' } });
 
 interface CopyFigures {
-  copier_pnl: number;
+  /** USDT, a decimal string. */
+  copier_pnl: string;
   copy_efficiency: number | null;
 }
 const detail = (id: number) =>
@@ -123,14 +124,14 @@ describe("a strategy's copy figures", () => {
     expect(seen.status).toBe(200);
     for (const period of ['daily', 'weekly', 'monthly', 'total'] as const) {
       expect(seen.body.metrics[period], period).toMatchObject({
-        copier_pnl: 10,
+        copier_pnl: '10',
         copy_efficiency: 0.425,
       });
     }
 
     await recompute(other);
     expect((await detail(other.accountId)).body.metrics.total).toMatchObject({
-      copier_pnl: 7,
+      copier_pnl: '7',
       copy_efficiency: 7,
     });
   });
@@ -138,10 +139,10 @@ describe("a strategy's copy figures", () => {
   it('are 0 P&L and no efficiency for a strategy nobody copies', async () => {
     const lead = await leader(t);
     await recompute(lead);
-    expect((await detail(lead.accountId)).body.metrics.total).toMatchObject({
-      copier_pnl: 0,
-      copy_efficiency: null,
-    });
+    const { total } = (await detail(lead.accountId)).body.metrics;
+    expect(total).toMatchObject({ copier_pnl: '0', copy_efficiency: null });
+    // The period's own P&L is money too: a decimal string.
+    expect((total as unknown as { pnl: unknown }).pnl).toBe('0');
   });
 
   it('follow the relations when the figures are computed again', async () => {
@@ -154,7 +155,7 @@ describe("a strategy's copy figures", () => {
     });
     await recompute(lead);
     expect((await detail(lead.accountId)).body.metrics.total).toMatchObject({
-      copier_pnl: 5,
+      copier_pnl: '5',
       copy_efficiency: 0.5,
     });
     await t.database.db
@@ -163,7 +164,7 @@ describe("a strategy's copy figures", () => {
       .where(eq(copyRelations.id, id));
     await recompute(lead);
     expect((await detail(lead.accountId)).body.metrics.total).toMatchObject({
-      copier_pnl: -2.25,
+      copier_pnl: '-2.25',
       copy_efficiency: -0.225,
     });
   });
@@ -197,7 +198,7 @@ describe("a strategy's copy figures", () => {
     );
     await recompute(lead);
     expect((await detail(lead.accountId)).body.metrics.total).toMatchObject({
-      copier_pnl: -3,
+      copier_pnl: '-3',
       copy_efficiency: -0.3,
     });
     // The relation's own answer says the same to its follower.

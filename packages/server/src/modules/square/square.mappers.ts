@@ -7,7 +7,7 @@ import {
   type StrategyTrade,
 } from '@quantsquare/contracts';
 import { Decimal } from 'decimal.js';
-import { decimalText, decimalTextOrNull } from '../../common/decimal-text.js';
+import { decimalText, decimalTextOrNull, floatDecimal } from '../../common/decimal-text.js';
 import type {
   StrategyMetricsRow,
   StrategyPositionRow,
@@ -23,14 +23,14 @@ const roundOrNull = (value: number | null) => (value === null ? null : round(val
 export function periodMetricsOf(row: StrategyMetricsRow | undefined): PeriodMetrics {
   return {
     return_percent: round(row?.returnPercent ?? 0),
-    pnl: round(Number(row?.pnl ?? 0)),
+    pnl: decimalText(new Decimal(row?.pnl ?? 0).toDecimalPlaces(4)),
     max_drawdown: round(row?.maxDrawdown ?? 0),
     win_rate: roundOrNull(row?.winRate ?? null),
     sharpe_ratio: roundOrNull(row?.sharpeRatio ?? null),
     sortino_ratio: roundOrNull(row?.sortinoRatio ?? null),
     trades_count: row?.tradesCount ?? 0,
     copiers_count: row?.copiersCount ?? 0,
-    copier_pnl: round(row?.copierPnl ?? 0),
+    copier_pnl: floatDecimal(row?.copierPnl ?? 0, 4),
     copy_efficiency: roundOrNull(row?.copyEfficiency ?? null),
   };
 }
