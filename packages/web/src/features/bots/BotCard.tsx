@@ -7,7 +7,7 @@ import {
   UpOutlined,
 } from '@ant-design/icons';
 import type { Bot, BotPosition } from '@quantsquare/contracts';
-import { Alert, Button, Flex, Tag, theme } from 'antd';
+import { Alert, Button, Flex, theme } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,15 +16,19 @@ import { useAccountName } from '../../shared/data/use-account-name';
 import { pnlTone } from '../../shared/format/account-format';
 import { formatUtc8, positionModeKey } from '../../shared/format/bot-format';
 import { formatAmount, formatMoney, formatPercent, formatPrice } from '../../shared/format/money';
-import { Text } from '../../shared/ui/ui';
+import { Pill, Text } from '../../shared/ui/ui';
 import { LiveVsBacktestPanel } from './LiveVsBacktestPanel';
 
-const STATUS_COLORS: Record<Bot['status'], string> = {
-  created: 'blue',
-  stopped: 'default',
-  running: 'green',
-  error: 'red',
-};
+/** Each status's colour, from the theme (the tones of antd's preset tags). */
+function useStatusColors(): Record<Bot['status'], string> {
+  const { token } = theme.useToken();
+  return {
+    created: token.blue6,
+    stopped: token.colorTextSecondary,
+    running: token.green6,
+    error: token.red6,
+  };
+}
 
 const TEXT_TONE = { up: 'success', down: 'danger', flat: 'default' } as const;
 
@@ -85,9 +89,9 @@ function PositionLine({ position }: { position: BotPosition }) {
   return (
     <div style={GRID}>
       <Field label={t('bots.positions.side')}>
-        <Tag color={position.side === 'long' ? 'green' : 'red'}>
+        <Pill color={position.side === 'long' ? 'success' : 'danger'}>
           {t(`bots.positions.${position.side}`)}
-        </Tag>
+        </Pill>
       </Field>
       <Field label={t('bots.positions.amount')}>{formatAmount(position.amount, locale)}</Field>
       <Field label={t('bots.positions.entry')}>{formatPrice(position.entry_price, locale)}</Field>
@@ -225,6 +229,7 @@ function BotFigures({ bot }: { bot: Bot }) {
 export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  const statusColors = useStatusColors();
   const [isOpen, setOpen] = useState(false);
   const isRunning = bot.status === 'running';
 
@@ -246,10 +251,8 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
             <Text strong size={16} style={{ overflowWrap: 'anywhere' }}>
               {bot.symbol}
             </Text>
-            <Tag color={STATUS_COLORS[bot.status]} style={{ marginInlineEnd: 0 }}>
-              {t(`bots.status.${bot.status}`)}
-            </Tag>
-            {bot.is_paper && <Tag style={{ marginInlineEnd: 0 }}>{t('bots.paper')}</Tag>}
+            <Pill color={statusColors[bot.status]}>{t(`bots.status.${bot.status}`)}</Pill>
+            {bot.is_paper && <Pill color="secondary">{t('bots.paper')}</Pill>}
             {isRunning && <LiveIndicator fresh={bot.data_fresh} />}
           </Flex>
           <BotActions

@@ -1,5 +1,5 @@
 import type { ComparedTrade, LiveVsBacktest } from '@quantsquare/contracts';
-import { Flex, Tag, theme } from 'antd';
+import { Flex, theme } from 'antd';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveVsBacktest } from '../../api/bots';
@@ -8,7 +8,7 @@ import { LegendLine } from '../../shared/charts/LegendLine';
 import { chartPalette } from '../../shared/charts/palette';
 import { formatUtc8 } from '../../shared/format/bot-format';
 import { formatPercent } from '../../shared/format/money';
-import { Text } from '../../shared/ui/ui';
+import { Pill, Text } from '../../shared/ui/ui';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
 
 const MAX_LISTED = 5;
@@ -41,12 +41,12 @@ function TradeTimes({ trades, testId }: { trades: readonly ComparedTrade[]; test
   return (
     <Flex wrap gap={4} data-testid={testId}>
       {shown.map((trade) => (
-        <Tag key={`${trade.time}-${trade.side}`} style={{ marginInlineEnd: 0 }}>
+        <Pill key={`${trade.time}-${trade.side}`} color="secondary">
           {t('bots.liveVsBacktest.tradeAt', {
             time: formatUtc8(new Date(trade.time).toISOString()).slice(5, 16),
             side: t(`bots.liveVsBacktest.side.${trade.side}`),
           })}
-        </Tag>
+        </Pill>
       ))}
       {trades.length > shown.length && <Text tone="secondary">…</Text>}
     </Flex>
