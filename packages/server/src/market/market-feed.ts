@@ -71,11 +71,11 @@ class DefaultMarketFeed implements MarketFeed {
       refreshIntervalMs: options.liveRefreshIntervalMs ?? DEFAULT_LIVE_REFRESH_INTERVAL_MS,
     });
     this.funding = new LiveFundingStore(options.fundingRates, options.clock);
-    this.sources = {};
-    if (options.mode !== 'simulated') {
-      if (!options.liveSources) throw new Error(`A ${options.mode} market feed needs its sources`);
-      for (const exchange of EXCHANGES) this.sources[exchange] = options.liveSources[exchange];
+    if (options.mode !== 'simulated' && !options.liveSources) {
+      throw new Error(`A ${options.mode} market feed needs its sources`);
     }
+    // A simulated feed reads no venue, whatever sources it was given.
+    this.sources = options.mode === 'simulated' ? {} : (options.liveSources ?? {});
   }
 
   start(log?: FeedLogger): void {

@@ -203,4 +203,15 @@ describe('simulated market data', () => {
       last_candle_time: Math.floor((START_MS + 1234_000) / DAY_MS) * DAY_MS,
     });
   });
+
+  it('is the only feed that starts without live sources', () => {
+    const clock = new ManualClock(START_MS);
+    const fundingRates = createMemoryFundingRatesRepository();
+    for (const mode of ['auto', 'live'] as const) {
+      expect(() => createMarketFeed({ mode, clock, fundingRates })).toThrow(
+        `A ${mode} market feed needs its sources`,
+      );
+    }
+    expect(() => createMarketFeed({ mode: 'simulated', clock, fundingRates })).not.toThrow();
+  });
 });
