@@ -16,19 +16,15 @@ import { useAccountName } from '../../shared/data/use-account-name';
 import { pnlTone } from '../../shared/format/account-format';
 import { formatUtc8, positionModeKey } from '../../shared/format/bot-format';
 import { formatAmount, formatMoney, formatPercent, formatPrice } from '../../shared/format/money';
-import { Pill, Text } from '../../shared/ui/ui';
+import { Pill, type PresetColor, Text } from '../../shared/ui/ui';
 import { LiveVsBacktestPanel } from './LiveVsBacktestPanel';
 
-/** Each status's colour, from the theme (the tones of antd's preset tags). */
-function useStatusColors(): Record<Bot['status'], string> {
-  const { token } = theme.useToken();
-  return {
-    created: token.blue6,
-    stopped: token.colorTextSecondary,
-    running: token.green6,
-    error: token.red6,
-  };
-}
+const STATUS_COLORS: Record<Bot['status'], PresetColor | 'secondary'> = {
+  created: 'blue',
+  stopped: 'secondary',
+  running: 'green',
+  error: 'red',
+};
 
 const TEXT_TONE = { up: 'success', down: 'danger', flat: 'default' } as const;
 
@@ -229,7 +225,6 @@ function BotFigures({ bot }: { bot: Bot }) {
 export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const statusColors = useStatusColors();
   const [isOpen, setOpen] = useState(false);
   const isRunning = bot.status === 'running';
 
@@ -251,7 +246,7 @@ export function BotCard({ bot, busy, showVip, onStart, onStop, onDelete }: Props
             <Text strong size={16} style={{ overflowWrap: 'anywhere' }}>
               {bot.symbol}
             </Text>
-            <Pill color={statusColors[bot.status]}>{t(`bots.status.${bot.status}`)}</Pill>
+            <Pill color={STATUS_COLORS[bot.status]}>{t(`bots.status.${bot.status}`)}</Pill>
             {bot.is_paper && <Pill color="secondary">{t('bots.paper')}</Pill>}
             {isRunning && <LiveIndicator fresh={bot.data_fresh} />}
           </Flex>

@@ -17,25 +17,21 @@ import { type LightColumn, LightTable } from '../../shared/ui/LightTable';
 import { Pager } from '../../shared/ui/Pager';
 import { QueryErrorAlert } from '../../shared/ui/QueryState';
 import { Spinner } from '../../shared/ui/Spinner';
-import { Note, Panel, Pill, Text } from '../../shared/ui/ui';
+import { Note, Panel, Pill, type PresetColor, Text } from '../../shared/ui/ui';
 import { useIsMobile } from '../../shared/ui/use-is-mobile';
 import { describeLogEntry } from './log-text';
 
-/** Each type's colour, from the theme (the tones of antd's preset tags). */
-function useTypeColors(): Record<OperationLogType, string> {
-  const { token } = theme.useToken();
-  return {
-    user_action: token.blue6,
-    bot_action: token.purple6,
-    trade: token.green6,
-    error: token.red6,
-    system: token.colorTextSecondary,
-  };
-}
+const TYPE_COLORS: Record<OperationLogType, PresetColor | 'secondary'> = {
+  user_action: 'blue',
+  bot_action: 'purple',
+  trade: 'green',
+  error: 'red',
+  system: 'secondary',
+};
 
 function TypePill({ type }: { type: OperationLogType }) {
   const { t } = useTranslation();
-  return <Pill color={useTypeColors()[type]}>{t(`bots.logs.types.${type}`)}</Pill>;
+  return <Pill color={TYPE_COLORS[type]}>{t(`bots.logs.types.${type}`)}</Pill>;
 }
 
 const PAGE_SIZE = 20;

@@ -136,18 +136,26 @@ export function Dot({ tone, label }: { tone: 'success' | 'danger'; label: string
   );
 }
 
+/** The preset colours of antd's Tag a Pill takes by name, each the theme's shade 6 of it. */
+export type PresetColor = 'blue' | 'purple' | 'green' | 'red';
+const PRESETS: ReadonlySet<string> = new Set<PresetColor>(['blue', 'purple', 'green', 'red']);
+
 type PillProps = HTMLAttributes<HTMLSpanElement> & {
-  /** A tone of the theme, or any CSS colour. */
-  color: Tone | (string & {});
+  /** A tone of the theme, a preset colour (as antd's Tag names them), or any CSS colour. */
+  color: Tone | PresetColor | (string & {});
   [dataAttribute: `data-${string}`]: string | number | boolean | undefined;
 };
 
-/** A small coloured label (source, legend entries). */
+/** A small coloured label (source, legend entries, statuses and types in the look of a Tag). */
 export function Pill({ color, style, ...rest }: PillProps) {
   const { token } = theme.useToken();
   const toneColor = useToneColor(color as Tone);
   const isTone = ['default', 'secondary', 'success', 'warning', 'danger'].includes(color);
-  const base = isTone ? (toneColor ?? token.colorTextSecondary) : color;
+  const base = isTone
+    ? (toneColor ?? token.colorTextSecondary)
+    : PRESETS.has(color)
+      ? token[`${color as PresetColor}6`]
+      : color;
   return (
     <span
       {...rest}
