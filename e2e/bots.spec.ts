@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { createAndStartBot } from './bot-flow';
+import { confirmDialog, createAndStartBot } from './bot-flow';
 import { expectFitsWidth } from './layout';
 import { signedInUser } from './session';
 
@@ -60,6 +60,29 @@ test('a VIP user creates a bot on a paper account, starts it and watches the ope
   await expect(row).toBeVisible();
   await expectFitsWidth(page);
   await page.screenshot({ path: `${screensDir}/bots-375.png`, fullPage: true });
+
+  // A running bot is not deleted: the user is told to stop it first, and nothing is asked.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await row.getByTestId('bot-delete').click();
+  await expect(page.getByText('请先停止机器人再删除')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(row).toHaveAttribute('data-status', 'running');
+
+  // Stop, then delete, each after its confirmation.
+  await row.getByTestId('bot-stop').click();
+  await confirmDialog(page);
+  await expect(row).toHaveAttribute('data-status', 'stopped');
+  await expect(page.getByText('机器人停止成功')).toBeVisible();
+  await row.getByTestId('bot-delete').click();
+  await expect(page.getByRole('dialog').last()).toContainText('此操作不可撤销。');
+  await confirmDialog(page);
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('机器人删除成功')).toBeVisible();
+  await expect(
+    log
+      .locator('[data-testid="operation-log-row"]')
+      .filter({ hasText: '删除机器人 BTC/USDT:USDT' }),
+  ).toHaveCount(1, { timeout: 15_000 });
 });
 
 test('a user without VIP is told that starting a bot needs VIP', async ({ page, request }) => {

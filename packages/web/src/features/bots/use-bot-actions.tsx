@@ -1,5 +1,5 @@
 import { type Bot, ERROR_CODES } from '@quantsquare/contracts';
-import { useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBotAction, useDeleteBot } from '../../api/bots';
 import { ApiRequestError } from '../../api/client';
@@ -25,6 +25,9 @@ function isVipRefusal(error: unknown): boolean {
   return error instanceof ApiRequestError && error.body?.code === ERROR_CODES.vipRequired;
 }
 
+/** The action a bot is busy with. */
+type Kind = 'start' | 'stop' | 'delete';
+
 /**
  * Start (also Restart), stop and delete of one bot with the confirmations and texts of
  * document 1 §4 and §8. `vipBlocked` holds the bots whose start was refused for lack of VIP.
@@ -35,37 +38,37 @@ export function useBotActions() {
   const action = useBotAction();
   const remove = useDeleteBot();
   const errorText = useBotErrorText();
-  const [busy, setBusy] = useState<{ id: number; kind: 'start' | 'stop' | 'delete' } | null>(null);
+  const [busy, setBusy] = useState<{ id: number; kind: Kind } | null>(null);
   const [vipBlocked, setVipBlocked] = useState<ReadonlySet<number>>(new Set());
 
   const markVip = (id: number) => setVipBlocked((current) => new Set(current).add(id));
 
-  const start = (bot: Bot) =>
+  /**
+   * A confirmation whose OK runs `call` for the bot (busy meanwhile), then says `done` or the
+   * failure's text (`failed` when it has none of its own).
+   */
+  const confirmThen = (
+    bot: Bot,
+    kind: Kind,
+    { danger, ...dialog }: { title: string; content: ReactNode; okText: string; danger?: boolean },
+    call: () => Promise<unknown>,
+    texts: { done: string; failed: string },
+    onError?: (error: unknown) => void,
+  ) =>
     feedback.run(({ message, modal }) => {
-      if (!bot.can_start) {
-        markVip(bot.id);
-        void message.warning(t('bots.server.vipRequired'));
-        return;
-      }
-      const isRestart = bot.status === 'error';
       modal.confirm({
-        title: t(isRestart ? 'bots.confirm.restartTitle' : 'bots.confirm.startTitle'),
-        content: t(isRestart ? 'bots.confirm.restartBody' : 'bots.confirm.startBody', {
-          symbol: bot.symbol,
-        }),
-        okText: t(isRestart ? 'bots.actions.restart' : 'bots.actions.start'),
+        ...dialog,
         cancelText: t('common.cancel'),
-        okButtonProps: { autoInsertSpace: false },
+        okButtonProps: { danger, autoInsertSpace: false },
         cancelButtonProps: { autoInsertSpace: false },
         onOk: () => {
-          setBusy({ id: bot.id, kind: 'start' });
-          return action
-            .mutateAsync({ id: bot.id, action: 'start' })
+          setBusy({ id: bot.id, kind });
+          return call()
             .then(
-              () => void message.success(t('bots.messages.started')),
+              () => void message.success(texts.done),
               (error: unknown) => {
-                if (isVipRefusal(error)) markVip(bot.id);
-                void message.error(errorText(error, t('bots.messages.startFailed')));
+                onError?.(error);
+                void message.error(errorText(error, texts.failed));
               },
             )
             .finally(() => setBusy(null));
@@ -73,36 +76,54 @@ export function useBotActions() {
       });
     });
 
+  const start = (bot: Bot) => {
+    if (!bot.can_start) {
+      markVip(bot.id);
+      feedback.run(({ message }) => void message.warning(t('bots.server.vipRequired')));
+      return;
+    }
+    const isRestart = bot.status === 'error';
+    confirmThen(
+      bot,
+      'start',
+      {
+        title: t(isRestart ? 'bots.confirm.restartTitle' : 'bots.confirm.startTitle'),
+        content: t(isRestart ? 'bots.confirm.restartBody' : 'bots.confirm.startBody', {
+          symbol: bot.symbol,
+        }),
+        okText: t(isRestart ? 'bots.actions.restart' : 'bots.actions.start'),
+      },
+      () => action.mutateAsync({ id: bot.id, action: 'start' }),
+      { done: t('bots.messages.started'), failed: t('bots.messages.startFailed') },
+      (error) => {
+        if (isVipRefusal(error)) markVip(bot.id);
+      },
+    );
+  };
+
   const stop = (bot: Bot) =>
-    feedback.run(({ message, modal }) => {
-      modal.confirm({
+    confirmThen(
+      bot,
+      'stop',
+      {
         title: t('bots.confirm.stopTitle'),
         content: t('bots.confirm.stopBody', { symbol: bot.symbol }),
         okText: t('bots.actions.stop'),
-        cancelText: t('common.cancel'),
-        okButtonProps: { danger: true, autoInsertSpace: false },
-        cancelButtonProps: { autoInsertSpace: false },
-        onOk: () => {
-          setBusy({ id: bot.id, kind: 'stop' });
-          return action
-            .mutateAsync({ id: bot.id, action: 'stop' })
-            .then(
-              () => void message.success(t('bots.messages.stopped')),
-              (error: unknown) =>
-                void message.error(errorText(error, t('bots.messages.stopFailed'))),
-            )
-            .finally(() => setBusy(null));
-        },
-      });
-    });
+        danger: true,
+      },
+      () => action.mutateAsync({ id: bot.id, action: 'stop' }),
+      { done: t('bots.messages.stopped'), failed: t('bots.messages.stopFailed') },
+    );
 
-  const confirmDelete = (bot: Bot) =>
-    feedback.run(({ message, modal }) => {
-      if (bot.status === 'running') {
-        void message.error(t('bots.server.stopBeforeDelete'));
-        return;
-      }
-      modal.confirm({
+  const confirmDelete = (bot: Bot) => {
+    if (bot.status === 'running') {
+      feedback.run(({ message }) => void message.error(t('bots.server.stopBeforeDelete')));
+      return;
+    }
+    confirmThen(
+      bot,
+      'delete',
+      {
         title: t('bots.confirm.deleteTitle'),
         content: (
           <>
@@ -111,22 +132,12 @@ export function useBotActions() {
           </>
         ),
         okText: t('bots.actions.delete'),
-        cancelText: t('common.cancel'),
-        okButtonProps: { danger: true, autoInsertSpace: false },
-        cancelButtonProps: { autoInsertSpace: false },
-        onOk: () => {
-          setBusy({ id: bot.id, kind: 'delete' });
-          return remove
-            .mutateAsync(bot.id)
-            .then(
-              () => void message.success(t('bots.messages.deleted')),
-              (error: unknown) =>
-                void message.error(errorText(error, t('bots.messages.deleteFailed'))),
-            )
-            .finally(() => setBusy(null));
-        },
-      });
-    });
+        danger: true,
+      },
+      () => remove.mutateAsync(bot.id),
+      { done: t('bots.messages.deleted'), failed: t('bots.messages.deleteFailed') },
+    );
+  };
 
   return { start, stop, confirmDelete, busy, vipBlocked, feedbackHost: feedback.host };
 }
